@@ -1,0 +1,1 @@
+"""sweeplab's editor: scene model, interaction, rendering, UI and command line."""

@@ -1,0 +1,78 @@
+"""``SweepResult``: the single answer type of every sweep query.
+
+Conventions (the contract of ``physics.sweep``):
+
+* ``t`` is the fraction of ``direction`` travelled at first contact, in [0, 1].
+* ``point`` is a world-space point on the target's surface at time ``t`` where the
+  shapes touch; when they overlap at t = 0 it is the target's witness point of
+  the separating translation (moving the moving shape by
+  ``penetration_depth * normal`` makes the shapes touch there).
+* ``normal`` is a unit vector pointing from the target towards the moving shape.
+* ``feature`` names the target's feature at the contact: ``kind`` is ``"face"``,
+  ``"edge"`` or ``"vertex"`` and ``index`` numbers it as ``physics.shapes`` does.
+
+A scalar query holds Python scalars and (3,) arrays, with ``None`` where there is
+no hit.  A batched query holds arrays: ``hit (N,)``, ``t (N,)`` NaN where no hit,
+``point``/``normal (N, 3)`` NaN where no hit, ``face_index (N,)`` -1 where none,
+``penetration_depth (N,)`` NaN where none, ``feature.kind (N,)`` ``""`` and
+``feature.index (N,)`` -1 where no hit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+FEATURE_KINDS = ("vertex", "edge", "face")
+"""Feature kind codes used internally by kernels: code i is ``FEATURE_KINDS[i]``;
+code -1 means no feature (no hit)."""
+NO_FEATURE = -1
+
+
+@dataclass(frozen=True)
+class Feature:
+    """Which feature of the target was touched: ``kind`` and its ``index``."""
+
+    kind: Any
+    index: Any
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Answer of one (or a batch of) sweep queries; see the module docstring."""
+
+    hit: Any
+    t: Any
+    point: Any
+    normal: Any
+    face_index: Any
+    penetration_depth: Any
+    initially_overlapping: Any
+    feature: Feature
+
+    @classmethod
+    def from_arrays(cls, *, t, point, normal, face_index, penetration_depth,
+                    feature_code, feature_index, scalar: bool) -> "SweepResult":
+        """Build the public result from kernel arrays (``t`` NaN where no hit)."""
+        hit = ~np.isnan(t)
+        overlapping = ~np.isnan(penetration_depth)
+        kinds = np.array(("",) + FEATURE_KINDS)[np.asarray(feature_code) + 1]
+        if not scalar:
+            return cls(hit=hit, t=t, point=point, normal=normal,
+                       face_index=np.asarray(face_index, dtype=np.int64),
+                       penetration_depth=penetration_depth,
+                       initially_overlapping=overlapping,
+                       feature=Feature(kind=kinds, index=np.asarray(feature_index, dtype=np.int64)))
+        if not hit:
+            return cls(hit=False, t=None, point=None, normal=None, face_index=None,
+                       penetration_depth=None, initially_overlapping=False,
+                       feature=Feature(kind=None, index=None))
+        return cls(
+            hit=True, t=float(t), point=np.array(point), normal=np.array(normal),
+            face_index=int(face_index) if face_index >= 0 else None,
+            penetration_depth=float(penetration_depth) if overlapping else None,
+            initially_overlapping=bool(overlapping),
+            feature=Feature(kind=str(kinds), index=int(feature_index)),
+        )

@@ -1,0 +1,250 @@
+"""The shapes sweeplab can sweep: immutable, numpy-backed, batched.
+
+Every shape is a *batch*: its arrays carry leading batch dimensions that
+broadcast against each other and against the other shape and the direction of a
+query, so ``Sphere(center=(3,), radius=())`` is one sphere and
+``Sphere((N, 3), (N,))`` is N of them.  Coordinates keep the floating dtype they
+are given (float32 stays float32); integers become float64.
+
+Conventions:
+
+* Triangles, polygons, planes and meshes are two-sided surfaces; spheres, capsules
+  and polyhedra are solids; points and segments have no interior.
+* A polygon's vertices are in order around its boundary (either winding); edge
+  ``i`` runs from vertex ``i`` to vertex ``i + 1`` (mod V).  The same numbering
+  holds for a triangle ``(a, b, c)``: vertex 0 = a, edge 0 = a->b, edge 2 = c->a.
+* Degenerate but finite input is valid (zero radius, zero-length segment or
+  capsule, zero-area triangle or polygon); NaN or infinite coordinates, negative
+  radii, out-of-range mesh indices, and warped or re-entrant polygons raise
+  ``ValueError`` naming the argument.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from physics import tolerance
+
+
+def _float_array(value, name: str) -> np.ndarray:
+    try:
+        array = np.asarray(value)
+        if not np.issubdtype(array.dtype, np.floating):
+            array = array.astype(np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} must be an array of numbers: {error}") from None
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite (got NaN or infinity)")
+    array = array.copy()
+    array.flags.writeable = False
+    return array
+
+
+def _points(value, name: str, trailing: tuple[int, ...] = (3,)) -> np.ndarray:
+    array = _float_array(value, name)
+    if array.ndim < len(trailing) or array.shape[array.ndim - len(trailing):] != trailing:
+        expected = ", ".join(str(n) for n in trailing)
+        raise ValueError(f"{name} must have shape (..., {expected}), got {array.shape}")
+    return array
+
+
+def _radius(value, name: str = "radius") -> np.ndarray:
+    array = _float_array(value, name)
+    if np.any(array < 0):
+        raise ValueError(f"{name} must be >= 0, got {array.min()}")
+    return array
+
+
+def _batch_shape(*shapes: tuple[int, ...], names: str) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"batch shapes of {names} do not broadcast: {shapes}") from None
+
+
+class Shape:
+    """Base of all shapes: immutable, with a broadcast ``batch_shape``."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _set(self, **fields):
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        return self._batch_shape
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name).tolist()!r}" for name in self._fields)
+        return f"{type(self).__name__}({fields})"
+
+
+class Point(Shape):
+    """A point ``p``: a zero-radius sphere without interior."""
+
+    __slots__ = ("p", "_batch_shape")
+    _fields = ("p",)
+
+    def __init__(self, p):
+        p = _points(p, "p")
+        self._set(p=p, _batch_shape=p.shape[:-1])
+
+
+class Segment(Shape):
+    """The segment from ``a`` to ``b`` (may have zero length: then it is a point)."""
+
+    __slots__ = ("a", "b", "_batch_shape")
+    _fields = ("a", "b")
+
+    def __init__(self, a, b):
+        a, b = _points(a, "a"), _points(b, "b")
+        self._set(a=a, b=b, _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], names="a, b"))
+
+
+class Plane(Shape):
+    """The two-sided plane of points x with ``dot(normal, x) == offset``.
+
+    ``normal`` is stored normalised to unit length; ``offset`` is the signed distance
+    of the plane from the origin along that unit normal.
+    """
+
+    __slots__ = ("normal", "offset", "_batch_shape")
+    _fields = ("normal", "offset")
+
+    def __init__(self, normal, offset):
+        normal = _points(normal, "normal")
+        length = np.linalg.norm(normal, axis=-1, keepdims=True)
+        if np.any(length == 0):
+            raise ValueError("normal must be non-zero")
+        unit = normal / length
+        unit.flags.writeable = False
+        offset = _float_array(offset, "offset")
+        self._set(normal=unit, offset=offset,
+                  _batch_shape=_batch_shape(unit.shape[:-1], offset.shape, names="normal, offset"))
+
+
+class Polygon(Shape):
+    """A planar convex polygon, two-sided; ``vertices`` has shape (..., V, 3), V >= 3.
+
+    Vertices go around the boundary in order (either winding); collinear vertices
+    and zero area are allowed.  Warped (non-planar) or re-entrant (non-convex)
+    vertex lists raise ``ValueError`` (see ``tolerance.POLYGON_*_RTOL``).
+    """
+
+    __slots__ = ("vertices", "_batch_shape")
+    _fields = ("vertices",)
+
+    def __init__(self, vertices):
+        vertices = _points(vertices, "vertices")
+        if vertices.ndim < 2 or vertices.shape[-2] < 3:
+            raise ValueError(f"vertices must have shape (..., V, 3) with V >= 3, got {vertices.shape}")
+        _check_planar_convex(vertices)
+        self._set(vertices=vertices, _batch_shape=vertices.shape[:-2])
+
+
+def newell_normal(vertices: np.ndarray) -> np.ndarray:
+    """Area-weighted normal of a closed polygon (..., V, 3), length = twice its area.
+
+    Newell's method: exact for planar polygons, a best fit for warped ones, and
+    oriented by the winding (counter-clockwise seen from the tip of the normal).
+    """
+    following = np.roll(vertices, -1, axis=-2)
+    return np.cross(vertices, following).sum(axis=-2)
+
+
+def _check_planar_convex(vertices: np.ndarray) -> None:
+    centroid = vertices.mean(axis=-2, keepdims=True)
+    relative = vertices - centroid
+    extent = np.linalg.norm(relative, axis=-1).max(axis=-1) * 2
+    normal = newell_normal(relative)
+    length = np.linalg.norm(normal, axis=-1)
+    has_area = length > 0
+    unit = normal / np.where(has_area, length, 1)[..., None]
+    height = np.abs(np.einsum("...vk,...k->...v", relative, unit)).max(axis=-1)
+    if np.any(has_area & (height > tolerance.POLYGON_PLANARITY_RTOL * extent)):
+        raise ValueError("vertices must be planar (a polygon's vertices lie in one plane)")
+    edges = np.roll(relative, -1, axis=-2) - relative
+    to_vertices = relative[..., None, :, :] - relative[..., :, None, :]  # [edge i, vertex j]
+    side = np.einsum("...ijk,...k->...ij", np.cross(edges[..., :, None, :], to_vertices), unit)
+    edge_length = np.linalg.norm(edges, axis=-1)[..., :, None]
+    outside = side < -tolerance.POLYGON_CONVEXITY_RTOL * extent[..., None, None] * edge_length
+    if np.any(has_area[..., None, None] & outside):
+        raise ValueError("vertices must form a convex polygon in boundary order")
+
+
+class Triangle(Polygon):
+    """The two-sided triangle ``(a, b, c)``; may be degenerate (zero area).
+
+    A triangle is a polygon with three vertices, ``vertices = stack(a, b, c)``.
+    """
+
+    __slots__ = ("a", "b", "c")
+    _fields = ("a", "b", "c")
+
+    def __init__(self, a, b, c):
+        a, b, c = _points(a, "a"), _points(b, "b"), _points(c, "c")
+        shape = _batch_shape(a.shape[:-1], b.shape[:-1], c.shape[:-1], names="a, b, c")
+        vertices = np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2)
+        vertices.flags.writeable = False
+        self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape)
+
+
+class Sphere(Shape):
+    """The solid ball of ``radius >= 0`` around ``center``."""
+
+    __slots__ = ("center", "radius", "_batch_shape")
+    _fields = ("center", "radius")
+
+    def __init__(self, center, radius):
+        center, radius = _points(center, "center"), _radius(radius)
+        self._set(center=center, radius=radius,
+                  _batch_shape=_batch_shape(center.shape[:-1], radius.shape, names="center, radius"))
+
+
+class Capsule(Shape):
+    """The solid of points within ``radius`` of the segment ``a``-``b``."""
+
+    __slots__ = ("a", "b", "radius", "_batch_shape")
+    _fields = ("a", "b", "radius")
+
+    def __init__(self, a, b, radius):
+        a, b, radius = _points(a, "a"), _points(b, "b"), _radius(radius)
+        self._set(a=a, b=b, radius=radius,
+                  _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], radius.shape, names="a, b, radius"))
+
+
+class ConvexPolyhedron(Shape):
+    """The solid convex hull of ``vertices`` (..., V, 3)."""
+
+    __slots__ = ("vertices", "_batch_shape")
+    _fields = ("vertices",)
+
+    def __init__(self, vertices):
+        vertices = _points(vertices, "vertices")
+        if vertices.ndim < 2 or vertices.shape[-2] < 1:
+            raise ValueError(f"vertices must have shape (..., V, 3) with V >= 1, got {vertices.shape}")
+        self._set(vertices=vertices, _batch_shape=vertices.shape[:-2])
+
+
+class TriangleMesh(Shape):
+    """A two-sided triangle soup: ``vertices`` (V, 3), ``faces`` (F, 3) int indices."""
+
+    __slots__ = ("vertices", "faces", "_batch_shape")
+    _fields = ("vertices", "faces")
+
+    def __init__(self, vertices, faces):
+        vertices = _points(vertices, "vertices")
+        if vertices.ndim != 2:
+            raise ValueError(f"vertices must have shape (V, 3), got {vertices.shape}")
+        faces = np.asarray(faces)
+        if faces.ndim != 2 or faces.shape[1] != 3 or (faces.size and not np.issubdtype(faces.dtype, np.integer)):
+            raise ValueError(f"faces must be integers of shape (F, 3), got {faces.dtype} {faces.shape}")
+        if faces.size and (faces.min() < 0 or faces.max() >= len(vertices)):
+            raise ValueError(f"faces index out of range [0, {len(vertices)})")
+        faces = faces.astype(np.int64)
+        faces.flags.writeable = False
+        self._set(vertices=vertices, faces=faces, _batch_shape=())

@@ -1,0 +1,102 @@
+"""Sweeps of a moving sphere against every target of the sphere family.
+
+Each test is the ball kernel of ``physics.sweep.ball`` on the target's core:
+a point is a one-vertex core, a sphere a one-vertex core inflated by its radius
+(sphere vs sphere is a point vs a sphere of the summed radius), a segment a
+two-vertex core, a triangle or polygon its vertex loop; a plane has its own slab.
+
+Every function takes ``(sphere, target, direction, *, ignore_separating=False)``
+and returns a ``SweepResult`` (batched when any input is).  ``ignore_separating``
+drops a contact at t = 0 whose motion does not move deeper into the target
+(``dot(direction, normal) >= 0``): what a character controller wants to slide along
+a wall it already touches.  Convex targets cannot be touched again later, so the
+answer is then a miss.
+
+Degenerate inputs (for every function here):
+
+* zero ``direction``: an overlap test at t = 0 — a hit with t = 0 when touching
+  or overlapping, else a miss (with ``ignore_separating`` always a miss);
+* zero radius: a ray (point) cast; the normal at an edge or vertex is the limit
+  just before contact: the reversed motion, made perpendicular to the edge;
+* zero-length segment, zero-area triangle or polygon: the point or edges it
+  collapses to (no face is tested when the area is exactly zero);
+* initial overlap: ``t = 0``, ``initially_overlapping``, ``penetration_depth`` and
+  the separating ``normal`` (a minimum translation); where the sphere's center lies
+  exactly on the target's core, the separating direction is picked along the
+  motion (else a face's normal, an edge's perpendicular, or +z).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from physics.closest import FACE
+from physics.result import SweepResult
+from physics.shapes import Plane, Point, Polygon, Segment, Sphere, Triangle
+from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
+
+
+def to_result(contact: Contact, *, scalar: bool, face_index=None) -> SweepResult:
+    """Wrap a ``Contact`` into a ``SweepResult``; ``face_index`` (if given) is used
+    wherever there is a hit."""
+    hit = ~np.isnan(contact.t)
+    faces = np.where(hit, face_index, -1) if face_index is not None else np.full(contact.t.shape, -1)
+    return SweepResult.from_arrays(
+        t=contact.t, point=contact.point, normal=contact.normal, face_index=faces,
+        penetration_depth=contact.depth, feature_code=contact.feature_code,
+        feature_index=contact.feature_index, scalar=scalar)
+
+
+def _is_scalar(*batch_shapes, direction) -> bool:
+    return all(shape == () for shape in batch_shapes) and direction.ndim == 1
+
+
+def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separating=False) -> SweepResult:
+    """Sphere against a point: the point enters the sphere.  Feature: vertex 0."""
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, point.p[..., None, :], 0,
+                              ignore_separating)
+    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, point.batch_shape, direction=direction))
+
+
+def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_separating=False) -> SweepResult:
+    """Sphere against sphere: the center against a sphere of the summed radius.
+    Feature: face 0 (the target's surface)."""
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, target.center[..., None, :],
+                              target.radius, ignore_separating)
+    contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
+    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, target.batch_shape, direction=direction))
+
+
+def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_separating=False) -> SweepResult:
+    """Sphere against a segment: an infinite cylinder cut to the segment plus the
+    two end balls.  Features: edge 0, vertex 0 (``a``) and vertex 1 (``b``)."""
+    shape = np.broadcast_shapes(segment.a.shape, segment.b.shape)
+    vertices = np.stack([np.broadcast_to(segment.a, shape), np.broadcast_to(segment.b, shape)], axis=-2)
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, vertices, 0, ignore_separating)
+    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, segment.batch_shape, direction=direction))
+
+
+def sweep_sphere_plane(sphere: Sphere, plane: Plane, direction, *, ignore_separating=False) -> SweepResult:
+    """Sphere against a two-sided plane: the center against a slab of half-width r.
+    Feature: face 0."""
+    contact = sweep_ball_plane(sphere.center, sphere.radius, direction, plane.normal, plane.offset,
+                               ignore_separating)
+    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, plane.batch_shape, direction=direction))
+
+
+def sweep_sphere_triangle(sphere: Sphere, triangle: Triangle, direction, *, ignore_separating=False) -> SweepResult:
+    """Sphere against a two-sided triangle: face slab, three edge cylinders, three
+    vertex balls.  Features: face 0, edge i (vertex i to i + 1), vertex i."""
+    return _sweep_polygon(sphere, triangle, direction, ignore_separating, face_index=None)
+
+
+def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_separating=False) -> SweepResult:
+    """Sphere against a two-sided convex polygon: as a triangle, with V edges and
+    vertices.  ``face_index`` is 0 on every hit (the polygon's one face)."""
+    return _sweep_polygon(sphere, polygon, direction, ignore_separating, face_index=0)
+
+
+def _sweep_polygon(sphere, polygon, direction, ignore_separating, face_index) -> SweepResult:
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, polygon.vertices, 0, ignore_separating)
+    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, polygon.batch_shape, direction=direction),
+                     face_index=face_index)

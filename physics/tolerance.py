@@ -1,0 +1,78 @@
+"""Every tolerance of sweeplab, named, with its unit, typical value and what breaks.
+
+The sweep kernels themselves use no tolerance: they decide hit or miss with exact
+comparisons of float results (``<=``, ``== 0``), so a graze missed or hit by one
+unit in the last place is answered as float64 round-off says, never faked.
+Tolerances appear in two places only:
+
+* **Input validation** — deciding whether a user-given polygon is planar and convex.
+* **Verification** — comparing two independently computed answers (tests, fixtures,
+  the reference solver).  These never change what a query returns.
+
+Model: Box2D's ``constants.h``.  Add a constant here, never a bare literal elsewhere.
+"""
+
+# --- input validation ---------------------------------------------------------
+
+POLYGON_PLANARITY_RTOL = 1e-9
+"""Unit: fraction of the polygon's extent (its longest vertex-to-vertex distance).
+
+A polygon is planar when every vertex lies within ``POLYGON_PLANARITY_RTOL * extent``
+of the plane through its centroid with its Newell normal.  Typical: 1e-9, far above
+the ~1e-15 that rotating exact coordinates leaves behind.  Smaller rejects polygons
+that were merely rotated; larger accepts warped polygons, whose face tests then
+answer for the fitted plane instead of the given vertices."""
+
+POLYGON_CONVEXITY_RTOL = 1e-9
+"""Unit: fraction of the polygon's extent.
+
+A polygon is convex when no vertex lies outside the line of any edge by more than
+``POLYGON_CONVEXITY_RTOL * extent`` (collinear vertices are allowed).  Smaller
+rejects convex polygons with nearly collinear vertices; larger accepts slightly
+re-entrant ones, whose inside test is then wrong near the dent."""
+
+# --- verification (tests, fixtures, reference solver) -------------------------
+
+EXACT_RTOL = 1e-13
+"""Unit: fraction of the configuration's coordinate scale (and of 1 for times).
+
+Hand-worked cases, built so that the exact answer is known, must be met to within
+this: a few dozen float64 roundings (eps = 2.2e-16).  Larger would let a kernel
+lose digits unnoticed; smaller than ~1e-14 fails on honest round-off."""
+
+TIME_ATOL = 1e-9
+"""Unit: fraction of the sweep (t is dimensionless in [0, 1]).
+
+Two answers for the time of impact agree when they differ by at most this plus
+``TIME_RTOL_PER_SCALE`` times the configuration's coordinate scale over the motion
+length (the round-off floor of float64 geometry).  Typical: 1e-9.  Smaller flags
+round-off as disagreement; larger hides real grazing bugs."""
+
+TIME_RTOL_PER_SCALE = 1e-12
+"""Unit: dimensionless (multiplies |largest coordinate| / |direction|).
+
+Round-off in a time of impact grows with how far the shapes are from the origin
+relative to how far they move: t = distance / speed, each carrying absolute error
+~ eps * coordinate size.  1e-12 is ~4500 ulp of float64, room for the few dozen
+operations of a kernel.  Smaller makes translation-invariance checks at 1e6 fail."""
+
+LENGTH_RTOL = 1e-9
+"""Unit: fraction of the configuration's coordinate scale.
+
+Contact points and penetration depths agree when they differ by at most
+``LENGTH_RTOL * scale``.  Typical: 1e-9.  Grazing contacts move the point along a
+tangent at first order in t error, so this is looser than pure round-off."""
+
+NORMAL_ATOL = 1e-6
+"""Unit: length of the difference of two unit vectors.
+
+Contact normals agree when they differ by at most this.  Near a graze the normal
+rotates with sqrt(t error), so 1e-6 matches ``TIME_ATOL``'s square-root scale."""
+
+REFERENCE_SEARCH_STEPS = 200
+"""Unit: halvings (bisection) or two-thirds shrinkings (ternary search) of a bracket.
+
+The brute-force reference finds the minimum of the convex distance along the sweep
+by ternary search, then the first touching time by bisection, each for this many
+steps or until the bracket stops shrinking in float64 — past the float64 resolution
+of t in [0, 1].  Fewer steps leave the reference coarser than ``TIME_ATOL``."""

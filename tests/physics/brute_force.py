@@ -1,0 +1,154 @@
+"""Brute-force reference for sweep tests: bisection on an exact distance function.
+
+Written independently of ``physics``: per-configuration Python float loops, with
+closest points found by the classic Voronoi-region method (Ericson, Real-Time
+Collision Detection 5.1.5) and polygons split into triangle fans.  For a sphere
+against a convex target, the distance from the moving center to the target's core
+is a convex function of t, so its minimum is found by ternary search and the first
+touching time by bisection before that minimum.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from physics import tolerance
+
+
+def _sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def _dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _norm(a):
+    return math.sqrt(_dot(a, a))
+
+
+def closest_on_segment(p, a, b):
+    ab = _sub(b, a)
+    length_squared = _dot(ab, ab)
+    s = 0.0 if length_squared == 0 else min(1.0, max(0.0, _dot(_sub(p, a), ab) / length_squared))
+    return (a[0] + s * ab[0], a[1] + s * ab[1], a[2] + s * ab[2])
+
+
+def closest_on_triangle(p, a, b, c):
+    """Ericson's ClosestPtPointTriangle; degenerate triangles fall to their edges."""
+    ab, ac, ap = _sub(b, a), _sub(c, a), _sub(p, a)
+    cross = (ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2], ab[0] * ac[1] - ab[1] * ac[0])
+    if _dot(cross, cross) == 0:
+        candidates = [closest_on_segment(p, *edge) for edge in ((a, b), (b, c), (c, a))]
+        return min(candidates, key=lambda q: _norm(_sub(p, q)))
+    d1, d2 = _dot(ab, ap), _dot(ac, ap)
+    if d1 <= 0 and d2 <= 0:
+        return a
+    bp = _sub(p, b)
+    d3, d4 = _dot(ab, bp), _dot(ac, bp)
+    if d3 >= 0 and d4 <= d3:
+        return b
+    vc = d1 * d4 - d3 * d2
+    if vc <= 0 and d1 >= 0 and d3 <= 0:
+        v = d1 / (d1 - d3)
+        return (a[0] + v * ab[0], a[1] + v * ab[1], a[2] + v * ab[2])
+    cp = _sub(p, c)
+    d5, d6 = _dot(ab, cp), _dot(ac, cp)
+    if d6 >= 0 and d5 <= d6:
+        return c
+    vb = d5 * d2 - d1 * d6
+    if vb <= 0 and d2 >= 0 and d6 <= 0:
+        w = d2 / (d2 - d6)
+        return (a[0] + w * ac[0], a[1] + w * ac[1], a[2] + w * ac[2])
+    va = d3 * d6 - d5 * d4
+    if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
+        w = (d4 - d3) / ((d4 - d3) + (d5 - d6))
+        return (b[0] + w * (c[0] - b[0]), b[1] + w * (c[1] - b[1]), b[2] + w * (c[2] - b[2]))
+    denominator = 1.0 / (va + vb + vc)
+    v, w = vb * denominator, vc * denominator
+    return (a[0] + ab[0] * v + ac[0] * w, a[1] + ab[1] * v + ac[1] * w, a[2] + ab[2] * v + ac[2] * w)
+
+
+@dataclass(frozen=True)
+class Core:
+    """A target for the reference: ``kind`` in point/segment/polygon/plane, its
+    points (or normal and offset), and the radius it is inflated by."""
+
+    kind: str
+    points: tuple
+    radius: float = 0.0
+
+    def distance(self, p) -> float:
+        """Exact (float64) distance from ``p`` to the core, minus its radius."""
+        if self.kind == "point":
+            core_distance = _norm(_sub(p, self.points[0]))
+        elif self.kind == "segment":
+            core_distance = _norm(_sub(p, closest_on_segment(p, *self.points)))
+        elif self.kind == "plane":
+            normal, offset = self.points
+            core_distance = abs(_dot(p, normal) - offset)
+        else:
+            first = self.points[0]
+            fan = [(first, self.points[i], self.points[i + 1]) for i in range(1, len(self.points) - 1)]
+            core_distance = min(_norm(_sub(p, closest_on_triangle(p, *tri))) for tri in fan)
+        return core_distance - self.radius
+
+
+def core_of(target) -> Core:
+    """The reference core of a (scalar) physics target shape."""
+    name = type(target).__name__
+    as_tuple = lambda v: tuple(float(x) for x in np.asarray(v, dtype=float))  # noqa: E731
+    if name == "Point":
+        return Core("point", (as_tuple(target.p),))
+    if name == "Sphere":
+        return Core("point", (as_tuple(target.center),), float(target.radius))
+    if name == "Segment":
+        return Core("segment", (as_tuple(target.a), as_tuple(target.b)))
+    if name == "Plane":
+        return Core("plane", (as_tuple(target.normal), float(target.offset)))
+    return Core("polygon", tuple(as_tuple(v) for v in target.vertices))
+
+
+def gap(center, radius, direction, core: Core, t: float) -> float:
+    """Distance between the moving sphere at time t and the target (< 0: overlap)."""
+    p = tuple(float(c) + t * float(d) for c, d in zip(center, direction))
+    return core.distance(p) - float(radius)
+
+
+@dataclass(frozen=True)
+class ReferenceAnswer:
+    t: float | None          # first touching time, None for a miss
+    closest_gap: float       # minimum of the gap over [0, 1]
+
+
+def reference_sweep(center, radius, direction, core: Core) -> ReferenceAnswer:
+    """First t in [0, 1] where the gap is <= 0, by ternary search then bisection."""
+    f = lambda t: gap(center, radius, direction, core, t)  # noqa: E731
+    if f(0.0) <= 0:
+        return ReferenceAnswer(0.0, f(0.0))
+    low, high = 0.0, 1.0
+    for _ in range(tolerance.REFERENCE_SEARCH_STEPS):
+        third = (high - low) / 3
+        left, right = low + third, high - third
+        if not low < left < right < high:
+            break
+        if f(left) <= f(right):
+            high = right
+        else:
+            low = left
+    t_min = min((low, (low + high) / 2, high, 1.0), key=f)
+    if f(t_min) > 0:
+        return ReferenceAnswer(None, f(t_min))
+    outside, inside = 0.0, t_min
+    for _ in range(tolerance.REFERENCE_SEARCH_STEPS):
+        middle = (outside + inside) / 2
+        if not outside < middle < inside:
+            break
+        if f(middle) <= 0:
+            inside = middle
+        else:
+            outside = middle
+    return ReferenceAnswer(inside, f(t_min))

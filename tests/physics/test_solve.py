@@ -1,0 +1,63 @@
+import numpy as np
+import pytest
+
+from physics.solve import IDENTICALLY_ZERO, quadratic_nonpositive_interval, solve_quadratic
+
+
+def test_two_roots_sorted():
+    count, low, high = solve_quadratic(1.0, -3.0, 2.0)
+    assert (count, low, high) == (2, 1.0, 2.0)
+
+
+def test_double_root():
+    count, low, high = solve_quadratic(1.0, -2.0, 1.0)
+    assert (count, low, high) == (2, 1.0, 1.0)
+
+
+def test_no_real_root():
+    count, low, high = solve_quadratic(1.0, 0.0, 1.0)
+    assert count == 0 and np.isnan(low) and np.isnan(high)
+
+
+def test_linear_when_a_is_zero():
+    count, low, high = solve_quadratic(0.0, 2.0, -4.0)
+    assert (count, low, high) == (1, 2.0, 2.0)
+
+
+def test_constant_cases():
+    count, _, _ = solve_quadratic([0.0, 0.0], [0.0, 0.0], [0.0, 1.0])
+    assert count.tolist() == [IDENTICALLY_ZERO, 0]
+
+
+def test_small_root_survives_cancellation():
+    # t^2 + 1e8 t + 1 = 0: roots -1e8 and -1e-8; the textbook formula loses the small one.
+    count, low, high = solve_quadratic(1.0, 1e8, 1.0)
+    assert count == 2
+    assert high == pytest.approx(-1e-8, rel=1e-15)
+    assert low == pytest.approx(-1e8, rel=1e-15)
+
+
+def test_geometric_discriminant_decides():
+    count, low, high = solve_quadratic(1.0, -2.0, 1.0 + 1e-20, discriminant=0.0)
+    assert count == 2 and low == high == 1.0
+    count, _, _ = solve_quadratic(1.0, -2.0, 1.0, discriminant=-1e-300)
+    assert count == 0
+
+
+def test_vectorized_and_keeps_float32():
+    a = np.array([1.0, 0.0, 1.0], dtype=np.float32)
+    count, low, _ = solve_quadratic(a, np.float32(-3.0), np.float32(2.0))
+    assert low.dtype == np.float32 and count.tolist() == [2, 1, 2]
+
+
+@pytest.mark.parametrize("a, b, c, low, high", [
+    (1.0, -3.0, 2.0, 1.0, 2.0),           # between the roots
+    (1.0, 0.0, 1.0, np.inf, -np.inf),     # never
+    (0.0, 2.0, -4.0, -np.inf, 2.0),       # linear, increasing
+    (0.0, -2.0, -4.0, -2.0, np.inf),      # linear, decreasing
+    (0.0, 0.0, -1.0, -np.inf, np.inf),    # always
+    (0.0, 0.0, 0.0, -np.inf, np.inf),     # identically zero
+    (0.0, 0.0, 1.0, np.inf, -np.inf),     # never
+])
+def test_nonpositive_interval(a, b, c, low, high):
+    assert quadratic_nonpositive_interval(a, b, c) == (low, high)
