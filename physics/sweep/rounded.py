@@ -68,7 +68,7 @@ def slab_entry_time(height: np.ndarray, rate: np.ndarray, radius: np.ndarray) ->
     with np.errstate(divide="ignore", invalid="ignore"):
         first = (-radius - height) / rate
         second = (radius - height) / rate
-    within = np.abs(height) <= radius
-    low = np.where(rate != 0, np.minimum(first, second), np.where(within, -np.inf, np.inf))
-    high = np.where(rate != 0, np.maximum(first, second), np.where(within, np.inf, -np.inf))
+    inf = np.where(np.abs(height) <= radius, np.inf, -np.inf).astype(first.dtype)  # still: always or never
+    low = np.where(rate != 0, np.minimum(first, second), -inf)
+    high = np.where(rate != 0, np.maximum(first, second), inf)
     return first_time_in(low, high)

@@ -1,0 +1,110 @@
+"""Shape construction: validation names the argument; degenerate input is valid."""
+
+import numpy as np
+import pytest
+
+from physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+
+
+@pytest.mark.parametrize("build, argument", [
+    (lambda bad: Point(bad), "p"),
+    (lambda bad: Segment([0, 0, 0], bad), "b"),
+    (lambda bad: Triangle([0, 0, 0], bad, [0, 1, 0]), "b"),
+    (lambda bad: Sphere(bad, 1.0), "center"),
+    (lambda bad: Capsule(bad, [0, 0, 1], 1.0), "a"),
+    (lambda bad: Plane(bad, 0.0), "normal"),
+])
+@pytest.mark.parametrize("bad_value", [[0.0, np.nan, 0.0], [np.inf, 0.0, 0.0]])
+def test_non_finite_coordinates_name_the_argument(build, argument, bad_value):
+    with pytest.raises(ValueError, match=rf"^{argument} must be finite"):
+        build(bad_value)
+
+
+def test_non_finite_scalars_name_the_argument():
+    with pytest.raises(ValueError, match="^radius must be finite"):
+        Sphere([0, 0, 0], np.nan)
+    with pytest.raises(ValueError, match="^offset must be finite"):
+        Plane([0, 0, 1], np.inf)
+
+
+def test_negative_radius():
+    with pytest.raises(ValueError, match="^radius must be >= 0"):
+        Sphere([0, 0, 0], -1e-300)
+    with pytest.raises(ValueError, match="^radius must be >= 0"):
+        Capsule([0, 0, 0], [0, 0, 1], [1.0, -1.0])
+
+
+def test_wrong_shapes():
+    with pytest.raises(ValueError, match=r"^center must have shape \(\.\.\., 3\)"):
+        Sphere([0, 0], 1.0)
+    with pytest.raises(ValueError, match="^vertices must have shape"):
+        Polygon([[0, 0, 0], [1, 0, 0]])
+    with pytest.raises(ValueError, match="do not broadcast"):
+        Sphere(np.zeros((4, 3)), np.ones(5))
+    with pytest.raises(ValueError, match="^p must be an array of numbers"):
+        Point(["a", "b", "c"])
+
+
+def test_zero_plane_normal():
+    with pytest.raises(ValueError, match="^normal must be non-zero"):
+        Plane([0, 0, 0], 1.0)
+
+
+def test_non_planar_polygon():
+    with pytest.raises(ValueError, match="^vertices must be planar"):
+        Polygon([[0, 0, 0], [1, 0, 0], [1, 1, 1e-6], [0, 1, 0]])
+
+
+def test_non_convex_polygon():
+    dart = [[0, 0, 0], [2, 0, 0], [1, 0.5, 0], [2, 2, 0], [0, 2, 0]]
+    with pytest.raises(ValueError, match="^vertices must form a convex polygon"):
+        Polygon(dart)
+    pentagram = [[np.cos(a), np.sin(a), 0] for a in 4 * np.pi * np.arange(5) / 5]
+    with pytest.raises(ValueError, match="^vertices must form a convex polygon"):
+        Polygon(pentagram)
+
+
+def test_rotated_polygon_far_from_origin_is_planar():
+    angle = 0.7
+    rotation = np.array([[1, 0, 0], [0, np.cos(angle), -np.sin(angle)], [0, np.sin(angle), np.cos(angle)]])
+    square = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float) @ rotation.T + 1e5
+    assert Polygon(square).vertices.shape == (4, 3)
+
+
+def test_mesh_indices():
+    with pytest.raises(ValueError, match=r"^faces index out of range"):
+        TriangleMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 3]])
+    with pytest.raises(ValueError, match="^faces must be integers"):
+        TriangleMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0.0, 1.0, 2.0]])
+    assert TriangleMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]]).faces.dtype == np.int64
+
+
+def test_degenerate_shapes_are_valid():
+    Sphere([0, 0, 0], 0.0)
+    Segment([1, 1, 1], [1, 1, 1])
+    Capsule([1, 1, 1], [1, 1, 1], 0.5)
+    Triangle([0, 0, 0], [1, 1, 1], [2, 2, 2])
+    Polygon([[0, 0, 0], [1, 0, 0], [1, 0, 0], [0, 0, 0]])
+    ConvexPolyhedron([[0, 0, 0]])
+
+
+def test_batches_broadcast_and_keep_dtype():
+    spheres = Sphere(np.zeros((5, 3), np.float32), np.float32(1))
+    assert spheres.batch_shape == (5,) and spheres.center.dtype == np.float32
+    assert Triangle(np.zeros((2, 1, 3)), np.zeros((4, 3)), [0, 0, 1]).batch_shape == (2, 4)
+    assert Point([1, 2, 3]).p.dtype == np.float64
+
+
+def test_shapes_are_immutable():
+    sphere = Sphere([0, 0, 0], 1.0)
+    with pytest.raises(AttributeError):
+        sphere.radius = 2.0
+    with pytest.raises(ValueError):
+        sphere.center[0] = 5.0
+
+
+def test_inputs_are_copied():
+    center = np.zeros(3)
+    sphere = Sphere(center, 1.0)
+    center[0] = 7.0
+    assert sphere.center[0] == 0.0

@@ -1,0 +1,68 @@
+"""Sphere against a two-sided convex polygon (square and pentagon)."""
+
+import math
+
+import numpy as np
+
+from physics import Polygon, Sphere, sweep
+from tests.physics.expect import assert_hit, assert_miss
+
+GRAZE = 2.0 ** -40
+SQUARE = Polygon([[0.0, 0, 0], [2.0, 0, 0], [2.0, 2, 0], [0.0, 2, 0]])
+
+
+def test_face_hit_reports_face_index_zero():
+    result = sweep(Sphere([1.0, 1, 5], 1.0), SQUARE, [0.0, 0, -10])
+    assert_hit(result, t=0.4, normal=[0, 0, 1], point=[1, 1, 0], feature=("face", 0), face_index=0)
+
+
+def test_edge_hit():
+    result = sweep(Sphere([1.0, -5, 0], 1.0), SQUARE, [0.0, 10, 0])
+    assert_hit(result, t=0.4, normal=[0, -1, 0], point=[1, 0, 0], feature=("edge", 0), face_index=0)
+
+
+def test_last_edge_closes_the_loop():
+    result = sweep(Sphere([-5.0, 1, 0], 1.0), SQUARE, [10.0, 0, 0])
+    assert_hit(result, t=0.4, normal=[-1, 0, 0], point=[0, 1, 0], feature=("edge", 3), face_index=0)
+
+
+def test_vertex_hit():
+    result = sweep(Sphere([7.0, 7, 0], 1.0), SQUARE, [-10.0, -10, 0])
+    s = math.sqrt(0.5)
+    assert_hit(result, t=(5 * math.sqrt(2) - 1) / (10 * math.sqrt(2)), normal=[s, s, 0], point=[2, 2, 0],
+               feature=("vertex", 2), face_index=0)
+
+
+def test_graze_along_the_face_plane_edge():
+    assert_hit(sweep(Sphere([1.0, -5, 1.0], 1.0), SQUARE, [0.0, 10, 0]), t=0.5, normal=[0, 0, 1], point=[1, 0, 0],
+               face_index=0)
+    assert_miss(sweep(Sphere([1.0, -5, 1.0 + GRAZE], 1.0), SQUARE, [0.0, 10, 0]))
+
+
+def test_pentagon_face_hit_and_collinear_vertices():
+    angles = 2 * np.pi * np.arange(5) / 5
+    pentagon = Polygon(np.stack([np.cos(angles), np.sin(angles), np.zeros(5)], axis=1))
+    assert_hit(sweep(Sphere([0.0, 0, 3], 0.5), pentagon, [0.0, 0, -5]), t=0.5, normal=[0, 0, 1], point=[0, 0, 0],
+               face_index=0)
+    collinear = Polygon([[0.0, 0, 0], [1.0, 0, 0], [2.0, 0, 0], [2.0, 2, 0], [0.0, 2, 0]])
+    assert_hit(sweep(Sphere([0.5, -5, 0], 1.0), collinear, [0.0, 10, 0]), t=0.4, normal=[0, -1, 0],
+               point=[0.5, 0, 0], feature=("edge", 0), face_index=0)
+
+
+def test_tilted_polygon_far_from_origin():
+    offset = np.array([1e6, -1e6, 1e6])
+    tilted = Polygon(SQUARE.vertices @ np.array([[1, 0, 0], [0, 0, 1], [0, -1, 0]]).T + offset)
+    result = sweep(Sphere(offset + [1.0, -5, -1], 1.0), tilted, [0.0, 10, 0])
+    assert_hit(result, t=0.4, normal=[0, -1, 0], point=offset + [1, 0, -1], face_index=0, scale=1e6)
+
+
+def test_zero_area_polygon_is_its_edges():
+    flat = Polygon([[0.0, 0, 0], [2.0, 0, 0], [2.0, 0, 0], [0.0, 0, 0]])
+    assert_hit(sweep(Sphere([1.0, 0, 5], 1.0), flat, [0.0, 0, -10]), t=0.4, normal=[0, 0, 1], point=[1, 0, 0],
+               feature=("edge", 0), face_index=0)
+
+
+def test_initial_overlap():
+    result = sweep(Sphere([1.0, 1, -0.25], 1.0), SQUARE, [0.0, 0, 1])
+    assert_hit(result, t=0.0, normal=[0, 0, -1], point=[1, 1, 0], depth=0.75, feature=("face", 0), face_index=0)
+    assert sweep(Sphere([1.0, 1, -0.25], 1.0), SQUARE, [0.0, 0, -1], ignore_separating=True).hit is False

@@ -1,0 +1,113 @@
+"""Sphere against a two-sided triangle: face slab, edge cylinders, vertex balls.
+
+The triangle is A=(0,0,0), B=(4,0,0), C=(0,4,0) in the plane z = 0; edge 0 is AB.
+"""
+
+import math
+from decimal import Decimal, getcontext
+
+import pytest
+
+from physics import Sphere, Triangle, sweep
+from tests.physics.expect import assert_hit, assert_miss
+
+getcontext().prec = 60
+GRAZE = 2.0 ** -40
+TRIANGLE = Triangle([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0])
+
+
+def test_face_head_on():
+    result = sweep(Sphere([1.0, 1, 5], 1.0), TRIANGLE, [0.0, 0, -10])
+    assert_hit(result, t=0.4, normal=[0, 0, 1], point=[1, 1, 0], feature=("face", 0))
+
+
+def test_back_face_is_hit_too():
+    result = sweep(Sphere([1.0, 1, -5], 1.0), TRIANGLE, [0.0, 0, 10])
+    assert_hit(result, t=0.4, normal=[0, 0, -1], point=[1, 1, 0], feature=("face", 0))
+
+
+def test_sphere_in_the_plane_hits_an_edge():
+    result = sweep(Sphere([1.0, -5, 0], 1.0), TRIANGLE, [0.0, 10, 0])
+    assert_hit(result, t=0.4, normal=[0, -1, 0], point=[1, 0, 0], feature=("edge", 0))
+
+
+def test_vertex_hit_along_the_diagonal():
+    result = sweep(Sphere([-5.0, -5, 0], 1.0), TRIANGLE, [10.0, 10, 0])
+    s = math.sqrt(0.5)
+    assert_hit(result, t=(5 - s) / 10, normal=[-s, -s, 0], point=[0, 0, 0], feature=("vertex", 0))
+
+
+def test_exact_graze_over_an_edge():
+    result = sweep(Sphere([2.0, -5, 1.0], 1.0), TRIANGLE, [0.0, 10, 0])
+    assert_hit(result, t=0.5, normal=[0, 0, 1], point=[2, 0, 0], feature=("edge", 0))
+
+
+def test_miss_the_edge_by_graze_margin():
+    assert_miss(sweep(Sphere([2.0, -5, 1.0 + GRAZE], 1.0), TRIANGLE, [0.0, 10, 0]))
+
+
+def test_hit_the_edge_by_graze_margin():
+    z = Decimal(1) - Decimal(GRAZE)
+    half_chord = (1 - z * z).sqrt()
+    result = sweep(Sphere([2.0, -5, 1.0 - GRAZE], 1.0), TRIANGLE, [0.0, 10, 0])
+    assert_hit(result, t=float((5 - half_chord) / 10), normal=[0, -float(half_chord), float(z)], point=[2, 0, 0],
+               feature=("edge", 0))
+
+
+def test_sliding_along_an_edge_line_touches_its_vertex_first():
+    result = sweep(Sphere([-5.0, -1, 0], 1.0), TRIANGLE, [10.0, 0, 0])
+    assert_hit(result, t=0.5, normal=[0, -1, 0], point=[0, 0, 0], feature=("vertex", 0))
+
+
+def test_parallel_above_the_face():
+    assert_miss(sweep(Sphere([-5.0, 1, 1.0 + GRAZE], 1.0), TRIANGLE, [10.0, 0, 0]))
+    overlapping = sweep(Sphere([1.0, 1, 1.0 - GRAZE], 1.0), TRIANGLE, [10.0, 0, 0])
+    assert_hit(overlapping, t=0.0, normal=[0, 0, 1], point=[1, 1, 0], depth=GRAZE, feature=("face", 0))
+
+
+def test_zero_radius_ray_hits_the_face_and_the_edge_exactly():
+    assert_hit(sweep(Sphere([1.0, 1, 5], 0.0), TRIANGLE, [0.0, 0, -10]), t=0.5, normal=[0, 0, 1], point=[1, 1, 0])
+    assert_hit(sweep(Sphere([2.0, 0, 5], 0.0), TRIANGLE, [0.0, 0, -10]), t=0.5, normal=[0, 0, 1], point=[2, 0, 0])
+    assert_miss(sweep(Sphere([2.0, -GRAZE, 5], 0.0), TRIANGLE, [0.0, 0, -10]))
+
+
+def test_zero_radius_ray_in_the_plane_hits_the_edge_with_its_perpendicular():
+    result = sweep(Sphere([1.0, -5, 0], 0.0), TRIANGLE, [0.0, 10, 0])
+    assert_hit(result, t=0.5, normal=[0, -1, 0], point=[1, 0, 0], feature=("edge", 0))
+
+
+@pytest.mark.parametrize("corner_c", [[2.0, 0, 0], [4.0, 0, 0], [0.0, 0, 0]])
+def test_zero_area_triangle_is_its_edges(corner_c):
+    sliver = Triangle([0.0, 0, 0], [4.0, 0, 0], corner_c)
+    result = sweep(Sphere([2.0, 0, 5], 1.0), sliver, [0.0, 0, -10])
+    assert_hit(result, t=0.4, normal=[0, 0, 1], point=[2, 0, 0], feature=("edge", 0))
+    assert_miss(sweep(Sphere([2.0, 1.0 + GRAZE, 5], 1.0), sliver, [0.0, 0, -10]))
+
+
+def test_point_triangle_is_its_vertex():
+    result = sweep(Sphere([-5.0, 0, 0], 1.0), Triangle([0.0, 0, 0], [0.0, 0, 0], [0.0, 0, 0]), [10.0, 0, 0])
+    assert_hit(result, t=0.4, normal=[-1, 0, 0], point=[0, 0, 0], feature=("vertex", 0))
+
+
+def test_nearly_sliver_triangle_still_has_a_face():
+    sliver = Triangle([0.0, 0, 0], [4.0, 0, 0], [2.0, 1e-9, 0])
+    result = sweep(Sphere([2.0, 0.5e-9, 5], 1.0), sliver, [0.0, 0, -10])
+    assert_hit(result, t=0.4, normal=[0, 0, 1], point=[2, 0.5e-9, 0], feature=("face", 0))
+
+
+def test_initial_overlap_and_center_in_the_face():
+    assert_hit(sweep(Sphere([1.0, 1, 0.5], 1.0), TRIANGLE, [1.0, 0, 0]), t=0.0, normal=[0, 0, 1], point=[1, 1, 0],
+               depth=0.5, feature=("face", 0))
+    assert_hit(sweep(Sphere([1.0, 1, 0], 1.0), TRIANGLE, [0.0, 0, -1]), t=0.0, normal=[0, 0, -1], depth=1.0)
+
+
+def test_initial_overlap_at_a_vertex():
+    result = sweep(Sphere([-0.3, -0.4, 0], 1.0), TRIANGLE, [1.0, 0, 0])
+    assert_hit(result, t=0.0, normal=[-0.6, -0.8, 0], point=[0, 0, 0], depth=0.5, feature=("vertex", 0))
+
+
+def test_moving_away_from_overlap_with_ignore_separating():
+    overlapping = Sphere([1.0, 1, 0.5], 1.0)
+    assert sweep(overlapping, TRIANGLE, [0.0, 0, 1], ignore_separating=True).hit is False
+    assert sweep(overlapping, TRIANGLE, [0.0, 0, -1], ignore_separating=True).hit is True
+    assert sweep(overlapping, TRIANGLE, [0.0, 0, 1]).hit is True
