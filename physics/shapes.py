@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from physics import tolerance
+from physics.core import CoreFeatures, core_features, newell_normal, polygon_slack
 
 
 def _float_array(value, name: str) -> np.ndarray:
@@ -135,7 +136,7 @@ class Polygon(Shape):
     vertex lists raise ``ValueError`` (see ``tolerance.POLYGON_*_RTOL``).
     """
 
-    __slots__ = ("vertices", "_batch_shape")
+    __slots__ = ("vertices", "_batch_shape", "_features")
     _fields = ("vertices",)
 
     def __init__(self, vertices):
@@ -143,36 +144,36 @@ class Polygon(Shape):
         if vertices.ndim < 2 or vertices.shape[-2] < 3:
             raise ValueError(f"vertices must have shape (..., V, 3) with V >= 3, got {vertices.shape}")
         _check_planar_convex(vertices)
-        self._set(vertices=vertices, _batch_shape=vertices.shape[:-2])
+        self._set(vertices=vertices, _batch_shape=vertices.shape[:-2], _features=None)
 
-
-def newell_normal(vertices: np.ndarray) -> np.ndarray:
-    """Area-weighted normal of a closed polygon (..., V, 3), length = twice its area.
-
-    Newell's method: exact for planar polygons, a best fit for warped ones, and
-    oriented by the winding (counter-clockwise seen from the tip of the normal).
-    """
-    following = np.roll(vertices, -1, axis=-2)
-    return np.cross(vertices, following).sum(axis=-2)
+    @property
+    def features(self) -> CoreFeatures:
+        """Face, edges and vertices with their anchors and axes (``physics.core``),
+        computed once."""
+        if self._features is None:
+            self._set(_features=core_features(self.vertices))
+        return self._features
 
 
 def _check_planar_convex(vertices: np.ndarray) -> None:
-    centroid = vertices.mean(axis=-2, keepdims=True)
-    relative = vertices - centroid
-    extent = np.linalg.norm(relative, axis=-1).max(axis=-1) * 2
+    relative = vertices - vertices.mean(axis=-2, keepdims=True)
+    slack = polygon_slack(vertices)
+    extent = 2 * np.linalg.norm(relative, axis=-1).max(axis=-1)
     normal = newell_normal(relative)
     length = np.linalg.norm(normal, axis=-1)
-    has_area = length > 0
+    # Below this area the Newell normal is rounding noise: the polygon is just its edges.
+    has_area = length > slack * extent
     unit = normal / np.where(has_area, length, 1)[..., None]
     height = np.abs(np.einsum("...vk,...k->...v", relative, unit)).max(axis=-1)
-    if np.any(has_area & (height > tolerance.POLYGON_PLANARITY_RTOL * extent)):
+    if np.any(has_area & (height > slack)):
         raise ValueError("vertices must be planar (a polygon's vertices lie in one plane)")
     edges = np.roll(relative, -1, axis=-2) - relative
     to_vertices = relative[..., None, :, :] - relative[..., :, None, :]  # [edge i, vertex j]
     side = np.einsum("...ijk,...k->...ij", np.cross(edges[..., :, None, :], to_vertices), unit)
     edge_length = np.linalg.norm(edges, axis=-1)[..., :, None]
-    outside = side < -tolerance.POLYGON_CONVEXITY_RTOL * extent[..., None, None] * edge_length
-    if np.any(has_area[..., None, None] & outside):
+    outside = side < -slack[..., None, None] * edge_length
+    has_direction = edge_length > slack[..., None, None]
+    if np.any(has_area[..., None, None] & has_direction & outside):
         raise ValueError("vertices must form a convex polygon in boundary order")
 
 
@@ -190,7 +191,7 @@ class Triangle(Polygon):
         shape = _batch_shape(a.shape[:-1], b.shape[:-1], c.shape[:-1], names="a, b, c")
         vertices = np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2)
         vertices.flags.writeable = False
-        self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape)
+        self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape, _features=None)
 
 
 class Sphere(Shape):

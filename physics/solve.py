@@ -3,6 +3,8 @@
 ``solve_quadratic`` is the robust quadratic of the seed's ``SolveQuadratic``:
 it degrades to the linear (a = 0) and constant (a = b = 0) cases and computes the
 smaller-magnitude root as ``c / q`` so that no root is lost to cancellation.
+Divisions by zero happen in lanes whose result is then discarded, so the solver
+runs under ``np.errstate(all="ignore")``.
 """
 
 from __future__ import annotations
@@ -26,31 +28,28 @@ def solve_quadratic(a, b, c, discriminant=None):
     ``4 a (r^2 - |m_perp|^2)`` for a ray against a sphere); its sign alone then
     decides between two roots and none.
     """
-    a, b, c = np.broadcast_arrays(*(np.asarray(v) for v in (a, b, c)))
-    dtype = np.result_type(a, b, c, np.float32)
+    with np.errstate(all="ignore"):
+        return _solve_quadratic(*np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c)), discriminant)
+
+
+def _solve_quadratic(a, b, c, discriminant):
     if discriminant is None:
         discriminant = b * b - 4.0 * a * c
-    discriminant = np.broadcast_to(np.asarray(discriminant, dtype=dtype), a.shape)
-
     quadratic = a != 0
-    linear = ~quadratic & (b != 0)
     two_roots = quadratic & (discriminant >= 0)
-    root_count = np.zeros(a.shape, dtype=np.int8)
-    root_count[two_roots] = 2
-    root_count[linear] = 1
-    root_count[~quadratic & (b == 0) & (c == 0)] = IDENTICALLY_ZERO
-
-    with np.errstate(divide="ignore", invalid="ignore"):
-        root_of_disc = np.sqrt(np.where(two_roots, discriminant, 0))
-        # q has the sign of -b, so b + sign(b)*sqrt never cancels.
-        q = -0.5 * (b + np.where(b >= 0, root_of_disc, -root_of_disc))
-        first = q / a
-        second = np.where(q != 0, c / q, first)  # b = c = 0: both roots are 0
-        low = np.where(two_roots, np.minimum(first, second), np.nan)
-        high = np.where(two_roots, np.maximum(first, second), np.nan)
-        linear_root = -c / b
-    low = np.where(linear, linear_root, low).astype(dtype, copy=False)
-    high = np.where(linear, linear_root, high).astype(dtype, copy=False)
+    # q has the sign of -b, so b + sign(b) * sqrt never cancels; q = 0 only when b = c = 0.
+    q = -0.5 * (b + np.copysign(np.sqrt(np.where(two_roots, discriminant, 0)), b))
+    first = q / a
+    second = np.where(q != 0, c / q, first)
+    nan = np.asarray(np.nan, dtype=first.dtype)
+    low = np.where(two_roots, np.minimum(first, second), nan)
+    high = np.where(two_roots, np.maximum(first, second), nan)
+    linear = ~quadratic & (b != 0)
+    linear_root = -c / b
+    low = np.where(linear, linear_root, low)
+    high = np.where(linear, linear_root, high)
+    root_count = two_roots * np.int8(2) + linear * np.int8(1)
+    root_count = np.where(~quadratic & (b == 0) & (c == 0), np.int8(IDENTICALLY_ZERO), root_count)
     return root_count, low, high
 
 
@@ -58,18 +57,17 @@ def quadratic_nonpositive_interval(a, b, c, discriminant=None):
     """The interval of t where ``a t^2 + b t + c <= 0``, for ``a >= 0``.
 
     With ``a >= 0`` the set is a single (possibly empty or unbounded) interval;
-    returns ``(low, high)`` with ``low > high`` (``+inf, -inf``) where it is empty and
-    infinite ends where it is unbounded.  This is the "contact interval" of every
-    sweep kernel: the squared distance minus the squared radius is such a quadratic.
+    returns ``(low, high)``, with ``low > high`` (``+inf, -inf``) where it is empty
+    and infinite ends where it is unbounded.  This is the "contact interval" of
+    every sweep kernel: squared distance minus squared radius is such a quadratic.
     """
     root_count, low, high = solve_quadratic(a, b, c, discriminant)
-    a, b, c = np.broadcast_arrays(*(np.asarray(v) for v in (a, b, c)))
+    b, c = np.broadcast_arrays(np.asarray(b), np.asarray(c))
     inf = np.asarray(np.inf, dtype=low.dtype)
-    is_linear = root_count == 1
-    always = (root_count == IDENTICALLY_ZERO) | ((a == 0) & (b == 0) & (c < 0))
-    never = (root_count == 0) & ~always
-    interval_low = np.where(is_linear & (b < 0), low, np.where(is_linear, -inf, low))
-    interval_high = np.where(is_linear & (b > 0), high, np.where(is_linear, inf, high))
-    interval_low = np.where(always, -inf, np.where(never, inf, interval_low))
-    interval_high = np.where(always, inf, np.where(never, -inf, interval_high))
-    return interval_low, interval_high
+    linear = root_count == 1
+    constant_nonpositive = (root_count == IDENTICALLY_ZERO) | ((np.asarray(a) == 0) & (b == 0) & (c < 0))
+    low = np.where(linear & (b > 0), -inf, low)    # increasing line: (-inf, root]
+    high = np.where(linear & (b < 0), inf, high)   # decreasing line: [root, inf)
+    low = np.where(constant_nonpositive, -inf, np.where(np.isnan(low), inf, low))
+    high = np.where(constant_nonpositive, inf, np.where(np.isnan(high), -inf, high))
+    return low, high

@@ -14,22 +14,34 @@ Model: Box2D's ``constants.h``.  Add a constant here, never a bare literal elsew
 
 # --- input validation ---------------------------------------------------------
 
-POLYGON_PLANARITY_RTOL = 1e-9
-"""Unit: fraction of the polygon's extent (its longest vertex-to-vertex distance).
+POLYGON_RTOL = 1e-9
+"""Unit: fraction of the polygon's extent (its diameter about the centroid).
 
-A polygon is planar when every vertex lies within ``POLYGON_PLANARITY_RTOL * extent``
-of the plane through its centroid with its Newell normal.  Typical: 1e-9, far above
-the ~1e-15 that rotating exact coordinates leaves behind.  Smaller rejects polygons
-that were merely rotated; larger accepts warped polygons, whose face tests then
-answer for the fitted plane instead of the given vertices."""
+Validation slack of a polygon, ``POLYGON_RTOL * extent`` plus the rounding of its
+coordinates (``COORDINATE_ROUNDING_ULPS``):
 
-POLYGON_CONVEXITY_RTOL = 1e-9
-"""Unit: fraction of the polygon's extent.
+* planar: every vertex lies within the slack of the plane through the centroid with
+  the Newell normal;
+* convex: no vertex lies outside the line of an edge by more than the slack
+  (collinear vertices are allowed);
+* an edge no longer than the slack is a near-duplicate vertex: it is not checked
+  for convexity and does not bound the face in the inside test (its cylinder and
+  end balls still count) — a rounding-sized edge points anywhere and would cut
+  the face in two;
+* a polygon whose area is below ``slack * extent`` has no meaningful normal and is
+  only its edges.
 
-A polygon is convex when no vertex lies outside the line of any edge by more than
-``POLYGON_CONVEXITY_RTOL * extent`` (collinear vertices are allowed).  Smaller
-rejects convex polygons with nearly collinear vertices; larger accepts slightly
-re-entrant ones, whose inside test is then wrong near the dent."""
+Typical: 1e-9, far above the ~1e-15 that rotating exact coordinates leaves.
+Smaller rejects polygons that were merely rotated; larger accepts warped or
+re-entrant ones, whose face tests then answer for the fitted plane."""
+
+COORDINATE_ROUNDING_ULPS = 64
+"""Unit: ulps of the largest coordinate magnitude of a shape.
+
+The rounding a shape's coordinates may carry from being computed (rotated,
+translated far from the origin): a 1e-4-wide polygon at 1e6 is only planar to
+~1e-10.  64 ulps covers a few chained transforms; fewer rejects such polygons."""
+
 
 # --- verification (tests, fixtures, reference solver) -------------------------
 

@@ -11,11 +11,16 @@ def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def normalize_or(vectors: np.ndarray, fallback: np.ndarray) -> np.ndarray:
-    """Unit vectors along ``vectors``; ``fallback`` (broadcast) where a vector is zero."""
-    length = np.sqrt(dot(vectors, vectors))[..., None]
+    """Unit vectors along ``vectors``; ``fallback`` (broadcast) where a vector is zero.
+
+    Scales by the largest component first, so tiny vectors (whose squared length
+    underflows) and huge ones (whose squared length overflows) still normalise.
+    """
+    largest = np.abs(vectors).max(axis=-1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        unit = vectors / length
-    return np.where(length > 0, unit, fallback)
+        scaled = vectors / largest
+        unit = scaled / np.sqrt(dot(scaled, scaled))[..., None]
+    return np.where(largest > 0, unit, fallback)
 
 
 def reject(vectors: np.ndarray, axis: np.ndarray) -> np.ndarray:

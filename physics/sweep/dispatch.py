@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from physics.closest import FACE, VERTEX
+from physics.core import FACE, VERTEX
 from physics.result import Feature, SweepResult
 from physics.shapes import Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, _points
 from physics.sweep.sphere import (sweep_sphere_plane, sweep_sphere_point, sweep_sphere_polygon,

@@ -8,10 +8,9 @@ around the face (kept only where the contact projects inside the face).  The
 first contact with the whole rounded polygon is the earliest of these.
 
 Each function returns, elementwise, the first t in [0, 1] at which the moving
-point ``offset + t * direction`` (offset = point - feature anchor at t = 0) is
-within ``radius`` of the feature, and ``+inf`` where there is none.  Touching
-counts; no tolerance is used: a graze is a hit exactly when float64 says the
-discriminant is >= 0.
+point ``offset + t * direction`` is within ``radius`` of the feature, and ``+inf``
+where there is none.  Touching counts; no tolerance is used: a graze is a hit
+exactly when float64 says the discriminant is >= 0.
 """
 
 from __future__ import annotations
@@ -19,55 +18,39 @@ from __future__ import annotations
 import numpy as np
 
 from physics.solve import quadratic_nonpositive_interval
-from physics.vector import dot, reject
+from physics.vector import dot
 
 
 def first_time_in(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """Earliest t of the interval [low, high] that lies in [0, 1]; +inf if none."""
     start = np.maximum(low, 0)
-    return np.where((start <= high) & (start <= 1), start, np.inf)
+    return np.where((start <= high) & (start <= 1), start, np.asarray(np.inf, dtype=start.dtype))
 
 
 def ball_entry_time(offset: np.ndarray, direction: np.ndarray, radius: np.ndarray) -> np.ndarray:
-    """First t in [0, 1] with ``|offset + t direction| <= radius``.
+    """First t in [0, 1] with ``|offset + t direction| <= radius``, in any dimension.
 
     Solves ``|d|^2 t^2 + 2 (m.d) t + |m|^2 - r^2 <= 0`` with the discriminant taken
     from the perpendicular distance of the line, ``4 |d|^2 (r^2 - |m_perp|^2)``,
     which keeps grazing decisions accurate (no ``b^2 - 4ac`` cancellation).
+    An infinite cylinder is this ball in the plane perpendicular to its axis:
+    pass the offset and direction with their axial parts removed.
     """
     speed_squared = dot(direction, direction)
-    perpendicular = reject(offset, direction)
-    discriminant = 4 * speed_squared * (radius * radius - dot(perpendicular, perpendicular))
-    low, high = quadratic_nonpositive_interval(
-        speed_squared, 2 * dot(offset, direction), dot(offset, offset) - radius * radius, discriminant)
+    half_b = dot(offset, direction)
+    perpendicular = offset - np.where(speed_squared > 0, half_b / speed_squared, 0)[..., None] * direction
+    radius_squared = radius * radius
+    discriminant = 4 * speed_squared * (radius_squared - dot(perpendicular, perpendicular))
+    low, high = quadratic_nonpositive_interval(speed_squared, 2 * half_b, dot(offset, offset) - radius_squared,
+                                               discriminant)
     return first_time_in(low, high)
-
-
-def cylinder_entry_time(offset: np.ndarray, direction: np.ndarray, radius: np.ndarray,
-                        edge: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """First t in [0, 1] at which the point is within ``radius`` of the edge's
-    interior, with ``offset`` measured from the edge's start.
-
-    The infinite cylinder is a ball in the plane perpendicular to the edge; its
-    entry counts only where the closest point's edge parameter ``s`` is in [0, 1]
-    (the end balls, tested separately, cover the rest).  Returns ``(t, s)``.  A
-    zero-length edge has no interior: +inf.
-    """
-    edge_squared = dot(edge, edge)
-    time = ball_entry_time(reject(offset, edge), reject(direction, edge), radius)
-    finite_time = np.where(np.isfinite(time), time, 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        along = dot(offset + finite_time[..., None] * direction, edge) / edge_squared
-    inside = (edge_squared > 0) & (along >= 0) & (along <= 1)
-    return np.where(inside, time, np.inf), along
 
 
 def slab_entry_time(height: np.ndarray, rate: np.ndarray, radius: np.ndarray) -> np.ndarray:
     """First t in [0, 1] with ``|height + t rate| <= radius``: a point approaching a
     plane at signed ``height`` with speed ``rate`` along its normal."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        first = (-radius - height) / rate
-        second = (radius - height) / rate
+    first = (-radius - height) / rate
+    second = (radius - height) / rate
     inf = np.where(np.abs(height) <= radius, np.inf, -np.inf).astype(first.dtype)  # still: always or never
     low = np.where(rate != 0, np.minimum(first, second), -inf)
     high = np.where(rate != 0, np.maximum(first, second), inf)

@@ -28,12 +28,25 @@ Degenerate inputs (for every function here):
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from physics.closest import FACE
+from physics.core import FACE
 from physics.result import SweepResult
 from physics.shapes import Plane, Point, Polygon, Segment, Sphere, Triangle
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
+
+
+def quiet_float_errors(test):
+    """Run a sweep test under ``np.errstate(all="ignore")``: kernels divide by zero
+    in lanes whose results they then discard (one context per query, not per op)."""
+    @functools.wraps(test)
+    def quiet(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return test(*args, **kwargs)
+
+    return quiet
 
 
 def to_result(contact: Contact, *, scalar: bool, face_index=None) -> SweepResult:
@@ -51,6 +64,7 @@ def _is_scalar(*batch_shapes, direction) -> bool:
     return all(shape == () for shape in batch_shapes) and direction.ndim == 1
 
 
+@quiet_float_errors
 def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a point: the point enters the sphere.  Feature: vertex 0."""
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, point.p[..., None, :], 0,
@@ -58,6 +72,7 @@ def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separa
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, point.batch_shape, direction=direction))
 
 
+@quiet_float_errors
 def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against sphere: the center against a sphere of the summed radius.
     Feature: face 0 (the target's surface)."""
@@ -67,6 +82,7 @@ def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_sep
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, target.batch_shape, direction=direction))
 
 
+@quiet_float_errors
 def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a segment: an infinite cylinder cut to the segment plus the
     two end balls.  Features: edge 0, vertex 0 (``a``) and vertex 1 (``b``)."""
@@ -76,6 +92,7 @@ def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, segment.batch_shape, direction=direction))
 
 
+@quiet_float_errors
 def sweep_sphere_plane(sphere: Sphere, plane: Plane, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided plane: the center against a slab of half-width r.
     Feature: face 0."""
@@ -84,12 +101,14 @@ def sweep_sphere_plane(sphere: Sphere, plane: Plane, direction, *, ignore_separa
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, plane.batch_shape, direction=direction))
 
 
+@quiet_float_errors
 def sweep_sphere_triangle(sphere: Sphere, triangle: Triangle, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided triangle: face slab, three edge cylinders, three
     vertex balls.  Features: face 0, edge i (vertex i to i + 1), vertex i."""
     return _sweep_polygon(sphere, triangle, direction, ignore_separating, face_index=None)
 
 
+@quiet_float_errors
 def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided convex polygon: as a triangle, with V edges and
     vertices.  ``face_index`` is 0 on every hit (the polygon's one face)."""
@@ -97,6 +116,7 @@ def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_
 
 
 def _sweep_polygon(sphere, polygon, direction, ignore_separating, face_index) -> SweepResult:
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, polygon.vertices, 0, ignore_separating)
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, polygon.vertices, 0, ignore_separating,
+                              features=polygon.features)
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, polygon.batch_shape, direction=direction),
                      face_index=face_index)

@@ -81,20 +81,23 @@ class Core:
     points: tuple
     radius: float = 0.0
 
-    def distance(self, p) -> float:
-        """Exact (float64) distance from ``p`` to the core, minus its radius."""
+    def closest(self, p) -> tuple:
+        """The core's point closest to ``p`` (exact up to float64 round-off)."""
         if self.kind == "point":
-            core_distance = _norm(_sub(p, self.points[0]))
-        elif self.kind == "segment":
-            core_distance = _norm(_sub(p, closest_on_segment(p, *self.points)))
-        elif self.kind == "plane":
+            return self.points[0]
+        if self.kind == "segment":
+            return closest_on_segment(p, *self.points)
+        if self.kind == "plane":
             normal, offset = self.points
-            core_distance = abs(_dot(p, normal) - offset)
-        else:
-            first = self.points[0]
-            fan = [(first, self.points[i], self.points[i + 1]) for i in range(1, len(self.points) - 1)]
-            core_distance = min(_norm(_sub(p, closest_on_triangle(p, *tri))) for tri in fan)
-        return core_distance - self.radius
+            height = _dot(p, normal) - offset
+            return (p[0] - height * normal[0], p[1] - height * normal[1], p[2] - height * normal[2])
+        first = self.points[0]
+        fan = [(first, self.points[i], self.points[i + 1]) for i in range(1, len(self.points) - 1)]
+        return min((closest_on_triangle(p, *tri) for tri in fan), key=lambda q: _norm(_sub(p, q)))
+
+    def distance(self, p) -> float:
+        """Distance from ``p`` to the core, minus the core's radius."""
+        return _norm(_sub(p, self.closest(p))) - self.radius
 
 
 def core_of(target) -> Core:

@@ -1,0 +1,175 @@
+"""Property tests of every sphere sweep against the brute-force reference, and invariants.
+
+The reference (``brute_force``) is bisection on an exact distance function.  Cases
+whose closest approach is within round-off of touching cannot be decided by it and
+are only checked for self-consistency.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from physics import Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
+from tests.physics.brute_force import core_of, gap, reference_sweep
+from tests.physics.strategies import TARGET_KINDS, Configuration, configurations
+
+PROPERTY_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _core_point(config: Configuration, t: float):
+    center = config.sphere.center + t * config.direction
+    return np.array(core_of(config.target).closest(tuple(center))), center
+
+
+def check_against_reference(config: Configuration, result) -> None:
+    """The answer agrees with the brute-force reference wherever the reference can decide."""
+    core = core_of(config.target)
+    center, radius, direction = config.sphere.center, float(config.sphere.radius), config.direction
+    reference = reference_sweep(center, radius, direction, core)
+    margin = tolerance.LENGTH_RTOL * config.scale
+    if abs(reference.closest_gap) <= margin:
+        return  # a graze within round-off: either answer is right
+    assert result.hit == (reference.t is not None), (result, reference)
+    if not result.hit:
+        return
+    gap_at = lambda t: gap(center, radius, direction, core, t)  # noqa: E731
+    if result.initially_overlapping:
+        assert result.t == 0.0 and gap_at(0.0) < margin
+        assert abs(result.penetration_depth + gap_at(0.0)) <= margin
+    else:
+        assert abs(gap_at(result.t)) <= margin, "touching at t"
+        before = [result.t * k / 16 for k in range(16)]
+        assert all(gap_at(s) >= -margin for s in before), "no overlap before t"
+        step = 1e-6
+        slope = (gap_at(max(reference.t - step, 0.0)) - gap_at(reference.t)) / step if reference.t > 0 else np.inf
+        if slope > 0:
+            assert abs(result.t - reference.t) <= tolerance.TIME_ATOL + margin / slope
+    core_point, center_at_t = _core_point(config, result.t)
+    separation = center_at_t - core_point
+    distance = np.linalg.norm(separation)
+    assert abs(np.linalg.norm(result.normal) - 1) <= tolerance.EXACT_RTOL
+    if distance > 1e-3 * config.scale and not result.initially_overlapping:
+        assert np.linalg.norm(result.normal - separation / distance) <= tolerance.NORMAL_ATOL
+        target_radius = core.radius
+        expected_point = core_point + target_radius * separation / distance
+        assert np.linalg.norm(result.point - expected_point) <= tolerance.LENGTH_RTOL * config.scale * 10
+
+
+@pytest.mark.parametrize("kind", TARGET_KINDS)
+def test_matches_brute_force_reference(kind):
+    @PROPERTY_SETTINGS
+    @given(configurations(kind))
+    def check(config):
+        check_against_reference(config, sweep(config.sphere, config.target, config.direction))
+
+    check()
+
+
+@pytest.mark.parametrize("kind", TARGET_KINDS)
+def test_swapped_subject_matches_reference(kind):
+    """sweep(target, sphere, -d) is the same contact seen from the other side."""
+    @PROPERTY_SETTINGS
+    @given(configurations(kind))
+    def check(config):
+        direct = sweep(config.sphere, config.target, config.direction)
+        swapped = sweep(config.target, config.sphere, -config.direction)
+        assert swapped.hit == direct.hit
+        if direct.hit:
+            assert swapped.t == direct.t
+            core_point, center = _core_point(config, direct.t)
+            if np.all(core_point == center) and not np.any(config.direction):
+                return  # the center sits still on the core: every normal is a right answer
+            np.testing.assert_allclose(swapped.normal, -direct.normal, atol=tolerance.EXACT_RTOL)
+            depth = direct.penetration_depth or 0.0
+            expected = direct.point - direct.t * config.direction - depth * direct.normal
+            assert np.linalg.norm(swapped.point - expected) <= tolerance.EXACT_RTOL * config.scale * 10
+
+    check()
+
+
+def test_sphere_sphere_swap_uses_the_kernel_both_ways():
+    @PROPERTY_SETTINGS
+    @given(configurations("sphere"))
+    def check(config):
+        direct = sweep(config.sphere, config.target, config.direction)
+        swapped = sweep(config.target, config.sphere, -config.direction)
+        assert swapped.hit == direct.hit
+        if direct.hit:
+            assert abs(swapped.t - direct.t) <= tolerance.EXACT_RTOL * config.scale
+            if np.any(config.sphere.center != config.target.center) or np.any(config.direction):
+                np.testing.assert_allclose(swapped.normal, -direct.normal, atol=tolerance.NORMAL_ATOL)
+
+    check()
+
+
+def _moved(config: Configuration, offset: float, factor: float) -> Configuration:
+    """The configuration scaled by ``factor`` about the origin, then translated by ``offset``."""
+    def move(point):
+        return np.asarray(point) * factor + offset
+
+    target = config.target
+    if isinstance(target, Point):
+        moved = Point(move(target.p))
+    elif isinstance(target, Sphere):
+        moved = Sphere(move(target.center), target.radius * factor)
+    elif isinstance(target, Segment):
+        moved = Segment(move(target.a), move(target.b))
+    elif isinstance(target, Plane):
+        moved = Plane(target.normal, target.offset * factor + offset * target.normal.sum())
+    elif isinstance(target, Triangle):
+        moved = Triangle(move(target.a), move(target.b), move(target.c))
+    else:
+        moved = Polygon(move(target.vertices))
+    return Configuration(Sphere(move(config.sphere.center), config.sphere.radius * factor), moved,
+                         config.direction * factor)
+
+
+@pytest.mark.parametrize("offset, factor", [(1e6, 1.0), (0.0, 1e-3), (0.0, 1e3), (-1e6, 1e-3)])
+@pytest.mark.parametrize("kind", TARGET_KINDS)
+def test_translation_and_scale_invariance(kind, offset, factor):
+    @PROPERTY_SETTINGS
+    @given(configurations(kind))
+    def check(config):
+        original = sweep(config.sphere, config.target, config.direction)
+        moved_config = _moved(config, offset, factor)
+        moved = sweep(moved_config.sphere, moved_config.target, moved_config.direction)
+        # The moved configuration is exact only up to rounding its inputs: judge it by the reference.
+        check_against_reference(moved_config, moved)
+        reference = reference_sweep(config.sphere.center, float(config.sphere.radius), config.direction,
+                                    core_of(config.target))
+        margin = tolerance.LENGTH_RTOL * moved_config.scale / factor
+        assume(abs(reference.closest_gap) > margin)
+        assert moved.hit == original.hit
+        if original.hit and original.initially_overlapping == moved.initially_overlapping:
+            assert np.linalg.norm(moved.normal - original.normal) <= tolerance.NORMAL_ATOL or not (
+                np.linalg.norm(original.point - config.sphere.center - original.t * config.direction) > 1e-3)
+
+    check()
+
+
+def test_batched_agrees_with_scalar_element_by_element():
+    @PROPERTY_SETTINGS
+    @given(st.sampled_from(TARGET_KINDS).flatmap(lambda kind: st.lists(configurations(kind), min_size=1,
+                                                                         max_size=8)))
+    def check(configs):
+        target_type = type(configs[0].target)
+        fields = target_type.__init__.__code__.co_varnames[1:target_type.__init__.__code__.co_argcount]
+        stacked_target = target_type(*[np.stack([getattr(c.target, f) for c in configs]) for f in fields])
+        spheres = Sphere(np.stack([c.sphere.center for c in configs]), np.stack([c.sphere.radius for c in configs]))
+        batch = sweep(spheres, stacked_target, np.stack([c.direction for c in configs]))
+        for i, config in enumerate(configs):
+            scalar = sweep(config.sphere, config.target, config.direction)
+            assert batch.hit[i] == scalar.hit
+            if scalar.hit:
+                assert batch.t[i] == scalar.t
+                np.testing.assert_array_equal(batch.point[i], scalar.point)
+                np.testing.assert_array_equal(batch.normal[i], scalar.normal)
+                assert (batch.feature.kind[i], batch.feature.index[i]) == (scalar.feature.kind, scalar.feature.index)
+                assert batch.initially_overlapping[i] == scalar.initially_overlapping
+            else:
+                assert np.isnan(batch.t[i]) and np.isnan(batch.point[i]).all() and batch.feature.kind[i] == ""
+
+    check()
