@@ -6,9 +6,11 @@ face (polygons with area only), the edges (none for a point, one for a segment,
 V for a polygon, edge i from vertex i to vertex i + 1 mod V), then the vertices.
 Each feature has an *anchor* (a point on it) and an *axis*: the face's unit
 normal, the edge vector, or zero for a vertex.  A sphere's core is its center
-point inflated by its radius; a capsule's (later) is its segment.
+inflated by its radius; a capsule's (later) is its segment.
 
-Feature codes are the indices of ``physics.result.FEATURE_KINDS``.
+``CoreFeatures`` holds them in the kernels' component-first layout
+(``physics.vector``): vectors are (3, batch..., count).  Feature codes are the
+indices of ``physics.result.FEATURE_KINDS``.
 """
 
 from __future__ import annotations
@@ -19,30 +21,39 @@ import numpy as np
 
 from physics import tolerance
 from physics.result import FEATURE_KINDS
-from physics.vector import dot
+from physics.vector import components, cross, dot
 
 VERTEX, EDGE, FACE = (FEATURE_KINDS.index(kind) for kind in ("vertex", "edge", "face"))
 
 
 class CoreFeatures(NamedTuple):
-    """Features of a batch of cores; ``F`` features per core, face first if any.
+    """Features of a batch of cores, component-first; ``None`` where a core has none.
 
-    ``inward`` (..., V, 3) and ``inward_offset`` (..., V) describe the face for the
-    inside test (``dot(inward, p - v0) >= inward_offset`` for every edge); both are
-    None when there is no face.
+    The face's inside test is ``dot(inward, p - anchor) >= inward_offset`` for every
+    edge; ``inward`` is zero for edges too short to have a direction.
     """
 
-    anchors: np.ndarray        # (..., F, 3)
-    axes: np.ndarray           # (..., F, 3)
-    codes: np.ndarray          # (F,)
-    indices: np.ndarray        # (F,)
-    face_count: int            # 0 or 1
-    inward: np.ndarray | None
-    inward_offset: np.ndarray | None
+    vertices: np.ndarray                 # (3, ..., V)
+    edge_starts: np.ndarray | None       # (3, ..., E)
+    edges: np.ndarray | None             # (3, ..., E)
+    edge_inverse_squared: np.ndarray | None  # (..., E): 1 / |edge|^2, 0 for zero-length edges
+    face_anchor: np.ndarray | None       # (3, ...)
+    face_normal: np.ndarray | None       # (3, ...), zero where the polygon has no area
+    inward: np.ndarray | None            # (3, ..., V)
+    inward_offset: np.ndarray | None     # (..., V)
+    codes: np.ndarray                    # (F,) in the order face, edges, vertices
+    indices: np.ndarray                  # (F,)
+
+    def map_batch(self, function) -> "CoreFeatures":
+        """Apply ``function(array, batch_axis)`` to every batched field."""
+        return CoreFeatures(*[
+            None if value is None else value if name in ("codes", "indices")
+            else function(value, 0 if name in ("edge_inverse_squared", "inward_offset") else 1)
+            for name, value in zip(self._fields, self)])
 
 
 def newell_normal(vertices: np.ndarray) -> np.ndarray:
-    """Area-weighted normal of a closed polygon (..., V, 3), length = twice its area.
+    """Area-weighted normal of closed polygons (..., V, 3); length = twice the area.
 
     Newell's method: exact for planar polygons, a best fit for warped ones, and
     oriented by the winding (counter-clockwise seen from the tip of the normal).
@@ -52,8 +63,9 @@ def newell_normal(vertices: np.ndarray) -> np.ndarray:
 
 
 def polygon_slack(vertices: np.ndarray) -> np.ndarray:
-    """Per polygon, how far a vertex may stray from exact planarity or convexity:
-    a fraction of the polygon's extent plus the rounding of its coordinates."""
+    """Per polygon (..., V, 3), how far a vertex may stray from exact planarity or
+    convexity: ``tolerance.POLYGON_RTOL`` of its extent plus the rounding of its
+    coordinates (``tolerance.COORDINATE_ROUNDING_ULPS``)."""
     extent = 2 * np.linalg.norm(vertices - vertices.mean(axis=-2, keepdims=True), axis=-1).max(axis=-1)
     magnitude = np.abs(vertices).max(axis=(-2, -1))
     rounding = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(vertices.dtype).eps * magnitude
@@ -61,38 +73,36 @@ def polygon_slack(vertices: np.ndarray) -> np.ndarray:
 
 
 def core_features(vertices: np.ndarray) -> CoreFeatures:
-    """The features of cores (..., V, 3); a polygon's face only where its area is
-    non-zero (a zero-area polygon is just its edges)."""
+    """The features of cores given as (..., V, 3) vertex loops; a polygon's face only
+    where its area is non-zero (a zero-area polygon is just its edges)."""
     count = vertices.shape[-2]
     edge_count = {1: 0, 2: 1}.get(count, count)
-    following = (np.arange(edge_count) + 1) % count
-    starts = vertices[..., :edge_count, :]
-    edges = vertices[..., following, :] - starts
-    anchors, axes = [starts, vertices], [edges, np.zeros_like(vertices)]
     codes = [np.full(edge_count, EDGE), np.full(count, VERTEX)]
     indices = [np.arange(edge_count), np.arange(count)]
+    loop = components(vertices)
+    if edge_count == 0:
+        return CoreFeatures(loop, None, None, None, None, None, None, None, codes[1], indices[1])
+    starts = loop[..., :edge_count]
+    edges = loop[..., (np.arange(edge_count) + 1) % count] - starts
+    length_squared = dot(edges, edges)
+    inverse_squared = np.where(length_squared > 0, 1 / np.where(length_squared > 0, length_squared, 1), 0)
     if count < 3:
-        return CoreFeatures(np.concatenate(anchors, axis=-2), np.concatenate(axes, axis=-2),
-                            np.concatenate(codes), np.concatenate(indices), 0, None, None)
-    relative = vertices - vertices[..., :1, :]
-    normal = newell_normal(relative)
-    length = np.sqrt(dot(normal, normal))[..., None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        normal = np.where(length > 0, normal / length, 0)
-    inward = np.cross(normal[..., None, :], edges)
-    # An edge too short to have a direction (a near-duplicate vertex) must not cut the face.
-    edge_length = np.sqrt(dot(edges, edges))
-    inward = np.where((edge_length > polygon_slack(vertices)[..., None])[..., None], inward, 0)
-    anchors.insert(0, vertices[..., :1, :])
-    axes.insert(0, normal[..., None, :])
-    codes.insert(0, np.array([FACE]))
-    indices.insert(0, np.array([0]))
-    return CoreFeatures(np.concatenate(anchors, axis=-2), np.concatenate(axes, axis=-2),
-                        np.concatenate(codes), np.concatenate(indices), 1, inward, dot(inward, relative))
+        return CoreFeatures(loop, starts, edges, inverse_squared, None, None, None, None,
+                            np.concatenate(codes), np.concatenate(indices))
+    anchor = loop[..., 0]
+    normal = components(newell_normal(vertices - vertices[..., :1, :]))
+    length = np.sqrt(dot(normal, normal))
+    normal = np.where(length > 0, normal / np.where(length > 0, length, 1), 0)
+    inward = cross(normal[..., None], edges)
+    has_direction = np.sqrt(length_squared) > polygon_slack(vertices)[..., None]
+    inward = np.where(has_direction, inward, 0)
+    inward_offset = dot(inward, starts - anchor[..., None])
+    return CoreFeatures(loop, starts, edges, inverse_squared, anchor, normal, inward, inward_offset,
+                        np.concatenate([[FACE]] + codes), np.concatenate([[0]] + indices))
 
 
 def inside_face(offsets: np.ndarray, features: CoreFeatures) -> np.ndarray:
-    """Whether points ``v0 + offsets`` project (along the face normal) inside or on
-    the boundary of the face; False where the core has no face or no area."""
-    side = np.einsum("...vk,...k->...v", features.inward, offsets) - features.inward_offset
-    return np.all(side >= 0, axis=-1) & np.any(features.axes[..., 0, :] != 0, axis=-1)
+    """Whether points ``face_anchor + offsets`` (3, ...) project along the face normal
+    inside or onto the boundary of the face; False where the face has no area."""
+    side = dot(features.inward, offsets[..., None]) >= features.inward_offset
+    return np.all(side, axis=-1) & np.any(features.face_normal != 0, axis=0)

@@ -148,8 +148,7 @@ class Polygon(Shape):
 
     @property
     def features(self) -> CoreFeatures:
-        """Face, edges and vertices with their anchors and axes (``physics.core``),
-        computed once."""
+        """Face, edges and vertices (``physics.core.CoreFeatures``), computed once."""
         if self._features is None:
             self._set(_features=core_features(self.vertices))
         return self._features

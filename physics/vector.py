@@ -1,43 +1,56 @@
-"""Tiny vectorized helpers over the last axis (coordinates) of numpy arrays."""
+"""Vector helpers in the kernels' *component-first* layout.
+
+Inside the sweep kernels a batch of 3-vectors is an array of shape (3, ...): one
+contiguous row per component, so every operation is a plain elementwise pass
+(fast, and bit-identical per element whatever the batch shape — a scalar query
+and the same query inside a batch round the same way).  The public API keeps
+(..., 3); ``components`` and ``vectors`` convert.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 
-def dot(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Dot product over the last axis, broadcasting the others."""
-    return np.einsum("...k,...k->...", x, y)
+def components(vectors: np.ndarray) -> np.ndarray:
+    """(..., 3) -> (3, ...), contiguous."""
+    return np.ascontiguousarray(np.moveaxis(vectors, -1, 0))
 
 
-def normalize_or(vectors: np.ndarray, fallback: np.ndarray) -> np.ndarray:
-    """Unit vectors along ``vectors``; ``fallback`` (broadcast) where a vector is zero.
+def vectors(components_: np.ndarray) -> np.ndarray:
+    """(3, ...) -> (..., 3), contiguous."""
+    return np.stack([components_[0], components_[1], components_[2]], axis=-1)
 
-    Scales by the largest component first, so tiny vectors (whose squared length
-    underflows) and huge ones (whose squared length overflows) still normalise.
+
+def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Dot product of (3, ...) arrays, broadcasting the rest; always summed x, y, z."""
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cross product of (3, ...) arrays."""
+    return np.stack(np.broadcast_arrays(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                                        a[0] * b[1] - a[1] * b[0]))
+
+
+def normalize_or(vectors_: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """Unit vectors along (3, ...) ``vectors_``; ``fallback`` where a vector is zero.
+
+    Scales by the largest component first, so vectors whose squared length would
+    underflow (or overflow) still normalise.  Run under ``np.errstate(all="ignore")``.
     """
-    largest = np.abs(vectors).max(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scaled = vectors / largest
-        unit = scaled / np.sqrt(dot(scaled, scaled))[..., None]
-    return np.where(largest > 0, unit, fallback)
-
-
-def reject(vectors: np.ndarray, axis: np.ndarray) -> np.ndarray:
-    """The part of ``vectors`` perpendicular to ``axis`` (unchanged where axis is zero)."""
-    axis_squared = dot(axis, axis)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        along = np.where(axis_squared > 0, dot(vectors, axis) / axis_squared, 0)
-    return vectors - along[..., None] * axis
+    largest = np.maximum(np.maximum(np.abs(vectors_[0]), np.abs(vectors_[1])), np.abs(vectors_[2]))
+    scaled = vectors_ / largest
+    return np.where(largest > 0, scaled / np.sqrt(dot(scaled, scaled)), fallback)
 
 
 def any_perpendicular(axis: np.ndarray) -> np.ndarray:
-    """A unit vector perpendicular to each ``axis`` (+z where the axis is zero).
-
-    Crosses the axis with the world axis it is least aligned with, so the result
-    is well conditioned.
-    """
-    axis = np.asarray(axis)
-    least = np.argmin(np.abs(axis), axis=-1)
-    world = np.eye(3, dtype=axis.dtype)[least]
-    return normalize_or(np.cross(axis, world), np.array([0.0, 0.0, 1.0], dtype=axis.dtype))
+    """A unit vector perpendicular to each (3, ...) ``axis`` (+z where it is zero):
+    the axis crossed with the world axis it is least aligned with."""
+    magnitude = np.abs(axis)
+    least = np.where(magnitude[0] <= np.minimum(magnitude[1], magnitude[2]), 0,
+                     np.where(magnitude[1] <= magnitude[2], 1, 2))
+    world = np.stack([least == 0, least == 1, least == 2]).astype(axis.dtype)
+    up = np.zeros_like(world)
+    up[2] = 1
+    return normalize_or(cross(axis, world), up)

@@ -4,8 +4,10 @@ This is the whole sphere family, reduced: a sphere, point, segment, triangle or
 polygon target is a convex polygon core (``physics.core``) with a radius (the
 target sphere's radius, else 0), and the moving sphere's own radius inflates it
 further.  A plane is the one target with an unbounded core and has its own,
-simpler function.  Every function broadcasts its batch dimensions and returns a
-``Contact`` of arrays; run them under ``np.errstate(all="ignore")``.
+simpler kernel.  Both broadcast their batch dimensions, run in cache-sized chunks
+(``physics.sweep.batching``) in the component-first layout (``physics.vector``),
+and return a ``Contact`` in the public (..., 3) layout.  Run them under
+``np.errstate(all="ignore")``.
 
 At t = 0 the nearest feature decides touching/overlap (then t = 0, with the
 minimum translation distance and direction).  Otherwise the first contact is the
@@ -17,15 +19,15 @@ not swamp it.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 
-from physics.core import EDGE, FACE, VERTEX, CoreFeatures, core_features, inside_face
+from physics.core import EDGE, FACE, CoreFeatures, inside_face
+from physics.sweep.batching import chunk, chunk_ranges, flatten
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
-from physics.vector import any_perpendicular, dot, normalize_or
-
-UP = np.array([0.0, 0.0, 1.0])
+from physics.vector import any_perpendicular, components, dot, normalize_or, vectors
 
 
 class Contact(NamedTuple):
@@ -41,91 +43,154 @@ class Contact(NamedTuple):
     feature_index: np.ndarray
 
 
-def _off_feature(vectors: np.ndarray, code: np.ndarray, axis: np.ndarray) -> np.ndarray:
-    """The part of ``vectors`` that leaves a feature: all of it from a vertex (axis 0),
-    the part perpendicular to an edge (axis = edge vector), the part along a face's
-    unit normal (axis)."""
+def sweep_ball_core(center, radius, direction, features: CoreFeatures, feature_batch: tuple, target_radius,
+                    ignore_separating: bool = False) -> Contact:
+    """Sweep balls along ``direction`` against convex polygon cores inflated by
+    ``target_radius``.  ``features`` (``physics.core.core_features``) has batch
+    dimensions ``feature_batch``.
+
+    Feature codes and indices are the core's.  Ties between features at the same
+    t go to the face, then edges, then vertices.
+    """
+    def kernel(center_, direction_, radius_, target_radius_, features_):
+        return _first_contact(center_, direction_, radius_ + target_radius_, target_radius_, features_,
+                              ignore_separating)
+
+    return _run_chunked(kernel, [center, direction], [radius, target_radius], features, feature_batch)
+
+
+def sweep_ball_plane(center, radius, direction, plane_normal, plane_offset,
+                     ignore_separating: bool = False) -> Contact:
+    """Sweep balls against two-sided planes ``dot(plane_normal, x) == plane_offset``
+    (unit normals).  The feature is always face 0."""
+    def kernel(center_, direction_, normal_, radius_, offset_):
+        height = dot(center_, normal_) - offset_
+        touching = np.abs(height) <= radius_
+        t = np.where(touching, 0, slab_entry_time(height, dot(direction_, normal_), radius_))
+        code = np.full(np.shape(t), FACE)
+        return _resolve(center_, direction_, radius_, 0, center_ - height * normal_, normal_, code, code * 0, t,
+                        touching, ignore_separating)
+
+    return _run_chunked(kernel, [center, direction, plane_normal], [radius, plane_offset])
+
+
+def _run_chunked(kernel, vector_inputs, scalar_inputs, features: CoreFeatures | None = None,
+                 feature_batch: tuple = ()) -> Contact:
+    """Broadcast, flatten and chunk the inputs; run ``kernel(*vectors, *scalars[,
+    features])`` per chunk; reassemble a ``Contact`` of the broadcast batch shape."""
+    scalar_inputs = [np.asarray(value) for value in scalar_inputs]
+    shape = np.broadcast_shapes(*[v.shape[:-1] for v in vector_inputs], *[s.shape for s in scalar_inputs],
+                                feature_batch)
+    dtype = np.result_type(*vector_inputs, *scalar_inputs, *([features.vertices] if features else []))
+    flat_vectors = [flatten(components(v), 1, v.shape[:-1], shape) for v in vector_inputs]
+    flat_scalars = [flatten(s, 0, s.shape, shape) for s in scalar_inputs]
+    if features is not None:
+        features = features.map_batch(lambda array, axis: flatten(array, axis, feature_batch, shape))
+    count = math.prod(shape)
+    t, depth = np.empty(count, dtype), np.empty(count, dtype)
+    point, normal = np.empty((3, count), dtype), np.empty((3, count), dtype)
+    code, index = np.empty(count, np.int64), np.empty(count, np.int64)
+    for start, stop in chunk_ranges(count):
+        arguments = [chunk(v, 1, start, stop) for v in flat_vectors] + [chunk(s, 0, start, stop) for s in flat_scalars]
+        if features is not None:
+            arguments.append(features.map_batch(lambda array, axis: chunk(array, axis, start, stop)))
+        part = kernel(*arguments)
+        t[start:stop], depth[start:stop] = part.t, part.depth
+        point[:, start:stop], normal[:, start:stop] = part.point, part.normal
+        code[start:stop], index[start:stop] = part.feature_code, part.feature_index
+    return Contact(t.reshape(shape), vectors(point).reshape(shape + (3,)), vectors(normal).reshape(shape + (3,)),
+                   depth.reshape(shape), code.reshape(shape), index.reshape(shape))
+
+
+def _first_contact(center, direction, total_radius, target_radius, features: CoreFeatures,
+                   ignore_separating) -> Contact:
+    """One chunk of ``sweep_ball_core``: center/direction (3, n), radii (n,), features
+    with batch n or 1."""
+    times, start_distances = [], []  # per feature family: (n, count)
+    if features.face_normal is not None:
+        normal, offset = features.face_normal, center - features.face_anchor
+        height = dot(offset, normal)
+        face_time = slab_entry_time(height, dot(direction, normal), total_radius)
+        at_hit = offset + np.where(face_time <= 1, face_time, 0) * direction
+        times.append(np.where(inside_face(at_hit, features), face_time, np.inf)[..., None])
+        start_distances.append(np.where(inside_face(offset, features), height * height, np.inf)[..., None])
+    radius = total_radius[..., None]
+    if features.edges is not None:
+        edges, inverse_squared = features.edges, features.edge_inverse_squared
+        offset = center[..., None] - features.edge_starts
+        along, rate_along = dot(offset, edges) * inverse_squared, dot(direction[..., None], edges) * inverse_squared
+        across = offset - along * edges
+        edge_time = ball_entry_time(across, direction[..., None] - rate_along * edges, radius)
+        along_at_hit = along + np.where(edge_time <= 1, edge_time, 0) * rate_along
+        is_edge = inverse_squared > 0  # a zero-length edge is left to its vertices
+        times.append(np.where(is_edge & (along_at_hit > 0) & (along_at_hit < 1), edge_time, np.inf))
+        start_distances.append(np.where(is_edge & (along > 0) & (along < 1), dot(across, across), np.inf))
+    offset = center[..., None] - features.vertices
+    times.append(ball_entry_time(offset, direction[..., None], radius))
+    start_distances.append(dot(offset, offset))
+
+    if len(times) == 1 and times[0].shape[-1] == 1:  # a single vertex (point, sphere): nothing to choose
+        touching = start_distances[0][..., 0] <= total_radius * total_radius
+        t = np.where(touching, 0, times[0][..., 0])
+        return _resolve(center, direction, total_radius, target_radius, features.vertices[..., 0], None,
+                        features.codes[0], features.indices[0], t, touching, ignore_separating)
+    rows = max(np.shape(t)[0] for t in times + start_distances)
+    times = np.concatenate([np.broadcast_to(t, (rows, t.shape[-1])) for t in times], axis=-1)
+    start_distances = np.concatenate([np.broadcast_to(s, (rows, s.shape[-1])) for s in start_distances], axis=-1)
+    every_row = np.arange(rows)
+    start_feature = np.argmin(start_distances, axis=-1)
+    touching = start_distances[every_row, start_feature] <= total_radius * total_radius
+    sweep_feature = np.argmin(times, axis=-1)
+    feature = np.where(touching, start_feature, sweep_feature)
+    t = np.where(touching, 0, times[every_row, sweep_feature])
+
+    anchors, axes = _feature_frames(features)
+    count = anchors.shape[-1]
+    flat_index = feature + every_row * count if anchors.shape[1] > 1 else feature
+    anchor = np.take(anchors.reshape(3, -1), flat_index, axis=1)
+    axis = np.take(axes.reshape(3, -1), flat_index, axis=1)
+    return _resolve(center, direction, total_radius, target_radius, anchor, axis, features.codes[feature],
+                    features.indices[feature], t, touching, ignore_separating)
+
+
+def _feature_frames(features: CoreFeatures) -> tuple[np.ndarray, np.ndarray]:
+    """Anchors and axes of all features, (3, batch, F) in the order face, edges, vertices."""
+    anchors, axes = [features.vertices], [np.zeros_like(features.vertices)]
+    if features.edges is not None:
+        anchors.insert(0, features.edge_starts)
+        axes.insert(0, features.edges)
+    if features.face_normal is not None:
+        anchors.insert(0, features.face_anchor[..., None])
+        axes.insert(0, features.face_normal[..., None])
+    rows = max(a.shape[1] for a in anchors + axes)
+    broadcast = lambda arrays: np.concatenate(  # noqa: E731
+        [np.broadcast_to(a, (3, rows, a.shape[-1])) for a in arrays], axis=-1)
+    return broadcast(anchors), broadcast(axes)
+
+
+def _off_feature(vectors_: np.ndarray, code: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    """The part of (3, n) ``vectors_`` that leaves a feature: all of it from a vertex
+    (zero axis), the part across an edge (axis = edge vector), the part along a
+    face's unit normal (axis)."""
     axis_squared = dot(axis, axis)
-    along = np.where(axis_squared > 0, dot(vectors, axis) / axis_squared, 0)[..., None] * axis
-    return np.where((code == FACE)[..., None], along, vectors - along)
+    along = np.where(axis_squared > 0, dot(vectors_, axis) / axis_squared, 0) * axis
+    return np.where(code == FACE, along, vectors_ - along)
 
 
 def _normal_along(motion: np.ndarray, code: np.ndarray, axis: np.ndarray) -> np.ndarray:
     """The normal of a feature picked by a motion, for when the center lies on the
     feature itself: the motion's off-feature part, normalised; failing that, any
     perpendicular of an edge, a face's own normal, or +z for a vertex."""
-    code_ = code[..., None]
-    secondary = np.where(code_ == EDGE, any_perpendicular(axis), np.where(code_ == FACE, axis, UP.astype(axis.dtype)))
+    up = np.zeros_like(axis)
+    up[2] = 1
+    secondary = np.where(code == EDGE, any_perpendicular(axis), np.where(code == FACE, axis, up))
     return normalize_or(_off_feature(motion, code, axis), secondary)
 
 
-def _gather(array: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``array[..., index, :]`` per batch element."""
-    return np.take_along_axis(array, index[..., None, None], axis=-2)[..., 0, :]
-
-
-def sweep_ball_core(center, radius, direction, vertices, target_radius,
-                    ignore_separating: bool = False, features: CoreFeatures | None = None) -> Contact:
-    """Sweep a ball along ``direction`` against convex polygon cores (..., V, 3)
-    inflated by ``target_radius``.
-
-    Feature codes and indices are the core's (``physics.core``).  Ties between
-    features at the same t go to the face, then edges, then vertices.
-    ``features`` may pass ``core_features(vertices)`` computed beforehand.
-    """
-    features = features if features is not None else core_features(vertices)
-    shape = np.broadcast_shapes(center.shape[:-1], np.shape(radius), direction.shape[:-1],
-                                vertices.shape[:-2], np.shape(target_radius))
-    total_radius = np.broadcast_to(radius + target_radius, shape)
-    face_count = features.face_count
-    offsets = center[..., None, :] - features.anchors
-    motion = direction[..., None, :]
-
-    # Vertex balls and edge cylinders ("lines"): a ball in the plane across the axis.
-    axes = features.axes[..., face_count:, :]
-    axis_squared = dot(axes, axes)
-    is_vertex = features.codes[face_count:] == VERTEX  # a zero-length edge is left to its vertices
-    inverse = np.where(axis_squared > 0, 1 / axis_squared, 0)
-    start_along = dot(offsets[..., face_count:, :], axes) * inverse
-    rate_along = dot(motion, axes) * inverse
-    start_across = offsets[..., face_count:, :] - start_along[..., None] * axes
-    rate_across = motion - rate_along[..., None] * axes
-    times = ball_entry_time(start_across, rate_across, total_radius[..., None])
-    along_at_hit = start_along + np.where(np.isfinite(times), times, 0) * rate_along
-    times = np.where(is_vertex | ((along_at_hit > 0) & (along_at_hit < 1)), times, np.inf)
-    start_distance = np.where(is_vertex | ((start_along > 0) & (start_along < 1)),
-                              dot(start_across, start_across), np.inf)
-
-    if face_count:
-        normal, face_offset = features.axes[..., 0, :], offsets[..., 0, :]
-        height, rate = dot(face_offset, normal), dot(direction, normal)
-        face_time = slab_entry_time(height, rate, total_radius)
-        at_hit = face_offset + np.where(np.isfinite(face_time), face_time, 0)[..., None] * direction
-        face_time = np.where(inside_face(at_hit - dot(at_hit, normal)[..., None] * normal, features),
-                             face_time, np.inf)
-        face_start = np.where(inside_face(face_offset - height[..., None] * normal, features), height * height,
-                              np.inf)
-        times = np.concatenate([face_time[..., None], times], axis=-1)
-        start_distance = np.concatenate([face_start[..., None], start_distance], axis=-1)
-
-    start_feature = np.argmin(start_distance, axis=-1)
-    start_squared = np.take_along_axis(start_distance, start_feature[..., None], axis=-1)[..., 0]
-    initially_touching = np.broadcast_to(start_squared <= total_radius * total_radius, shape)
-    sweep_feature = np.argmin(times, axis=-1)
-    sweep_time = np.take_along_axis(times, sweep_feature[..., None], axis=-1)[..., 0]
-    feature = np.broadcast_to(np.where(initially_touching, start_feature, sweep_feature), shape)
-    t = np.where(initially_touching, 0, sweep_time)
-
-    code, index = features.codes[feature], features.indices[feature]
-    anchor = _gather(np.broadcast_to(features.anchors, shape + features.anchors.shape[-2:]), feature)
-    axis = _gather(np.broadcast_to(features.axes, shape + features.axes.shape[-2:]), feature)
-    return resolve_contact(center, direction, total_radius, target_radius, anchor, axis, code, index, t,
-                           initially_touching, ignore_separating)
-
-
-def resolve_contact(center, direction, total_radius, target_radius, anchor, axis, code, index, t,
-                    initially_touching, ignore_separating) -> Contact:
-    """Turn the chosen feature and time into a ``Contact``.
+def _resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t,
+             initially_touching, ignore_separating) -> Contact:
+    """Turn the chosen feature (anchor, axis, code, index) and time into a ``Contact``;
+    ``axis`` None means every chosen feature is a vertex.
 
     Where ``initially_touching``, the normal is the minimum-translation direction
     (ties, with the center on the feature, picked along the motion) and, with
@@ -133,42 +198,26 @@ def resolve_contact(center, direction, total_radius, target_radius, anchor, axis
     Elsewhere the normal is the approach direction at contact (ties picked against
     the motion: the limit of a zero radius).
     """
-    center_offset = center - anchor
-    at_time = center_offset + np.where(np.isfinite(t), t, 0)[..., None] * direction
-    separation = _off_feature(at_time, code, axis)
-    tie_normal = _normal_along(np.where(initially_touching[..., None], direction, -direction), code, axis)
+    hit = t <= 1  # t is +inf where nothing was hit
+    at_time = (center - anchor) + np.where(hit, t, 0) * direction
+    if axis is None:  # only vertices
+        axis, separation = np.zeros_like(at_time), at_time
+    else:
+        separation = _off_feature(at_time, code, axis)
     distance = np.sqrt(dot(separation, separation))
-    use_separation = initially_touching | (total_radius > 0)
-    normal = np.where(use_separation[..., None], normalize_or(separation, tie_normal),
-                      tie_normal) + 0.0  # + 0.0 turns -0.0 into +0.0
-    point = anchor + (at_time - separation) + np.asarray(target_radius)[..., None] * normal
-    hit = np.isfinite(t)
+    needs_tie = (separation[0] == 0) & (separation[1] == 0) & (separation[2] == 0)
+    needs_tie |= ~initially_touching & (total_radius == 0)
+    if np.any(needs_tie):
+        tie = _normal_along(np.where(initially_touching, direction, -direction), code, axis)
+        normal = np.where(needs_tie, tie, normalize_or(separation, tie))
+    else:
+        normal = normalize_or(separation, 0)
+    normal = normal + 0.0  # turns -0.0 into +0.0
+    point = anchor + (at_time - separation) + target_radius * normal
     if ignore_separating:
-        hit &= ~(initially_touching & (dot(direction, normal) >= 0))
+        hit = hit & ~(initially_touching & (dot(direction, normal) >= 0))
     overlapping = hit & initially_touching & (distance < total_radius)
-    no_hit = ~hit[..., None]
     nan = np.asarray(np.nan, dtype=normal.dtype)
-    return Contact(
-        t=np.where(hit, t, nan).astype(normal.dtype, copy=False),
-        point=np.where(no_hit, nan, point),
-        normal=np.where(no_hit, nan, normal),
-        depth=np.where(overlapping, total_radius - distance, nan),
-        feature_code=np.where(hit, code, -1),
-        feature_index=np.where(hit, index, -1),
-    )
-
-
-def sweep_ball_plane(center, radius, direction, plane_normal, plane_offset,
-                     ignore_separating: bool = False) -> Contact:
-    """Sweep a ball against the two-sided plane ``dot(plane_normal, x) == plane_offset``
-    (unit normal).  The feature is always face 0."""
-    shape = np.broadcast_shapes(center.shape[:-1], np.shape(radius), direction.shape[:-1],
-                                plane_normal.shape[:-1], np.shape(plane_offset))
-    radius = np.broadcast_to(radius, shape)
-    height = dot(center, plane_normal) - plane_offset
-    initially_touching = np.abs(height) <= radius
-    t = np.where(initially_touching, 0, slab_entry_time(height, dot(direction, plane_normal), radius))
-    anchor = center - height[..., None] * plane_normal
-    return resolve_contact(center, direction, radius, np.zeros((), radius.dtype), anchor,
-                           np.broadcast_to(plane_normal, shape + (3,)), np.full(shape, FACE), np.zeros(shape, int),
-                           t, initially_touching, ignore_separating)
+    return Contact(t=np.where(hit, t, nan), point=np.where(hit, point, nan), normal=np.where(hit, normal, nan),
+                   depth=np.where(overlapping, total_radius - distance, nan),
+                   feature_code=np.where(hit, code, -1), feature_index=np.where(hit, index, -1))

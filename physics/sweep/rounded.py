@@ -6,6 +6,8 @@ convex polygon core are: a ball around each vertex, an infinite cylinder around
 each edge (kept only where the contact projects inside the edge), and a slab
 around the face (kept only where the contact projects inside the face).  The
 first contact with the whole rounded polygon is the earliest of these.
+Vectors are component-first (``physics.vector``); run under
+``np.errstate(all="ignore")``.
 
 Each function returns, elementwise, the first t in [0, 1] at which the moving
 point ``offset + t * direction`` is within ``radius`` of the feature, and ``+inf``
@@ -28,7 +30,8 @@ def first_time_in(low: np.ndarray, high: np.ndarray) -> np.ndarray:
 
 
 def ball_entry_time(offset: np.ndarray, direction: np.ndarray, radius: np.ndarray) -> np.ndarray:
-    """First t in [0, 1] with ``|offset + t direction| <= radius``, in any dimension.
+    """First t in [0, 1] with ``|offset + t direction| <= radius``; vectors are
+component-first (3, ...), ``radius`` broadcasts against their batch.
 
     Solves ``|d|^2 t^2 + 2 (m.d) t + |m|^2 - r^2 <= 0`` with the discriminant taken
     from the perpendicular distance of the line, ``4 |d|^2 (r^2 - |m_perp|^2)``,
@@ -38,7 +41,7 @@ def ball_entry_time(offset: np.ndarray, direction: np.ndarray, radius: np.ndarra
     """
     speed_squared = dot(direction, direction)
     half_b = dot(offset, direction)
-    perpendicular = offset - np.where(speed_squared > 0, half_b / speed_squared, 0)[..., None] * direction
+    perpendicular = offset - np.where(speed_squared > 0, half_b / speed_squared, 0) * direction
     radius_squared = radius * radius
     discriminant = 4 * speed_squared * (radius_squared - dot(perpendicular, perpendicular))
     low, high = quadratic_nonpositive_interval(speed_squared, 2 * half_b, dot(offset, offset) - radius_squared,

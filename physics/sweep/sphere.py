@@ -32,7 +32,7 @@ import functools
 
 import numpy as np
 
-from physics.core import FACE
+from physics.core import FACE, core_features
 from physics.result import SweepResult
 from physics.shapes import Plane, Point, Polygon, Segment, Sphere, Triangle
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
@@ -67,8 +67,8 @@ def _is_scalar(*batch_shapes, direction) -> bool:
 @quiet_float_errors
 def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a point: the point enters the sphere.  Feature: vertex 0."""
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, point.p[..., None, :], 0,
-                              ignore_separating)
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(point.p[..., None, :]),
+                              point.batch_shape, 0, ignore_separating)
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, point.batch_shape, direction=direction))
 
 
@@ -76,8 +76,8 @@ def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separa
 def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against sphere: the center against a sphere of the summed radius.
     Feature: face 0 (the target's surface)."""
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, target.center[..., None, :],
-                              target.radius, ignore_separating)
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(target.center[..., None, :]),
+                              target.center.shape[:-1], target.radius, ignore_separating)
     contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, target.batch_shape, direction=direction))
 
@@ -88,7 +88,8 @@ def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_
     two end balls.  Features: edge 0, vertex 0 (``a``) and vertex 1 (``b``)."""
     shape = np.broadcast_shapes(segment.a.shape, segment.b.shape)
     vertices = np.stack([np.broadcast_to(segment.a, shape), np.broadcast_to(segment.b, shape)], axis=-2)
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, vertices, 0, ignore_separating)
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(vertices), segment.batch_shape, 0,
+                              ignore_separating)
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, segment.batch_shape, direction=direction))
 
 
@@ -116,7 +117,7 @@ def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_
 
 
 def _sweep_polygon(sphere, polygon, direction, ignore_separating, face_index) -> SweepResult:
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, polygon.vertices, 0, ignore_separating,
-                              features=polygon.features)
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, polygon.features, polygon.batch_shape, 0,
+                              ignore_separating)
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, polygon.batch_shape, direction=direction),
                      face_index=face_index)
