@@ -41,7 +41,7 @@ def _float_array(value, name: str) -> np.ndarray:
     return array
 
 
-def _points(value, name: str, trailing: tuple[int, ...] = (3,)) -> np.ndarray:
+def vector_argument(value, name: str, trailing: tuple[int, ...] = (3,)) -> np.ndarray:
     array = _float_array(value, name)
     if array.ndim < len(trailing) or array.shape[array.ndim - len(trailing):] != trailing:
         expected = ", ".join(str(n) for n in trailing)
@@ -91,7 +91,7 @@ class Point(Shape):
     _fields = ("p",)
 
     def __init__(self, p):
-        p = _points(p, "p")
+        p = vector_argument(p, "p")
         self._set(p=p, _batch_shape=p.shape[:-1])
 
 
@@ -102,7 +102,7 @@ class Segment(Shape):
     _fields = ("a", "b")
 
     def __init__(self, a, b):
-        a, b = _points(a, "a"), _points(b, "b")
+        a, b = vector_argument(a, "a"), vector_argument(b, "b")
         self._set(a=a, b=b, _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], names="a, b"))
 
 
@@ -117,7 +117,7 @@ class Plane(Shape):
     _fields = ("normal", "offset")
 
     def __init__(self, normal, offset):
-        normal = _points(normal, "normal")
+        normal = vector_argument(normal, "normal")
         length = np.linalg.norm(normal, axis=-1, keepdims=True)
         if np.any(length == 0):
             raise ValueError("normal must be non-zero")
@@ -140,7 +140,7 @@ class Polygon(Shape):
     _fields = ("vertices",)
 
     def __init__(self, vertices):
-        vertices = _points(vertices, "vertices")
+        vertices = vector_argument(vertices, "vertices")
         if vertices.ndim < 2 or vertices.shape[-2] < 3:
             raise ValueError(f"vertices must have shape (..., V, 3) with V >= 3, got {vertices.shape}")
         _check_planar_convex(vertices)
@@ -186,7 +186,7 @@ class Triangle(Polygon):
     _fields = ("a", "b", "c")
 
     def __init__(self, a, b, c):
-        a, b, c = _points(a, "a"), _points(b, "b"), _points(c, "c")
+        a, b, c = vector_argument(a, "a"), vector_argument(b, "b"), vector_argument(c, "c")
         shape = _batch_shape(a.shape[:-1], b.shape[:-1], c.shape[:-1], names="a, b, c")
         vertices = np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2)
         vertices.flags.writeable = False
@@ -200,7 +200,7 @@ class Sphere(Shape):
     _fields = ("center", "radius")
 
     def __init__(self, center, radius):
-        center, radius = _points(center, "center"), _radius(radius)
+        center, radius = vector_argument(center, "center"), _radius(radius)
         self._set(center=center, radius=radius,
                   _batch_shape=_batch_shape(center.shape[:-1], radius.shape, names="center, radius"))
 
@@ -212,7 +212,7 @@ class Capsule(Shape):
     _fields = ("a", "b", "radius")
 
     def __init__(self, a, b, radius):
-        a, b, radius = _points(a, "a"), _points(b, "b"), _radius(radius)
+        a, b, radius = vector_argument(a, "a"), vector_argument(b, "b"), _radius(radius)
         self._set(a=a, b=b, radius=radius,
                   _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], radius.shape, names="a, b, radius"))
 
@@ -224,7 +224,7 @@ class ConvexPolyhedron(Shape):
     _fields = ("vertices",)
 
     def __init__(self, vertices):
-        vertices = _points(vertices, "vertices")
+        vertices = vector_argument(vertices, "vertices")
         if vertices.ndim < 2 or vertices.shape[-2] < 1:
             raise ValueError(f"vertices must have shape (..., V, 3) with V >= 1, got {vertices.shape}")
         self._set(vertices=vertices, _batch_shape=vertices.shape[:-2])
@@ -237,7 +237,7 @@ class TriangleMesh(Shape):
     _fields = ("vertices", "faces")
 
     def __init__(self, vertices, faces):
-        vertices = _points(vertices, "vertices")
+        vertices = vector_argument(vertices, "vertices")
         if vertices.ndim != 2:
             raise ValueError(f"vertices must have shape (V, 3), got {vertices.shape}")
         faces = np.asarray(faces)

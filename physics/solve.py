@@ -62,12 +62,13 @@ def quadratic_nonpositive_interval(a, b, c, discriminant=None):
     every sweep kernel: squared distance minus squared radius is such a quadratic.
     """
     root_count, low, high = solve_quadratic(a, b, c, discriminant)
-    b, c = np.broadcast_arrays(np.asarray(b), np.asarray(c))
+    a, b, c = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c))
     inf = np.asarray(np.inf, dtype=low.dtype)
     linear = root_count == 1
-    constant_nonpositive = (root_count == IDENTICALLY_ZERO) | ((np.asarray(a) == 0) & (b == 0) & (c < 0))
     low = np.where(linear & (b > 0), -inf, low)    # increasing line: (-inf, root]
     high = np.where(linear & (b < 0), inf, high)   # decreasing line: [root, inf)
-    low = np.where(constant_nonpositive, -inf, np.where(np.isnan(low), inf, low))
-    high = np.where(constant_nonpositive, inf, np.where(np.isnan(high), -inf, high))
+    no_single_root = root_count <= 0                # none, or a = b = 0: the sign of c decides
+    everywhere = no_single_root & (a == 0) & (c <= 0)
+    low = np.where(no_single_root, np.where(everywhere, -inf, inf), low)
+    high = np.where(no_single_root, np.where(everywhere, inf, -inf), high)
     return low, high

@@ -14,7 +14,7 @@ import numpy as np
 
 from physics.core import FACE, VERTEX
 from physics.result import Feature, SweepResult
-from physics.shapes import Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, _points
+from physics.shapes import Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, vector_argument
 from physics.sweep.sphere import (sweep_sphere_plane, sweep_sphere_point, sweep_sphere_polygon,
                                   sweep_sphere_segment, sweep_sphere_sphere, sweep_sphere_triangle)
 
@@ -44,8 +44,14 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     a hit.  ``ignore_separating=True`` drops a contact at t = 0 whose motion does not
     move deeper into the target.  Raises ``ValueError`` for a non-finite or
     wrongly shaped ``direction`` and ``TypeError`` for an unsupported pair.
+
+    Degenerate inputs: a zero ``direction`` is an overlap test at t = 0; a moving
+    ``Point`` is a sphere of radius 0 (a ray cast); zero radii, zero-length segments
+    and zero-area triangles fall back to the point or edges they collapse to; an
+    initial overlap answers t = 0 with the depth and separating normal.  Each pair
+    test's docstring (``physics.sweep.sphere``) says what its answer is.
     """
-    direction = _points(direction, "direction")
+    direction = vector_argument(direction, "direction")
     test = PAIR_TESTS.get((type(_as_sphere(moving)), type(target)))
     if test is not None:
         return test(_as_sphere(moving), target, direction, ignore_separating=ignore_separating)

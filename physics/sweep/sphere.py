@@ -34,19 +34,21 @@ import numpy as np
 
 from physics.core import FACE, core_features
 from physics.result import SweepResult
-from physics.shapes import Plane, Point, Polygon, Segment, Sphere, Triangle
+from physics.shapes import Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
 
 
-def quiet_float_errors(test):
-    """Run a sweep test under ``np.errstate(all="ignore")``: kernels divide by zero
-    in lanes whose results they then discard (one context per query, not per op)."""
+def sweep_query(test):
+    """Wrap a public sweep test: validate ``direction`` (``ValueError`` naming it) and
+    run under ``np.errstate(all="ignore")`` — kernels divide by zero in lanes whose
+    results they then discard (one context per query, not one per operation)."""
     @functools.wraps(test)
-    def quiet(*args, **kwargs):
+    def query(moving, target, direction, *, ignore_separating=False):
+        direction = vector_argument(direction, "direction")
         with np.errstate(all="ignore"):
-            return test(*args, **kwargs)
+            return test(moving, target, direction, ignore_separating=ignore_separating)
 
-    return quiet
+    return query
 
 
 def to_result(contact: Contact, *, scalar: bool, face_index=None) -> SweepResult:
@@ -64,28 +66,43 @@ def _is_scalar(*batch_shapes, direction) -> bool:
     return all(shape == () for shape in batch_shapes) and direction.ndim == 1
 
 
-@quiet_float_errors
+@sweep_query
 def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separating=False) -> SweepResult:
-    """Sphere against a point: the point enters the sphere.  Feature: vertex 0."""
+    """Sphere against a point: the point enters the sphere.  Feature: vertex 0.
+
+    Degenerate inputs: zero direction — an overlap test; zero radius — a point
+    against a point, a hit only when the line passes exactly through it, normal
+    -direction; center on the point (initial overlap) — depth = radius, normal
+    along the motion (+z when still)."""
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(point.p[..., None, :]),
                               point.batch_shape, 0, ignore_separating)
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, point.batch_shape, direction=direction))
 
 
-@quiet_float_errors
+@sweep_query
 def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against sphere: the center against a sphere of the summed radius.
-    Feature: face 0 (the target's surface)."""
+    Feature: face 0 (the target's surface).
+
+    Degenerate inputs: zero direction — an overlap test; zero radii — a point
+    against a point (as ``sweep_sphere_point``); concentric initial overlap —
+    depth = summed radius, normal along the motion (+z when still)."""
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(target.center[..., None, :]),
                               target.center.shape[:-1], target.radius, ignore_separating)
     contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, target.batch_shape, direction=direction))
 
 
-@quiet_float_errors
+@sweep_query
 def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a segment: an infinite cylinder cut to the segment plus the
-    two end balls.  Features: edge 0, vertex 0 (``a``) and vertex 1 (``b``)."""
+    two end balls.  Features: edge 0, vertex 0 (``a``) and vertex 1 (``b``).
+
+    Degenerate inputs: zero direction — an overlap test; zero radius — a ray
+    against the segment, normal = the reversed motion made perpendicular to it;
+    zero-length segment — the point ``a`` (vertex 0); motion parallel to the
+    segment — only the end balls can be entered; center on the segment — depth =
+    radius, normal = the motion across the segment (any perpendicular if none)."""
     shape = np.broadcast_shapes(segment.a.shape, segment.b.shape)
     vertices = np.stack([np.broadcast_to(segment.a, shape), np.broadcast_to(segment.b, shape)], axis=-2)
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(vertices), segment.batch_shape, 0,
@@ -93,26 +110,39 @@ def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, segment.batch_shape, direction=direction))
 
 
-@quiet_float_errors
+@sweep_query
 def sweep_sphere_plane(sphere: Sphere, plane: Plane, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided plane: the center against a slab of half-width r.
-    Feature: face 0."""
+    Feature: face 0.
+
+    Degenerate inputs: zero direction — an overlap test; zero radius — a ray cast;
+    motion parallel to the plane — a hit only when touching at t = 0; center on the
+    plane — depth = radius, normal = the plane normal on the side of the motion."""
     contact = sweep_ball_plane(sphere.center, sphere.radius, direction, plane.normal, plane.offset,
                                ignore_separating)
     return to_result(contact, scalar=_is_scalar(sphere.batch_shape, plane.batch_shape, direction=direction))
 
 
-@quiet_float_errors
+@sweep_query
 def sweep_sphere_triangle(sphere: Sphere, triangle: Triangle, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided triangle: face slab, three edge cylinders, three
-    vertex balls.  Features: face 0, edge i (vertex i to i + 1), vertex i."""
+    vertex balls.  Features: face 0, edge i (vertex i to i + 1), vertex i.
+
+    Degenerate inputs: zero direction — an overlap test; zero radius — a ray cast;
+    sliver (zero-area) triangle — its edges and vertices only (the longest edge
+    wins the ties its shorter ones share); a near-duplicate vertex does not cut the
+    face (``tolerance.POLYGON_RTOL``); center in the face — depth = radius, normal =
+    the face normal on the side of the motion."""
     return _sweep_polygon(sphere, triangle, direction, ignore_separating, face_index=None)
 
 
-@quiet_float_errors
+@sweep_query
 def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided convex polygon: as a triangle, with V edges and
-    vertices.  ``face_index`` is 0 on every hit (the polygon's one face)."""
+    vertices.  ``face_index`` is 0 on every hit (the polygon's one face).
+
+    Degenerate inputs: as ``sweep_sphere_triangle``; a zero-area polygon is its
+    edges; collinear vertices split an edge into edges that answer separately."""
     return _sweep_polygon(sphere, polygon, direction, ignore_separating, face_index=0)
 
 

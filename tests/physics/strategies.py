@@ -31,9 +31,9 @@ def rotations(draw) -> np.ndarray:
 
 
 @st.composite
-def convex_polygons(draw) -> np.ndarray:
+def convex_polygons(draw, vertex_count: int | None = None) -> np.ndarray:
     """3 to 6 vertices on a circle, in angle order, rotated and moved into place."""
-    count = draw(st.integers(3, 6))
+    count = vertex_count or draw(st.integers(3, 6))
     angles = np.sort(np.array(draw(st.lists(st.floats(0, 2 * np.pi, exclude_max=True), min_size=count,
                                             max_size=count, unique=True))))
     size = draw(st.floats(0.1, 5))
@@ -42,7 +42,7 @@ def convex_polygons(draw) -> np.ndarray:
 
 
 @st.composite
-def targets(draw, kind: str | None = None):
+def targets(draw, kind: str | None = None, vertex_count: int | None = None):
     kind = kind or draw(st.sampled_from(TARGET_KINDS))
     if kind == "point":
         return Point(draw(vector))
@@ -54,7 +54,7 @@ def targets(draw, kind: str | None = None):
         return Plane(draw(vector.filter(lambda v: np.linalg.norm(v) > 1e-3)), draw(coordinate))
     if kind == "triangle":
         return Triangle(draw(vector), draw(vector), draw(vector))
-    return Polygon(draw(convex_polygons()))
+    return Polygon(draw(convex_polygons(vertex_count)))
 
 
 @dataclass(frozen=True)
@@ -72,5 +72,12 @@ class Configuration:
 
 
 @st.composite
-def configurations(draw, kind: str | None = None) -> Configuration:
-    return Configuration(Sphere(draw(vector), draw(radius)), draw(targets(kind)), draw(direction))
+def configurations(draw, kind: str | None = None, vertex_count: int | None = None) -> Configuration:
+    """A sphere, a target (of ``kind``; polygons of ``vertex_count`` vertices) and a direction."""
+    return Configuration(Sphere(draw(vector), draw(radius)), draw(targets(kind, vertex_count)), draw(direction))
+
+
+def same_kind_batches(max_size: int = 8):
+    """Lists of configurations whose targets can be stacked into one batch."""
+    return st.tuples(st.sampled_from(TARGET_KINDS), st.integers(3, 6)).flatmap(
+        lambda kind_count: st.lists(configurations(*kind_count), min_size=1, max_size=max_size))
