@@ -1,0 +1,84 @@
+"""Orbit camera: a target point seen from ``distance`` at ``yaw``/``pitch`` (z up).
+
+Matrices follow pyrr's row-vector convention (``point @ view @ projection``);
+their bytes are the column-major layout GL expects for ``matrix * vector``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyrr
+
+UP = np.array([0.0, 0.0, 1.0])
+PITCH_LIMIT = np.radians(89.0)
+
+
+@dataclass
+class OrbitCamera:
+    target: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    yaw: float = np.radians(-60.0)
+    pitch: float = np.radians(30.0)
+    distance: float = 20.0
+    field_of_view: float = 40.0  # vertical, degrees
+
+    def eye(self) -> np.ndarray:
+        offset = np.array([np.cos(self.pitch) * np.cos(self.yaw), np.cos(self.pitch) * np.sin(self.yaw),
+                           np.sin(self.pitch)])
+        return self.target + self.distance * offset
+
+    def view(self) -> np.ndarray:
+        return pyrr.Matrix44.look_at(self.eye(), self.target, UP)
+
+    def projection(self, aspect: float) -> np.ndarray:
+        near = max(self.distance * 1e-3, 1e-6)
+        return pyrr.Matrix44.perspective_projection(self.field_of_view, aspect, near, self.distance * 100)
+
+    def view_projection(self, size: tuple[int, int]) -> np.ndarray:
+        return np.asarray(self.view() @ self.projection(size[0] / size[1]))
+
+    def project(self, points, size: tuple[int, int]) -> np.ndarray:
+        """Pixel coordinates (x right, y down from the top-left) of world points (n, 3)."""
+        points = np.atleast_2d(np.asarray(points, float))
+        clip = np.c_[points, np.ones(len(points))] @ self.view_projection(size)
+        ndc = clip[:, :2] / clip[:, 3:4]
+        return np.c_[(ndc[:, 0] + 1) / 2 * size[0], (1 - ndc[:, 1]) / 2 * size[1]]
+
+    def orbit(self, dx_pixels: float, dy_pixels: float) -> None:
+        self.yaw -= np.radians(dx_pixels * 0.4)
+        self.pitch = float(np.clip(self.pitch - np.radians(dy_pixels * 0.4), -PITCH_LIMIT, PITCH_LIMIT))
+
+    def pan(self, dx_pixels: float, dy_pixels: float, height_pixels: int) -> None:
+        view = self.view()
+        right, up = np.asarray(view[:3, 0]), np.asarray(view[:3, 1])
+        per_pixel = 2 * self.distance * np.tan(np.radians(self.field_of_view) / 2) / max(height_pixels, 1)
+        self.target = self.target - (dx_pixels * right + dy_pixels * up) * per_pixel
+
+    def zoom(self, steps: float) -> None:
+        self.distance *= 0.9 ** steps
+
+    def frame(self, low, high) -> None:
+        """Look at the box [low, high] so that it fills the view."""
+        low, high = np.asarray(low, float), np.asarray(high, float)
+        self.target = (low + high) / 2
+        radius = max(float(np.linalg.norm(high - low)) / 2, 1e-6)
+        self.distance = radius / np.sin(np.radians(self.field_of_view) / 2) * 1.05
+
+    def to_json(self) -> dict:
+        return {"target": self.target.tolist(), "yaw": float(np.degrees(self.yaw)),
+                "pitch": float(np.degrees(self.pitch)), "distance": float(self.distance)}
+
+    @classmethod
+    def parse(cls, text: str) -> "OrbitCamera":
+        """From ``"yaw,pitch,distance[,tx,ty,tz]"`` (degrees), as the command line takes it."""
+        try:
+            values = [float(v) for v in text.split(",")]
+        except ValueError:
+            raise ValueError(f"camera must be numbers 'yaw,pitch,distance[,x,y,z]', got {text!r}") from None
+        if len(values) not in (3, 6) or values[2] <= 0:
+            raise ValueError(f"camera must be 'yaw,pitch,distance[,x,y,z]' with distance > 0, got {text!r}")
+        camera = cls(yaw=np.radians(values[0]), pitch=np.radians(values[1]), distance=values[2])
+        if len(values) == 6:
+            camera.target = np.array(values[3:])
+        return camera

@@ -1,0 +1,231 @@
+"""The scene document: named shapes, which one moves and along what direction.
+
+No GL here.  A ``Scene`` is plain data (JSON-able dicts of floats), saved as a
+versioned JSON file (schema in ``docs/scene-format.md``); floats round-trip
+bit-exactly (JSON holds ``repr`` of each double).  ``SceneHistory`` keeps undo and
+redo as whole-scene snapshots (scenes are small), with a grouping flag so that a
+drag makes one undo step.  Saves are atomic (write a temporary file, fsync,
+rename); ``load`` raises ``SceneError`` with a clear message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.shape_kinds import KINDS
+
+FORMAT = "sweeplab-scene"
+VERSION = 1
+
+
+class SceneError(ValueError):
+    """A scene file or edit that cannot be accepted; the message says why."""
+
+
+@dataclass
+class SceneObject:
+    name: str
+    kind: str
+    params: dict
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "params": copy.deepcopy(self.params)}
+
+
+@dataclass
+class Scene:
+    """Shapes in world coordinates; ``moving`` names the one swept along ``direction``."""
+
+    objects: list[SceneObject] = field(default_factory=list)
+    moving: str | None = None
+    direction: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    options: dict = field(default_factory=lambda: {"ignore_separating": False})
+
+    def object(self, name: str) -> SceneObject:
+        for scene_object in self.objects:
+            if scene_object.name == name:
+                return scene_object
+        raise KeyError(name)
+
+    def names(self) -> list[str]:
+        return [o.name for o in self.objects]
+
+    def unique_name(self, base: str) -> str:
+        names, number = set(self.names()), 1
+        while f"{base}{number}" in names:
+            number += 1
+        return f"{base}{number}"
+
+    def targets(self) -> list[SceneObject]:
+        return [o for o in self.objects if o.name != self.moving]
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "objects": [o.to_json() for o in self.objects],
+                "moving": self.moving, "direction": list(self.direction), "options": dict(self.options)}
+
+    @classmethod
+    def from_json(cls, data) -> "Scene":
+        """Validate and build a scene; raises ``SceneError`` naming what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise SceneError(f"not a sweeplab scene (expected \"format\": \"{FORMAT}\")")
+        version = data.get("version")
+        if not isinstance(version, int):
+            raise SceneError("scene has no integer \"version\"")
+        if version > VERSION:
+            raise SceneError(f"scene version {version} is newer than this sweeplab reads ({VERSION}); upgrade sweeplab")
+        objects = []
+        for position, entry in enumerate(data.get("objects", [])):
+            objects.append(_object_from_json(entry, position))
+        names = [o.name for o in objects]
+        if len(set(names)) != len(names):
+            raise SceneError("object names must be unique")
+        moving = data.get("moving")
+        if moving is not None and moving not in names:
+            raise SceneError(f"\"moving\" names {moving!r}, which is not an object of the scene")
+        direction = _floats(data.get("direction", [0, 0, 0]), "direction", 3)
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise SceneError("\"options\" must be an object")
+        scene = cls(objects, moving, direction, {"ignore_separating": bool(options.get("ignore_separating", False))})
+        return scene
+
+    def copy(self) -> "Scene":
+        return copy.deepcopy(self)
+
+
+def _floats(value, what: str, count: int | None = None) -> list[float]:
+    if not isinstance(value, list) or (count is not None and len(value) != count):
+        raise SceneError(f"{what} must be a list of {count or 'some'} numbers")
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in value):
+        raise SceneError(f"{what} must hold finite numbers")
+    return [float(x) for x in value]
+
+
+def _object_from_json(entry, position: int) -> SceneObject:
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"]:
+        raise SceneError(f"object {position} needs a non-empty \"name\"")
+    name, kind_name = entry["name"], entry.get("kind")
+    if kind_name not in KINDS:
+        raise SceneError(f"object {name!r}: unknown kind {kind_name!r} (known: {', '.join(KINDS)})")
+    kind, given = KINDS[kind_name], entry.get("params")
+    if not isinstance(given, dict):
+        raise SceneError(f"object {name!r}: \"params\" must be an object")
+    params = {}
+    for parameter in kind.parameters:
+        if parameter.name not in given:
+            raise SceneError(f"object {name!r}: missing parameter {parameter.name!r}")
+        value, what = given[parameter.name], f"object {name!r} parameter {parameter.name!r}"
+        if parameter.type in ("point", "direction"):
+            params[parameter.name] = _floats(value, what, 3)
+        elif parameter.type == "points":
+            if not isinstance(value, list):
+                raise SceneError(f"{what} must be a list of points")
+            params[parameter.name] = [_floats(p, what, 3) for p in value]
+        else:
+            params[parameter.name] = _floats([value], what, 1)[0]
+    try:
+        kind.build(params)
+    except ValueError as error:
+        raise SceneError(f"object {name!r}: {error}") from None
+    return SceneObject(name, kind_name, params)
+
+
+def save(scene: Scene, path: str | os.PathLike) -> None:
+    """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one."""
+    path = Path(path)
+    text = json.dumps(scene.to_json(), indent=2) + "\n"
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load(path: str | os.PathLike) -> Scene:
+    """Read a scene file; ``SceneError`` (with the file name) if it cannot be used."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise SceneError(f"cannot read {path}: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise SceneError(f"{path} is not valid JSON: {error}") from None
+    try:
+        return Scene.from_json(data)
+    except SceneError as error:
+        raise SceneError(f"{path}: {error}") from None
+
+
+def autosave_path(scene_path: str | os.PathLike | None) -> Path:
+    """Where the autosave of a scene goes: beside its file, or in the user cache."""
+    if scene_path is not None:
+        scene_path = Path(scene_path)
+        return scene_path.with_name(f".{scene_path.name}.autosave")
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sweeplab"
+    cache.mkdir(parents=True, exist_ok=True)
+    return cache / "untitled.autosave.json"
+
+
+class SceneHistory:
+    """Undo/redo over scene snapshots.
+
+    ``commit(scene)`` records the state after an edit.  Between ``begin_group()``
+    and ``end_group()`` (a gizmo drag) commits replace each other, so the whole
+    drag is one step.  ``revision`` changes with every state change, so the frame
+    loop can tell when to recompute physics.
+    """
+
+    def __init__(self, scene: Scene):
+        self._states = [scene.copy()]
+        self._position = 0
+        self._grouping = False
+        self._group_started = False
+        self.revision = 0
+
+    @property
+    def scene(self) -> Scene:
+        return self._states[self._position].copy()
+
+    def commit(self, scene: Scene) -> None:
+        if self._grouping and self._group_started:
+            self._states[self._position] = scene.copy()
+        else:
+            del self._states[self._position + 1:]
+            self._states.append(scene.copy())
+            self._position += 1
+            self._group_started = self._grouping
+        self.revision += 1
+
+    def begin_group(self) -> None:
+        self._grouping, self._group_started = True, False
+
+    def end_group(self) -> None:
+        self._grouping = self._group_started = False
+
+    def can_undo(self) -> bool:
+        return self._position > 0
+
+    def can_redo(self) -> bool:
+        return self._position < len(self._states) - 1
+
+    def undo(self) -> Scene:
+        if self.can_undo():
+            self._position -= 1
+            self.revision += 1
+        return self.scene
+
+    def redo(self) -> Scene:
+        if self.can_redo():
+            self._position += 1
+            self.revision += 1
+        return self.scene

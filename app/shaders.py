@@ -1,0 +1,24 @@
+"""GLSL programs of the editor, read from ``shaders/*.glsl`` at run time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SHADER_DIRECTORY = Path(__file__).resolve().parent.parent / "shaders"
+
+PROGRAMS = {
+    "mesh": {"vertex_shader": "position.vert", "fragment_shader": "mesh.frag"},
+    "line": {"vertex_shader": "position.vert", "geometry_shader": "line.geom", "fragment_shader": "flat.frag"},
+    "point": {"vertex_shader": "position.vert", "geometry_shader": "point.geom", "fragment_shader": "point.frag"},
+    "imgui": {"vertex_shader": "imgui.vert", "fragment_shader": "imgui.frag"},
+}
+"""Program name -> moderngl stage keyword -> shader file stem (``.glsl`` added)."""
+
+
+def source(stem: str) -> str:
+    return (SHADER_DIRECTORY / f"{stem}.glsl").read_text(encoding="utf-8")
+
+
+def build_program(ctx, name: str):
+    """Compile and link one of ``PROGRAMS`` in the moderngl context ``ctx``."""
+    return ctx.program(**{stage: source(stem) for stage, stem in PROGRAMS[name].items()})

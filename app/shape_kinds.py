@@ -1,0 +1,139 @@
+"""Every kind of shape the editor knows: its parameters, physics shape and drawing.
+
+A scene object stores its geometry as named parameters in world coordinates,
+exactly what the physics sees (typed values stay bit-exact).  Each ``ShapeKind``
+says which parameters it has (for the inspector and the file format), how to
+build the physics shape, how to tessellate it for drawing, and its defaults for
+"Add".  A new shape type registers one ``ShapeKind`` here; the frame loop, the
+inspector and the scene file need no change.
+
+Parameter types: ``"point"`` (3 floats, moves with the shape), ``"direction"``
+(3 floats, turns with the shape), ``"radius"`` (a float >= 0), ``"offset"`` (a
+float), ``"points"`` (a list of 3-float points).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from app import tessellate
+from physics import Plane, Point, Polygon, Segment, Sphere, Triangle
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class RigidMotion:
+    """Rotate by ``rotation`` (3x3) about ``pivot``, then translate by ``translation``."""
+
+    rotation: np.ndarray
+    pivot: np.ndarray
+    translation: np.ndarray
+
+    @classmethod
+    def translate(cls, offset) -> "RigidMotion":
+        return cls(np.eye(3), np.zeros(3), np.asarray(offset, float))
+
+    def points(self, points: np.ndarray) -> np.ndarray:
+        if np.array_equal(self.rotation, np.eye(3)):  # keep pure translations exact
+            return points + self.translation
+        return (points - self.pivot) @ self.rotation.T + self.pivot + self.translation
+
+    def directions(self, directions: np.ndarray) -> np.ndarray:
+        return directions if np.array_equal(self.rotation, np.eye(3)) else directions @ self.rotation.T
+
+
+@dataclass(frozen=True)
+class ShapeKind:
+    name: str
+    parameters: tuple[Parameter, ...]
+    defaults: dict
+    build: Callable[[dict], object]
+    mesh: Callable[[dict], "tessellate.Mesh"]
+    core_loop: Callable[[dict], np.ndarray] | None = None
+    """The vertex loop whose edges and vertices physics numbers in ``feature``
+    (None for shapes whose only feature is their surface)."""
+    opacity: float = 1.0
+    """Fill opacity when drawn (an infinite plane's patch is see-through)."""
+
+    def anchor_points(self, params: dict) -> np.ndarray:
+        """Points that locate the shape (pivot, bounds, framing): (n, 3)."""
+        if self.name == "plane":
+            normal = np.asarray(params["normal"], float)
+            return (normal * params["offset"] / np.dot(normal, normal))[None]
+        points = [np.reshape(np.asarray(params[p.name], float), (-1, 3)) for p in self.parameters
+                  if p.type in ("point", "points")]
+        return np.concatenate(points)
+
+    def feature_geometry(self, params: dict, kind: str, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """What to highlight for a physics ``feature``: (segments (n, 2, 3), points (k, 3))."""
+        loop = self.core_loop(params) if self.core_loop else None
+        if loop is None or kind == "face":
+            return self.mesh(params).outline, np.zeros((0, 3))
+        if kind == "vertex":
+            return np.zeros((0, 2, 3)), loop[index][None]
+        return np.stack([loop[index], loop[(index + 1) % len(loop)]])[None], np.zeros((0, 3))
+
+    def pivot(self, params: dict) -> np.ndarray:
+        return self.anchor_points(params).mean(axis=0)
+
+    def moved(self, params: dict, motion: RigidMotion) -> dict:
+        """The parameters after a rigid motion of the shape."""
+        moved = dict(params)
+        for parameter in self.parameters:
+            value = np.asarray(params[parameter.name], float)
+            if parameter.type == "point":
+                moved[parameter.name] = motion.points(value[None])[0].tolist()
+            elif parameter.type == "points":
+                moved[parameter.name] = motion.points(value).tolist()
+            elif parameter.type == "direction":
+                moved[parameter.name] = motion.directions(value[None])[0].tolist()
+        if self.name == "plane":  # the offset follows the plane's foot point
+            normal = np.asarray(moved["normal"], float)
+            foot = motion.points(self.anchor_points(params))[0]
+            moved["offset"] = float(np.dot(normal, foot) / np.linalg.norm(normal))
+            moved["normal"] = (normal / np.linalg.norm(normal)).tolist()
+        return moved
+
+
+PLANE_PATCH_HALF_SIZE = 3.0
+"""Half-size of the square drawn for an (infinite) plane, around its foot point."""
+
+
+def _plane_mesh(params: dict):
+    plane = Plane(params["normal"], params["offset"])
+    return tessellate.plane_patch(plane.normal, float(plane.offset), PLANE_PATCH_HALF_SIZE)
+
+
+KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
+    ShapeKind("sphere", (Parameter("center", "point"), Parameter("radius", "radius")),
+              {"center": [0.0, 0.0, 0.0], "radius": 1.0},
+              lambda p: Sphere(p["center"], p["radius"]),
+              lambda p: tessellate.sphere(p["center"], p["radius"])),
+    ShapeKind("point", (Parameter("p", "point"),), {"p": [0.0, 0.0, 0.0]},
+              lambda p: Point(p["p"]), lambda p: tessellate.marker(p["p"]), lambda p: np.array([p["p"]], float)),
+    ShapeKind("segment", (Parameter("a", "point"), Parameter("b", "point")),
+              {"a": [-1.0, 0.0, 0.0], "b": [1.0, 0.0, 0.0]},
+              lambda p: Segment(p["a"], p["b"]), lambda p: tessellate.segment(p["a"], p["b"]),
+              lambda p: np.array([p["a"], p["b"]], float)),
+    ShapeKind("plane", (Parameter("normal", "direction"), Parameter("offset", "offset")),
+              {"normal": [0.0, 0.0, 1.0], "offset": 0.0},
+              lambda p: Plane(p["normal"], p["offset"]), _plane_mesh, opacity=0.45),
+    ShapeKind("triangle", (Parameter("a", "point"), Parameter("b", "point"), Parameter("c", "point")),
+              {"a": [0.0, 0.0, 0.0], "b": [2.0, 0.0, 0.0], "c": [0.0, 2.0, 0.0]},
+              lambda p: Triangle(p["a"], p["b"], p["c"]),
+              lambda p: tessellate.polygon([p["a"], p["b"], p["c"]]),
+              lambda p: np.array([p["a"], p["b"], p["c"]], float)),
+    ShapeKind("polygon", (Parameter("vertices", "points"),),
+              {"vertices": [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [2.0, 2.0, 0.0], [0.0, 2.0, 0.0]]},
+              lambda p: Polygon(p["vertices"]), lambda p: tessellate.polygon(p["vertices"]),
+              lambda p: np.array(p["vertices"], float)),
+)}
+"""Shape kinds by name; the moving shape may be of any kind the physics can sweep."""

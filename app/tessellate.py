@@ -1,0 +1,123 @@
+"""Drawable geometry of shapes: triangles, outline segments and marker points.
+
+Pure numpy, no GL: the renderer uploads what these return.  Curved surfaces are
+tessellated finely enough to read well at editor zoom levels; the physics never
+sees these triangles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+SPHERE_SEGMENTS = (32, 16)
+"""Longitude and latitude bands of a drawn sphere."""
+
+
+@dataclass
+class Mesh:
+    """Triangles (``triangles`` (n, 3, 3)), outline segments ((m, 2, 3)) and points ((k, 3))."""
+
+    triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
+    outline: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    points: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+
+    def translated(self, offset) -> "Mesh":
+        offset = np.asarray(offset, float)
+        return Mesh(self.triangles + offset, self.outline + offset, self.points + offset)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
+        every = np.concatenate([self.triangles.reshape(-1, 3), self.outline.reshape(-1, 3), self.points])
+        return (every.min(axis=0), every.max(axis=0)) if len(every) else None
+
+
+def _frame(axis: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An orthonormal frame (u, v, w) with w along ``axis`` (z if the axis is zero)."""
+    length = np.linalg.norm(axis)
+    w = axis / length if length > 0 else np.array([0.0, 0.0, 1.0])
+    helper = np.eye(3)[np.argmin(np.abs(w))]
+    u = np.cross(w, helper)
+    u /= np.linalg.norm(u)
+    return u, np.cross(w, u), w
+
+
+def _grid_triangles(grid: np.ndarray) -> np.ndarray:
+    """Triangles of a (rows, columns, 3) grid of points, rows wrapping around."""
+    a, b = grid[:-1, :], grid[1:, :]
+    c, d = np.roll(a, -1, axis=1), np.roll(b, -1, axis=1)
+    return np.concatenate([np.stack([a, b, d], axis=-2), np.stack([a, d, c], axis=-2)]).reshape(-1, 3, 3)
+
+
+def capsule(a, b, radius) -> Mesh:
+    """A capsule from ``a`` to ``b`` (a sphere when a == b): a UV sphere split at its
+    equator, each half around its own end.  Radius 0 gives a segment."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if radius <= 0:
+        return segment(a, b) if not np.array_equal(a, b) else marker(a)
+    u, v, w = _frame(b - a)
+    longitudes, latitudes = SPHERE_SEGMENTS
+    theta = np.linspace(0, 2 * np.pi, longitudes, endpoint=False)
+    phi = np.concatenate([np.linspace(-np.pi / 2, 0, latitudes // 2 + 1), np.linspace(0, np.pi / 2, latitudes // 2 + 1)])
+    ring = np.cos(phi)[:, None, None] * (np.cos(theta)[None, :, None] * u + np.sin(theta)[None, :, None] * v)
+    unit = ring + np.sin(phi)[:, None, None] * w
+    ends = np.where((np.arange(len(phi)) <= latitudes // 2)[:, None, None], a, b)
+    grid = ends + radius * unit
+    equator = np.stack([a + radius * (np.cos(theta)[:, None] * u + np.sin(theta)[:, None] * v)] * 2)
+    outline_ring = np.stack([grid[latitudes // 2 + 1], np.roll(grid[latitudes // 2 + 1], -1, axis=0)], axis=1)
+    outline = [np.stack([equator[0], np.roll(equator[0], -1, axis=0)], axis=1), outline_ring]
+    if not np.array_equal(a, b):
+        sides = a + radius * (np.cos(theta[::longitudes // 4])[:, None] * u + np.sin(theta[::longitudes // 4])[:, None] * v)
+        outline.append(np.stack([sides, sides + (b - a)], axis=1))
+    return Mesh(_grid_triangles(grid), np.concatenate(outline))
+
+
+def sphere(center, radius) -> Mesh:
+    """A UV sphere; a marker point for radius 0."""
+    return capsule(center, center, radius)
+
+
+def marker(point) -> Mesh:
+    """A point drawn as a screen-space dot."""
+    return Mesh(points=np.asarray(point, float)[None])
+
+
+def segment(a, b) -> Mesh:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return Mesh(outline=np.stack([a, b])[None], points=np.stack([a, b]))
+
+
+def polygon(vertices) -> Mesh:
+    """A convex polygon: a triangle fan and its boundary loop (two-sided when drawn)."""
+    vertices = np.asarray(vertices, float)
+    fan = np.stack([np.broadcast_to(vertices[0], vertices[1:-1].shape), vertices[1:-1], vertices[2:]], axis=1)
+    loop = np.stack([vertices, np.roll(vertices, -1, axis=0)], axis=1)
+    return Mesh(fan, loop, vertices)
+
+
+def plane_patch(normal, offset, half_size) -> Mesh:
+    """A square of the plane around its foot point, with a coarse grid."""
+    normal = np.asarray(normal, float)
+    u, v, _ = _frame(normal)
+    foot = normal * offset
+    corners = foot + half_size * np.array([-u - v, u - v, u + v, -u + v])
+    patch = polygon(corners)
+    steps = np.linspace(-half_size, half_size, 7)
+    grid = [np.stack([foot + s * u - half_size * v, foot + s * u + half_size * v]) for s in steps]
+    grid += [np.stack([foot + s * v - half_size * u, foot + s * v + half_size * u]) for s in steps]
+    return Mesh(patch.triangles, np.concatenate([patch.outline, np.stack(grid)]))
+
+
+def arrow(start, vector, head_fraction=0.2) -> np.ndarray:
+    """Segments (n, 2, 3) of an arrow from ``start`` along ``vector``: shaft and a
+    four-line head."""
+    start, vector = np.asarray(start, float), np.asarray(vector, float)
+    tip = start + vector
+    length = np.linalg.norm(vector)
+    if length == 0:
+        return np.zeros((0, 2, 3))
+    u, v, w = _frame(vector)
+    back = tip - head_fraction * length * w
+    spread = 0.45 * head_fraction * length
+    heads = [np.stack([tip, back + spread * side]) for side in (u, -u, v, -v)]
+    return np.stack([np.stack([start, tip])] + heads)

@@ -1,0 +1,183 @@
+"""Per frame: the scene and its sweep answers, as plain things to draw.
+
+``build_view_model`` is the only place the editor calls physics.  It sweeps the
+moving shape against every target and turns the answers into drawables (filled
+meshes with outlines), line batches (normals, separation arrows, the path) and
+point batches (contacts, highlighted vertices) in world coordinates, plus a
+report per target for the results panel.  The renderer only draws what this
+returns; no GL here, so it is tested headless.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app import tessellate
+from app.scene import Scene
+from app.shape_kinds import KINDS
+from physics import SweepResult, sweep
+
+# Colours (RGBA, linear 0-1), chosen to stay apart under any lighting.
+START = (0.25, 0.55, 1.0, 1.0)
+END = (0.55, 0.6, 0.75, 0.35)
+TIME_OF_IMPACT = (1.0, 0.6, 0.1, 1.0)
+PATH = (0.4, 0.65, 1.0, 0.12)
+MISS = (0.55, 0.57, 0.6, 1.0)
+HIT = (0.85, 0.3, 0.3, 1.0)
+OVERLAP = (0.8, 0.25, 0.85, 1.0)
+EARLIEST = (1.0, 0.1, 0.05, 1.0)
+CONTACT = (1.0, 0.95, 0.15, 1.0)
+NORMAL = (0.2, 0.95, 0.4, 1.0)
+SEPARATION = (1.0, 0.45, 1.0, 1.0)
+FEATURE = (0.1, 0.9, 0.95, 1.0)
+SELECTED = (1.0, 1.0, 1.0, 1.0)
+OUTLINE = (0.08, 0.08, 0.1, 1.0)
+
+
+@dataclass
+class Drawable:
+    mesh: tessellate.Mesh
+    fill: tuple
+    outline: tuple = OUTLINE
+    outline_width: float = 1.5
+    point_size: float = 9.0
+
+
+@dataclass
+class LineBatch:
+    segments: np.ndarray  # (n, 2, 3)
+    color: tuple
+    width: float = 2.0
+    on_top: bool = False
+
+
+@dataclass
+class PointBatch:
+    positions: np.ndarray  # (n, 3)
+    color: tuple
+    size: float = 10.0
+    on_top: bool = True
+
+
+@dataclass
+class TargetReport:
+    """One target's answer: ``status`` is hit, miss, overlap, unsupported or invalid."""
+
+    name: str
+    kind: str
+    status: str
+    result: SweepResult | None = None
+    message: str = ""
+
+
+@dataclass
+class ViewModel:
+    drawables: list[Drawable] = field(default_factory=list)
+    lines: list[LineBatch] = field(default_factory=list)
+    points: list[PointBatch] = field(default_factory=list)
+    reports: list[TargetReport] = field(default_factory=list)
+    earliest: str | None = None
+    time_of_impact: float | None = None
+    bounds: tuple[np.ndarray, np.ndarray] = (np.full(3, -1.0), np.full(3, 1.0))
+
+
+def sweep_targets(scene: Scene) -> list[TargetReport]:
+    """Sweep the moving object against every other object of the scene."""
+    if scene.moving is None:
+        return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
+    moving_object = scene.object(scene.moving)
+    moving = KINDS[moving_object.kind].build(moving_object.params)
+    reports = []
+    for target_object in scene.targets():
+        try:
+            target = KINDS[target_object.kind].build(target_object.params)
+            result = sweep(moving, target, scene.direction, ignore_separating=scene.options["ignore_separating"])
+        except TypeError as error:
+            reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))
+            continue
+        except ValueError as error:
+            reports.append(TargetReport(target_object.name, target_object.kind, "invalid", message=str(error)))
+            continue
+        status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
+        reports.append(TargetReport(target_object.name, target_object.kind, status, result))
+    return reports
+
+
+def build_view_model(scene: Scene, selected: str | None = None) -> ViewModel:
+    view = ViewModel(reports=sweep_targets(scene))
+    hits = [r for r in view.reports if r.result is not None and r.result.hit]
+    if hits:
+        first = min(hits, key=lambda r: r.result.t)
+        view.earliest, view.time_of_impact = first.name, first.result.t
+    scale = _scene_scale(scene)
+    by_name = {r.name: r for r in view.reports}
+    for scene_object in scene.objects:
+        kind = KINDS[scene_object.kind]
+        mesh = kind.mesh(scene_object.params)
+        if scene_object.name == scene.moving:
+            _add_moving(view, scene, mesh, scale)
+            continue
+        report = by_name[scene_object.name]
+        fill = {"hit": HIT, "overlap": OVERLAP}.get(report.status, MISS)[:3] + (kind.opacity,)
+        emphasised = scene_object.name == view.earliest
+        view.drawables.append(Drawable(mesh, fill, EARLIEST if emphasised else OUTLINE, 3.5 if emphasised else 1.5))
+        if report.result is not None and report.result.hit:
+            _add_contact(view, kind, scene_object.params, report.result, scale)
+    if selected is not None and selected in scene.names():
+        selected_object = scene.object(selected)
+        outline = KINDS[selected_object.kind].mesh(selected_object.params)
+        view.lines.append(LineBatch(outline.outline, SELECTED, 3.0, on_top=True))
+    view.bounds = _bounds(view)
+    return view
+
+
+def _scene_scale(scene: Scene) -> float:
+    """A length for arrows and markers: a tenth of the scene's extent."""
+    points = [KINDS[o.kind].anchor_points(o.params) for o in scene.objects]
+    if not points:
+        return 1.0
+    every = np.concatenate(points)
+    return max(float(np.linalg.norm(every.max(axis=0) - every.min(axis=0))) / 10, 1e-6)
+
+
+def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: float) -> None:
+    moving_object = scene.object(scene.moving)
+    kind = KINDS[moving_object.kind]
+    direction = np.asarray(scene.direction, float)
+    if moving_object.kind == "sphere":
+        center = np.asarray(moving_object.params["center"], float)
+        path = tessellate.capsule(center, center + direction, moving_object.params["radius"])
+        view.drawables.append(Drawable(tessellate.Mesh(path.triangles), PATH, PATH, 0.0))
+    anchors = kind.anchor_points(moving_object.params)
+    view.lines.append(LineBatch(np.stack([anchors, anchors + direction], axis=1), START[:3] + (0.6,), 1.5))
+    pivot = kind.pivot(moving_object.params)
+    view.lines.append(LineBatch(tessellate.arrow(pivot, direction, min(0.2, scale / max(np.linalg.norm(direction), 1e-12))),
+                                START, 2.0))
+    view.drawables.append(Drawable(mesh.translated(direction), END, END[:3] + (0.6,), 1.0))
+    if view.time_of_impact is not None:
+        view.drawables.append(Drawable(mesh.translated(view.time_of_impact * direction), TIME_OF_IMPACT))
+    view.drawables.append(Drawable(mesh, START))
+
+
+def _add_contact(view: ViewModel, kind, params: dict, result: SweepResult, scale: float) -> None:
+    point, normal = np.asarray(result.point), np.asarray(result.normal)
+    segments, points = kind.feature_geometry(params, result.feature.kind, result.feature.index)
+    if len(segments):
+        view.lines.append(LineBatch(segments, FEATURE, 4.0, on_top=True))
+    if len(points):
+        view.points.append(PointBatch(points, FEATURE, 16.0))
+    if result.initially_overlapping:
+        view.lines.append(LineBatch(tessellate.arrow(point, normal * result.penetration_depth), SEPARATION, 3.0,
+                                    on_top=True))
+    view.lines.append(LineBatch(tessellate.arrow(point, normal * scale * 1.5), NORMAL, 3.0, on_top=True))
+    view.points.append(PointBatch(point[None], CONTACT, 12.0))
+
+
+def _bounds(view: ViewModel) -> tuple[np.ndarray, np.ndarray]:
+    boxes = [d.mesh.bounds() for d in view.drawables]
+    boxes = [b for b in boxes if b is not None]
+    if not boxes:
+        return view.bounds
+    return np.min([b[0] for b in boxes], axis=0), np.max([b[1] for b in boxes], axis=0)
