@@ -1,40 +1,82 @@
-"""``sweeplab`` command line.
+"""The ``sweeplab`` command.
 
-Until the editor lands, ``sweeplab`` prints what the physics package can sweep
-and runs the demo configuration through it, so a fresh install shows it works.
+* ``sweeplab [SCENE]`` opens the editor on SCENE (the bundled demo scene by default).
+* ``sweeplab render [SCENE] -o out.png [--size WxH] [--camera yaw,pitch,distance[,x,y,z]]
+  [--select NAME]`` draws one frame with no window (EGL) and writes a PNG.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from importlib import resources
+from pathlib import Path
 
-from physics import Plane, Point, Polygon, Segment, Sphere, Triangle, sweep
-from physics.sweep.dispatch import PAIR_TESTS
+from app.scene import SceneError, load
+
+DEMO_SCENE = resources.files("app") / "scenes" / "demo.json"
 
 
-def demo_targets() -> dict[str, object]:
-    """The demo scene's targets: some hit, one grazes, one misses."""
-    return {
-        "point": Point([4.0, 0.0, 0.0]),
-        "sphere (graze)": Sphere([6.0, 2.0, 0.0], 1.0),
-        "segment": Segment([8.0, -1.0, -1.0], [8.0, 1.0, 1.0]),
-        "plane patch": Plane([1.0, 0.0, 0.0], 12.0),
-        "triangle": Triangle([10.0, -1.0, -1.0], [10.0, 1.0, -1.0], [10.0, 0.0, 1.0]),
-        "polygon (miss)": Polygon([[7.0, 3.0, -1.0], [9.0, 3.0, -1.0], [9.0, 3.0, 1.0], [7.0, 3.0, 1.0]]),
-    }
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must be WIDTHxHEIGHT, got {text!r}") from None
+    if not (16 <= width <= 8192 and 16 <= height <= 8192):
+        raise argparse.ArgumentTypeError(f"size must be between 16 and 8192 pixels a side, got {text!r}")
+    return width, height
+
+
+def render_main(argv: list[str]) -> int:
+    from app.camera import OrbitCamera
+    from app.headless import GLUnavailable, OffscreenRenderer
+    from app.png import write_png
+    from app.view_model import build_view_model
+
+    parser = argparse.ArgumentParser(prog="sweeplab render", description="Render one frame of a scene to PNG.")
+    parser.add_argument("scene", nargs="?", default=None, help="scene file (default: the demo scene)")
+    parser.add_argument("-o", "--output", required=True, help="PNG file to write")
+    parser.add_argument("--size", type=_size, default=(1280, 800), help="WIDTHxHEIGHT (default 1280x800)")
+    parser.add_argument("--camera", default=None, help="yaw,pitch,distance[,x,y,z] in degrees and scene units "
+                                                         "(default: frame the whole scene)")
+    parser.add_argument("--select", default=None, help="name of an object to draw as selected")
+    args = parser.parse_args(argv)
+    try:
+        scene = load(args.scene or DEMO_SCENE)
+        view = build_view_model(scene, args.select)
+        if args.camera:
+            camera = OrbitCamera.parse(args.camera)
+        else:
+            camera = OrbitCamera()
+            camera.frame(*view.bounds)
+        pixels = OffscreenRenderer(args.size).render(view, camera)
+    except (SceneError, ValueError, GLUnavailable) as error:
+        print(f"sweeplab render: {error}", file=sys.stderr)
+        return 2
+    write_png(args.output, pixels)
+    hits = sum(r.status in ("hit", "overlap") for r in view.reports)
+    print(f"wrote {args.output} ({args.size[0]}x{args.size[1]}): {hits} of {len(view.reports)} targets hit"
+          + (f", first {view.earliest!r} at t={view.time_of_impact!r}" if view.earliest else ""))
+    return 0
+
+
+def editor_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="sweeplab", description="Interactive sweep-test debugger. "
+                                     "Also: 'sweeplab render --help'.")
+    parser.add_argument("scene", nargs="?", default=None, help="scene file to open (default: the demo scene)")
+    args = parser.parse_args(argv)
+    try:
+        scene = load(args.scene or DEMO_SCENE)
+    except SceneError as error:
+        print(f"sweeplab: {error}", file=sys.stderr)
+        return 2
+    from app.window import run_editor
+
+    return run_editor(scene, Path(args.scene) if args.scene else None)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="sweeplab", description=__doc__)
-    parser.parse_args(argv)
-    pairs = ", ".join(f"{moving.__name__}-{target.__name__}" for moving, target in PAIR_TESTS)
-    print(f"sweeplab physics: sweep pairs {pairs} (either order; a moving Point is a zero-radius sphere).")
-    moving, direction = Sphere([0.0, 0.0, 0.0], 1.0), [14.0, 0.0, 0.0]
-    print(f"demo: sphere r=1 at the origin swept by {direction}")
-    for name, target in demo_targets().items():
-        result = sweep(moving, target, direction)
-        answer = (f"t={result.t:.17g} {result.feature.kind} {result.feature.index} normal={result.normal.tolist()}"
-                  if result.hit else "miss")
-        print(f"  {name:16s} {answer}")
-    print("The interactive editor arrives with the editor issue; run the tests with the README's second command.")
-    return 0
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["render"]:
+        return render_main(argv[1:])
+    return editor_main(argv)

@@ -27,8 +27,9 @@ class Renderer:
         self.ctx = ctx
         self.programs = {name: build_program(ctx, name) for name in ("mesh", "line", "point")}
 
-    def draw(self, view: ViewModel, camera: OrbitCamera, size: tuple[int, int], grid_step: float = 1.0) -> None:
-        """Draw into the currently bound framebuffer of ``size`` pixels."""
+    def draw(self, view: ViewModel, camera: OrbitCamera, size: tuple[int, int], grid_step: float | None = 1.0) -> None:
+        """Draw into the currently bound framebuffer of ``size`` pixels (no grid or
+        axes when ``grid_step`` is None)."""
         ctx = self.ctx
         ctx.viewport = (0, 0, *size)
         ctx.clear(*BACKGROUND, depth=1.0)
@@ -40,13 +41,8 @@ class Renderer:
             self.programs[name]["viewport"].value = size
         ctx.enable(ctx.DEPTH_TEST | ctx.BLEND)
         ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE_MINUS_SRC_ALPHA
-        ctx.depth_mask = False  # the grid never hides the axes or shapes drawn on it
-        self._lines(_grid(grid_step), GRID, 1.0)
-        ctx.depth_mask = True
-        for axis, color in enumerate(AXES):
-            end = np.zeros(3)
-            end[axis] = GRID_HALF_CELLS * grid_step
-            self._lines(np.stack([np.zeros(3), end])[None], color, 2.0)
+        if grid_step is not None:
+            self._grid_and_axes(grid_step)
         opaque = [d for d in view.drawables if d.fill[3] >= 1]
         translucent = [d for d in view.drawables if d.fill[3] < 1]
         for drawable in opaque:
@@ -65,6 +61,15 @@ class Renderer:
                 if batch.on_top == on_top:
                     self._points(batch.positions, batch.color, batch.size)
         ctx.enable(ctx.DEPTH_TEST)
+
+    def _grid_and_axes(self, grid_step: float) -> None:
+        self.ctx.depth_mask = False  # the grid never hides the axes or shapes drawn on it
+        self._lines(_grid(grid_step), GRID, 1.0)
+        self.ctx.depth_mask = True
+        for axis, color in enumerate(AXES):
+            end = np.zeros(3)
+            end[axis] = GRID_HALF_CELLS * grid_step
+            self._lines(np.stack([np.zeros(3), end])[None], color, 2.0)
 
     def _drawable(self, drawable) -> None:
         mesh = drawable.mesh

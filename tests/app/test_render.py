@@ -1,0 +1,101 @@
+"""Headless rendering: real frames through Mesa's EGL, checked on their pixels."""
+
+import numpy as np
+import pytest
+
+from app.camera import OrbitCamera
+from app.cli import DEMO_SCENE, main
+from app.headless import OffscreenRenderer
+from app.png import decode_png
+from app.scene import Scene, SceneObject, load
+from app.shaders import PROGRAMS, build_program
+from app.view_model import CONTACT, HIT, OVERLAP, build_view_model
+
+SIZE = (480, 320)
+
+
+def near(pixels: np.ndarray, color, tolerance=40) -> np.ndarray:
+    """Mask of pixels within ``tolerance`` (0-255 per channel) of an RGBA colour."""
+    target = np.array(color[:3]) * 255
+    return np.all(np.abs(pixels.astype(int) - target) <= tolerance, axis=-1)
+
+
+def shaded_like(pixels: np.ndarray, color, tolerance=0.08) -> np.ndarray:
+    """Mask of pixels whose chromaticity matches ``color`` (flat shading scales brightness)."""
+    rgb = pixels.astype(float)
+    total = rgb.sum(axis=-1, keepdims=True)
+    target = np.array(color[:3]) / sum(color[:3])
+    return (total[..., 0] > 60) & np.all(np.abs(rgb / np.maximum(total, 1) - target) <= tolerance, axis=-1)
+
+
+@pytest.fixture(scope="module")
+def offscreen(gl_context):
+    return OffscreenRenderer(SIZE, ctx=gl_context)
+
+
+def framed(view) -> OrbitCamera:
+    camera = OrbitCamera()
+    camera.frame(*view.bounds)
+    return camera
+
+
+def test_every_shader_compiles(gl_context):
+    for name in PROGRAMS:
+        assert build_program(gl_context, name).glo > 0
+
+
+def test_frame_is_not_black(offscreen):
+    view = build_view_model(load(DEMO_SCENE))
+    pixels = offscreen.render(view, framed(view))
+    assert pixels.shape == (SIZE[1], SIZE[0], 3)
+    assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 50
+
+
+def test_contact_marker_is_drawn_at_the_projected_contact_point(offscreen):
+    view = build_view_model(load(DEMO_SCENE))
+    camera = framed(view)
+    pixels = offscreen.render(view, camera)
+    for report in view.reports:
+        if report.status != "hit":
+            continue
+        x, y = camera.project(report.result.point, SIZE)[0].round().astype(int)
+        window = pixels[y - 2:y + 3, x - 2:x + 3]
+        assert near(window, CONTACT).any(), f"no contact marker for {report.name} at {(x, y)}"
+
+
+def test_miss_scene_has_no_hit_colour(offscreen):
+    scene = Scene([SceneObject("ball", "sphere", {"center": [-4.0, 3.0, 0.0], "radius": 1.0}),
+                   SceneObject("tri", "triangle", {"a": [0.0, -1, -1], "b": [0.0, 1, -1], "c": [0.0, 0, 1]})],
+                  moving="ball", direction=[8.0, 0.0, 0.0])
+    view = build_view_model(scene)
+    assert view.reports[0].status == "miss"
+    pixels = offscreen.render(view, framed(view), show_grid=False)
+    assert not shaded_like(pixels, HIT).any()
+    assert not near(pixels, CONTACT).any()
+    hit_scene = Scene(scene.objects[:1] + scene.objects[1:], moving="ball", direction=[8.0, -3.0, 0.0])
+    hit_pixels = offscreen.render(build_view_model(hit_scene), framed(view), show_grid=False)
+    assert shaded_like(hit_pixels, HIT).sum() > 100
+
+
+def test_initial_overlap_colour(offscreen):
+    scene = Scene([SceneObject("ball", "sphere", {"center": [0.0, 0.0, 0.5], "radius": 1.0}),
+                   SceneObject("floor", "polygon", {"vertices": [[-3.0, -3, 0], [3.0, -3, 0], [3.0, 3, 0],
+                                                                 [-3.0, 3, 0]]})],
+                  moving="ball", direction=[2.0, 0.0, 0.0])
+    view = build_view_model(scene)
+    pixels = offscreen.render(view, framed(view), show_grid=False)
+    assert shaded_like(pixels, OVERLAP).sum() > 100
+
+
+def test_render_command_writes_a_png(tmp_path, gl_context, capsys):
+    output = tmp_path / "frame.png"
+    assert main(["render", "-o", str(output), "--size", "200x120", "--camera=-60,30,25"]) == 0
+    assert decode_png(output.read_bytes()).shape == (120, 200, 3)
+    assert "5 of 6 targets hit" in capsys.readouterr().out
+
+
+def test_render_command_reports_a_bad_scene(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    assert main(["render", str(bad), "-o", str(tmp_path / "x.png")]) == 2
+    assert "not a sweeplab scene" in capsys.readouterr().err

@@ -1,0 +1,114 @@
+"""The scene document: file round trip, validation, atomic saves, undo/redo (no GL)."""
+
+import json
+
+import pytest
+
+from app.cli import DEMO_SCENE
+from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
+
+AWKWARD_FLOATS = [0.1, 1e-300, 5e-324, 1 / 3, -0.0, 2.0 ** 52 + 1, 1e300]
+
+
+def awkward_scene() -> Scene:
+    return Scene([SceneObject("ball", "sphere", {"center": AWKWARD_FLOATS[:3], "radius": AWKWARD_FLOATS[3]}),
+                  SceneObject("tri", "triangle", {"a": AWKWARD_FLOATS[4:7], "b": [1.0, 0, 0], "c": [0, 1.0, 0]})],
+                 moving="ball", direction=[0.1, 0.2, 0.30000000000000004])
+
+
+def test_round_trip_is_bit_exact(tmp_path):
+    path = tmp_path / "scene.json"
+    save(awkward_scene(), path)
+    loaded = load(path)
+    assert loaded.to_json() == awkward_scene().to_json()
+    floats = loaded.object("ball").params["center"] + [loaded.object("ball").params["radius"]]
+    assert [f.hex() for f in floats] == [f.hex() for f in AWKWARD_FLOATS[:4]]
+    assert str(loaded.object("tri").params["a"][0]) == "-0.0"
+
+
+def test_demo_scene_loads():
+    scene = load(DEMO_SCENE)
+    assert scene.moving == "mover" and len(scene.targets()) == 6
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "not valid JSON"),
+    ('{"format": "other", "version": 1}', "not a sweeplab scene"),
+    ('{"format": "sweeplab-scene", "version": 99, "objects": []}', "newer than this sweeplab"),
+    ('{"format": "sweeplab-scene", "version": 1, "objects": [{"name": "s", "kind": "blob", "params": {}}]}',
+     "unknown kind 'blob'"),
+    ('{"format": "sweeplab-scene", "version": 1, "objects": [{"name": "s", "kind": "sphere", '
+     '"params": {"center": [0, 0, 0], "radius": -1}}]}', "radius must be >= 0"),
+    ('{"format": "sweeplab-scene", "version": 1, "objects": [{"name": "s", "kind": "sphere", '
+     '"params": {"center": [0, 0], "radius": 1}}]}', "must be a list of 3 numbers"),
+    ('{"format": "sweeplab-scene", "version": 1, "objects": [], "moving": "ghost"}', "not an object of the scene"),
+])
+def test_bad_files_give_a_clear_message(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(SceneError, match=message):
+        load(path)
+    assert path.read_text() == text
+
+
+def test_missing_file():
+    with pytest.raises(SceneError, match="cannot read"):
+        load("/nonexistent/scene.json")
+
+
+def test_save_is_atomic_and_leaves_no_temporary(tmp_path):
+    path = tmp_path / "scene.json"
+    save(awkward_scene(), path)
+    before = path.read_text()
+    broken = awkward_scene()
+    broken.objects[0].params["radius"] = object()  # not JSON-serialisable: the write fails midway
+    with pytest.raises(TypeError):
+        save(broken, path)
+    assert path.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scene.json"]
+    assert json.loads(before)["version"] == 1
+
+
+def test_autosave_sits_beside_the_scene(tmp_path):
+    assert autosave_path(tmp_path / "a.json") == tmp_path / ".a.json.autosave"
+
+
+def test_undo_redo_and_grouped_drags():
+    scene = awkward_scene()
+    history = SceneHistory(scene)
+    edited = history.scene
+    edited.direction = [1.0, 0, 0]
+    history.commit(edited)
+    history.begin_group()
+    for x in (1.0, 2.0, 3.0):  # a drag: many commits, one undo step
+        dragged = history.scene
+        dragged.object("ball").params["center"] = [x, 0.0, 0.0]
+        history.commit(dragged)
+    history.end_group()
+    assert history.scene.object("ball").params["center"] == [3.0, 0.0, 0.0]
+    assert history.undo().object("ball").params["center"] == AWKWARD_FLOATS[:3]
+    assert history.scene.direction == [1.0, 0, 0]
+    assert history.undo().direction == scene.direction
+    assert not history.can_undo()
+    assert history.redo().direction == [1.0, 0, 0]
+    assert history.redo().object("ball").params["center"] == [3.0, 0.0, 0.0]
+    assert not history.can_redo()
+
+
+def test_new_edit_after_undo_drops_the_redo_branch():
+    history = SceneHistory(awkward_scene())
+    first = history.scene
+    first.direction = [1.0, 0, 0]
+    history.commit(first)
+    history.undo()
+    second = history.scene
+    second.direction = [2.0, 0, 0]
+    history.commit(second)
+    assert not history.can_redo() and history.scene.direction == [2.0, 0, 0]
+
+
+def test_unique_names():
+    scene = awkward_scene()
+    assert scene.unique_name("ball") == "ball1"
+    scene.objects.append(SceneObject("sphere1", "sphere", {"center": [0.0, 0, 0], "radius": 1.0}))
+    assert scene.unique_name("sphere") == "sphere2"

@@ -1,0 +1,41 @@
+"""What the editor draws for a scene, decided without GL."""
+
+import numpy as np
+
+from app.cli import DEMO_SCENE
+from app.scene import Scene, SceneObject, load
+from app.view_model import CONTACT, EARLIEST, HIT, MISS, OVERLAP, SEPARATION, TIME_OF_IMPACT, build_view_model
+
+
+def test_demo_scene_shows_hits_a_graze_and_a_miss():
+    view = build_view_model(load(DEMO_SCENE))
+    status = {r.name: r.status for r in view.reports}
+    assert status == {"point": "hit", "graze sphere": "hit", "segment": "hit", "triangle": "hit",
+                      "missed polygon": "miss", "plane": "hit"}
+    graze = next(r for r in view.reports if r.name == "graze sphere").result
+    assert graze.t == 5.5 / 14  # tangent by construction: the path passes 1.5 = 0.5 + 1.0 from its center
+    assert view.earliest == "point"
+    fills = [d.fill for d in view.drawables]
+    assert TIME_OF_IMPACT in fills and MISS in fills and HIT in fills
+    assert any(d.outline == EARLIEST for d in view.drawables)
+    contact_points = np.concatenate([p.positions for p in view.points if p.color == CONTACT])
+    assert len(contact_points) == 5
+
+
+def test_overlap_gets_its_own_colour_and_separation_arrow():
+    scene = Scene([SceneObject("ball", "sphere", {"center": [0.0, 0.0, 0.5], "radius": 1.0}),
+                   SceneObject("floor", "triangle", {"a": [-2.0, -2, 0], "b": [2.0, -2, 0], "c": [0.0, 2, 0]})],
+                  moving="ball", direction=[1.0, 0.0, 0.0])
+    view = build_view_model(scene)
+    assert view.reports[0].status == "overlap"
+    assert any(d.fill == OVERLAP for d in view.drawables)
+    arrows = [b for b in view.lines if b.color == SEPARATION]
+    np.testing.assert_allclose(arrows[0].segments[0], [[0, 0, 0], [0, 0, 0.5]])
+
+
+def test_unsupported_pair_is_reported_not_raised():
+    scene = Scene([SceneObject("tri", "triangle", {"a": [0.0, 0, 0], "b": [1.0, 0, 0], "c": [0.0, 1, 0]}),
+                   SceneObject("seg", "segment", {"a": [0.0, 0, 1], "b": [1.0, 0, 1]})],
+                  moving="tri", direction=[0.0, 0.0, 2.0])
+    report = build_view_model(scene).reports[0]
+    assert report.status == "unsupported" and "Triangle" in report.message
