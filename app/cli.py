@@ -64,6 +64,8 @@ def editor_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="sweeplab", description="Interactive sweep-test debugger. "
                                      "Also: 'sweeplab render --help'.")
     parser.add_argument("scene", nargs="?", default=None, help="scene file to open (default: the demo scene)")
+    parser.add_argument("--screenshot", type=Path, default=None,
+                        help="draw a few frames, save the window to this PNG and exit")
     args = parser.parse_args(argv)
     try:
         scene = load(args.scene or DEMO_SCENE)
@@ -72,7 +74,7 @@ def editor_main(argv: list[str]) -> int:
         return 2
     from app.window import run_editor
 
-    return run_editor(scene, Path(args.scene) if args.scene else None)
+    return run_editor(scene, Path(args.scene) if args.scene else None, args.screenshot)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,284 @@
+"""Interaction: selection, commands on the scene, undo/redo, files, autosave.
+
+No GL and no UI toolkit here: the window and the panels call these methods, and
+tests call them directly.  Every edit goes through ``edit``, which validates the
+changed scene by building its physics shapes (an invalid value is refused with a
+message, the scene stays as it was) and records an undo step.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from app.camera import OrbitCamera
+from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
+from app.shape_kinds import KINDS, RigidMotion
+from app.view_model import ViewModel, build_view_model
+
+AUTOSAVE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    """``keys``: chords like ``"ctrl+shift+z"`` (the window binds them) or, for mouse
+    gestures, plain text; ``command``: an Editor method taking no argument ("" for
+    gestures the window handles itself)."""
+
+    keys: tuple[str, ...]
+    description: str
+    command: str
+
+    def label(self) -> str:
+        return " / ".join(key.title() if "+" in key or len(key) > 1 else key.upper() for key in self.keys)
+
+
+SHORTCUTS = (
+    Shortcut(("ctrl+z",), "undo", "undo"),
+    Shortcut(("ctrl+shift+z", "ctrl+y"), "redo", "redo"),
+    Shortcut(("ctrl+s",), "save", "save"),
+    Shortcut(("ctrl+d",), "duplicate the selected shape", "duplicate"),
+    Shortcut(("delete",), "delete the selected shape", "delete"),
+    Shortcut(("f",), "frame the selected shape (everything when none)", "frame_selected"),
+    Shortcut(("m",), "make the selected shape the moving one", "make_selected_moving"),
+    Shortcut(("t",), "gizmo: translate", "use_translate"),
+    Shortcut(("r",), "gizmo: rotate", "use_rotate"),
+    Shortcut(("e",), "gizmo on the end pose: drag it to set the sweep", "toggle_end_pose"),
+    Shortcut(("tab",), "select the next shape", "select_next"),
+    Shortcut(("middle drag",), "orbit the camera", ""),
+    Shortcut(("right drag", "shift+middle drag"), "pan the camera", ""),
+    Shortcut(("wheel",), "zoom", ""),
+)
+
+
+class Editor:
+    """The editor's state: the scene with its history, selection, camera and file."""
+
+    def __init__(self, scene: Scene, path: Path | None = None, clock: Callable[[], float] = time.monotonic):
+        self.history = SceneHistory(scene)
+        self.path = path
+        self.selected: str | None = scene.moving
+        self.camera = OrbitCamera()
+        self.gizmo_operation = "translate"
+        self.end_pose = False
+        self.message = ""
+        self.saved_revision = 0
+        self._clock = clock
+        self._last_autosave = clock()
+        self._autosaved_revision = 0
+        self._view: ViewModel | None = None
+        self._view_key = None
+        self.frame_all()
+
+    # --- state -------------------------------------------------------------
+
+    @property
+    def scene(self) -> Scene:
+        return self.history.scene
+
+    @property
+    def dirty(self) -> bool:
+        return self.history.revision != self.saved_revision
+
+    def view(self) -> ViewModel:
+        """The view model, recomputed (physics included) only when the scene or the
+        selection changed."""
+        key = (self.history.revision, self.selected)
+        if key != self._view_key:
+            self._view, self._view_key = build_view_model(self.scene, self.selected), key
+        return self._view
+
+    # --- edits ---------------------------------------------------------------
+
+    def edit(self, change: Callable[[Scene], None]) -> bool:
+        """Apply ``change`` to a copy of the scene; keep it if every shape is valid."""
+        scene = self.scene
+        try:
+            change(scene)
+            for scene_object in scene.objects:
+                KINDS[scene_object.kind].build(scene_object.params)
+            if not all(np.isfinite(scene.direction)):
+                raise ValueError("direction must be finite")
+        except (ValueError, KeyError) as error:
+            self.message = f"not applied: {error}"
+            return False
+        self.history.commit(scene)
+        self.message = ""
+        return True
+
+    def add(self, kind: str) -> None:
+        name = self.scene.unique_name(kind)
+        params = dict(KINDS[kind].defaults)
+        if self.edit(lambda scene: scene.objects.append(SceneObject(name, kind, params))):
+            self.selected = name
+
+    def duplicate(self) -> None:
+        if self.selected is None:
+            return
+        source = self.scene.object(self.selected)
+        name = self.scene.unique_name(source.name.rstrip("0123456789") or source.kind)
+        offset = RigidMotion.translate([0.5, 0.5, 0.0])
+        params = KINDS[source.kind].moved(source.params, offset)
+        if self.edit(lambda scene: scene.objects.append(SceneObject(name, source.kind, params))):
+            self.selected = name
+
+    def delete(self) -> None:
+        if self.selected is None:
+            return
+        name = self.selected
+
+        def remove(scene: Scene) -> None:
+            scene.objects = [o for o in scene.objects if o.name != name]
+            if scene.moving == name:
+                scene.moving = None
+
+        if self.edit(remove):
+            self.selected = None
+
+    def rename(self, old: str, new: str) -> None:
+        if not new or new in self.scene.names():
+            self.message = f"not applied: name {new!r} is empty or taken"
+            return
+
+        def change(scene: Scene) -> None:
+            scene.object(old).name = new
+            if scene.moving == old:
+                scene.moving = new
+
+        if self.edit(change) and self.selected == old:
+            self.selected = new
+
+    def set_moving(self, name: str | None) -> None:
+        self.edit(lambda scene: setattr(scene, "moving", name))
+
+    def make_selected_moving(self) -> None:
+        self.set_moving(self.selected)
+
+    def set_direction(self, direction) -> None:
+        values = [float(v) for v in direction]
+        self.edit(lambda scene: setattr(scene, "direction", values))
+
+    def set_parameter(self, name: str, parameter: str, value) -> None:
+        """Set one parameter to exactly ``value`` (typed values stay bit-exact)."""
+        self.edit(lambda scene: scene.object(name).params.__setitem__(parameter, value))
+
+    def set_option(self, option: str, value) -> None:
+        self.edit(lambda scene: scene.options.__setitem__(option, value))
+
+    def move_selected(self, motion: RigidMotion) -> None:
+        """Move the selected shape rigidly (the gizmo; call inside ``begin_drag``)."""
+        if self.selected is None:
+            return
+        name = self.selected
+
+        def move(scene: Scene) -> None:
+            scene_object = scene.object(name)
+            scene_object.params = KINDS[scene_object.kind].moved(scene_object.params, motion)
+
+        self.edit(move)
+
+    def set_end_pose(self, end_pivot) -> None:
+        """Set the sweep so that the moving shape's pivot ends at ``end_pivot``."""
+        moving = self.scene.object(self.scene.moving)
+        self.set_direction(np.asarray(end_pivot, float) - KINDS[moving.kind].pivot(moving.params))
+
+    def begin_drag(self) -> None:
+        self.history.begin_group()
+
+    def end_drag(self) -> None:
+        self.history.end_group()
+
+    def undo(self) -> None:
+        self.history.undo()
+        self._keep_selection()
+
+    def redo(self) -> None:
+        self.history.redo()
+        self._keep_selection()
+
+    def _keep_selection(self) -> None:
+        if self.selected not in self.scene.names():
+            self.selected = None
+
+    # --- selection, camera, gizmo -----------------------------------------
+
+    def select(self, name: str | None) -> None:
+        self.selected = name
+
+    def select_next(self) -> None:
+        names = self.scene.names()
+        if names:
+            position = names.index(self.selected) + 1 if self.selected in names else 0
+            self.selected = names[position % len(names)]
+
+    def frame_selected(self) -> None:
+        if self.selected is not None and self.selected in self.scene.names():
+            scene_object = self.scene.object(self.selected)
+            bounds = KINDS[scene_object.kind].mesh(scene_object.params).bounds()
+            if bounds is not None:
+                self.camera.frame(*bounds)
+                return
+        self.frame_all()
+
+    def frame_all(self) -> None:
+        self.camera.frame(*self.view().bounds)
+
+    def use_translate(self) -> None:
+        self.gizmo_operation = "translate"
+
+    def use_rotate(self) -> None:
+        self.gizmo_operation = "rotate"
+
+    def toggle_end_pose(self) -> None:
+        self.end_pose = not self.end_pose and self.scene.moving is not None
+
+    # --- files -------------------------------------------------------------
+
+    def save(self, path: Path | None = None) -> bool:
+        path = Path(path) if path is not None else self.path
+        if path is None:
+            self.message = "choose a file name (File > Save as)"
+            return False
+        try:
+            save(self.scene, path)
+        except OSError as error:
+            self.message = f"could not save {path}: {error.strerror}"
+            return False
+        self.path, self.saved_revision = path, self.history.revision
+        autosave_path(path).unlink(missing_ok=True)
+        self.message = f"saved {path}"
+        return True
+
+    def open(self, path: Path) -> bool:
+        """Open a scene file; on any problem keep the current scene and say why."""
+        try:
+            scene = load(path)
+        except SceneError as error:
+            self.message = str(error)
+            return False
+        self.history = SceneHistory(scene)
+        self.path, self.saved_revision, self._autosaved_revision = Path(path), 0, 0
+        self.selected = scene.moving
+        self._view_key = None
+        self.frame_all()
+        self.message = f"opened {path}"
+        return True
+
+    def autosave(self) -> Path | None:
+        """Write the autosave file when there are unsaved edits and it is due."""
+        now = self._clock()
+        if (now - self._last_autosave < AUTOSAVE_SECONDS or not self.dirty
+                or self._autosaved_revision == self.history.revision):
+            return None
+        target = autosave_path(self.path)
+        try:
+            save(self.scene, target)
+        except OSError as error:
+            self.message = f"autosave failed: {error.strerror}"
+            return None
+        self._last_autosave, self._autosaved_revision = now, self.history.revision
+        return target

@@ -1,0 +1,278 @@
+"""The editor's Dear ImGui panels: scene list, inspector, results, help, gizmo.
+
+Every panel reads the ``Editor`` and calls its commands; none touches GL.
+Numbers are edited with ``%.17g`` so that a typed value is kept bit-exact.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from imgui_bundle import imgui, imguizmo
+
+from app.editor import SHORTCUTS, Editor
+from app.shape_kinds import KINDS, RigidMotion
+from app.view_model import TargetReport
+
+EXACT = "%.17g"
+gizmo = imguizmo.im_guizmo
+
+
+class PanelState:
+    """What the panels remember between frames (open dialogs, typed paths)."""
+
+    def __init__(self):
+        self.path_dialog: str | None = None  # "open" or "save as"
+        self.path_text = ""
+        self.show_help = True
+        self.dragging = False
+
+
+def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
+    _menu_bar(editor, state)
+    _scene_panel(editor)
+    _inspector(editor)
+    _results(editor, size)
+    if state.show_help:
+        _help(state, size)
+    _path_dialog(editor, state)
+    _gizmo(editor, state, size)
+    _status(editor, size)
+
+
+def _menu_bar(editor: Editor, state: PanelState) -> None:
+    if not imgui.begin_main_menu_bar():
+        return
+    if imgui.begin_menu("File"):
+        if imgui.menu_item_simple("Open...", "Ctrl+O"):
+            state.path_dialog, state.path_text = "open", str(editor.path or "")
+        if imgui.menu_item_simple("Save", "Ctrl+S"):
+            if not editor.save():
+                state.path_dialog, state.path_text = "save as", "scene.json"
+        if imgui.menu_item_simple("Save as..."):
+            state.path_dialog, state.path_text = "save as", str(editor.path or "scene.json")
+        imgui.end_menu()
+    if imgui.begin_menu("Edit"):
+        if imgui.menu_item_simple("Undo", "Ctrl+Z", enabled=editor.history.can_undo()):
+            editor.undo()
+        if imgui.menu_item_simple("Redo", "Ctrl+Shift+Z", enabled=editor.history.can_redo()):
+            editor.redo()
+        if imgui.menu_item_simple("Duplicate", "Ctrl+D", enabled=editor.selected is not None):
+            editor.duplicate()
+        if imgui.menu_item_simple("Delete", "Delete", enabled=editor.selected is not None):
+            editor.delete()
+        imgui.end_menu()
+    if imgui.begin_menu("Add"):
+        for kind in KINDS:
+            if imgui.menu_item_simple(kind.title()):
+                editor.add(kind)
+        imgui.end_menu()
+    if imgui.begin_menu("View"):
+        if imgui.menu_item_simple("Frame selected", "F"):
+            editor.frame_selected()
+        state.show_help = imgui.menu_item("Shortcuts", "", state.show_help)[1]
+        imgui.end_menu()
+    imgui.end_main_menu_bar()
+
+
+def _scene_panel(editor: Editor) -> None:
+    imgui.set_next_window_pos((8, 28), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((250, 260), imgui.Cond_.first_use_ever)
+    if imgui.begin("Scene"):
+        scene = editor.scene
+        imgui.text_disabled("moving  name")
+        for scene_object in scene.objects:
+            imgui.push_id(scene_object.name)
+            if imgui.radio_button("##moving", scene.moving == scene_object.name):
+                editor.set_moving(scene_object.name)
+            imgui.same_line()
+            label = f"{scene_object.name}  ({scene_object.kind})"
+            if imgui.selectable(label, editor.selected == scene_object.name)[0]:
+                editor.select(scene_object.name)
+            imgui.pop_id()
+        imgui.separator()
+        changed, ignore = imgui.checkbox("ignore separating contacts", scene.options["ignore_separating"])
+        if changed:
+            editor.set_option("ignore_separating", ignore)
+    imgui.end()
+
+
+def _vector_field(label: str, value) -> tuple[bool, list[float]]:
+    """Three exact number fields on one row; returns (changed on Enter, values)."""
+    values, changed = list(value), False
+    imgui.push_id(label)
+    width = (imgui.get_content_region_avail().x - 60) / 3
+    for axis in range(3):
+        imgui.set_next_item_width(width)
+        edited, number = imgui.input_double(f"##{axis}", values[axis], 0.0, 0.0, EXACT,
+                                             imgui.InputTextFlags_.enter_returns_true)
+        if edited:
+            values[axis], changed = number, True
+        imgui.same_line()
+    imgui.text(label)
+    imgui.pop_id()
+    return changed, values
+
+
+def _inspector(editor: Editor) -> None:
+    imgui.set_next_window_pos((8, 296), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((330, 300), imgui.Cond_.first_use_ever)
+    if imgui.begin("Inspector"):
+        scene = editor.scene
+        if editor.selected in scene.names():
+            scene_object = scene.object(editor.selected)
+            changed, name = imgui.input_text("name", scene_object.name, imgui.InputTextFlags_.enter_returns_true)
+            if changed:
+                editor.rename(scene_object.name, name)
+            imgui.text_disabled(scene_object.kind)
+            for parameter in KINDS[scene_object.kind].parameters:
+                value = scene_object.params[parameter.name]
+                if parameter.type in ("point", "direction"):
+                    changed, new = _vector_field(parameter.name, value)
+                elif parameter.type == "points":
+                    new, changed = [list(p) for p in value], False
+                    for number, point in enumerate(value):
+                        edited, new[number] = _vector_field(f"{parameter.name}[{number}]", point)
+                        changed |= edited
+                else:
+                    changed, new = imgui.input_double(parameter.name, value, 0.0, 0.0, EXACT,
+                                                      imgui.InputTextFlags_.enter_returns_true)
+                if changed:
+                    editor.set_parameter(scene_object.name, parameter.name, new)
+        else:
+            imgui.text_disabled("select a shape")
+        imgui.separator()
+        changed, direction = _vector_field("direction", scene.direction)
+        if changed:
+            editor.set_direction(direction)
+    imgui.end()
+
+
+def report_text(report: TargetReport) -> str:
+    """Full-precision text of one target's answer (what "Copy" puts on the clipboard)."""
+    result = report.result
+    if result is None or not result.hit:
+        return f"{report.name}: {report.status}{' (' + report.message + ')' if report.message else ''}"
+    lines = [f"{report.name}: {report.status}", f"  t = {result.t!r}",
+             f"  point = [{', '.join(repr(float(v)) for v in result.point)}]",
+             f"  normal = [{', '.join(repr(float(v)) for v in result.normal)}]",
+             f"  feature = {result.feature.kind} {result.feature.index}"]
+    if result.face_index is not None:
+        lines.append(f"  face_index = {result.face_index}")
+    if result.initially_overlapping:
+        lines.append(f"  penetration_depth = {result.penetration_depth!r}")
+    return "\n".join(lines)
+
+
+def _results(editor: Editor, size: tuple[int, int]) -> None:
+    imgui.set_next_window_pos((size[0] - 568, size[1] - 236), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((560, 228), imgui.Cond_.first_use_ever)
+    if imgui.begin("Results"):
+        view = editor.view()
+        if imgui.button("Copy all"):
+            imgui.set_clipboard_text("\n".join(report_text(r) for r in view.reports))
+        imgui.same_line()
+        imgui.text(f"first hit: {view.earliest} at t = {view.time_of_impact!r}" if view.earliest else "no hit")
+        flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
+        if imgui.begin_table("results", 6, flags):
+            for heading in ("target", "status", "t", "feature", "normal", ""):
+                imgui.table_setup_column(heading)
+            imgui.table_headers_row()
+            for report in view.reports:
+                imgui.table_next_row()
+                result = report.result
+                cells = [report.name, report.status]
+                if result is not None and result.hit:
+                    cells += [repr(result.t), f"{result.feature.kind} {result.feature.index}",
+                              ", ".join(f"{v:.6g}" for v in result.normal)]
+                else:
+                    cells += ["", "", report.message]
+                for column, cell in enumerate(cells):
+                    imgui.table_set_column_index(column)
+                    imgui.text(cell)
+                imgui.table_set_column_index(5)
+                if imgui.small_button(f"copy##{report.name}"):
+                    imgui.set_clipboard_text(report_text(report))
+            imgui.end_table()
+    imgui.end()
+
+
+def _help(state: PanelState, size: tuple[int, int]) -> None:
+    imgui.set_next_window_pos((size[0] - 478, 28), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((470, 290), imgui.Cond_.first_use_ever)
+    opened, state.show_help = imgui.begin("Shortcuts", state.show_help)
+    if opened:
+        for shortcut in SHORTCUTS:
+            imgui.text(shortcut.label())
+            imgui.same_line(200)
+            imgui.text_disabled(shortcut.description)
+    imgui.end()
+
+
+def _path_dialog(editor: Editor, state: PanelState) -> None:
+    if state.path_dialog is None:
+        return
+    title = f"{state.path_dialog.title()}###path"
+    imgui.open_popup(title)
+    if imgui.begin_popup_modal(title, None, imgui.WindowFlags_.always_auto_resize)[0]:
+        imgui.set_next_item_width(420)
+        entered, state.path_text = imgui.input_text("file", state.path_text, imgui.InputTextFlags_.enter_returns_true)
+        if imgui.button("OK") or entered:
+            done = editor.open(state.path_text) if state.path_dialog == "open" else editor.save(state.path_text)
+            if done:
+                state.path_dialog = None
+                imgui.close_current_popup()
+        imgui.same_line()
+        if imgui.button("Cancel"):
+            state.path_dialog = None
+            imgui.close_current_popup()
+        if editor.message:
+            imgui.text_wrapped(editor.message)
+        imgui.end_popup()
+
+
+def _gizmo(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
+    """ImGuizmo on the selected shape's pivot (or on the end pose)."""
+    scene = editor.scene
+    if editor.end_pose and scene.moving is not None:
+        moving = scene.object(scene.moving)
+        pivot = KINDS[moving.kind].pivot(moving.params) + np.asarray(scene.direction)
+    elif editor.selected in scene.names():
+        selected = scene.object(editor.selected)
+        pivot = KINDS[selected.kind].pivot(selected.params)
+    else:
+        return
+    gizmo.set_drawlist(imgui.get_background_draw_list())
+    gizmo.set_rect(0, 0, size[0], size[1])
+    view = gizmo.Matrix16(np.asarray(editor.camera.view(), "f4").ravel().tolist())
+    projection = gizmo.Matrix16(np.asarray(editor.camera.projection(size[0] / size[1]), "f4").ravel().tolist())
+    before = np.eye(4)
+    before[3, :3] = pivot
+    matrix = gizmo.Matrix16(before.astype("f4").ravel().tolist())
+    operation = gizmo.OPERATION.rotate if editor.gizmo_operation == "rotate" and not editor.end_pose \
+        else gizmo.OPERATION.translate
+    changed = gizmo.manipulate(view, projection, operation, gizmo.MODE.world, matrix)
+    using = gizmo.is_using()
+    if using and not state.dragging:
+        editor.begin_drag()
+    if not using and state.dragging:
+        editor.end_drag()
+    state.dragging = using
+    if not changed:
+        return
+    after = np.asarray(matrix.values, float).reshape(4, 4)
+    if editor.end_pose:
+        editor.set_end_pose(after[3, :3])
+        return
+    step = np.linalg.inv(before) @ after  # row vectors: p_new = [p, 1] @ step
+    rotation = step[:3, :3].T
+    if operation == gizmo.OPERATION.translate:
+        rotation = np.eye(3)
+    editor.move_selected(RigidMotion(rotation, np.zeros(3), after[3, :3] - pivot if operation ==
+                                     gizmo.OPERATION.translate else step[3, :3]))
+
+
+def _status(editor: Editor, size: tuple[int, int]) -> None:
+    draw_list = imgui.get_foreground_draw_list()
+    name = editor.path.name if editor.path else "untitled"
+    text = f"{name}{' *' if editor.dirty else ''}   {editor.message}"
+    draw_list.add_text((10, size[1] - 22), imgui.get_color_u32((1, 1, 1, 0.8)), text)

@@ -1,0 +1,219 @@
+"""The editor window: pyglet events and frame loop, moderngl drawing, ImGui panels.
+
+Per frame: feed input to ImGui, build the panels (which edit the scene through
+the ``Editor``), take the view model (physics reruns only when the scene
+changed), draw the 3D view, then the panels.  Mouse input the panels do not want
+drives the camera: middle drag orbits, right (or shift+middle) drag pans, the
+wheel zooms.  ``--screenshot`` renders a few frames, saves the window and exits
+(for docs and tests; headless with ``PYGLET_HEADLESS=1``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from app.editor import SHORTCUTS, Editor
+from app.scene import Scene
+
+WINDOW_SIZE = (1280, 800)
+SCREENSHOT_FRAMES = 4
+
+
+def _has_display() -> bool:
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("PYGLET_HEADLESS"))
+
+
+def run_editor(scene: Scene, path: Path | None, screenshot: Path | None = None) -> int:
+    """Open the editor window; returns the process exit code."""
+    if not _has_display():
+        print("sweeplab: no display to open a window on (DISPLAY is not set). "
+              "Use 'sweeplab render -o frame.png' for a headless frame, or PYGLET_HEADLESS=1.", file=sys.stderr)
+        return 2
+    import pyglet
+
+    if os.environ.get("PYGLET_HEADLESS"):
+        pyglet.options["headless"] = True
+    window = EditorWindow(Editor(scene, path), screenshot)
+    pyglet.app.run(1 / 60)
+    return window.exit_code
+
+
+def _key_bindings(key_module) -> dict:
+    """(modifiers, symbol) -> editor command, from ``SHORTCUTS``."""
+    bindings = {}
+    for shortcut in SHORTCUTS:
+        for chord in shortcut.keys:
+            *modifiers, name = chord.split("+")
+            symbol = getattr(key_module, name.upper(), None)
+            if not shortcut.command or symbol is None or " " in name:
+                continue
+            mask = (key_module.MOD_CTRL if "ctrl" in modifiers else 0) | (key_module.MOD_SHIFT if "shift" in modifiers
+                                                                            else 0)
+            bindings[(mask, symbol)] = shortcut.command
+    return bindings
+
+
+def _imgui_keys(key, imgui) -> dict:
+    table = {key.TAB: imgui.Key.tab, key.BACKSPACE: imgui.Key.backspace, key.RETURN: imgui.Key.enter,
+             key.ENTER: imgui.Key.enter, key.ESCAPE: imgui.Key.escape, key.DELETE: imgui.Key.delete,
+             key.SPACE: imgui.Key.space, key.LEFT: imgui.Key.left_arrow, key.RIGHT: imgui.Key.right_arrow,
+             key.UP: imgui.Key.up_arrow, key.DOWN: imgui.Key.down_arrow, key.HOME: imgui.Key.home,
+             key.END: imgui.Key.end, key.NUM_ENTER: imgui.Key.keypad_enter,
+             key.LCTRL: imgui.Key.left_ctrl, key.RCTRL: imgui.Key.right_ctrl,
+             key.LSHIFT: imgui.Key.left_shift, key.RSHIFT: imgui.Key.right_shift}
+    for letter in "ACVXYZ":
+        table[getattr(key, letter)] = getattr(imgui.Key, letter.lower())
+    return table
+
+
+def _make_window_class():
+    import moderngl
+    import pyglet
+    from imgui_bundle import imgui, imguizmo
+    from pyglet.window import key, mouse
+
+    from app.imgui_renderer import ImGuiRenderer
+    from app.png import write_png
+    from app.render import Renderer, grid_step_for
+    from app.ui import PanelState, draw_ui
+
+    class EditorWindowImpl(pyglet.window.Window):
+        def __init__(self, editor: Editor, screenshot: Path | None):
+            config = pyglet.gl.Config(major_version=3, minor_version=3, forward_compatible=True, double_buffer=True,
+                                      red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24)
+            title = f"sweeplab - {editor.path.name if editor.path else 'demo scene'}"
+            super().__init__(*WINDOW_SIZE, caption=title, resizable=True, config=config)
+            moderngl.init_context()
+            self.ctx = moderngl.get_context()
+            self.editor, self.screenshot, self.exit_code = editor, screenshot, 0
+            imgui.create_context()
+            io = imgui.get_io()
+            io.set_ini_filename(None)
+            self.imgui_renderer = ImGuiRenderer(self.ctx)
+            self.renderer = Renderer(self.ctx)
+            self.panels = PanelState()
+            self.bindings = _key_bindings(key)
+            self.imgui_keys = _imgui_keys(key, imgui)
+            self.frames = 0
+            self.frame_seconds = 0.0
+            self._last_time = time.perf_counter()
+            pyglet.clock.schedule_interval(lambda dt: self._autosave(), 1.0)
+
+        def _autosave(self) -> None:
+            written = self.editor.autosave()
+            if written is not None:
+                self.editor.message = f"autosaved to {written}"
+
+        def on_draw(self) -> None:
+            started = time.perf_counter()
+            io = imgui.get_io()
+            width, height = self.get_framebuffer_size()
+            io.display_size = self.get_size()
+            io.display_framebuffer_scale = (width / max(self.width, 1), height / max(self.height, 1))
+            io.delta_time = max(started - self._last_time, 1e-4)
+            self._last_time = started
+            imgui.new_frame()
+            imguizmo.im_guizmo.begin_frame()
+            draw_ui(self.editor, self.panels, self.get_size())
+            imgui.render()
+            self.ctx.screen.use()
+            self.renderer.draw(self.editor.view(), self.editor.camera, (width, height),
+                               grid_step_for(self.editor.camera))
+            self.imgui_renderer.render(imgui.get_draw_data())
+            self.frame_seconds = time.perf_counter() - started
+            self.frames += 1
+            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES:
+                self._save_screenshot()
+
+        def _save_screenshot(self) -> None:
+            import numpy as np
+
+            width, height = self.get_framebuffer_size()
+            data = self.ctx.screen.read(components=3, alignment=1)
+            _ = self.ctx.error  # reading the default framebuffer leaves an error pending (GL_NOTES)
+            pixels = np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1]
+            write_png(self.screenshot, pixels)
+            print(f"wrote {self.screenshot} ({width}x{height}), frame {self.frame_seconds * 1e3:.1f} ms")
+            self.screenshot = None
+            pyglet.clock.schedule_once(lambda dt: self.close(), 0)  # not while pyglet iterates its windows
+
+        # --- input --------------------------------------------------------
+
+        def on_mouse_motion(self, x, y, dx, dy):
+            imgui.get_io().add_mouse_pos_event(x, self.height - y)
+
+        def on_mouse_press(self, x, y, button, modifiers):
+            io = imgui.get_io()
+            io.add_mouse_pos_event(x, self.height - y)
+            io.add_mouse_button_event(self._imgui_button(button), True)
+
+        def on_mouse_release(self, x, y, button, modifiers):
+            imgui.get_io().add_mouse_button_event(self._imgui_button(button), False)
+
+        def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+            io = imgui.get_io()
+            io.add_mouse_pos_event(x, self.height - y)
+            if io.want_capture_mouse or imguizmo.im_guizmo.is_using():
+                return
+            camera = self.editor.camera
+            if buttons & mouse.RIGHT or (buttons & mouse.MIDDLE and modifiers & key.MOD_SHIFT):
+                camera.pan(dx, dy, self.height)
+            elif buttons & mouse.MIDDLE:
+                camera.orbit(dx, dy)
+
+        def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+            io = imgui.get_io()
+            io.add_mouse_wheel_event(scroll_x, scroll_y)
+            if not io.want_capture_mouse:
+                self.editor.camera.zoom(scroll_y)
+
+        @staticmethod
+        def _imgui_button(button) -> int:
+            return {mouse.LEFT: 0, mouse.RIGHT: 1, mouse.MIDDLE: 2}.get(button, 0)
+
+        def _modifier_events(self, modifiers) -> None:
+            io = imgui.get_io()
+            io.add_key_event(imgui.Key.mod_ctrl, bool(modifiers & key.MOD_CTRL))
+            io.add_key_event(imgui.Key.mod_shift, bool(modifiers & key.MOD_SHIFT))
+
+        def on_key_press(self, symbol, modifiers):
+            io = imgui.get_io()
+            self._modifier_events(modifiers)
+            if symbol in self.imgui_keys:
+                io.add_key_event(self.imgui_keys[symbol], True)
+            if io.want_text_input:
+                return pyglet.event.EVENT_HANDLED
+            command = self.bindings.get((modifiers & (key.MOD_CTRL | key.MOD_SHIFT), symbol))
+            if command is not None:
+                getattr(self.editor, command)()
+                return pyglet.event.EVENT_HANDLED
+            if symbol == key.ESCAPE:
+                return pyglet.event.EVENT_HANDLED  # Escape cancels in panels; it never closes the editor
+            return None
+
+        def on_key_release(self, symbol, modifiers):
+            self._modifier_events(modifiers)
+            if symbol in self.imgui_keys:
+                imgui.get_io().add_key_event(self.imgui_keys[symbol], False)
+
+        def on_text(self, text):
+            imgui.get_io().add_input_characters_utf8(text)
+
+        def on_close(self):
+            written = self.editor.autosave()
+            if self.editor.dirty and written is None:
+                from app.scene import autosave_path, save
+
+                save(self.editor.scene, autosave_path(self.editor.path))
+            super().on_close()
+
+    return EditorWindowImpl
+
+
+def EditorWindow(editor: Editor, screenshot: Path | None = None):  # noqa: N802 - a class built on first use
+    """The pyglet window class is defined on first use: importing pyglet.window
+    needs a display (or PYGLET_HEADLESS), which ``run_editor`` checks first."""
+    return _make_window_class()(editor, screenshot)
