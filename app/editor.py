@@ -78,7 +78,8 @@ class Editor:
 
     @property
     def scene(self) -> Scene:
-        return self.history.scene
+        """The current scene, for reading; edits go through ``edit``."""
+        return self.history.current
 
     @property
     def dirty(self) -> bool:
@@ -96,7 +97,7 @@ class Editor:
 
     def edit(self, change: Callable[[Scene], None]) -> bool:
         """Apply ``change`` to a copy of the scene; keep it if every shape is valid."""
-        scene = self.scene
+        scene = self.history.scene
         try:
             change(scene)
             for scene_object in scene.objects:

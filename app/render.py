@@ -3,16 +3,20 @@
 Order per frame: clear, grid and axes, opaque meshes (with outlines), translucent
 meshes (depth-tested, not written), depth-tested lines and points, then the
 "on top" lines and points (contacts, normals, highlights) without depth test so a
-contact inside a solid is still seen.
+contact inside a solid is still seen.  The GPU buffers of a view model are built
+once and reused for as long as the same view model is drawn (frames where the
+scene did not change cost only the draw calls).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from app.camera import OrbitCamera
 from app.shaders import build_program
-from app.view_model import LineBatch, ViewModel
+from app.view_model import ViewModel
 
 BACKGROUND = (0.16, 0.17, 0.2, 1.0)
 GRID = (0.3, 0.32, 0.36, 1.0)
@@ -20,14 +24,36 @@ AXES = ((0.9, 0.3, 0.3, 1.0), (0.3, 0.85, 0.35, 1.0), (0.35, 0.5, 1.0, 1.0))
 GRID_HALF_CELLS = 20
 
 
+@dataclass
+class DrawCall:
+    program: str       # "mesh", "line" or "point"
+    buffer: object
+    vertex_array: object
+    mode: int
+    color: tuple
+    size: float = 1.0  # line width or point size in pixels
+    stage: str = "opaque"  # opaque, translucent, lines, on_top
+
+    def release(self) -> None:
+        self.vertex_array.release()
+        self.buffer.release()
+
+
 class Renderer:
     """Owns the GL programs of the 3D view in one moderngl context."""
+
+    STAGES = ("opaque", "translucent", "lines", "on_top")
 
     def __init__(self, ctx):
         self.ctx = ctx
         self.programs = {name: build_program(ctx, name) for name in ("mesh", "line", "point")}
+        self._view: ViewModel | None = None
+        self._calls: list[DrawCall] = []
+        self._grid_step: float | None = None
+        self._grid_calls: list[DrawCall] = []
 
-    def draw(self, view: ViewModel, camera: OrbitCamera, size: tuple[int, int], grid_step: float | None = 1.0) -> None:
+    def draw(self, view: ViewModel, camera: OrbitCamera, size: tuple[int, int],
+             grid_step: float | None = 1.0) -> None:
         """Draw into the currently bound framebuffer of ``size`` pixels (no grid or
         axes when ``grid_step`` is None)."""
         ctx = self.ctx
@@ -39,82 +65,83 @@ class Renderer:
         self.programs["mesh"]["eye"].value = tuple(camera.eye())
         for name in ("line", "point"):
             self.programs[name]["viewport"].value = size
+        if view is not self._view:
+            self._replace(self._calls, self._build(view))
+            self._view = view
+        if grid_step != self._grid_step:
+            self._replace(self._grid_calls, self._build_grid(grid_step) if grid_step is not None else [])
+            self._grid_step = grid_step
         ctx.enable(ctx.DEPTH_TEST | ctx.BLEND)
         ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE_MINUS_SRC_ALPHA
-        if grid_step is not None:
-            self._grid_and_axes(grid_step)
-        opaque = [d for d in view.drawables if d.fill[3] >= 1]
-        translucent = [d for d in view.drawables if d.fill[3] < 1]
-        for drawable in opaque:
-            self._drawable(drawable)
-        ctx.depth_mask = False
-        for drawable in translucent:
-            self._drawable(drawable)
+        ctx.depth_mask = False  # the grid never hides the axes or shapes drawn on it
+        self._run(self._grid_calls[:1])
         ctx.depth_mask = True
-        for on_top in (False, True):
-            if on_top:
+        self._run(self._grid_calls[1:])
+        for stage in self.STAGES:
+            ctx.depth_mask = stage != "translucent"
+            if stage == "on_top":
                 ctx.disable(ctx.DEPTH_TEST)
-            for batch in view.lines:
-                if batch.on_top == on_top:
-                    self._lines(batch.segments, batch.color, batch.width)
-            for batch in view.points:
-                if batch.on_top == on_top:
-                    self._points(batch.positions, batch.color, batch.size)
+            self._run([call for call in self._calls if call.stage == stage])
+        ctx.depth_mask = True
         ctx.enable(ctx.DEPTH_TEST)
 
-    def _grid_and_axes(self, grid_step: float) -> None:
-        self.ctx.depth_mask = False  # the grid never hides the axes or shapes drawn on it
-        self._lines(_grid(grid_step), GRID, 1.0)
-        self.ctx.depth_mask = True
+    @staticmethod
+    def _replace(calls: list[DrawCall], new: list[DrawCall]) -> None:
+        for call in calls:
+            call.release()
+        calls[:] = new
+
+    def _run(self, calls: list[DrawCall]) -> None:
+        for call in calls:
+            program = self.programs[call.program]
+            program["color"].value = tuple(call.color)
+            if call.program == "line":
+                program["width"].value = call.size / 2
+            elif call.program == "point":
+                program["size"].value = call.size
+            if call.program == "mesh":
+                self.ctx.polygon_offset = 1.0, 1.0  # outlines win the depth test against their own faces
+            call.vertex_array.render(call.mode)
+            self.ctx.polygon_offset = 0.0, 0.0
+
+    def _call(self, program: str, positions, color, size=1.0, stage="opaque") -> list[DrawCall]:
+        positions = np.ascontiguousarray(np.asarray(positions).reshape(-1, 3), dtype="f4")
+        if len(positions) == 0:
+            return []
+        buffer = self.ctx.buffer(positions.tobytes())
+        vertex_array = self.ctx.vertex_array(self.programs[program], [(buffer, "3f", "in_position")])
+        mode = {"mesh": self.ctx.TRIANGLES, "line": self.ctx.LINES, "point": self.ctx.POINTS}[program]
+        return [DrawCall(program, buffer, vertex_array, mode, color, size, stage)]
+
+    def _build(self, view: ViewModel) -> list[DrawCall]:
+        calls = []
+        for drawable in view.drawables:
+            mesh, stage = drawable.mesh, "opaque" if drawable.fill[3] >= 1 else "translucent"
+            calls += self._call("mesh", mesh.triangles, drawable.fill, stage=stage)
+            if drawable.outline_width > 0:
+                calls += self._call("line", mesh.outline, drawable.outline, drawable.outline_width, stage)
+            calls += self._call("point", mesh.points, drawable.fill, drawable.point_size, stage)
+        for batch in view.lines:
+            calls += self._call("line", batch.segments, batch.color, batch.width, "on_top" if batch.on_top else "lines")
+        for batch in view.points:
+            calls += self._call("point", batch.positions, batch.color, batch.size,
+                                "on_top" if batch.on_top else "lines")
+        return calls
+
+    def _build_grid(self, step: float) -> list[DrawCall]:
+        """Grid lines on the z = 0 plane (first call), then the three axes."""
+        extent = GRID_HALF_CELLS * step
+        ticks = np.arange(-GRID_HALF_CELLS, GRID_HALF_CELLS + 1) * step
+        along_x = np.stack([np.c_[np.full_like(ticks, -extent), ticks, 0 * ticks],
+                            np.c_[np.full_like(ticks, extent), ticks, 0 * ticks]], axis=1)
+        calls = self._call("line", np.concatenate([along_x, along_x[:, :, [1, 0, 2]]]), GRID, 1.0)
         for axis, color in enumerate(AXES):
             end = np.zeros(3)
-            end[axis] = GRID_HALF_CELLS * grid_step
-            self._lines(np.stack([np.zeros(3), end])[None], color, 2.0)
-
-    def _drawable(self, drawable) -> None:
-        mesh = drawable.mesh
-        if len(mesh.triangles):
-            ctx = self.ctx
-            ctx.polygon_offset = 1.0, 1.0  # outlines win the depth test against their own faces
-            self._draw(self.programs["mesh"], mesh.triangles.reshape(-1, 3), drawable.fill, self.ctx.TRIANGLES)
-            ctx.polygon_offset = 0.0, 0.0
-        if len(mesh.outline) and drawable.outline_width > 0:
-            self._lines(mesh.outline, drawable.outline, drawable.outline_width)
-        if len(mesh.points):
-            self._points(mesh.points, drawable.fill, drawable.point_size)
-
-    def _lines(self, segments: np.ndarray, color, width: float) -> None:
-        self.programs["line"]["width"].value = width / 2
-        self._draw(self.programs["line"], np.asarray(segments).reshape(-1, 3), color, self.ctx.LINES)
-
-    def _points(self, positions: np.ndarray, color, size: float) -> None:
-        self.programs["point"]["size"].value = size
-        self._draw(self.programs["point"], positions, color, self.ctx.POINTS)
-
-    def _draw(self, program, positions: np.ndarray, color, mode) -> None:
-        if len(positions) == 0:
-            return
-        program["color"].value = tuple(color)
-        buffer = self.ctx.buffer(np.ascontiguousarray(positions, dtype="f4").tobytes())
-        vertex_array = self.ctx.vertex_array(program, [(buffer, "3f", "in_position")])
-        vertex_array.render(mode)
-        vertex_array.release()
-        buffer.release()
-
-
-def _grid(step: float) -> np.ndarray:
-    """Grid lines on the z = 0 plane."""
-    extent = GRID_HALF_CELLS * step
-    ticks = np.arange(-GRID_HALF_CELLS, GRID_HALF_CELLS + 1) * step
-    along_x = np.stack([np.c_[np.full_like(ticks, -extent), ticks, 0 * ticks],
-                        np.c_[np.full_like(ticks, extent), ticks, 0 * ticks]], axis=1)
-    along_y = along_x[:, :, [1, 0, 2]]
-    return np.concatenate([along_x, along_y])
+            end[axis] = extent
+            calls += self._call("line", np.stack([np.zeros(3), end]), color, 2.0)
+        return calls
 
 
 def grid_step_for(camera: OrbitCamera) -> float:
     """A power of ten that keeps about 10-100 grid cells in view."""
     return float(10 ** np.floor(np.log10(max(camera.distance, 1e-9) / 2)))
-
-
-__all__ = ["Renderer", "LineBatch", "grid_step_for"]

@@ -194,7 +194,13 @@ class SceneHistory:
 
     @property
     def scene(self) -> Scene:
+        """A copy of the current state, to edit and ``commit``."""
         return self._states[self._position].copy()
+
+    @property
+    def current(self) -> Scene:
+        """The current state itself, for reading only (no copy)."""
+        return self._states[self._position]
 
     def commit(self, scene: Scene) -> None:
         if self._grouping and self._group_started:

@@ -1,7 +1,8 @@
 """The editor's Dear ImGui panels: scene list, inspector, results, help, gizmo.
 
 Every panel reads the ``Editor`` and calls its commands; none touches GL.
-Numbers are edited with ``%.17g`` so that a typed value is kept bit-exact.
+Numbers show their shortest round-trip text and typed text is parsed by
+``float``, so a typed value is kept bit-exact.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from app.editor import SHORTCUTS, Editor
 from app.shape_kinds import KINDS, RigidMotion
 from app.view_model import TargetReport
 
-EXACT = "%.17g"
 gizmo = imguizmo.im_guizmo
 
 
@@ -96,6 +96,19 @@ def _scene_panel(editor: Editor) -> None:
     imgui.end()
 
 
+def exact_number_field(label: str, value: float) -> tuple[bool, float]:
+    """A number shown as its shortest round-trip text; on Enter the typed text is
+    parsed by ``float`` (correctly rounded), so typed values are kept bit-exact.
+    Returns (changed, value); text that is not a number is ignored."""
+    changed, text = imgui.input_text(label, repr(float(value)), imgui.InputTextFlags_.enter_returns_true)
+    if not changed:
+        return False, value
+    try:
+        return True, float(text)
+    except ValueError:
+        return False, value
+
+
 def _vector_field(label: str, value) -> tuple[bool, list[float]]:
     """Three exact number fields on one row; returns (changed on Enter, values)."""
     values, changed = list(value), False
@@ -103,8 +116,7 @@ def _vector_field(label: str, value) -> tuple[bool, list[float]]:
     width = (imgui.get_content_region_avail().x - 60) / 3
     for axis in range(3):
         imgui.set_next_item_width(width)
-        edited, number = imgui.input_double(f"##{axis}", values[axis], 0.0, 0.0, EXACT,
-                                             imgui.InputTextFlags_.enter_returns_true)
+        edited, number = exact_number_field(f"##{axis}", values[axis])
         if edited:
             values[axis], changed = number, True
         imgui.same_line()
@@ -134,8 +146,7 @@ def _inspector(editor: Editor) -> None:
                         edited, new[number] = _vector_field(f"{parameter.name}[{number}]", point)
                         changed |= edited
                 else:
-                    changed, new = imgui.input_double(parameter.name, value, 0.0, 0.0, EXACT,
-                                                      imgui.InputTextFlags_.enter_returns_true)
+                    changed, new = exact_number_field(parameter.name, value)
                 if changed:
                     editor.set_parameter(scene_object.name, parameter.name, new)
         else:
@@ -203,7 +214,7 @@ def _help(state: PanelState, size: tuple[int, int]) -> None:
     if opened:
         for shortcut in SHORTCUTS:
             imgui.text(shortcut.label())
-            imgui.same_line(200)
+            imgui.same_line(230)
             imgui.text_disabled(shortcut.description)
     imgui.end()
 

@@ -10,6 +10,8 @@ returns; no GL here, so it is tested headless.
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -83,6 +85,17 @@ class ViewModel:
     bounds: tuple[np.ndarray, np.ndarray] = (np.full(3, -1.0), np.full(3, 1.0))
 
 
+@functools.lru_cache(maxsize=256)
+def _cached_mesh(kind: str, params_json: str) -> tessellate.Mesh:
+    return KINDS[kind].mesh(json.loads(params_json))
+
+
+def shape_mesh(kind: str, params: dict) -> tessellate.Mesh:
+    """The drawn mesh of a shape, tessellated once per distinct parameters (a drag
+    re-tessellates only the shape it moves).  Callers must not modify it."""
+    return _cached_mesh(kind, json.dumps(params, sort_keys=True))
+
+
 def sweep_targets(scene: Scene) -> list[TargetReport]:
     """Sweep the moving object against every other object of the scene."""
     if scene.moving is None:
@@ -115,7 +128,7 @@ def build_view_model(scene: Scene, selected: str | None = None) -> ViewModel:
     by_name = {r.name: r for r in view.reports}
     for scene_object in scene.objects:
         kind = KINDS[scene_object.kind]
-        mesh = kind.mesh(scene_object.params)
+        mesh = shape_mesh(scene_object.kind, scene_object.params)
         if scene_object.name == scene.moving:
             _add_moving(view, scene, mesh, scale)
             continue
@@ -127,7 +140,7 @@ def build_view_model(scene: Scene, selected: str | None = None) -> ViewModel:
             _add_contact(view, kind, scene_object.params, report.result, scale)
     if selected is not None and selected in scene.names():
         selected_object = scene.object(selected)
-        outline = KINDS[selected_object.kind].mesh(selected_object.params)
+        outline = shape_mesh(selected_object.kind, selected_object.params)
         view.lines.append(LineBatch(outline.outline, SELECTED, 3.0, on_top=True))
     view.bounds = _bounds(view)
     return view

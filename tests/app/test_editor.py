@@ -1,0 +1,138 @@
+"""Editor commands on the scene, headless: edits, validation, undo, files, autosave."""
+
+import numpy as np
+import pytest
+
+from app.cli import DEMO_SCENE
+from app.editor import AUTOSAVE_SECONDS, Editor
+from app.scene import autosave_path, load, save
+from app.shape_kinds import KINDS, RigidMotion
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def editor():
+    return Editor(load(DEMO_SCENE))
+
+
+def test_typed_values_are_kept_bit_exact(editor):
+    editor.set_parameter("mover", "center", [0.1, 1e-300, -0.0])
+    editor.set_direction([1 / 3, 0.0, 2.0 ** -40])
+    scene = editor.scene
+    assert [v.hex() for v in scene.object("mover").params["center"]] == [v.hex() for v in (0.1, 1e-300, -0.0)]
+    assert scene.direction == [1 / 3, 0.0, 2.0 ** -40]
+
+
+def test_invalid_value_is_refused_and_the_scene_kept(editor):
+    before = editor.scene.to_json()
+    editor.set_parameter("mover", "radius", -1.0)
+    assert "radius must be >= 0" in editor.message
+    editor.set_parameter("missed polygon", "vertices", [[0, 0, 0], [1, 0, 0], [1, 1, 1], [0, 1, 0]])
+    assert "planar" in editor.message
+    assert editor.scene.to_json() == before and not editor.history.can_undo()
+
+
+def test_add_duplicate_delete_and_undo_every_step(editor):
+    editor.add("triangle")
+    assert editor.selected == "triangle1" and "triangle1" in editor.scene.names()
+    editor.duplicate()
+    assert editor.selected == "triangle2"
+    np.testing.assert_array_equal(editor.scene.object("triangle2").params["a"], [0.5, 0.5, 0.0])
+    editor.delete()
+    assert "triangle2" not in editor.scene.names() and editor.selected is None
+    for _ in range(3):
+        editor.undo()
+    assert editor.scene.to_json() == load(DEMO_SCENE).to_json()
+    editor.redo()
+    assert "triangle1" in editor.scene.names()
+
+
+def test_every_kind_can_be_added_and_moved(editor):
+    for kind in KINDS:
+        editor.add(kind)
+        editor.move_selected(RigidMotion.translate([1.0, 2.0, 3.0]))
+        assert editor.message == "", editor.message
+    assert len(editor.scene.objects) == 7 + len(KINDS)
+
+
+def test_a_drag_is_one_undo_step(editor):
+    editor.select("triangle")
+    start = editor.scene.object("triangle").params["a"]
+    editor.begin_drag()
+    for _ in range(5):
+        editor.move_selected(RigidMotion.translate([0.0, 0.25, 0.0]))
+    editor.end_drag()
+    assert editor.scene.object("triangle").params["a"] == [start[0], start[1] + 1.25, start[2]]
+    editor.undo()
+    assert editor.scene.object("triangle").params["a"] == start
+
+
+def test_rotation_about_the_pivot(editor):
+    editor.select("segment")
+    quarter_turn = np.array([[0.0, -1, 0], [1, 0, 0], [0, 0, 1]])
+    pivot = KINDS["segment"].pivot(editor.scene.object("segment").params)
+    editor.move_selected(RigidMotion(quarter_turn, pivot, np.zeros(3)))
+    params = editor.scene.object("segment").params
+    np.testing.assert_allclose(params["a"], [3.0, 0.0, -1.0])
+    np.testing.assert_allclose(params["b"], [1.0, 0.0, 1.0])
+
+
+def test_plane_moves_with_its_offset(editor):
+    editor.select("plane")
+    editor.move_selected(RigidMotion.translate([1.0, 5.0, 0.0]))
+    assert editor.scene.object("plane").params == {"normal": [1.0, 0.0, 0.0], "offset": 8.5}
+
+
+def test_end_pose_handle_sets_the_direction(editor):
+    editor.set_end_pose([0.0, 1.0, 0.0])
+    assert editor.scene.direction == [6.0, 1.0, 0.0]
+
+
+def test_moving_shape_and_options(editor):
+    editor.set_moving("triangle")
+    assert editor.scene.moving == "triangle"
+    editor.set_option("ignore_separating", True)
+    assert editor.scene.options["ignore_separating"] is True
+    editor.rename("triangle", "wall")
+    assert editor.scene.moving == "wall"
+
+
+def test_view_is_recomputed_only_when_the_scene_changes(editor):
+    first = editor.view()
+    assert editor.view() is first
+    editor.set_direction([0.0, 14.0, 0.0])
+    assert editor.view() is not first
+
+
+def test_save_open_and_bad_file(tmp_path, editor):
+    path = tmp_path / "mine.json"
+    assert editor.save(path) and not editor.dirty
+    editor.set_direction([1.0, 1.0, 1.0])
+    assert editor.dirty
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "sweeplab-scene", "version": 7}')
+    assert not editor.open(bad)
+    assert "newer than this sweeplab" in editor.message and editor.scene.direction == [1.0, 1.0, 1.0]
+    assert editor.open(path) and editor.scene.direction == [14.0, 0.0, 0.0]
+
+
+def test_autosave_writes_unsaved_edits_beside_the_file(tmp_path):
+    path = tmp_path / "scene.json"
+    save(load(DEMO_SCENE), path)
+    clock = FakeClock()
+    editor = Editor(load(path), path, clock=clock)
+    editor.set_direction([1.0, 2.0, 3.0])
+    assert editor.autosave() is None  # not due yet
+    clock.now += AUTOSAVE_SECONDS
+    written = editor.autosave()
+    assert written == autosave_path(path) and load(written).direction == [1.0, 2.0, 3.0]
+    assert editor.autosave() is None  # nothing new
+    editor.save()
+    assert not autosave_path(path).exists()
