@@ -99,10 +99,27 @@ class Renderer:
                 program["width"].value = call.size / 2
             elif call.program == "point":
                 program["size"].value = call.size
-            if call.program == "mesh":
-                self.ctx.polygon_offset = 1.0, 1.0  # outlines win the depth test against their own faces
-            call.vertex_array.render(call.mode)
+            if call.program == "mesh":  # outlines win the depth test against their own faces, and
+                # opaque surfaces against see-through ones that coincide with them (the swept path)
+                self.ctx.polygon_offset = (4.0, 4.0) if call.stage == "translucent" else (1.0, 1.0)
+            if call.program == "mesh" and call.stage == "translucent":
+                self._nearest_layer_only(call)
+            else:
+                call.vertex_array.render(call.mode)
             self.ctx.polygon_offset = 0.0, 0.0
+
+    def _nearest_layer_only(self, call: DrawCall) -> None:
+        """Blend only the surface nearest the eye (a depth pre-pass), so a see-through
+        solid does not stripe where its back and front faces overlap."""
+        framebuffer = self.ctx.fbo
+        framebuffer.color_mask = False, False, False, False
+        self.ctx.depth_mask = True
+        call.vertex_array.render(call.mode)
+        framebuffer.color_mask = True, True, True, True
+        self.ctx.depth_mask = False
+        self.ctx.depth_func = "<="
+        call.vertex_array.render(call.mode)
+        self.ctx.depth_func = "<"
 
     def _call(self, program: str, positions, color, size=1.0, stage="opaque") -> list[DrawCall]:
         positions = np.ascontiguousarray(np.asarray(positions).reshape(-1, 3), dtype="f4")
