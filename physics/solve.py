@@ -3,6 +3,8 @@
 ``solve_quadratic`` is the robust quadratic of the seed's ``SolveQuadratic``:
 it degrades to the linear (a = 0) and constant (a = b = 0) cases and computes the
 smaller-magnitude root as ``c / q`` so that no root is lost to cancellation.
+``first_nonpositive_time`` is the same formula reduced to what a sweep needs, the
+first time a convex quadratic reaches zero, in a handful of array operations.
 Divisions by zero happen in lanes whose result is then discarded, so the solver
 runs under ``np.errstate(all="ignore")``.
 """
@@ -53,22 +55,21 @@ def _solve_quadratic(a, b, c, discriminant):
     return root_count, low, high
 
 
-def quadratic_nonpositive_interval(a, b, c, discriminant=None):
-    """The interval of t where ``a t^2 + b t + c <= 0``, for ``a >= 0``.
+def first_nonpositive_time(a, half_b, c, quarter_discriminant=None):
+    """Earliest t >= 0 with ``a t^2 + 2 half_b t + c <= 0``, for ``a >= 0``; +inf if none.
 
-    With ``a >= 0`` the set is a single (possibly empty or unbounded) interval;
-    returns ``(low, high)``, with ``low > high`` (``+inf, -inf``) where it is empty
-    and infinite ends where it is unbounded.  This is the "contact interval" of
-    every sweep kernel: squared distance minus squared radius is such a quadratic.
+    This is the entry time of every sweep kernel (squared distance minus squared
+    radius is such a convex quadratic in t).  ``c <= 0`` means already inside: 0.
+    Otherwise the quadratic must be decreasing at 0 (``half_b < 0``) with real
+    roots, and the entry is the smaller root written without cancellation, as in
+    ``solve_quadratic``: ``c / (sqrt(half_b^2 - a c) - half_b)`` (the product of the
+    roots is c / a).  With a = 0 this is the linear root -c / (2 half_b).
+
+    ``quarter_discriminant`` (``half_b^2 - a c``) may be passed when geometry gives
+    it more accurately (``a (r^2 - |m_perp|^2)`` for a ray against a ball).
     """
-    root_count, low, high = solve_quadratic(a, b, c, discriminant)
-    a, b, c = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c))
-    inf = np.asarray(np.inf, dtype=low.dtype)
-    linear = root_count == 1
-    low = np.where(linear & (b > 0), -inf, low)    # increasing line: (-inf, root]
-    high = np.where(linear & (b < 0), inf, high)   # decreasing line: [root, inf)
-    no_single_root = root_count <= 0                # none, or a = b = 0: the sign of c decides
-    everywhere = no_single_root & (a == 0) & (c <= 0)
-    low = np.where(no_single_root, np.where(everywhere, -inf, inf), low)
-    high = np.where(no_single_root, np.where(everywhere, inf, -inf), high)
-    return low, high
+    if quarter_discriminant is None:
+        quarter_discriminant = half_b * half_b - a * c
+    with np.errstate(all="ignore"):
+        entry = c / (np.sqrt(np.maximum(quarter_discriminant, 0)) - half_b)
+    return np.where(c <= 0, 0, np.where((half_b < 0) & (quarter_discriminant >= 0), entry, np.inf))

@@ -4,7 +4,7 @@ Inside the sweep kernels a batch of 3-vectors is an array of shape (3, ...): one
 contiguous row per component, so every operation is a plain elementwise pass
 (fast, and bit-identical per element whatever the batch shape — a scalar query
 and the same query inside a batch round the same way).  The public API keeps
-(..., 3); ``components`` and ``vectors`` convert.
+(..., 3); ``components`` converts.
 """
 
 from __future__ import annotations
@@ -15,11 +15,6 @@ import numpy as np
 def components(vectors: np.ndarray) -> np.ndarray:
     """(..., 3) -> (3, ...), contiguous."""
     return np.ascontiguousarray(np.moveaxis(vectors, -1, 0))
-
-
-def vectors(components_: np.ndarray) -> np.ndarray:
-    """(3, ...) -> (..., 3), contiguous."""
-    return np.stack([components_[0], components_[1], components_[2]], axis=-1)
 
 
 def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -36,12 +31,19 @@ def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def normalize_or(vectors_: np.ndarray, fallback: np.ndarray) -> np.ndarray:
     """Unit vectors along (3, ...) ``vectors_``; ``fallback`` where a vector is zero.
 
-    Scales by the largest component first, so vectors whose squared length would
-    underflow (or overflow) still normalise.  Run under ``np.errstate(all="ignore")``.
+    Lanes whose squared length underflows (or overflows) are scaled by their
+    largest component first, so tiny and huge vectors still normalise; every lane
+    gets the same arithmetic whatever its neighbours.  Run under
+    ``np.errstate(all="ignore")``.
     """
-    largest = np.maximum(np.maximum(np.abs(vectors_[0]), np.abs(vectors_[1])), np.abs(vectors_[2]))
-    scaled = vectors_ / largest
-    return np.where(largest > 0, scaled / np.sqrt(dot(scaled, scaled)), fallback)
+    squared = dot(vectors_, vectors_)
+    unit = vectors_ / np.sqrt(squared)
+    unrepresentable = ~((squared > 0) & (squared < np.inf))
+    if np.any(unrepresentable):
+        largest = np.maximum(np.maximum(np.abs(vectors_[0]), np.abs(vectors_[1])), np.abs(vectors_[2]))
+        scaled = vectors_ / largest
+        unit = np.where(unrepresentable, np.where(largest > 0, scaled / np.sqrt(dot(scaled, scaled)), fallback), unit)
+    return unit
 
 
 def any_perpendicular(axis: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ import numpy as np
 from physics.core import EDGE, FACE, CoreFeatures, inside_face
 from physics.sweep.batching import chunk, chunk_ranges, flatten
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
-from physics.vector import any_perpendicular, components, dot, normalize_or, vectors
+from physics.vector import any_perpendicular, components, dot, normalize_or
 
 
 class Contact(NamedTuple):
@@ -77,28 +77,30 @@ def sweep_ball_plane(center, radius, direction, plane_normal, plane_offset,
 def _run_chunked(kernel, vector_inputs, scalar_inputs, features: CoreFeatures | None = None,
                  feature_batch: tuple = ()) -> Contact:
     """Broadcast, flatten and chunk the inputs; run ``kernel(*vectors, *scalars[,
-    features])`` per chunk; reassemble a ``Contact`` of the broadcast batch shape."""
+    features])`` per chunk (vectors turned component-first chunk by chunk, while
+    they are in cache); reassemble a ``Contact`` of the broadcast batch shape."""
     scalar_inputs = [np.asarray(value) for value in scalar_inputs]
     shape = np.broadcast_shapes(*[v.shape[:-1] for v in vector_inputs], *[s.shape for s in scalar_inputs],
                                 feature_batch)
     dtype = np.result_type(*vector_inputs, *scalar_inputs, *([features.vertices] if features else []))
-    flat_vectors = [flatten(components(v), 1, v.shape[:-1], shape) for v in vector_inputs]
+    flat_vectors = [flatten(v, 0, v.shape[:-1], shape) for v in vector_inputs]
     flat_scalars = [flatten(s, 0, s.shape, shape) for s in scalar_inputs]
     if features is not None:
         features = features.map_batch(lambda array, axis: flatten(array, axis, feature_batch, shape))
     count = math.prod(shape)
     t, depth = np.empty(count, dtype), np.empty(count, dtype)
-    point, normal = np.empty((3, count), dtype), np.empty((3, count), dtype)
+    point, normal = np.empty((count, 3), dtype), np.empty((count, 3), dtype)
     code, index = np.empty(count, np.int64), np.empty(count, np.int64)
     for start, stop in chunk_ranges(count):
-        arguments = [chunk(v, 1, start, stop) for v in flat_vectors] + [chunk(s, 0, start, stop) for s in flat_scalars]
+        arguments = [components(chunk(v, 0, start, stop)) for v in flat_vectors]
+        arguments += [chunk(s, 0, start, stop) for s in flat_scalars]
         if features is not None:
             arguments.append(features.map_batch(lambda array, axis: chunk(array, axis, start, stop)))
         part = kernel(*arguments)
         t[start:stop], depth[start:stop] = part.t, part.depth
-        point[:, start:stop], normal[:, start:stop] = part.point, part.normal
+        point[start:stop], normal[start:stop] = part.point.T, part.normal.T
         code[start:stop], index[start:stop] = part.feature_code, part.feature_index
-    return Contact(t.reshape(shape), vectors(point).reshape(shape + (3,)), vectors(normal).reshape(shape + (3,)),
+    return Contact(t.reshape(shape), point.reshape(shape + (3,)), normal.reshape(shape + (3,)),
                    depth.reshape(shape), code.reshape(shape), index.reshape(shape))
 
 

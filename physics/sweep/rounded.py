@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from physics.solve import quadratic_nonpositive_interval
+from physics.solve import first_nonpositive_time
 from physics.vector import dot
 
 
@@ -31,22 +31,21 @@ def first_time_in(low: np.ndarray, high: np.ndarray) -> np.ndarray:
 
 def ball_entry_time(offset: np.ndarray, direction: np.ndarray, radius: np.ndarray) -> np.ndarray:
     """First t in [0, 1] with ``|offset + t direction| <= radius``; vectors are
-component-first (3, ...), ``radius`` broadcasts against their batch.
+    component-first (3, ...), ``radius`` broadcasts against their batch.
 
-    Solves ``|d|^2 t^2 + 2 (m.d) t + |m|^2 - r^2 <= 0`` with the discriminant taken
-    from the perpendicular distance of the line, ``4 |d|^2 (r^2 - |m_perp|^2)``,
-    which keeps grazing decisions accurate (no ``b^2 - 4ac`` cancellation).
-    An infinite cylinder is this ball in the plane perpendicular to its axis:
-    pass the offset and direction with their axial parts removed.
+    The quadratic ``|d|^2 t^2 + 2 (m.d) t + |m|^2 - r^2`` takes its discriminant
+    from the perpendicular distance of the line, ``|d|^2 (r^2 - |m_perp|^2)``, which
+    keeps grazing decisions accurate (no ``b^2 - 4ac`` cancellation).  An infinite
+    cylinder is this ball in the plane perpendicular to its axis: pass the offset
+    and direction with their axial parts removed.
     """
     speed_squared = dot(direction, direction)
     half_b = dot(offset, direction)
     perpendicular = offset - np.where(speed_squared > 0, half_b / speed_squared, 0) * direction
     radius_squared = radius * radius
-    discriminant = 4 * speed_squared * (radius_squared - dot(perpendicular, perpendicular))
-    low, high = quadratic_nonpositive_interval(speed_squared, 2 * half_b, dot(offset, offset) - radius_squared,
-                                               discriminant)
-    return first_time_in(low, high)
+    time = first_nonpositive_time(speed_squared, half_b, dot(offset, offset) - radius_squared,
+                                  speed_squared * (radius_squared - dot(perpendicular, perpendicular)))
+    return np.where(time <= 1, time, np.inf)
 
 
 def slab_entry_time(height: np.ndarray, rate: np.ndarray, radius: np.ndarray) -> np.ndarray:

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from physics.solve import IDENTICALLY_ZERO, quadratic_nonpositive_interval, solve_quadratic
+from physics.solve import IDENTICALLY_ZERO, first_nonpositive_time, solve_quadratic
 
 
 def test_two_roots_sorted():
@@ -50,14 +50,21 @@ def test_vectorized_and_keeps_float32():
     assert low.dtype == np.float32 and count.tolist() == [2, 1, 2]
 
 
-@pytest.mark.parametrize("a, b, c, low, high", [
-    (1.0, -3.0, 2.0, 1.0, 2.0),           # between the roots
-    (1.0, 0.0, 1.0, np.inf, -np.inf),     # never
-    (0.0, 2.0, -4.0, -np.inf, 2.0),       # linear, increasing
-    (0.0, -2.0, -4.0, -2.0, np.inf),      # linear, decreasing
-    (0.0, 0.0, -1.0, -np.inf, np.inf),    # always
-    (0.0, 0.0, 0.0, -np.inf, np.inf),     # identically zero
-    (0.0, 0.0, 1.0, np.inf, -np.inf),     # never
+@pytest.mark.parametrize("a, half_b, c, time", [
+    (1.0, -1.5, 2.0, 1.0),          # roots 1 and 2: enters at 1
+    (1.0, -1.5, 0.0, 0.0),          # touching at 0
+    (1.0, 1.5, -1.0, 0.0),          # inside at 0, leaving
+    (1.0, 1.5, 2.0, np.inf),        # moving away
+    (1.0, -1.0, 2.0, np.inf),       # approaching, never reaching (no real root)
+    (1.0, -1.0, 1.0, 1.0),          # double root: a graze counts
+    (0.0, -1.0, 4.0, 2.0),          # linear
+    (0.0, 0.0, 1.0, np.inf),        # constant, positive
+    (0.0, 0.0, 0.0, 0.0),           # constant zero
 ])
-def test_nonpositive_interval(a, b, c, low, high):
-    assert quadratic_nonpositive_interval(a, b, c) == (low, high)
+def test_first_nonpositive_time(a, half_b, c, time):
+    assert first_nonpositive_time(a, half_b, c) == time
+
+
+def test_first_nonpositive_time_has_no_cancellation():
+    # t^2 - 1e8 t + 1: the small root 1e-8 (to 1e-16 relative) survives.
+    assert first_nonpositive_time(1.0, -0.5e8, 1.0) == pytest.approx(1e-8, rel=1e-15)
