@@ -81,6 +81,15 @@ NORMAL_ATOL = 1e-6
 Contact normals agree when they differ by at most this.  Near a graze the normal
 rotates with sqrt(t error), so 1e-6 matches ``TIME_ATOL``'s square-root scale."""
 
+REFERENCE_TIME_ATOL = 1e-6
+"""Unit: fraction of the sweep.
+
+How far the analytic time of impact and ``physics.reference`` may differ before
+the editor flags a disagreement.  The reference bisects a distance whose slope is
+small near a graze, so its t carries an error up to ~sqrt(round-off); 1e-6 sits
+above that for unit-scale scenes and far below any real bug.  Smaller flags
+honest grazes; larger hides wrong edge or vertex times."""
+
 REFERENCE_SEARCH_STEPS = 200
 """Unit: halvings (bisection) or two-thirds shrinkings (ternary search) of a bracket.
 

@@ -1,0 +1,57 @@
+"""physics.reference (bisection on the exact distance) against the analytic sweeps
+and against the tests' own brute force, which finds closest points differently."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from physics import Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
+from physics.reference import ReferenceTrace, reference_sweep
+from tests.physics.brute_force import core_of, reference_sweep as brute_force_sweep
+from tests.physics.strategies import TARGET_KINDS, configurations
+
+
+def test_hand_worked_case_and_trace():
+    trace = ReferenceTrace()
+    result = reference_sweep(Sphere([1.0, 1, 5], 1.0), Triangle([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0]), [0, 0, -10.0],
+                             trace)
+    assert result.hit and abs(result.t - 0.4) <= tolerance.TIME_ATOL
+    np.testing.assert_allclose(result.normal, [0, 0, 1])
+    assert (result.feature.kind, result.feature.index) == ("face", 0)
+    assert len(trace.samples) > 100
+
+
+def test_swapped_pair_matches_sweep():
+    moving, target = Segment([0.5, -2, 0], [0.5, 2, 0]), Sphere([0.0, 0, 0], 1.0)
+    expected = sweep(moving, target, [0, 0, 1.0])
+    actual = reference_sweep(moving, target, [0, 0, 1.0])
+    assert actual.initially_overlapping and actual.penetration_depth == pytest.approx(expected.penetration_depth)
+    np.testing.assert_allclose(actual.point, expected.point)
+    np.testing.assert_allclose(actual.normal, expected.normal)
+
+
+def test_miss_and_bad_input():
+    assert reference_sweep(Point([0.0, 0, 5]), Plane([1.0, 0, 0], 2.0), [0, 0, 1.0]).hit is False
+    with pytest.raises(TypeError, match="moving Segment against a Triangle"):
+        reference_sweep(Segment([0, 0, 0], [1, 0, 0]), Triangle([0, 0, 0], [1, 0, 0], [0, 1, 0]), [1, 0, 0])
+    with pytest.raises(ValueError, match="one configuration"):
+        reference_sweep(Sphere(np.zeros((2, 3)), 1.0), Point([0, 0, 0]), [1, 0, 0])
+
+
+@pytest.mark.parametrize("kind", TARGET_KINDS)
+def test_agrees_with_analytic_sweep_and_brute_force(kind):
+    @settings(max_examples=40, deadline=None)
+    @given(configurations(kind))
+    def check(config):
+        reference = reference_sweep(config.sphere, config.target, config.direction)
+        brute = brute_force_sweep(config.sphere.center, float(config.sphere.radius), config.direction,
+                                  core_of(config.target))
+        if abs(brute.closest_gap) <= tolerance.LENGTH_RTOL * config.scale:
+            return  # a graze within round-off
+        analytic = sweep(config.sphere, config.target, config.direction)
+        assert reference.hit == analytic.hit == (brute.t is not None)
+        if reference.hit and not reference.initially_overlapping and brute.closest_gap < -tolerance.REFERENCE_TIME_ATOL:
+            assert abs(reference.t - brute.t) <= tolerance.TIME_ATOL
+            assert abs(reference.t - analytic.t) <= tolerance.REFERENCE_TIME_ATOL
+
+    check()
