@@ -1,8 +1,11 @@
 """The ``sweeplab`` command.
 
-* ``sweeplab [SCENE]`` opens the editor on SCENE (the bundled demo scene by default).
+* ``sweeplab [SCENE|FIXTURE]`` opens the editor on a scene or fixture file (the
+  bundled demo scene by default); a fixture shows expected vs actual answers.
 * ``sweeplab render [SCENE] -o out.png [--size WxH] [--camera yaw,pitch,distance[,x,y,z]]
   [--select NAME]`` draws one frame with no window (EGL) and writes a PNG.
+* ``sweeplab check [DIR]`` runs the fixtures of DIR (default ``tests/fixtures``)
+  without pytest; exits 1 if any fails (or a known-failing one passes).
 """
 
 from __future__ import annotations
@@ -60,6 +63,42 @@ def render_main(argv: list[str]) -> int:
     return 0
 
 
+def check_main(argv: list[str]) -> int:
+    from app.fixture import FixtureError, load_fixture, run_fixture
+
+    parser = argparse.ArgumentParser(prog="sweeplab check", description="Run regression fixtures without pytest.")
+    parser.add_argument("directory", nargs="?", default="tests/fixtures", help="folder of *.json fixtures")
+    args = parser.parse_args(argv)
+    paths = sorted(Path(args.directory).glob("*.json"))
+    if not paths:
+        print(f"sweeplab check: no fixtures in {args.directory}", file=sys.stderr)
+        return 2
+    counts = {"passed": 0, "failed": 0, "xfailed": 0}
+    for path in paths:
+        try:
+            fixture = load_fixture(path)
+        except FixtureError as error:
+            print(f"ERROR  {path.name}: {error}")
+            counts["failed"] += 1
+            continue
+        report = run_fixture(fixture)
+        if fixture.known_failing and report.passed:
+            print(f"XPASS  {path.name}: marked known failing ({fixture.known_failing}) but passes; "
+                  "remove \"known_failing\"")
+            counts["failed"] += 1
+        elif fixture.known_failing:
+            print(f"XFAIL  {path.name}: {fixture.known_failing}")
+            counts["xfailed"] += 1
+        elif report.passed:
+            print(f"PASS   {path.name}")
+            counts["passed"] += 1
+        else:
+            print(f"FAIL   {path.name}: {fixture.note}\n{report.table()}")
+            counts["failed"] += 1
+    print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['xfailed']} xfailed")
+    return 1 if counts["failed"] else 0
+
+
 def editor_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="sweeplab", description="Interactive sweep-test debugger. "
                                      "Also: 'sweeplab render --help'.")
@@ -67,18 +106,20 @@ def editor_main(argv: list[str]) -> int:
     parser.add_argument("--screenshot", type=Path, default=None,
                         help="draw a few frames, save the window to this PNG and exit")
     args = parser.parse_args(argv)
-    try:
-        scene = load(args.scene or DEMO_SCENE)
-    except SceneError as error:
-        print(f"sweeplab: {error}", file=sys.stderr)
-        return 2
+    from app.editor import Editor
     from app.window import run_editor
 
-    return run_editor(scene, Path(args.scene) if args.scene else None, args.screenshot)
+    editor = Editor(load(DEMO_SCENE))
+    if args.scene is not None and not editor.open(Path(args.scene)):
+        print(f"sweeplab: {editor.message}", file=sys.stderr)
+        return 2
+    return run_editor(editor, args.screenshot)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["render"]:
         return render_main(argv[1:])
+    if argv[:1] == ["check"]:
+        return check_main(argv[1:])
     return editor_main(argv)

@@ -16,6 +16,8 @@ from typing import Callable
 import numpy as np
 
 from app.camera import OrbitCamera
+from app.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
+                         pytest_source, run_fixture, save_fixture)
 from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
 from app.shape_kinds import KINDS, RigidMotion
 from app.view_model import ViewModel, build_view_model
@@ -32,9 +34,12 @@ class Shortcut:
     keys: tuple[str, ...]
     description: str
     command: str
+    argument: object = None  # passed to the command when not None
 
     def label(self) -> str:
-        return " / ".join(key.title() if "+" in key or len(key) > 1 else key.upper() for key in self.keys)
+        names = {"bracketleft": "[", "bracketright": "]"}
+        return " / ".join(names.get(key, key.title() if "+" in key or len(key) > 1 else key.upper())
+                          for key in self.keys)
 
 
 SHORTCUTS = (
@@ -49,6 +54,14 @@ SHORTCUTS = (
     Shortcut(("r",), "gizmo: rotate", "use_rotate"),
     Shortcut(("e",), "gizmo on the end pose: drag it to set the sweep", "toggle_end_pose"),
     Shortcut(("tab",), "select the next shape", "select_next"),
+    Shortcut(("ctrl+shift+f",), "save as fixture (a regression test)", "request_fixture_dialog"),
+    Shortcut(("x",), "nudge along x", "set_nudge_axis", 0),
+    Shortcut(("y",), "nudge along y", "set_nudge_axis", 1),
+    Shortcut(("z",), "nudge along z", "set_nudge_axis", 2),
+    Shortcut(("bracketleft",), "nudge -", "nudge", -1),
+    Shortcut(("bracketright",), "nudge +", "nudge", +1),
+    Shortcut(("u",), "nudge by one ulp / by epsilon", "toggle_nudge_mode"),
+    Shortcut(("n",), "nudge the selected shape / the direction", "toggle_nudge_target"),
     Shortcut(("middle drag",), "orbit the camera", ""),
     Shortcut(("right drag", "shift+middle drag"), "pan the camera", ""),
     Shortcut(("wheel",), "zoom", ""),
@@ -65,6 +78,10 @@ class Editor:
         self.camera = OrbitCamera()
         self.gizmo_operation = "translate"
         self.end_pose = False
+        self.fixture: Fixture | None = None  # when a fixture is open: its expected answers
+        self.check_reference = True
+        self.nudge_axis, self.nudge_by_ulp, self.nudge_direction, self.nudge_epsilon = 0, True, False, 1e-12
+        self.fixture_dialog_requested = False
         self.message = ""
         self.saved_revision = 0
         self._clock = clock
@@ -88,10 +105,17 @@ class Editor:
     def view(self) -> ViewModel:
         """The view model, recomputed (physics included) only when the scene or the
         selection changed."""
-        key = (self.history.revision, self.selected)
+        key = (self.history.revision, self.selected, self.check_reference)
         if key != self._view_key:
-            self._view, self._view_key = build_view_model(self.scene, self.selected), key
+            self._view = build_view_model(self.scene, self.selected, with_reference=self.check_reference)
+            self._view_key = key
         return self._view
+
+    def fixture_report(self) -> FixtureReport | None:
+        """The open fixture's expected answers checked against the current scene."""
+        if self.fixture is None:
+            return None
+        return run_fixture(Fixture(self.scene, self.fixture.expected, precision=self.fixture.precision))
 
     # --- edits ---------------------------------------------------------------
 
@@ -237,6 +261,70 @@ class Editor:
     def toggle_end_pose(self) -> None:
         self.end_pose = not self.end_pose and self.scene.moving is not None
 
+    # --- nudging: one ulp or epsilon along an axis --------------------------
+
+    def set_nudge_axis(self, axis: int) -> None:
+        self.nudge_axis = axis
+
+    def toggle_nudge_mode(self) -> None:
+        self.nudge_by_ulp = not self.nudge_by_ulp
+
+    def toggle_nudge_target(self) -> None:
+        self.nudge_direction = not self.nudge_direction
+
+    def _nudged(self, value: float, sign: int) -> float:
+        if self.nudge_by_ulp:
+            return float(np.nextafter(value, sign * np.inf))
+        return float(value + sign * self.nudge_epsilon)
+
+    def nudge(self, sign: int) -> None:
+        """Move the selected shape (every point's coordinate on the nudge axis) or the
+        direction's component by one ulp or by ``nudge_epsilon``."""
+        axis = self.nudge_axis
+        if self.nudge_direction:
+            direction = list(self.scene.direction)
+            direction[axis] = self._nudged(direction[axis], sign)
+            self.set_direction(direction)
+            return
+        if self.selected is None:
+            return
+        scene_object = self.scene.object(self.selected)
+        params = {}
+        for parameter in KINDS[scene_object.kind].parameters:
+            value = scene_object.params[parameter.name]
+            if parameter.type == "point":
+                value = [self._nudged(v, sign) if i == axis else v for i, v in enumerate(value)]
+            elif parameter.type == "points":
+                value = [[self._nudged(v, sign) if i == axis else v for i, v in enumerate(p)] for p in value]
+            elif parameter.type == "offset":  # a plane moves along its normal
+                value = self._nudged(value, sign)
+            params[parameter.name] = value
+        name = self.selected
+        self.edit(lambda scene: setattr(scene.object(name), "params", params))
+
+    # --- fixtures ------------------------------------------------------------
+
+    def request_fixture_dialog(self) -> None:
+        self.fixture_dialog_requested = True
+
+    def save_fixture(self, directory, name: str, *, note: str = "", source: str = "current",
+                     known_failing: str | None = None, typed: dict | None = None, precision: str = "float64",
+                     overwrite: bool = False) -> Path | None:
+        """Write the current configuration as ``directory/name.json``; None (and a
+        message) when it cannot, e.g. the file exists and ``overwrite`` is False."""
+        try:
+            fixture = make_fixture(self.scene, source=source, note=note, known_failing=known_failing or None,
+                                   typed=typed, precision=precision)
+            path = save_fixture(fixture, directory, name, overwrite=overwrite)
+        except (FileExistsError, ValueError, FixtureError, OSError) as error:
+            self.message = str(error)
+            return None
+        self.message = f"saved fixture {path}"
+        return path
+
+    def copy_as_pytest(self) -> str:
+        return pytest_source(self.scene)
+
     # --- files -------------------------------------------------------------
 
     def save(self, path: Path | None = None) -> bool:
@@ -255,14 +343,19 @@ class Editor:
         return True
 
     def open(self, path: Path) -> bool:
-        """Open a scene file; on any problem keep the current scene and say why."""
+        """Open a scene or fixture file; on any problem keep the current scene and say why.
+        A fixture opens with its expected answers shown beside the actual ones (and no
+        scene path, so that Save never writes a scene over the fixture)."""
         try:
-            scene = load(path)
-        except SceneError as error:
+            fixture = load_fixture(path) if is_fixture_file(path) else None
+            scene = fixture.scene if fixture is not None else load(path)
+        except (SceneError, FixtureError) as error:
             self.message = str(error)
             return False
         self.history = SceneHistory(scene)
-        self.path, self.saved_revision, self._autosaved_revision = Path(path), 0, 0
+        self.fixture = fixture
+        self.path = None if fixture is not None else Path(path)
+        self.saved_revision, self._autosaved_revision = 0, 0
         self.selected = scene.moving
         self._view_key = None
         self.frame_all()

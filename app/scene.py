@@ -14,10 +14,10 @@ import copy
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.atomic import write_text_atomically
 from app.shape_kinds import KINDS
 
 FORMAT = "sweeplab-scene"
@@ -138,18 +138,7 @@ def _object_from_json(entry, position: int) -> SceneObject:
 
 def save(scene: Scene, path: str | os.PathLike) -> None:
     """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one."""
-    path = Path(path)
-    text = json.dumps(scene.to_json(), indent=2) + "\n"
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path, json.dumps(scene.to_json(), indent=2) + "\n")
 
 
 def load(path: str | os.PathLike) -> Scene:

@@ -12,9 +12,11 @@ from imgui_bundle import imgui, imguizmo
 
 from app.editor import SHORTCUTS, Editor
 from app.shape_kinds import KINDS, RigidMotion
+from app.ui_tools import ToolState, draw_tools
 from app.view_model import TargetReport
 
 gizmo = imguizmo.im_guizmo
+DIFFERS = (1.0, 0.35, 0.3, 1.0)
 
 
 class PanelState:
@@ -23,12 +25,14 @@ class PanelState:
     def __init__(self):
         self.path_dialog: str | None = None  # "open" or "save as"
         self.path_text = ""
-        self.show_help = True
+        self.show_help = False
         self.dragging = False
+        self.tools = ToolState()
 
 
 def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _menu_bar(editor, state)
+    draw_tools(editor, state.tools, size)
     _scene_panel(editor)
     _inspector(editor)
     _results(editor, size)
@@ -50,6 +54,10 @@ def _menu_bar(editor: Editor, state: PanelState) -> None:
                 state.path_dialog, state.path_text = "save as", "scene.json"
         if imgui.menu_item_simple("Save as..."):
             state.path_dialog, state.path_text = "save as", str(editor.path or "scene.json")
+        if imgui.menu_item_simple("Save as fixture...", "Ctrl+Shift+F"):
+            editor.request_fixture_dialog()
+        if imgui.menu_item_simple("Copy as pytest", enabled=editor.scene.moving is not None):
+            imgui.set_clipboard_text(editor.copy_as_pytest())
         imgui.end_menu()
     if imgui.begin_menu("Edit"):
         if imgui.menu_item_simple("Undo", "Ctrl+Z", enabled=editor.history.can_undo()):
@@ -76,7 +84,7 @@ def _menu_bar(editor: Editor, state: PanelState) -> None:
 
 def _scene_panel(editor: Editor) -> None:
     imgui.set_next_window_pos((8, 28), imgui.Cond_.first_use_ever)
-    imgui.set_next_window_size((250, 260), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((280, 220), imgui.Cond_.first_use_ever)
     if imgui.begin("Scene"):
         scene = editor.scene
         imgui.text_disabled("moving  name")
@@ -126,8 +134,8 @@ def _vector_field(label: str, value) -> tuple[bool, list[float]]:
 
 
 def _inspector(editor: Editor) -> None:
-    imgui.set_next_window_pos((8, 296), imgui.Cond_.first_use_ever)
-    imgui.set_next_window_size((330, 300), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_pos((8, 256), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((330, 220), imgui.Cond_.first_use_ever)
     if imgui.begin("Inspector"):
         scene = editor.scene
         if editor.selected in scene.names():
@@ -175,32 +183,55 @@ def report_text(report: TargetReport) -> str:
 
 
 def _results(editor: Editor, size: tuple[int, int]) -> None:
-    imgui.set_next_window_pos((size[0] - 568, size[1] - 236), imgui.Cond_.first_use_ever)
-    imgui.set_next_window_size((560, 228), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_pos((size[0] - 648, size[1] - 236), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((640, 228), imgui.Cond_.first_use_ever)
     if imgui.begin("Results"):
         view = editor.view()
         if imgui.button("Copy all"):
             imgui.set_clipboard_text("\n".join(report_text(r) for r in view.reports))
         imgui.same_line()
+        if imgui.button("Copy as pytest") and editor.scene.moving is not None:
+            imgui.set_clipboard_text(editor.copy_as_pytest())
+            editor.message = "copied a pytest function to the clipboard"
+        imgui.same_line()
+        if imgui.button("Save as fixture..."):
+            editor.request_fixture_dialog()
+        imgui.same_line()
+        editor.check_reference = imgui.checkbox("check reference", editor.check_reference)[1]
+        imgui.same_line()
         imgui.text(f"first hit: {view.earliest} at t = {view.time_of_impact!r}" if view.earliest else "no hit")
         flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
-        if imgui.begin_table("results", 6, flags):
-            for heading in ("target", "status", "t", "feature", "normal", ""):
+        if imgui.begin_table("results", 8, flags):
+            for heading in ("target", "status", "t", "t in float32", "feature", "normal", "reference", ""):
                 imgui.table_setup_column(heading)
             imgui.table_headers_row()
             for report in view.reports:
                 imgui.table_next_row()
-                result = report.result
+                result, single = report.result, report.single
                 cells = [report.name, report.status]
                 if result is not None and result.hit:
-                    cells += [repr(result.t), f"{result.feature.kind} {result.feature.index}",
+                    cells += [repr(result.t), "", f"{result.feature.kind} {result.feature.index}",
                               ", ".join(f"{v:.6g}" for v in result.normal)]
                 else:
-                    cells += ["", "", report.message]
+                    cells += ["", "", "", report.message]
                 for column, cell in enumerate(cells):
                     imgui.table_set_column_index(column)
                     imgui.text(cell)
-                imgui.table_set_column_index(5)
+                imgui.table_set_column_index(3)
+                if single is not None:
+                    text = repr(float(single.t)) if single.hit else "miss"
+                    if result is not None and bool(single.hit) != bool(result.hit):
+                        imgui.text_colored(DIFFERS, text + "  (hit differs!)")
+                    else:
+                        imgui.text(text)
+                imgui.table_set_column_index(6)
+                if report.disagreement:
+                    imgui.text_colored(DIFFERS, "DISAGREES")
+                    if imgui.is_item_hovered():
+                        imgui.set_tooltip(report.disagreement)
+                elif report.reference is not None:
+                    imgui.text("agrees")
+                imgui.table_set_column_index(7)
                 if imgui.small_button(f"copy##{report.name}"):
                     imgui.set_clipboard_text(report_text(report))
             imgui.end_table()
@@ -208,8 +239,8 @@ def _results(editor: Editor, size: tuple[int, int]) -> None:
 
 
 def _help(state: PanelState, size: tuple[int, int]) -> None:
-    imgui.set_next_window_pos((size[0] - 478, 28), imgui.Cond_.first_use_ever)
-    imgui.set_next_window_size((470, 290), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_pos((size[0] / 2 - 235, 28), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((470, 420), imgui.Cond_.first_use_ever)
     opened, state.show_help = imgui.begin("Shortcuts", state.show_help)
     if opened:
         for shortcut in SHORTCUTS:

@@ -19,7 +19,8 @@ import numpy as np
 from app import tessellate
 from app.scene import Scene
 from app.shape_kinds import KINDS
-from physics import SweepResult, sweep
+from physics import SweepResult, sweep, tolerance
+from physics.reference import reference_sweep
 
 # Colours (RGBA, linear 0-1), chosen to stay apart under any lighting.
 START = (0.25, 0.55, 1.0, 1.0)
@@ -65,13 +66,21 @@ class PointBatch:
 
 @dataclass
 class TargetReport:
-    """One target's answer: ``status`` is hit, miss, overlap, unsupported or invalid."""
+    """One target's answer: ``status`` is hit, miss, overlap, unsupported or invalid.
+
+    ``single`` is the same sweep in float32 (the precision lens), ``reference`` the
+    answer of ``physics.reference`` when it was asked for, and ``disagreement`` says
+    how the analytic answer and the reference differ beyond tolerance ("" if not).
+    """
 
     name: str
     kind: str
     status: str
     result: SweepResult | None = None
     message: str = ""
+    single: SweepResult | None = None
+    reference: SweepResult | None = None
+    disagreement: str = ""
 
 
 @dataclass
@@ -96,17 +105,26 @@ def shape_mesh(kind: str, params: dict) -> tessellate.Mesh:
     return _cached_mesh(kind, json.dumps(params, sort_keys=True))
 
 
-def sweep_targets(scene: Scene) -> list[TargetReport]:
-    """Sweep the moving object against every other object of the scene."""
+def _built(scene_object, dtype):
+    params = {name: np.asarray(value, dtype=dtype) for name, value in scene_object.params.items()}
+    return KINDS[scene_object.kind].build(params)
+
+
+def sweep_targets(scene: Scene, with_reference: bool = False) -> list[TargetReport]:
+    """Sweep the moving object against every other object of the scene, in float64
+    and float32, and (``with_reference``) with the reference solver."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.object(scene.moving)
-    moving = KINDS[moving_object.kind].build(moving_object.params)
+    moving, moving_single = _built(moving_object, np.float64), _built(moving_object, np.float32)
+    options = {"ignore_separating": scene.options["ignore_separating"]}
     reports = []
     for target_object in scene.targets():
         try:
-            target = KINDS[target_object.kind].build(target_object.params)
-            result = sweep(moving, target, scene.direction, ignore_separating=scene.options["ignore_separating"])
+            target = _built(target_object, np.float64)
+            result = sweep(moving, target, scene.direction, **options)
+            single = sweep(moving_single, _built(target_object, np.float32),
+                           np.asarray(scene.direction, np.float32), **options)
         except TypeError as error:
             reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))
             continue
@@ -114,12 +132,29 @@ def sweep_targets(scene: Scene) -> list[TargetReport]:
             reports.append(TargetReport(target_object.name, target_object.kind, "invalid", message=str(error)))
             continue
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
-        reports.append(TargetReport(target_object.name, target_object.kind, status, result))
+        report = TargetReport(target_object.name, target_object.kind, status, result, single=single)
+        if with_reference:
+            report.reference = reference_sweep(moving, target, scene.direction)
+            report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
+        reports.append(report)
     return reports
 
 
-def build_view_model(scene: Scene, selected: str | None = None) -> ViewModel:
-    view = ViewModel(reports=sweep_targets(scene))
+def disagreement(result: SweepResult, reference: SweepResult, ignore_separating: bool) -> str:
+    """How an analytic answer and the reference differ beyond tolerance ("" if they agree).
+    The reference knows nothing of ``ignore_separating``: a dropped t = 0 contact is no
+    disagreement."""
+    if ignore_separating and reference.hit and reference.t == 0 and not result.hit:
+        return ""
+    if result.hit != reference.hit:
+        return f"reference says {'hit' if reference.hit else 'miss'}"
+    if result.hit and abs(result.t - reference.t) > tolerance.REFERENCE_TIME_ATOL:
+        return f"reference t = {reference.t!r} (differs by {abs(result.t - reference.t):.3g})"
+    return ""
+
+
+def build_view_model(scene: Scene, selected: str | None = None, with_reference: bool = False) -> ViewModel:
+    view = ViewModel(reports=sweep_targets(scene, with_reference))
     hits = [r for r in view.reports if r.result is not None and r.result.hit]
     if hits:
         first = min(hits, key=lambda r: r.result.t)

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 from app.editor import SHORTCUTS, Editor
-from app.scene import Scene
 
 WINDOW_SIZE = (1280, 800)
 SCREENSHOT_FRAMES = 4
@@ -26,7 +25,7 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("PYGLET_HEADLESS"))
 
 
-def run_editor(scene: Scene, path: Path | None, screenshot: Path | None = None) -> int:
+def run_editor(editor: Editor, screenshot: Path | None = None) -> int:
     """Open the editor window; returns the process exit code."""
     if not _has_display():
         print("sweeplab: no display to open a window on (DISPLAY is not set). "
@@ -36,7 +35,7 @@ def run_editor(scene: Scene, path: Path | None, screenshot: Path | None = None) 
 
     if os.environ.get("PYGLET_HEADLESS"):
         pyglet.options["headless"] = True
-    window = EditorWindow(Editor(scene, path), screenshot)
+    window = EditorWindow(editor, screenshot)
     pyglet.app.run(1 / 60)
     return window.exit_code
 
@@ -52,7 +51,7 @@ def _key_bindings(key_module) -> dict:
                 continue
             mask = (key_module.MOD_CTRL if "ctrl" in modifiers else 0) | (key_module.MOD_SHIFT if "shift" in modifiers
                                                                             else 0)
-            bindings[(mask, symbol)] = shortcut.command
+            bindings[(mask, symbol)] = shortcut
     return bindings
 
 
@@ -72,7 +71,7 @@ def _imgui_keys(key, imgui) -> dict:
 def _make_window_class():
     import moderngl
     import pyglet
-    from imgui_bundle import imgui, imguizmo
+    from imgui_bundle import imgui, imguizmo, implot
     from pyglet.window import key, mouse
 
     from app.imgui_renderer import ImGuiRenderer
@@ -90,6 +89,7 @@ def _make_window_class():
             self.ctx = moderngl.get_context()
             self.editor, self.screenshot, self.exit_code = editor, screenshot, 0
             imgui.create_context()
+            implot.create_context()
             io = imgui.get_io()
             io.set_ini_filename(None)
             self.imgui_renderer = ImGuiRenderer(self.ctx)
@@ -186,9 +186,10 @@ def _make_window_class():
                 io.add_key_event(self.imgui_keys[symbol], True)
             if io.want_text_input:
                 return pyglet.event.EVENT_HANDLED
-            command = self.bindings.get((modifiers & (key.MOD_CTRL | key.MOD_SHIFT), symbol))
-            if command is not None:
-                getattr(self.editor, command)()
+            shortcut = self.bindings.get((modifiers & (key.MOD_CTRL | key.MOD_SHIFT), symbol))
+            if shortcut is not None:
+                arguments = () if shortcut.argument is None else (shortcut.argument,)
+                getattr(self.editor, shortcut.command)(*arguments)
                 return pyglet.event.EVENT_HANDLED
             if symbol == key.ESCAPE:
                 return pyglet.event.EVENT_HANDLED  # Escape cancels in panels; it never closes the editor

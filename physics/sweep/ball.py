@@ -79,10 +79,11 @@ def _run_chunked(kernel, vector_inputs, scalar_inputs, features: CoreFeatures | 
     """Broadcast, flatten and chunk the inputs; run ``kernel(*vectors, *scalars[,
     features])`` per chunk (vectors turned component-first chunk by chunk, while
     they are in cache); reassemble a ``Contact`` of the broadcast batch shape."""
-    scalar_inputs = [np.asarray(value) for value in scalar_inputs]
+    floating = [np.asarray(value) for value in scalar_inputs if np.issubdtype(np.asarray(value).dtype, np.floating)]
+    dtype = np.result_type(*vector_inputs, *floating, *([features.vertices] if features else []))
+    scalar_inputs = [np.asarray(value, dtype=dtype) for value in scalar_inputs]  # a literal 0 must not widen
     shape = np.broadcast_shapes(*[v.shape[:-1] for v in vector_inputs], *[s.shape for s in scalar_inputs],
                                 feature_batch)
-    dtype = np.result_type(*vector_inputs, *scalar_inputs, *([features.vertices] if features else []))
     flat_vectors = [flatten(v, 0, v.shape[:-1], shape) for v in vector_inputs]
     flat_scalars = [flatten(s, 0, s.shape, shape) for s in scalar_inputs]
     if features is not None:

@@ -1,0 +1,301 @@
+"""Regression fixtures: a scene plus the answer it must give, runnable as a test.
+
+A fixture file (schema in ``docs/fixture-format.md``) holds a scene with exact
+floats and, per target, the expected ``SweepResult`` fields (``hit``, ``t``,
+``point``, ``normal``, ``face_index``, ``penetration_depth``) each with a
+tolerance.  ``run_fixture`` sweeps the scene's moving shape against each named
+target — in the fixture's precision, float64 or float32 — and compares field by
+field.  Expected values come from the current analytic answer, the reference
+answer (``physics.reference``) or the user's hand; a fixture may be marked known
+failing with a reason, and then runs as a strict expected failure.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from app.atomic import write_text_atomically
+from app.scene import Scene, SceneError
+from app.shape_kinds import KINDS
+from physics import SweepResult, sweep, tolerance
+from physics.reference import reference_sweep
+
+FORMAT = "sweeplab-fixture"
+VERSION = 1
+FIELDS = ("hit", "t", "point", "normal", "face_index", "penetration_depth")
+DEFAULT_TOLERANCES = {"t": tolerance.TIME_ATOL, "point": tolerance.LENGTH_RTOL, "normal": tolerance.NORMAL_ATOL,
+                      "penetration_depth": tolerance.LENGTH_RTOL}
+"""Tolerance per float field when a fixture does not give one (absolute; the
+length tolerances are meant for unit-scale scenes: give your own for others)."""
+PRECISIONS = {"float64": np.float64, "float32": np.float32}
+SOURCES = ("current", "reference", "typed")
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+class FixtureError(ValueError):
+    """A fixture file that cannot be used; the message names the file and the problem."""
+
+
+@dataclass
+class Fixture:
+    scene: Scene
+    expected: dict[str, dict[str, dict]]   # target -> field -> {"value": ..., "tolerance": ...}
+    note: str = ""
+    source: str = "current"
+    known_failing: str | None = None
+    precision: str = "float64"
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "note": self.note, "source": self.source,
+                "known_failing": self.known_failing, "precision": self.precision, "scene": self.scene.to_json(),
+                "expected": self.expected}
+
+
+@dataclass
+class FieldCheck:
+    target: str
+    field: str
+    expected: object
+    actual: object
+    tolerance: float | None
+    passed: bool
+
+
+@dataclass
+class FixtureReport:
+    checks: list[FieldCheck] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.errors and all(check.passed for check in self.checks)
+
+    def table(self) -> str:
+        """Expected vs actual, one line per field (failures marked)."""
+        lines = [f"{'':2}{'target':18} {'field':18} {'expected':34} {'actual':34} tolerance"]
+        for check in self.checks:
+            mark = "  " if check.passed else "✗ "
+            tolerance_text = "" if check.tolerance is None else f"{check.tolerance:g}"
+            lines.append(f"{mark}{check.target:18} {check.field:18} {_text(check.expected):34} "
+                         f"{_text(check.actual):34} {tolerance_text}")
+        lines += [f"✗ {error}" for error in self.errors]
+        return "\n".join(lines)
+
+
+def _text(value) -> str:
+    if value is None or isinstance(value, (bool, int, np.bool_)):
+        return str(value)
+    if np.ndim(value):
+        return "[" + ", ".join(repr(float(v)) for v in np.asarray(value).ravel()) + "]"
+    return repr(float(value))
+
+
+def result_fields(result: SweepResult) -> dict:
+    """The comparable fields of a scalar result as plain JSON values."""
+    def vector(value):
+        return None if value is None else [float(v) for v in value]
+
+    return {"hit": bool(result.hit), "t": None if result.t is None else float(result.t),
+            "point": vector(result.point), "normal": vector(result.normal), "face_index": result.face_index,
+            "penetration_depth": None if result.penetration_depth is None else float(result.penetration_depth)}
+
+
+def expected_block(values: dict, tolerances: dict | None = None) -> dict:
+    """Field -> {"value", "tolerance"} from plain values (fields given as values only)."""
+    tolerances = {**DEFAULT_TOLERANCES, **(tolerances or {})}
+    block = {}
+    for name, value in values.items():
+        entry = {"value": value}
+        if name in tolerances and value is not None:
+            entry["tolerance"] = tolerances[name]
+        block[name] = entry
+    return block
+
+
+def _shapes(scene: Scene, precision: str):
+    """The moving shape and every target, built in ``precision``."""
+    dtype = PRECISIONS[precision]
+
+    def build(scene_object):
+        params = {name: np.asarray(value, dtype=dtype) for name, value in scene_object.params.items()}
+        return KINDS[scene_object.kind].build(params)
+
+    if scene.moving is None:
+        raise FixtureError("the scene has no moving shape")
+    return build(scene.object(scene.moving)), {o.name: build(o) for o in scene.targets()}
+
+
+def answers(scene: Scene, precision: str = "float64", use_reference: bool = False) -> dict[str, SweepResult]:
+    """Each target's answer: analytic (in ``precision``) or the reference's (float64)."""
+    moving, targets = _shapes(scene, "float64" if use_reference else precision)
+    direction = np.asarray(scene.direction, dtype=PRECISIONS["float64" if use_reference else precision])
+    results = {}
+    for name, target in targets.items():
+        if use_reference:
+            results[name] = reference_sweep(moving, target, direction)
+        else:
+            results[name] = sweep(moving, target, direction, ignore_separating=scene.options["ignore_separating"])
+    return results
+
+
+def make_fixture(scene: Scene, *, source: str = "current", note: str = "", known_failing: str | None = None,
+                 typed: dict[str, dict] | None = None, precision: str = "float64",
+                 tolerances: dict | None = None) -> Fixture:
+    """A fixture of ``scene`` whose expected values come from ``source``: the current
+    analytic answer, the reference answer, or ``typed`` (target -> field -> value)."""
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
+    if source == "typed":
+        expected = {name: expected_block(values, tolerances) for name, values in (typed or {}).items()}
+    else:
+        found = answers(scene, precision, use_reference=source == "reference")
+        expected = {name: expected_block(result_fields(result), tolerances) for name, result in found.items()}
+    return Fixture(scene.copy(), expected, note, source, known_failing, precision)
+
+
+def run_fixture(fixture: Fixture) -> FixtureReport:
+    """Sweep and compare every expected field."""
+    report = FixtureReport()
+    try:
+        found = answers(fixture.scene, fixture.precision)
+    except (TypeError, ValueError) as error:
+        report.errors.append(str(error))
+        return report
+    for target, fields in fixture.expected.items():
+        if target not in found:
+            report.errors.append(f"expected answers for {target!r}, which is not a target of the scene")
+            continue
+        actual = result_fields(found[target])
+        for name, entry in fields.items():
+            report.checks.append(_check(target, name, entry, actual[name]))
+    return report
+
+
+def _check(target: str, name: str, entry: dict, actual) -> FieldCheck:
+    expected, bound = entry["value"], entry.get("tolerance")
+    if expected is None or actual is None or name in ("hit", "face_index"):
+        passed = expected == actual
+    elif name in ("point", "normal"):
+        passed = bool(np.max(np.abs(np.asarray(actual) - np.asarray(expected))) <= (bound or 0.0))
+    else:
+        passed = abs(actual - expected) <= (bound or 0.0)
+    return FieldCheck(target, name, expected, actual, bound, bool(passed))
+
+
+# --- files ------------------------------------------------------------------
+
+def fixture_from_json(data, source_name: str) -> Fixture:
+    """Validate a parsed fixture file; ``FixtureError`` naming ``source_name``."""
+    def fail(message: str):
+        raise FixtureError(f"{source_name}: {message}")
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        fail(f"not a sweeplab fixture (expected \"format\": \"{FORMAT}\")")
+    if not isinstance(data.get("version"), int) or data["version"] > VERSION:
+        fail(f"fixture version {data.get('version')!r} is not one this sweeplab reads (up to {VERSION})")
+    try:
+        scene = Scene.from_json(data.get("scene"))
+    except SceneError as error:
+        fail(f"scene: {error}")
+    precision = data.get("precision", "float64")
+    if precision not in PRECISIONS:
+        fail(f"precision must be one of {sorted(PRECISIONS)}, got {precision!r}")
+    expected = data.get("expected")
+    if not isinstance(expected, dict) or not expected:
+        fail("\"expected\" must map target names to expected fields")
+    for target, fields in expected.items():
+        if target not in scene.names() or target == scene.moving:
+            fail(f"expected answers for {target!r}, which is not a target of the scene")
+        if not isinstance(fields, dict):
+            fail(f"expected[{target!r}] must be an object")
+        for name, entry in fields.items():
+            if name not in FIELDS:
+                fail(f"expected[{target!r}] has unknown field {name!r} (fields: {', '.join(FIELDS)})")
+            if not isinstance(entry, dict) or "value" not in entry:
+                fail(f"expected[{target!r}][{name!r}] must be an object with a \"value\"")
+            bound = entry.get("tolerance")
+            if bound is not None and not (isinstance(bound, (int, float)) and math.isfinite(bound) and bound >= 0):
+                fail(f"expected[{target!r}][{name!r}] tolerance must be a number >= 0")
+    known_failing = data.get("known_failing")
+    if known_failing is not None and (not isinstance(known_failing, str) or not known_failing.strip()):
+        fail("known_failing must be null or the reason it fails")
+    return Fixture(scene, expected, str(data.get("note", "")), str(data.get("source", "typed")), known_failing,
+                   precision)
+
+
+def load_fixture(path) -> Fixture:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise FixtureError(f"{path}: cannot read: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise FixtureError(f"{path}: not valid JSON: {error}") from None
+    return fixture_from_json(data, str(path))
+
+
+def is_fixture_file(path) -> bool:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8")).get("format") == FORMAT
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def save_fixture(fixture: Fixture, directory, name: str, overwrite: bool = False) -> Path:
+    """Write ``directory/name.json`` atomically; never replaces a file unless ``overwrite``."""
+    if not NAME_PATTERN.match(name):
+        raise ValueError(f"fixture name {name!r} must be letters, digits, '_', '-' or '.'")
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.json"
+    if path.exists() and not overwrite:
+        raise FileExistsError(f"{path} exists; choose another name or overwrite it explicitly")
+    write_text_atomically(path, json.dumps(fixture.to_json(), indent=2) + "\n")
+    return path
+
+
+def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> str:
+    """A self-contained pytest function pinning the current answers of ``scene``
+    (exact floats via ``repr``), for people who keep their tests in code."""
+    moving_object = scene.object(scene.moving)
+    targets = [o for o in scene.targets()]
+    found = answers(scene)
+
+    def construct(scene_object) -> str:
+        kind = KINDS[scene_object.kind]
+        shape_type = type(kind.build(scene_object.params)).__name__
+        return f"{shape_type}({', '.join(repr(scene_object.params[p.name]) for p in kind.parameters)})"
+
+    used = sorted({type(KINDS[o.kind].build(o.params)).__name__ for o in [moving_object, *targets]})
+    lines = [f"def {test_name}():",
+             f"    from physics import {', '.join(used + ['sweep'])}",
+             "",
+             f"    moving = {construct(moving_object)}",
+             f"    direction = {scene.direction!r}"]
+    options = ", ignore_separating=True" if scene.options["ignore_separating"] else ""
+    for target_object in targets:
+        values = result_fields(found[target_object.name])
+        lines += ["", f"    # {target_object.name}",
+                  f"    result = sweep(moving, {construct(target_object)}, direction{options})",
+                  f"    assert result.hit is {values['hit']}"]
+        if not values["hit"]:
+            continue
+        lines.append(f"    assert abs(result.t - {values['t']!r}) <= {DEFAULT_TOLERANCES['t']!r}")
+        for name in ("point", "normal"):
+            lines.append(f"    assert max(abs(a - b) for a, b in zip(result.{name}, {values[name]!r})) "
+                         f"<= {DEFAULT_TOLERANCES[name]!r}")
+        face_index = values["face_index"]
+        lines.append("    assert result.face_index is None" if face_index is None
+                     else f"    assert result.face_index == {face_index!r}")
+        if values["penetration_depth"] is None:
+            lines.append("    assert result.penetration_depth is None")
+        else:
+            lines.append(f"    assert abs(result.penetration_depth - {values['penetration_depth']!r}) <= "
+                         f"{DEFAULT_TOLERANCES['penetration_depth']!r}")
+    return "\n".join(lines) + "\n"

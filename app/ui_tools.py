@@ -1,0 +1,235 @@
+"""Panels of the precision tools: fixtures (save dialog, expected vs actual),
+nudging by ulps, and perturbation scans plotted with ImPlot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from imgui_bundle import imgui, implot
+
+from app.editor import Editor
+from app.fixture import PRECISIONS, SOURCES
+from app.scan import DIRECTION, ScanResult, ScanSpec, parameter_choices, run_scan
+
+RED = (1.0, 0.35, 0.3, 1.0)
+GREEN = (0.4, 0.9, 0.45, 1.0)
+DEFAULT_FIXTURE_DIRECTORY = "tests/fixtures"
+
+
+class ToolState:
+    """What the tool panels remember between frames."""
+
+    def __init__(self):
+        self.fixture_open = False
+        self.fixture_name, self.fixture_note = "", ""
+        self.fixture_directory = DEFAULT_FIXTURE_DIRECTORY
+        self.source, self.precision = 0, 0
+        self.known_failing, self.failing_reason, self.overwrite = False, "", False
+        self.typed_hit: dict[str, bool] = {}
+        self.typed_t: dict[str, str] = {}
+        self.scan_target, self.scan_varied, self.scan_parameter = 0, 0, 0
+        self.scan_epsilon, self.scan_steps = 1e-9, 1000
+        self.scan: ScanResult | None = None
+
+
+def draw_tools(editor: Editor, state: ToolState, size: tuple[int, int]) -> None:
+    if editor.fixture_dialog_requested:
+        editor.fixture_dialog_requested = False
+        state.fixture_open = True
+        state.typed_hit = {r.name: bool(r.result is not None and r.result.hit) for r in editor.view().reports}
+    _fixture_dialog(editor, state)
+    if editor.fixture is not None:
+        _fixture_panel(editor, size)
+    _nudge_panel(editor, size)
+    _scan_panel(editor, state, size)
+
+
+def _fixture_dialog(editor: Editor, state: ToolState) -> None:
+    if not state.fixture_open:
+        return
+    imgui.open_popup("Save as fixture")
+    if not imgui.begin_popup_modal("Save as fixture", None, imgui.WindowFlags_.always_auto_resize)[0]:
+        return
+    imgui.set_next_item_width(360)
+    state.fixture_directory = imgui.input_text("folder", state.fixture_directory)[1]
+    imgui.set_next_item_width(360)
+    state.fixture_name = imgui.input_text("name", state.fixture_name)[1]
+    imgui.set_next_item_width(360)
+    state.fixture_note = imgui.input_text("note (what goes wrong)", state.fixture_note)[1]
+    imgui.text("expected values from:")
+    for number, source in enumerate(SOURCES):
+        imgui.same_line()
+        if imgui.radio_button(source, state.source == number):
+            state.source = number
+    if SOURCES[state.source] == "typed":
+        for report in editor.view().reports:
+            imgui.push_id(report.name)
+            state.typed_hit[report.name] = imgui.checkbox("must hit", state.typed_hit.get(report.name, False))[1]
+            imgui.same_line()
+            imgui.set_next_item_width(160)
+            state.typed_t[report.name] = imgui.input_text("t (optional)", state.typed_t.get(report.name, ""))[1]
+            imgui.same_line()
+            imgui.text(report.name)
+            imgui.pop_id()
+    imgui.text("precision:")
+    for number, precision in enumerate(PRECISIONS):
+        imgui.same_line()
+        if imgui.radio_button(precision, state.precision == number):
+            state.precision = number
+    state.known_failing = imgui.checkbox("known failing (runs as a strict expected failure)", state.known_failing)[1]
+    if state.known_failing:
+        imgui.set_next_item_width(360)
+        state.failing_reason = imgui.input_text("reason", state.failing_reason)[1]
+    exists = bool(state.fixture_name) and (Path(state.fixture_directory) / f"{state.fixture_name}.json").exists()
+    if exists:
+        imgui.text_colored(RED, "a fixture of that name exists")
+        state.overwrite = imgui.checkbox("overwrite it", state.overwrite)[1]
+    if imgui.button("Save") and (not exists or state.overwrite):
+        saved = editor.save_fixture(state.fixture_directory, state.fixture_name, note=state.fixture_note,
+                                    source=SOURCES[state.source], typed=_typed(state),
+                                    known_failing=state.failing_reason if state.known_failing else None,
+                                    precision=list(PRECISIONS)[state.precision], overwrite=state.overwrite)
+        if saved is not None:
+            state.fixture_open = state.overwrite = False
+            imgui.close_current_popup()
+    imgui.same_line()
+    if imgui.button("Cancel"):
+        state.fixture_open = False
+        imgui.close_current_popup()
+    if editor.message:
+        imgui.text_wrapped(editor.message)
+    imgui.end_popup()
+
+
+def _typed(state: ToolState) -> dict:
+    typed = {}
+    for name, hit in state.typed_hit.items():
+        typed[name] = {"hit": hit}
+        text = state.typed_t.get(name, "").strip()
+        if hit and text:
+            try:
+                typed[name]["t"] = float(text)
+            except ValueError:
+                pass
+    return typed
+
+
+def _fixture_panel(editor: Editor, size: tuple[int, int]) -> None:
+    imgui.set_next_window_pos((8, size[1] - 208), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((616, 176), imgui.Cond_.first_use_ever)
+    if imgui.begin("Fixture: expected vs actual"):
+        fixture, report = editor.fixture, editor.fixture_report()
+        imgui.text_wrapped(fixture.note or "(no note)")
+        if fixture.known_failing:
+            imgui.text_colored(RED, f"known failing: {fixture.known_failing}")
+        imgui.text_colored(GREEN if report.passed else RED, "passes" if report.passed else "FAILS")
+        flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
+        if imgui.begin_table("checks", 4, flags):
+            for heading in ("target / field", "expected", "actual", "tolerance"):
+                imgui.table_setup_column(heading)
+            imgui.table_headers_row()
+            for check in report.checks:
+                imgui.table_next_row()
+                cells = (f"{check.target} / {check.field}", _short(check.expected), _short(check.actual),
+                         "" if check.tolerance is None else f"{check.tolerance:g}")
+                for column, cell in enumerate(cells):
+                    imgui.table_set_column_index(column)
+                    if check.passed:
+                        imgui.text(cell)
+                    else:
+                        imgui.text_colored(RED, cell)
+            imgui.end_table()
+        for error in report.errors:
+            imgui.text_colored(RED, error)
+    imgui.end()
+
+
+def _short(value) -> str:
+    if value is None or isinstance(value, bool):
+        return str(value)
+    if np.ndim(value):
+        return ", ".join(f"{float(v):.17g}" for v in np.ravel(value))
+    return repr(float(value)) if isinstance(value, float) else str(value)
+
+
+def _nudge_panel(editor: Editor, size: tuple[int, int]) -> None:
+    imgui.set_next_window_pos((8, 484), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((330, 100), imgui.Cond_.first_use_ever)
+    if imgui.begin("Nudge"):
+        for axis, name in enumerate("xyz"):
+            if imgui.radio_button(name, editor.nudge_axis == axis):
+                editor.set_nudge_axis(axis)
+            imgui.same_line()
+        if imgui.button(" - "):
+            editor.nudge(-1)
+        imgui.same_line()
+        if imgui.button(" + "):
+            editor.nudge(+1)
+        editor.nudge_direction = imgui.checkbox("nudge the direction (N)", editor.nudge_direction)[1]
+        editor.nudge_by_ulp = imgui.checkbox("by one ulp (U)", editor.nudge_by_ulp)[1]
+        if not editor.nudge_by_ulp:
+            imgui.same_line()
+            imgui.set_next_item_width(120)
+            changed, text = imgui.input_text("epsilon", repr(editor.nudge_epsilon),
+                                             imgui.InputTextFlags_.enter_returns_true)
+            if changed:
+                try:
+                    editor.nudge_epsilon = abs(float(text))
+                except ValueError:
+                    editor.message = f"epsilon must be a number, got {text!r}"
+    imgui.end()
+
+
+def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None:
+    imgui.set_next_window_pos((size[0] - 478, 28), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((470, 300), imgui.Cond_.first_use_ever)
+    if imgui.begin("Perturbation scan"):
+        scene = editor.scene
+        targets = [o.name for o in scene.targets()]
+        if scene.moving is None or not targets:
+            imgui.text_disabled("needs a moving shape and a target")
+            imgui.end()
+            return
+        state.scan_target = min(state.scan_target, len(targets) - 1)
+        state.scan_target = imgui.combo("answer of", state.scan_target, targets)[1]
+        varied_names = [scene.moving, targets[state.scan_target], DIRECTION]
+        state.scan_varied = imgui.combo("vary", min(state.scan_varied, 2), varied_names)[1]
+        choices = parameter_choices(scene, varied_names[state.scan_varied])
+        state.scan_parameter = min(state.scan_parameter, len(choices) - 1)
+        state.scan_parameter = imgui.combo("parameter", state.scan_parameter, [c[2] for c in choices])[1]
+        imgui.set_next_item_width(140)
+        changed, text = imgui.input_text("+- epsilon", repr(state.scan_epsilon), imgui.InputTextFlags_.enter_returns_true)
+        if changed:
+            try:
+                state.scan_epsilon = abs(float(text))
+            except ValueError:
+                pass
+        imgui.same_line()
+        imgui.set_next_item_width(120)
+        state.scan_steps = max(2, min(imgui.input_int("steps", state.scan_steps)[1], 100_000))
+        imgui.same_line()
+        if imgui.button("Scan"):
+            parameter, component, _ = choices[state.scan_parameter]
+            spec = ScanSpec(targets[state.scan_target], varied_names[state.scan_varied], parameter, component,
+                            state.scan_epsilon, state.scan_steps)
+            state.scan = run_scan(scene, spec)
+        if state.scan is not None:
+            _scan_plot(state.scan)
+    imgui.end()
+
+
+def _scan_plot(scan: ScanResult) -> None:
+    if scan.message:
+        imgui.text_colored(RED, scan.message)
+        return
+    hits = int(scan.hit.sum())
+    imgui.text(f"{hits} hits, {len(scan.hit) - hits} misses")
+    if implot.begin_plot("t against the offset", (-1, -1)):
+        implot.setup_axes("offset", "t")
+        offsets = scan.offsets.astype(np.float64)
+        if hits:
+            implot.plot_scatter("hit: t", offsets[scan.hit], scan.t[scan.hit].astype(np.float64))
+        if hits < len(scan.hit):
+            implot.plot_scatter("miss", offsets[~scan.hit], np.full((~scan.hit).sum(), -0.05))
+        implot.end_plot()
