@@ -23,6 +23,9 @@ from app.shape_kinds import KINDS, RigidMotion
 from app.view_model import ViewModel, build_view_model
 
 AUTOSAVE_SECONDS = 5.0
+REFERENCE_DELAY = 0.3
+"""Seconds the scene must stay unchanged before the (slow) reference answers are
+computed: a drag stays fluid, and the badge appears as soon as the user pauses."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ class Editor:
         self._autosaved_revision = 0
         self._view: ViewModel | None = None
         self._view_key = None
+        self._seen_revision, self._last_change = -1, clock()
         self.frame_all()
 
     # --- state -------------------------------------------------------------
@@ -104,10 +108,15 @@ class Editor:
 
     def view(self) -> ViewModel:
         """The view model, recomputed (physics included) only when the scene or the
-        selection changed."""
-        key = (self.history.revision, self.selected, self.check_reference)
+        selection changed, and once more with the reference answers when the scene
+        has been still for ``REFERENCE_DELAY``."""
+        now = self._clock()
+        if self.history.revision != self._seen_revision:
+            self._seen_revision, self._last_change = self.history.revision, now
+        with_reference = self.check_reference and now - self._last_change >= REFERENCE_DELAY
+        key = (self.history.revision, self.selected, with_reference)
         if key != self._view_key:
-            self._view = build_view_model(self.scene, self.selected, with_reference=self.check_reference)
+            self._view = build_view_model(self.scene, self.selected, with_reference=with_reference)
             self._view_key = key
         return self._view
 

@@ -12,7 +12,7 @@ from imgui_bundle import imgui, imguizmo
 
 from app.editor import SHORTCUTS, Editor
 from app.shape_kinds import KINDS, RigidMotion
-from app.ui_tools import ToolState, draw_tools
+from app.ui_tools import ToolState, cancel_and_message, draw_tools
 from app.view_model import TargetReport
 
 gizmo = imguizmo.im_guizmo
@@ -231,6 +231,8 @@ def _results(editor: Editor, size: tuple[int, int]) -> None:
                         imgui.set_tooltip(report.disagreement)
                 elif report.reference is not None:
                     imgui.text("agrees")
+                elif editor.check_reference and report.result is not None:
+                    imgui.text_disabled("when still")
                 imgui.table_set_column_index(7)
                 if imgui.small_button(f"copy##{report.name}"):
                     imgui.set_clipboard_text(report_text(report))
@@ -263,13 +265,8 @@ def _path_dialog(editor: Editor, state: PanelState) -> None:
             if done:
                 state.path_dialog = None
                 imgui.close_current_popup()
-        imgui.same_line()
-        if imgui.button("Cancel"):
+        if cancel_and_message(editor):
             state.path_dialog = None
-            imgui.close_current_popup()
-        if editor.message:
-            imgui.text_wrapped(editor.message)
-        imgui.end_popup()
 
 
 def _gizmo(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:

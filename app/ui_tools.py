@@ -93,13 +93,21 @@ def _fixture_dialog(editor: Editor, state: ToolState) -> None:
         if saved is not None:
             state.fixture_open = state.overwrite = False
             imgui.close_current_popup()
-    imgui.same_line()
-    if imgui.button("Cancel"):
+    if cancel_and_message(editor):
         state.fixture_open = False
+
+
+def cancel_and_message(editor: Editor) -> bool:
+    """The end of a modal dialog: a Cancel button (True when pressed, the popup
+    closed) and the editor's last message; ends the popup."""
+    imgui.same_line()
+    cancelled = imgui.button("Cancel")
+    if cancelled:
         imgui.close_current_popup()
     if editor.message:
         imgui.text_wrapped(editor.message)
     imgui.end_popup()
+    return cancelled
 
 
 def _typed(state: ToolState) -> dict:

@@ -3,8 +3,9 @@
 Runs the real editor window headless (pyglet EGL pbuffer, Mesa llvmpipe here) and
 changes the sweep direction every frame, as a drag does, so physics reruns each
 frame.  Prints the median frame time (GPU work finished with ``ctx.finish``), the
-physics share (``build_view_model`` alone), and the frame time when the scene does
-not change (physics is then not rerun).  Not a test.
+physics share (``build_view_model`` alone, as during a drag), the frame time when
+the scene does not change (physics is then not rerun), and the one-off cost of the
+reference answers computed once the scene is still.  Not a test.
 """
 
 from __future__ import annotations
@@ -33,31 +34,31 @@ def main() -> None:
     editor = Editor(load(DEMO_SCENE))
     window = EditorWindow(editor)
     base = list(editor.scene.direction)
-    frame_times, physics_times = [], []
-    for frame in range(args.frames + 10):
-        editor.set_direction([base[0], base[1] + 1e-3 * (frame % 2), base[2]])
+
+    def frame_seconds(edit) -> float:
+        edit()
         start = time.perf_counter()
         window.switch_to()
         window.dispatch_events()
         window.on_draw()
         window.ctx.finish()
         window.flip()
-        elapsed = time.perf_counter() - start
+        return time.perf_counter() - start
+
+    def physics_seconds(with_reference: bool) -> float:
         start = time.perf_counter()
-        build_view_model(editor.scene, editor.selected)
-        physics = time.perf_counter() - start
-        if frame >= 10:  # skip warm-up (shader compiles, font atlas upload)
-            frame_times.append(elapsed)
-            physics_times.append(physics)
-    idle_times = []
-    for frame in range(args.frames):
-        start = time.perf_counter()
-        window.switch_to()
-        window.dispatch_events()
-        window.on_draw()
-        window.ctx.finish()
-        window.flip()
-        idle_times.append(time.perf_counter() - start)
+        build_view_model(editor.scene, editor.selected, with_reference=with_reference)
+        return time.perf_counter() - start
+
+    def drag(frame: int):
+        return lambda: editor.set_direction([base[0], base[1] + 1e-3 * (frame % 2), base[2]])
+
+    for frame in range(10):  # warm-up: shader compiles, font atlas upload
+        frame_seconds(drag(frame))
+    frame_times = [frame_seconds(drag(frame)) for frame in range(args.frames)]
+    physics_times = [physics_seconds(False) for _ in range(args.frames)]
+    reference_times = [physics_seconds(True) for _ in range(10)]
+    idle_times = [frame_seconds(lambda: None) for _ in range(args.frames)]
     window.close()
     idle_ms = statistics.median(idle_times) * 1e3
     frame_ms, physics_ms = statistics.median(frame_times) * 1e3, statistics.median(physics_times) * 1e3
@@ -65,6 +66,8 @@ def main() -> None:
     print(f"  median frame {frame_ms:.2f} ms (target <= 16 ms), physics + view model {physics_ms:.2f} ms "
           f"({100 * physics_ms / frame_ms:.0f}% of the frame), over {args.frames} frames")
     print(f"  median frame with the scene unchanged (no physics, cached GPU buffers) {idle_ms:.2f} ms")
+    print(f"  once the scene is still: view model with the reference answers "
+          f"{statistics.median(reference_times) * 1e3:.1f} ms (one frame, then cached)")
 
 
 if __name__ == "__main__":

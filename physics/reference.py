@@ -113,7 +113,7 @@ def reference_sweep(moving: Shape, target: Shape, direction, trace: ReferenceTra
             trace.samples.append((t, value))
         return value
 
-    time = _first_touch(gap)
+    time = first_touch(gap)
     if time is None:
         return SweepResult.from_arrays(t=np.nan, point=np.full(3, np.nan), normal=np.full(3, np.nan),
                                        face_index=-1, penetration_depth=np.nan, feature_code=-1,
@@ -140,10 +140,9 @@ def reference_sweep(moving: Shape, target: Shape, direction, trace: ReferenceTra
                                    feature_index=index, scalar=True)
 
 
-def _first_touch(gap) -> float | None:
-    """First t in [0, 1] with gap(t) <= 0 for a convex gap, or None."""
-    if gap(0.0) <= 0:
-        return 0.0
+def minimum_time(gap) -> float:
+    """The t in [0, 1] where a convex ``gap`` of t is smallest (ternary search to
+    float64 resolution)."""
     low, high = 0.0, 1.0
     for _ in range(tolerance.REFERENCE_SEARCH_STEPS):
         third = (high - low) / 3
@@ -154,7 +153,15 @@ def _first_touch(gap) -> float | None:
             high = right
         else:
             low = left
-    lowest = min((low, (low + high) / 2, high, 1.0), key=gap)
+    return min((0.0, low, (low + high) / 2, high, 1.0), key=gap)
+
+
+def first_touch(gap) -> float | None:
+    """First t in [0, 1] with gap(t) <= 0 for a convex ``gap`` of t, or None: the
+    minimum by ternary search, then bisection before it, to float64 resolution."""
+    if gap(0.0) <= 0:
+        return 0.0
+    lowest = minimum_time(gap)
     if gap(lowest) > 0:
         return None
     outside, inside = 0.0, lowest

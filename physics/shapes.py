@@ -79,6 +79,30 @@ class Shape:
     def batch_shape(self) -> tuple[int, ...]:
         return self._batch_shape
 
+    _element_dims: dict[str, int] = {}
+    """Per array field, how many trailing dimensions are one element's (3 for a point,
+    0 for a radius, 2 for a vertex list); the leading ones are the batch's."""
+
+    def __getitem__(self, index) -> "Shape":
+        """Elements of the batch (``shapes[i]``, ``shapes[2:5]``), exactly as stored:
+        no re-validation, no re-normalisation."""
+        if self._batch_shape == ():
+            raise IndexError(f"{type(self).__name__} is a single shape, not a batch")
+        picked = object.__new__(type(self))
+        batch_shape = None
+        for name, dims in self._element_dims.items():
+            array = getattr(self, name)
+            element_shape = array.shape[array.ndim - dims:] if dims else ()
+            array = np.broadcast_to(array, self._batch_shape + element_shape)[index]
+            array = np.array(array)
+            array.flags.writeable = False
+            object.__setattr__(picked, name, array)
+            batch_shape = array.shape[:array.ndim - dims] if dims else array.shape
+        object.__setattr__(picked, "_batch_shape", batch_shape)
+        if isinstance(self, Polygon):
+            object.__setattr__(picked, "_features", None)
+        return picked
+
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name).tolist()!r}" for name in self._fields)
         return f"{type(self).__name__}({fields})"
@@ -89,6 +113,7 @@ class Point(Shape):
 
     __slots__ = ("p", "_batch_shape")
     _fields = ("p",)
+    _element_dims = {"p": 1}
 
     def __init__(self, p):
         p = vector_argument(p, "p")
@@ -100,6 +125,7 @@ class Segment(Shape):
 
     __slots__ = ("a", "b", "_batch_shape")
     _fields = ("a", "b")
+    _element_dims = {"a": 1, "b": 1}
 
     def __init__(self, a, b):
         a, b = vector_argument(a, "a"), vector_argument(b, "b")
@@ -115,10 +141,12 @@ class Plane(Shape):
 
     __slots__ = ("normal", "offset", "_batch_shape")
     _fields = ("normal", "offset")
+    _element_dims = {"normal": 1, "offset": 0}
 
     def __init__(self, normal, offset):
         normal = vector_argument(normal, "normal")
-        length = np.linalg.norm(normal, axis=-1, keepdims=True)
+        # elementwise (not np.linalg.norm, whose 1-D and batched paths round differently)
+        length = np.sqrt(normal[..., 0:1] ** 2 + normal[..., 1:2] ** 2 + normal[..., 2:3] ** 2)
         if np.any(length == 0):
             raise ValueError("normal must be non-zero")
         unit = normal / length
@@ -138,6 +166,7 @@ class Polygon(Shape):
 
     __slots__ = ("vertices", "_batch_shape", "_features")
     _fields = ("vertices",)
+    _element_dims = {"vertices": 2}
 
     def __init__(self, vertices):
         vertices = vector_argument(vertices, "vertices")
@@ -184,6 +213,7 @@ class Triangle(Polygon):
 
     __slots__ = ("a", "b", "c")
     _fields = ("a", "b", "c")
+    _element_dims = {"a": 1, "b": 1, "c": 1, "vertices": 2}
 
     def __init__(self, a, b, c):
         a, b, c = vector_argument(a, "a"), vector_argument(b, "b"), vector_argument(c, "c")
@@ -198,6 +228,7 @@ class Sphere(Shape):
 
     __slots__ = ("center", "radius", "_batch_shape")
     _fields = ("center", "radius")
+    _element_dims = {"center": 1, "radius": 0}
 
     def __init__(self, center, radius):
         center, radius = vector_argument(center, "center"), _radius(radius)
@@ -210,6 +241,7 @@ class Capsule(Shape):
 
     __slots__ = ("a", "b", "radius", "_batch_shape")
     _fields = ("a", "b", "radius")
+    _element_dims = {"a": 1, "b": 1, "radius": 0}
 
     def __init__(self, a, b, radius):
         a, b, radius = vector_argument(a, "a"), vector_argument(b, "b"), _radius(radius)

@@ -45,6 +45,14 @@ translated far from the origin): a 1e-4-wide polygon at 1e6 is only planar to
 
 # --- verification (tests, fixtures, reference solver) -------------------------
 
+FLOAT32_RTOL = 1e-5
+"""Unit: fraction of the configuration's coordinate scale (and of 1 for times).
+
+How closely a float32 query (the kernels keep the dtype they are given) matches
+the same query in float64 away from grazes: float32 eps is 1.2e-7 and a kernel
+chains a few dozen roundings.  At a graze the float32 answer may differ in hit
+or miss — that is what the editor's precision lens shows, not a bound."""
+
 EXACT_RTOL = 1e-13
 """Unit: fraction of the configuration's coordinate scale (and of 1 for times).
 

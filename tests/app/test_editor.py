@@ -136,3 +136,46 @@ def test_autosave_writes_unsaved_edits_beside_the_file(tmp_path):
     assert editor.autosave() is None  # nothing new
     editor.save()
     assert not autosave_path(path).exists()
+
+
+def test_nudge_by_one_ulp_and_by_epsilon(editor):
+    editor.select("triangle")
+    before = editor.scene.object("triangle").params["a"][1]
+    editor.set_nudge_axis(1)
+    editor.nudge(+1)
+    assert editor.scene.object("triangle").params["a"][1] == np.nextafter(before, np.inf)
+    editor.toggle_nudge_mode()
+    editor.nudge_epsilon = 0.25
+    editor.nudge(-1)
+    assert editor.scene.object("triangle").params["a"][1] == np.nextafter(before, np.inf) - 0.25
+    editor.toggle_nudge_target()
+    editor.nudge(+1)
+    assert editor.scene.direction == [14.0, 0.25, 0.0]
+
+
+def test_save_fixture_from_the_editor_never_overwrites(tmp_path, editor):
+    assert editor.save_fixture(tmp_path, "demo", note="demo pinned") == tmp_path / "demo.json"
+    assert editor.save_fixture(tmp_path, "demo") is None and "exists" in editor.message
+    assert editor.save_fixture(tmp_path, "demo", overwrite=True) is not None
+
+
+def test_open_a_fixture_shows_expected_against_actual(tmp_path, editor):
+    path = editor.save_fixture(tmp_path, "demo")
+    opened = Editor(load(DEMO_SCENE))
+    assert opened.open(path)
+    assert opened.fixture is not None and opened.path is None  # Save never writes a scene over it
+    assert opened.fixture_report().passed
+    opened.set_direction([14.0, 0.5, 0.0])
+    report = opened.fixture_report()
+    assert not report.passed and any(c.field == "t" and not c.passed for c in report.checks)
+
+
+def test_reference_waits_until_the_scene_is_still():
+    clock = FakeClock()
+    editor = Editor(load(DEMO_SCENE), clock=clock)
+    editor.set_direction([14.0, 0.1, 0.0])
+    assert all(r.reference is None for r in editor.view().reports)  # mid-drag: fast path only
+    clock.now += 1.0
+    reports = editor.view().reports
+    assert all(r.reference is not None for r in reports if r.result is not None)
+    assert not any(r.disagreement for r in reports)

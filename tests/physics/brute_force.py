@@ -2,10 +2,9 @@
 
 Written independently of ``physics``: per-configuration Python float loops, with
 closest points found by the classic Voronoi-region method (Ericson, Real-Time
-Collision Detection 5.1.5) and polygons split into triangle fans.  For a sphere
-against a convex target, the distance from the moving center to the target's core
-is a convex function of t, so its minimum is found by ternary search and the first
-touching time by bisection before that minimum.
+Collision Detection 5.1.5) and polygons split into triangle fans — a different
+method from both the kernels and ``physics.reference``, whose search (ternary
+search for the minimum of the convex gap, then bisection) it borrows.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from physics import tolerance
+from physics.reference import first_touch, minimum_time
 
 
 def _sub(a, b):
@@ -128,30 +127,7 @@ class ReferenceAnswer:
 
 
 def reference_sweep(center, radius, direction, core: Core) -> ReferenceAnswer:
-    """First t in [0, 1] where the gap is <= 0, by ternary search then bisection."""
+    """First t in [0, 1] where the gap is <= 0, and the smallest gap over the sweep
+    (the search of ``physics.reference`` on this module's own distance)."""
     f = lambda t: gap(center, radius, direction, core, t)  # noqa: E731
-    if f(0.0) <= 0:
-        return ReferenceAnswer(0.0, f(0.0))
-    low, high = 0.0, 1.0
-    for _ in range(tolerance.REFERENCE_SEARCH_STEPS):
-        third = (high - low) / 3
-        left, right = low + third, high - third
-        if not low < left < right < high:
-            break
-        if f(left) <= f(right):
-            high = right
-        else:
-            low = left
-    t_min = min((low, (low + high) / 2, high, 1.0), key=f)
-    if f(t_min) > 0:
-        return ReferenceAnswer(None, f(t_min))
-    outside, inside = 0.0, t_min
-    for _ in range(tolerance.REFERENCE_SEARCH_STEPS):
-        middle = (outside + inside) / 2
-        if not outside < middle < inside:
-            break
-        if f(middle) <= 0:
-            inside = middle
-        else:
-            outside = middle
-    return ReferenceAnswer(inside, f(t_min))
+    return ReferenceAnswer(first_touch(f), f(minimum_time(f)))

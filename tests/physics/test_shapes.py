@@ -108,3 +108,14 @@ def test_inputs_are_copied():
     sphere = Sphere(center, 1.0)
     center[0] = 7.0
     assert sphere.center[0] == 0.0
+
+
+def test_batch_elements_are_the_stored_values():
+    planes = Plane([[0.0, 0, 2], [0.0, 3, 4]], [1.0, 2.0])
+    second = planes[1]
+    assert second.batch_shape == () and np.array_equal(second.normal, planes.normal[1]) and second.offset == 2.0
+    triangles = Triangle(np.zeros((4, 3)), [1.0, 0, 0], [0.0, 1, 0])
+    assert triangles[1:3].batch_shape == (2,) and triangles[2].vertices.shape == (3, 3)
+    assert Sphere(np.zeros((3, 3)), 1.0)[0].radius == 1.0
+    with pytest.raises(IndexError):
+        Point([0, 0, 0])[0]

@@ -162,8 +162,8 @@ def test_batched_agrees_with_scalar_element_by_element():
         stacked_target = target_type(*[np.stack([getattr(c.target, f) for c in configs]) for f in fields])
         spheres = Sphere(np.stack([c.sphere.center for c in configs]), np.stack([c.sphere.radius for c in configs]))
         batch = sweep(spheres, stacked_target, np.stack([c.direction for c in configs]))
-        for i, config in enumerate(configs):
-            scalar = sweep(config.sphere, config.target, config.direction)
+        for i, config in enumerate(configs):  # element i exactly as the batch holds it
+            scalar = sweep(spheres[i], stacked_target[i], config.direction)
             assert batch.hit[i] == scalar.hit
             if scalar.hit:
                 assert batch.t[i] == scalar.t

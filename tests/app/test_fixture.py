@@ -1,0 +1,152 @@
+"""Regression fixtures: file round trip, runner, pytest collection and ``sweeplab check``."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.cli import DEMO_SCENE, main
+from app.fixture import (FixtureError, load_fixture, make_fixture, pytest_source, run_fixture, save_fixture)
+from app.scene import load
+
+ROOT = Path(__file__).resolve().parents[2]
+GRAZE_SCENE = ROOT / "app" / "scenes" / "graze.json"
+
+
+def write(directory: Path, name: str, fixture) -> Path:
+    return save_fixture(fixture, directory, name)
+
+
+def with_wrong_t(fixture):
+    fixture.expected["touched edge"]["t"]["value"] = 0.25
+    return fixture
+
+
+def run_pytest(directory: Path) -> subprocess.CompletedProcess:
+    """pytest on a folder of fixtures, with this project's fixture collector."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-q", "-p", "no:cacheprovider",
+                           "--rootdir", str(directory), str(directory)], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+
+
+def test_round_trip_keeps_the_scene_bits(tmp_path):
+    scene = load(GRAZE_SCENE)
+    path = write(tmp_path, "graze", make_fixture(scene, note="edge graze"))
+    loaded = load_fixture(path)
+    assert loaded.scene.to_json() == scene.to_json()
+    lowered = loaded.scene.object("lowered 2^-40 (miss)").params["a"][2]
+    assert lowered.hex() == (-2.0 ** -40).hex()
+    assert loaded.note == "edge graze" and run_fixture(loaded).passed
+
+
+def test_saving_never_overwrites_silently(tmp_path):
+    fixture = make_fixture(load(GRAZE_SCENE))
+    write(tmp_path, "graze", fixture)
+    with pytest.raises(FileExistsError, match="exists"):
+        write(tmp_path, "graze", fixture)
+    save_fixture(fixture, tmp_path, "graze", overwrite=True)
+    with pytest.raises(ValueError, match="fixture name"):
+        save_fixture(fixture, tmp_path, "../escape")
+
+
+def test_wrong_expected_t_fails_with_expected_vs_actual(tmp_path):
+    report = run_fixture(with_wrong_t(make_fixture(load(GRAZE_SCENE))))
+    assert not report.passed
+    failing = [c for c in report.checks if not c.passed]
+    assert [(c.target, c.field, c.expected, c.actual) for c in failing] == [("touched edge", "t", 0.25, 0.5)]
+    assert "✗ touched edge" in report.table() and "0.25" in report.table()
+
+
+def test_typed_expectations(tmp_path):
+    scene = load(GRAZE_SCENE)
+    must_miss = make_fixture(scene, source="typed", typed={"lowered 2^-40 (miss)": {"hit": False}})
+    assert run_fixture(must_miss).passed
+    wrong = make_fixture(scene, source="typed", typed={"touched edge": {"hit": False}})
+    assert not run_fixture(wrong).passed
+
+
+def test_reference_source_agrees_with_the_analytic_answer():
+    assert run_fixture(make_fixture(load(DEMO_SCENE), source="reference")).passed
+
+
+def test_float32_fixture_records_the_float32_answer():
+    fixture = make_fixture(load(GRAZE_SCENE), precision="float32")
+    assert fixture.expected["lowered 2^-40 (miss)"]["hit"]["value"] is True  # 2^-40 is below float32 resolution
+    assert run_fixture(fixture).passed
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{", "not valid JSON"),
+    ('{"format": "sweeplab-scene"}', "not a sweeplab fixture"),
+    ('{"format": "sweeplab-fixture", "version": 1, "scene": {"format": "sweeplab-scene", "version": 1, '
+     '"objects": [], "moving": null}, "expected": {"ghost": {"hit": {"value": true}}}}', "'ghost'"),
+])
+def test_malformed_fixture_names_the_file(tmp_path, text, message):
+    path = tmp_path / "broken.json"
+    path.write_text(text)
+    with pytest.raises(FixtureError, match=message) as raised:
+        load_fixture(path)
+    assert "broken.json" in str(raised.value)
+
+
+def test_unknown_field_is_malformed(tmp_path):
+    data = make_fixture(load(GRAZE_SCENE)).to_json()
+    data["expected"]["touched edge"]["time"] = {"value": 0.5}
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(FixtureError, match="unknown field 'time'"):
+        load_fixture(path)
+
+
+def test_check_command_and_pytest_agree(tmp_path, capsys):
+    good = make_fixture(load(GRAZE_SCENE), note="pinned")
+    directory = tmp_path / "fixtures"
+    write(directory, "good", good)
+    assert main(["check", str(directory)]) == 0
+    assert "PASS   good.json" in capsys.readouterr().out
+    assert run_pytest(directory).returncode == 0
+
+    write(directory, "bad_t", with_wrong_t(make_fixture(load(GRAZE_SCENE), note="t pinned wrong")))
+    assert main(["check", str(directory)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL   bad_t.json: t pinned wrong" in out and "1 passed, 1 failed" in out
+    completed = run_pytest(directory)
+    assert completed.returncode == 1 and "bad_t.json" in completed.stdout and "0.25" in completed.stdout
+
+
+def test_known_failing_runs_as_strict_expected_failure(tmp_path, capsys):
+    directory = tmp_path / "fixtures"
+    failing = with_wrong_t(make_fixture(load(GRAZE_SCENE), known_failing="t is wrong on purpose"))
+    write(directory, "known", failing)
+    assert main(["check", str(directory)]) == 0
+    assert "XFAIL  known.json: t is wrong on purpose" in capsys.readouterr().out
+    completed = run_pytest(directory)
+    assert completed.returncode == 0 and "1 xfailed" in completed.stdout
+
+    now_passing = make_fixture(load(GRAZE_SCENE), known_failing="was wrong once")
+    save_fixture(now_passing, directory, "known", overwrite=True)
+    assert main(["check", str(directory)]) == 1
+    assert "XPASS  known.json" in capsys.readouterr().out
+    completed = run_pytest(directory)
+    assert completed.returncode == 1 and "now passes" in completed.stdout
+
+
+def test_malformed_fixture_fails_collection_run(tmp_path, capsys):
+    directory = tmp_path / "fixtures"
+    directory.mkdir()
+    (directory / "broken.json").write_text("{")
+    assert main(["check", str(directory)]) == 1
+    assert "ERROR  broken.json" in capsys.readouterr().out
+    completed = run_pytest(directory)
+    assert completed.returncode == 1 and "malformed fixture" in completed.stdout
+
+
+def test_copy_as_pytest_is_a_runnable_test():
+    source = pytest_source(load(DEMO_SCENE), "test_demo")
+    namespace = {}
+    exec(compile(source, "<copied>", "exec"), namespace)
+    namespace["test_demo"]()
+    assert source.count("result = sweep(") == 6 and "Sphere([-6.0, 0.0, 0.0], 0.5)" in source

@@ -1,0 +1,42 @@
+"""Perturbation scans: one batched query per scan."""
+
+from pathlib import Path
+
+import numpy as np
+
+from app.scan import DIRECTION, ScanSpec, parameter_choices, run_scan
+from app.scene import load
+
+GRAZE_SCENE = Path(__file__).resolve().parents[2] / "app" / "scenes" / "graze.json"
+
+
+def test_raising_the_ball_through_the_graze_splits_hit_from_miss():
+    scene = load(GRAZE_SCENE)
+    scan = run_scan(scene, ScanSpec("touched edge", "ball", "center", 2, 1e-9, 1000))
+    assert scan.offsets.shape == scan.t.shape == scan.hit.shape == (1000,)
+    assert scan.hit[scan.offsets <= 0].all() and not scan.hit[scan.offsets > 0].any()
+    hits = scan.t[scan.hit]
+    assert np.all(np.diff(hits) >= 0)  # lower passes touch earlier: t grows towards the graze
+    assert hits[-1] <= 0.5
+
+
+def test_direction_angle_and_component():
+    scene = load(GRAZE_SCENE)
+    angle = run_scan(scene, ScanSpec("touched edge", DIRECTION, "angle", 0, 1e-3, 101))
+    assert angle.hit.sum() > 0 and angle.message == ""
+    component = run_scan(scene, ScanSpec("touched edge", DIRECTION, "z", 0, 1e-9, 11))
+    assert component.hit.tolist() == [True] * 6 + [False] * 5  # rising path misses the edge
+
+
+def test_invalid_variation_is_reported():
+    scene = load(GRAZE_SCENE)
+    scan = run_scan(scene, ScanSpec("touched edge", "ball", "radius", 0, 2.0, 5))
+    assert "radius must be >= 0" in scan.message and not scan.hit.any()
+
+
+def test_parameter_choices():
+    scene = load(GRAZE_SCENE)
+    assert [label for _, _, label in parameter_choices(scene, "ball")] == ["center[0]", "center[1]", "center[2]",
+                                                                          "radius"]
+    assert len(parameter_choices(scene, "touched edge")) == 9
+    assert parameter_choices(scene, DIRECTION)[-1][0] == "angle"
