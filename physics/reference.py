@@ -15,6 +15,7 @@ direction (or +z), which comparisons should not rely on.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,60 +34,91 @@ class ReferenceTrace:
 
 def _ball(shape: Shape):
     if isinstance(shape, Sphere):
-        return np.asarray(shape.center, float), float(shape.radius)
+        return _vector(shape.center), float(shape.radius)
     if isinstance(shape, Point):
-        return np.asarray(shape.p, float), 0.0
+        return _vector(shape.p), 0.0
     return None
 
 
+# Plain-float 3-vectors: one configuration at a time, hundreds of evaluations each,
+# where numpy's per-call overhead would dominate.
+def _vector(values) -> tuple:
+    return tuple(float(v) for v in np.asarray(values, float))
+
+
+def _sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def _along(a, s, b):
+    """a + s * b"""
+    return (a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2])
+
+
+def _dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _length(a) -> float:
+    return math.sqrt(_dot(a, a))
+
+
 def _closest_on_segment(p, a, b):
-    edge = b - a
-    length_squared = float(edge @ edge)
-    s = 0.0 if length_squared == 0 else min(1.0, max(0.0, float((p - a) @ edge) / length_squared))
+    edge = _sub(b, a)
+    length_squared = _dot(edge, edge)
+    s = 0.0 if length_squared == 0 else min(1.0, max(0.0, _dot(_sub(p, a), edge) / length_squared))
     kind = ("vertex", 0) if s == 0 else ("vertex", 1) if s == 1 else ("edge", 0)
-    return a + s * edge, kind
+    return _along(a, s, edge), kind
 
 
-def _closest_on_polygon(p, vertices):
-    """Closest point of a convex polygon: the face projection if it falls inside,
-    else the nearest point of the boundary."""
+def _polygon_closest(vertices):
+    """The closest-point function of a convex polygon: the face projection if it
+    falls inside, else the nearest point of the boundary."""
     count = len(vertices)
-    normal = sum(np.cross(vertices[i] - vertices[0], vertices[(i + 1) % count] - vertices[0]) for i in range(count))
-    length = float(np.linalg.norm(normal))
-    if length > 0:
-        normal = normal / length
-        projected = p - float((p - vertices[0]) @ normal) * normal
-        inside = all(float(np.cross(vertices[(i + 1) % count] - vertices[i], projected - vertices[i]) @ normal) >= 0
-                     for i in range(count))
-        if inside:
-            return projected, ("face", 0)
-    best = None
+    normal = (0.0, 0.0, 0.0)
     for i in range(count):
-        point, (kind, end) = _closest_on_segment(p, vertices[i], vertices[(i + 1) % count])
-        distance = float(np.linalg.norm(p - point))
-        if best is None or distance < best[0]:
-            feature = ("edge", i) if kind == "edge" else ("vertex", (i + end) % count)
-            best = (distance, point, feature)
-    return best[1], best[2]
+        normal = _along(normal, 1.0, _cross(_sub(vertices[i], vertices[0]), _sub(vertices[(i + 1) % count], vertices[0])))
+    length = _length(normal)
+    unit = tuple(c / length for c in normal) if length > 0 else None
+    edges = [(vertices[i], vertices[(i + 1) % count]) for i in range(count)]
+
+    def closest(p):
+        if unit is not None:
+            projected = _along(p, -_dot(_sub(p, vertices[0]), unit), unit)
+            if all(_dot(_cross(_sub(b, a), _sub(projected, a)), unit) >= 0 for a, b in edges):
+                return projected, ("face", 0)
+        best = None
+        for i, (a, b) in enumerate(edges):
+            point, (kind, end) = _closest_on_segment(p, a, b)
+            distance = _length(_sub(p, point))
+            if best is None or distance < best[0]:
+                best = (distance, point, ("edge", i) if kind == "edge" else ("vertex", (i + end) % count))
+        return best[1], best[2]
+
+    return closest
 
 
 def _target_core(target: Shape):
     """(closest-point function, target radius, face_index on a hit) of a target."""
     if isinstance(target, Sphere):
-        center = np.asarray(target.center, float)
+        center = _vector(target.center)
         return (lambda p: (center, ("face", 0))), float(target.radius), None
     if isinstance(target, Point):
-        point = np.asarray(target.p, float)
+        point = _vector(target.p)
         return (lambda p: (point, ("vertex", 0))), 0.0, None
     if isinstance(target, Segment):
-        a, b = np.asarray(target.a, float), np.asarray(target.b, float)
+        a, b = _vector(target.a), _vector(target.b)
         return (lambda p: _closest_on_segment(p, a, b)), 0.0, None
     if isinstance(target, Plane):
-        normal, offset = np.asarray(target.normal, float), float(target.offset)
-        return (lambda p: (p - (float(p @ normal) - offset) * normal, ("face", 0))), 0.0, None
+        normal, offset = _vector(target.normal), float(target.offset)
+        return (lambda p: (_along(p, offset - _dot(p, normal), normal), ("face", 0))), 0.0, None
     if isinstance(target, Polygon):
-        vertices = np.asarray(target.vertices, float)
-        return (lambda p: _closest_on_polygon(p, vertices)), 0.0, (None if isinstance(target, Triangle) else 0)
+        closest = _polygon_closest([_vector(v) for v in np.asarray(target.vertices, float)])
+        return closest, 0.0, (None if isinstance(target, Triangle) else 0)
     raise TypeError(f"no reference for a {type(target).__name__} target")
 
 
@@ -105,10 +137,11 @@ def reference_sweep(moving: Shape, target: Shape, direction, trace: ReferenceTra
     center, radius = _ball(moving)
     closest, target_radius, face_index = _target_core(target)
     total = radius + target_radius
+    motion = _vector(direction)
 
     def gap(t: float) -> float:
-        position = center + t * direction
-        value = float(np.linalg.norm(position - closest(position)[0])) - total
+        position = _along(center, t, motion)
+        value = _length(_sub(position, closest(position)[0])) - total
         if trace is not None:
             trace.samples.append((t, value))
         return value
@@ -118,8 +151,9 @@ def reference_sweep(moving: Shape, target: Shape, direction, trace: ReferenceTra
         return SweepResult.from_arrays(t=np.nan, point=np.full(3, np.nan), normal=np.full(3, np.nan),
                                        face_index=-1, penetration_depth=np.nan, feature_code=-1,
                                        feature_index=-1, scalar=True)
-    position = center + time * direction
-    core_point, (kind, index) = closest(position)
+    position = np.array(_along(center, time, motion))
+    core_point, (kind, index) = closest(tuple(position))
+    core_point = np.array(core_point)
     separation = position - core_point
     distance = float(np.linalg.norm(separation))
     if distance > 0:
