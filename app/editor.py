@@ -24,8 +24,9 @@ from app.view_model import ViewModel, build_view_model
 
 AUTOSAVE_SECONDS = 5.0
 REFERENCE_DELAY = 0.3
-"""Seconds the scene must stay unchanged before the (slow) reference answers are
-computed: a drag stays fluid, and the badge appears as soon as the user pauses."""
+"""Seconds the scene must stay unchanged before the second opinions (float32 lens,
+reference answers) are computed: a drag stays fluid, and they appear as soon as
+the user pauses."""
 
 
 @dataclass(frozen=True)
@@ -113,10 +114,11 @@ class Editor:
         now = self._clock()
         if self.history.revision != self._seen_revision:
             self._seen_revision, self._last_change = self.history.revision, now
-        with_reference = self.check_reference and now - self._last_change >= REFERENCE_DELAY
-        key = (self.history.revision, self.selected, with_reference)
+        still = now - self._last_change >= REFERENCE_DELAY
+        key = (self.history.revision, self.selected, still, self.check_reference)
         if key != self._view_key:
-            self._view = build_view_model(self.scene, self.selected, with_reference=with_reference)
+            self._view = build_view_model(self.scene, self.selected, float32=still,
+                                          reference=still and self.check_reference)
             self._view_key = key
         return self._view
 

@@ -110,9 +110,10 @@ def _built(scene_object, dtype):
     return KINDS[scene_object.kind].build(params)
 
 
-def sweep_targets(scene: Scene, with_reference: bool = False) -> list[TargetReport]:
-    """Sweep the moving object against every other object of the scene, in float64
-    and float32, and (``with_reference``) with the reference solver."""
+def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) -> list[TargetReport]:
+    """Sweep the moving object against every other object of the scene; with
+    ``float32`` also in single precision (the lens), with ``reference`` also with
+    the reference solver."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.object(scene.moving)
@@ -124,7 +125,7 @@ def sweep_targets(scene: Scene, with_reference: bool = False) -> list[TargetRepo
             target = _built(target_object, np.float64)
             result = sweep(moving, target, scene.direction, **options)
             single = sweep(moving_single, _built(target_object, np.float32),
-                           np.asarray(scene.direction, np.float32), **options)
+                           np.asarray(scene.direction, np.float32), **options) if float32 else None
         except TypeError as error:
             reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))
             continue
@@ -133,7 +134,7 @@ def sweep_targets(scene: Scene, with_reference: bool = False) -> list[TargetRepo
             continue
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result, single=single)
-        if with_reference:
+        if reference:
             report.reference = reference_sweep(moving, target, scene.direction)
             report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
         reports.append(report)
@@ -153,8 +154,11 @@ def disagreement(result: SweepResult, reference: SweepResult, ignore_separating:
     return ""
 
 
-def build_view_model(scene: Scene, selected: str | None = None, with_reference: bool = False) -> ViewModel:
-    view = ViewModel(reports=sweep_targets(scene, with_reference))
+def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
+                     reference: bool = False) -> ViewModel:
+    """Everything to draw, and a report per target (with the float32 lens and the
+    reference answers when asked: the editor asks once the scene is still)."""
+    view = ViewModel(reports=sweep_targets(scene, float32, reference))
     hits = [r for r in view.reports if r.result is not None and r.result.hit]
     if hits:
         first = min(hits, key=lambda r: r.result.t)

@@ -39,3 +39,18 @@ def test_unsupported_pair_is_reported_not_raised():
                   moving="tri", direction=[0.0, 0.0, 2.0])
     report = build_view_model(scene).reports[0]
     assert report.status == "unsupported" and "Triangle" in report.message
+
+
+def test_precision_lens_and_reference_on_the_graze_scene():
+    from pathlib import Path
+
+    from app.view_model import sweep_targets
+
+    scene = load(Path(__file__).resolve().parents[2] / "app" / "scenes" / "graze.json")
+    reports = {r.name: r for r in sweep_targets(scene, float32=True, reference=True)}
+    lowered = reports["lowered 2^-40 (miss)"]
+    assert lowered.result.hit is False and bool(lowered.single.hit) is True  # float32 cannot see 2^-40
+    assert lowered.reference.hit is False and lowered.disagreement == ""
+    touched = reports["touched edge"]
+    assert touched.result.t == 0.5 and touched.reference.hit and touched.disagreement == ""
+    assert all(r.single is None and r.reference is None for r in sweep_targets(scene))
