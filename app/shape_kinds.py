@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from app import tessellate
-from physics import Plane, Point, Polygon, Segment, Sphere, Triangle
+from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,11 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
               {"center": [0.0, 0.0, 0.0], "radius": 1.0},
               lambda p: Sphere(p["center"], p["radius"]),
               lambda p: tessellate.sphere(p["center"], p["radius"])),
+    ShapeKind("capsule", (Parameter("a", "point"), Parameter("b", "point"), Parameter("radius", "radius")),
+              {"a": [0.0, 0.0, -0.5], "b": [0.0, 0.0, 0.5], "radius": 0.5},
+              lambda p: Capsule(p["a"], p["b"], p["radius"]),
+              lambda p: tessellate.capsule(p["a"], p["b"], p["radius"]),
+              lambda p: np.array([p["a"], p["b"]], float)),
     ShapeKind("point", (Parameter("p", "point"),), {"p": [0.0, 0.0, 0.0]},
               lambda p: Point(p["p"]), lambda p: tessellate.marker(p["p"]), lambda p: np.array([p["p"]], float)),
     ShapeKind("segment", (Parameter("a", "point"), Parameter("b", "point")),

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physics.core import EDGE, FACE, CoreFeatures, inside_face
+from physics.core import EDGE, FACE, VERTEX, CoreFeatures, inside_face
 from physics.sweep.batching import chunk, chunk_ranges, flatten
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
 from physics.vector import any_perpendicular, components, dot, normalize_or
@@ -153,7 +153,23 @@ def _first_contact(center, direction, total_radius, target_radius, features: Cor
     anchor = np.take(anchors.reshape(3, -1), flat_index, axis=1)
     axis = np.take(axes.reshape(3, -1), flat_index, axis=1)
     return _resolve(center, direction, total_radius, target_radius, anchor, axis, features.codes[feature],
-                    features.indices[feature], t, touching, ignore_separating)
+                    features.indices[feature], t, touching, ignore_separating, _widest_feature(features))
+
+
+def _widest_feature(features: CoreFeatures) -> tuple[np.ndarray, np.ndarray]:
+    """(code, axis) of each core's widest feature: its face where it has area, else
+    its longest edge (degenerate triangles fall back to the longest edge, as in
+    Jolt), else a vertex."""
+    lengths = dot(features.edges, features.edges)
+    longest = np.argmax(lengths, axis=-1)
+    rows = np.arange(lengths.shape[0]) if lengths.shape[0] > 1 else 0
+    axis = features.edges[:, rows, longest]
+    code = np.where(lengths[rows, longest] > 0, EDGE, VERTEX)
+    if features.face_normal is not None:
+        has_area = np.any(features.face_normal != 0, axis=0)
+        code = np.where(has_area, FACE, code)
+        axis = np.where(has_area, features.face_normal, axis)
+    return code, axis
 
 
 def _feature_frames(features: CoreFeatures) -> tuple[np.ndarray, np.ndarray]:
@@ -191,15 +207,17 @@ def _normal_along(motion: np.ndarray, code: np.ndarray, axis: np.ndarray) -> np.
 
 
 def _resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t,
-             initially_touching, ignore_separating) -> Contact:
+             initially_touching, ignore_separating, widest=None) -> Contact:
     """Turn the chosen feature (anchor, axis, code, index) and time into a ``Contact``;
     ``axis`` None means every chosen feature is a vertex.
 
     Where ``initially_touching``, the normal is the minimum-translation direction
-    (ties, with the center on the feature, picked along the motion) and, with
-    ``ignore_separating``, a contact whose motion does not deepen it is dropped.
-    Elsewhere the normal is the approach direction at contact (ties picked against
-    the motion: the limit of a zero radius).
+    and, with ``ignore_separating``, a contact whose motion does not deepen it is
+    dropped.  If the center lies on the core itself, every direction that leaves
+    the core's widest feature (``widest`` = (code, axis): its face, else its longest
+    edge, else the vertex) separates by the full radius: the one closest to the
+    motion is taken.  Elsewhere the normal is the approach direction at contact
+    (ties picked against the motion: the limit of a zero radius).
     """
     hit = t <= 1  # t is +inf where nothing was hit
     at_time = (center - anchor) + np.where(hit, t, 0) * direction
@@ -211,7 +229,8 @@ def _resolve(center, direction, total_radius, target_radius, anchor, axis, code,
     needs_tie = (separation[0] == 0) & (separation[1] == 0) & (separation[2] == 0)
     needs_tie |= ~initially_touching & (total_radius == 0)
     if np.any(needs_tie):
-        tie = _normal_along(np.where(initially_touching, direction, -direction), code, axis)
+        escape = _normal_along(direction, *(widest if widest is not None else (code, axis)))
+        tie = np.where(initially_touching, escape, _normal_along(-direction, code, axis))
         normal = np.where(needs_tie, tie, normalize_or(separation, tie))
     else:
         normal = normalize_or(separation, 0)

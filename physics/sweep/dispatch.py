@@ -5,35 +5,51 @@ against B along d is sweeping B against A along -d.  The answer is then mapped
 back: the normal flips (it points from the target towards the moving shape),
 the contact point moves with the frame (it was found with B at rest, so it gains
 ``t * d``), and on initial overlap the witness moves to the other shape's surface
-(``point + depth * normal``).  A moving ``Point`` is a sphere of radius 0.
+(``point + depth * normal``).  A moving ``Point`` is a sphere of radius 0 and a
+moving ``Segment`` a capsule of radius 0.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from physics.core import FACE, VERTEX
-from physics.result import Feature, SweepResult
-from physics.shapes import Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, vector_argument
-from physics.sweep.sphere import (sweep_sphere_plane, sweep_sphere_point, sweep_sphere_polygon,
+from physics.core import EDGE, FACE, VERTEX
+from physics.result import SweepResult
+from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, vector_argument
+from physics.sweep.capsule import sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_segment
+from physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point, sweep_sphere_polygon,
                                   sweep_sphere_segment, sweep_sphere_sphere, sweep_sphere_triangle)
 
 PAIR_TESTS = {
     (Sphere, Point): sweep_sphere_point,
     (Sphere, Sphere): sweep_sphere_sphere,
     (Sphere, Segment): sweep_sphere_segment,
+    (Sphere, Capsule): sweep_sphere_capsule,
     (Sphere, Plane): sweep_sphere_plane,
     (Sphere, Triangle): sweep_sphere_triangle,
     (Sphere, Polygon): sweep_sphere_polygon,
+    (Capsule, Segment): sweep_capsule_segment,
+    (Capsule, Capsule): sweep_capsule_capsule,
+    (Capsule, Plane): sweep_capsule_plane,
 }
 """(moving type, target type) -> test.  Reverse orders are served by ``sweep``."""
 
-TARGET_ONLY_FEATURE = {Sphere: FACE, Point: VERTEX}
-"""Targets reached only by a subject swap, and the one feature each has."""
+def _promoted(shape: Shape) -> Shape:
+    """A point as a sphere of radius 0, a segment as a capsule of radius 0."""
+    if isinstance(shape, Point):
+        return Sphere(shape.p, np.zeros((), shape.p.dtype))
+    if isinstance(shape, Segment):
+        return Capsule(shape.a, shape.b, np.zeros((), shape.a.dtype))
+    return shape
 
 
-def _as_sphere(shape: Shape) -> Shape:
-    return Sphere(shape.p, np.zeros((), shape.p.dtype)) if isinstance(shape, Point) else shape
+def _find(moving: Shape, target: Shape):
+    """The test for ``moving`` against ``target``, promoting the moving shape if needed."""
+    for candidate in (moving, _promoted(moving)):
+        test = PAIR_TESTS.get((type(candidate), type(target)))
+        if test is not None:
+            return test, candidate
+    return None, None
 
 
 def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = False) -> SweepResult:
@@ -46,24 +62,42 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     wrongly shaped ``direction`` and ``TypeError`` for an unsupported pair.
 
     Degenerate inputs: a zero ``direction`` is an overlap test at t = 0; a moving
-    ``Point`` is a sphere of radius 0 (a ray cast); zero radii, zero-length segments
-    and zero-area triangles fall back to the point or edges they collapse to; an
-    initial overlap answers t = 0 with the depth and separating normal.  Each pair
-    test's docstring (``physics.sweep.sphere``) says what its answer is.
+    ``Point`` is a sphere of radius 0 (a ray cast) and a moving ``Segment`` a
+    capsule of radius 0; zero radii, zero-length segments and zero-area triangles
+    fall back to the point or edges they collapse to; an initial overlap answers
+    t = 0 with the depth and separating normal.  Each pair test's docstring
+    (``physics.sweep.sphere``, ``physics.sweep.capsule``) says what its answer is.
     """
     direction = vector_argument(direction, "direction")
-    test = PAIR_TESTS.get((type(_as_sphere(moving)), type(target)))
+    test, subject = _find(moving, target)
     if test is not None:
-        return test(_as_sphere(moving), target, direction, ignore_separating=ignore_separating)
-    test = PAIR_TESTS.get((type(_as_sphere(target)), type(moving)))
+        return test(subject, target, direction, ignore_separating=ignore_separating)
+    test, subject = _find(target, moving)
     if test is None:
         raise TypeError(f"no sweep test for a moving {type(moving).__name__} "
                         f"against a {type(target).__name__}")
-    swapped = test(_as_sphere(target), moving, -direction, ignore_separating=ignore_separating)
-    return _unswap(swapped, direction, TARGET_ONLY_FEATURE[type(target)])
+    swapped = test(subject, moving, -direction, ignore_separating=ignore_separating)
+    return _unswap(swapped, direction, target)
 
 
-def _unswap(result: SweepResult, direction: np.ndarray, target_feature: int) -> SweepResult:
+def _target_feature(target: Shape, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Feature codes and indices of a target reached only by a subject swap, from the
+    contact point on it: a sphere's surface, a point, or a capsule's / segment's
+    side or end."""
+    count_shape = point.shape[:-1]
+    if isinstance(target, Sphere):
+        return np.full(count_shape, FACE), np.zeros(count_shape, int)
+    if isinstance(target, Point):
+        return np.full(count_shape, VERTEX), np.zeros(count_shape, int)
+    along = target.b - target.a
+    length_squared = np.einsum("...k,...k->...", along, along)
+    with np.errstate(all="ignore"):
+        s = np.where(length_squared > 0, np.einsum("...k,...k->...", point - target.a, along) / length_squared, 0)
+    code = np.where((s > 0) & (s < 1), EDGE, VERTEX)
+    return code, np.where(s >= 1, 1, 0)
+
+
+def _unswap(result: SweepResult, direction: np.ndarray, target: Shape) -> SweepResult:
     """Map an answer computed with the subject swapped back to the caller's frame."""
     scalar = not isinstance(result.hit, np.ndarray)
     if scalar and not result.hit:
@@ -73,8 +107,9 @@ def _unswap(result: SweepResult, direction: np.ndarray, target_feature: int) -> 
     depth = np.nan if result.penetration_depth is None else np.asarray(result.penetration_depth)
     normal = 0.0 - np.asarray(result.normal)  # 0.0 - x keeps +0.0 where x is 0
     shift = np.where(np.isnan(t), 0, t)[..., None] * direction + np.nan_to_num(depth)[..., None] * normal
-    code = np.where(hit, target_feature, -1)
+    point = np.asarray(result.point) + shift
+    code, index = _target_feature(target, point)
     return SweepResult.from_arrays(
-        t=t, point=np.asarray(result.point) + shift, normal=normal,
+        t=t, point=point, normal=normal,
         face_index=np.full(np.shape(hit), -1), penetration_depth=np.asarray(depth, dtype=float) * np.ones(np.shape(hit)),
-        feature_code=code, feature_index=np.where(hit, 0, -1), scalar=scalar)
+        feature_code=np.where(hit, code, -1), feature_index=np.where(hit, index, -1), scalar=scalar)

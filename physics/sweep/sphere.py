@@ -34,7 +34,7 @@ import numpy as np
 
 from physics.core import FACE, core_features
 from physics.result import SweepResult
-from physics.shapes import Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
+from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
 
 
@@ -103,11 +103,26 @@ def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_
     zero-length segment — the point ``a`` (vertex 0); motion parallel to the
     segment — only the end balls can be entered; center on the segment — depth =
     radius, normal = the motion across the segment (any perpendicular if none)."""
-    shape = np.broadcast_shapes(segment.a.shape, segment.b.shape)
-    vertices = np.stack([np.broadcast_to(segment.a, shape), np.broadcast_to(segment.b, shape)], axis=-2)
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(vertices), segment.batch_shape, 0,
-                              ignore_separating)
-    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, segment.batch_shape, direction=direction))
+    return _sweep_segment_core(sphere, segment.a, segment.b, np.zeros((), segment.a.dtype), direction,
+                               ignore_separating, segment)
+
+
+@sweep_query
+def sweep_sphere_capsule(sphere: Sphere, capsule: Capsule, direction, *, ignore_separating=False) -> SweepResult:
+    """Sphere against a capsule: a segment inflated by the capsule's radius.
+    Features: edge 0 (the side), vertex 0 / 1 (the end caps at ``a`` / ``b``).
+
+    Degenerate inputs: as ``sweep_sphere_segment``; a zero-length capsule is a sphere
+    (vertex 0)."""
+    return _sweep_segment_core(sphere, capsule.a, capsule.b, capsule.radius, direction, ignore_separating, capsule)
+
+
+def _sweep_segment_core(sphere, start, end, target_radius, direction, ignore_separating, target) -> SweepResult:
+    shape = np.broadcast_shapes(start.shape, end.shape)
+    vertices = np.stack([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=-2)
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(vertices), shape[:-1],
+                              target_radius, ignore_separating)
+    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, target.batch_shape, direction=direction))
 
 
 @sweep_query

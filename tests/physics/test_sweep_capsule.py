@@ -1,0 +1,134 @@
+"""Capsule sweeps: hand-worked cases (capsule against capsule, segment, plane; sphere
+against capsule; moving segments), built so that the answer is known."""
+
+from decimal import Decimal, getcontext
+
+import numpy as np
+import pytest
+
+from physics import Capsule, Plane, Point, Segment, Sphere, sweep
+from tests.physics.expect import assert_hit, assert_miss
+
+getcontext().prec = 60
+GRAZE = 2.0 ** -40
+
+
+def test_sides_crossing_at_right_angles():
+    result = sweep(Capsule([-5.0, 0, 0], [-5.0, 0, 2], 0.5), Capsule([0.0, -1, 1], [0.0, 1, 1], 0.5), [10.0, 0, 0])
+    assert_hit(result, t=0.4, normal=[-1, 0, 0], point=[-0.5, 0, 1], feature=("edge", 0))
+
+
+def test_end_cap_to_end_cap_collinear():
+    result = sweep(Capsule([-6.0, 0, 0], [-4.0, 0, 0], 0.5), Capsule([0.0, 0, 0], [2.0, 0, 0], 0.5), [10.0, 0, 0])
+    assert_hit(result, t=0.3, normal=[-1, 0, 0], point=[-0.5, 0, 0], feature=("vertex", 0))
+
+
+def test_parallel_sides():
+    result = sweep(Capsule([-1.0, -5, 0], [1.0, -5, 0], 0.5), Capsule([-1.0, 0, 0], [1.0, 0, 0], 0.5), [0.0, 10, 0])
+    assert_hit(result, t=0.4, normal=[0, -1, 0], point=[-1, -0.5, 0])
+
+
+def test_interior_graze_over_an_end_cap_and_miss_by_graze_margin():
+    # the moving side passes exactly 1 = 0.5 + 0.5 above the target's axis: it first touches over its end
+    moving = Capsule([-5.0, -1, 1], [-5.0, 1, 1], 0.5)
+    target = Capsule([0.0, 0, 0], [4.0, 0, 0], 0.5)
+    assert_hit(sweep(moving, target, [10.0, 0, 0]), t=0.5, normal=[0, 0, 1], point=[0, 0, 0.5], feature=("vertex", 0))
+    raised = Capsule([-5.0, -1, 1 + GRAZE], [-5.0, 1, 1 + GRAZE], 0.5)
+    assert_miss(sweep(raised, target, [10.0, 0, 0]))
+
+
+def test_interior_hit_by_graze_margin():
+    moving = Capsule([-2.0, -5, 1 - GRAZE], [2.0, -5, 1 - GRAZE], 0.5)
+    target = Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5)
+    z = Decimal(1) - Decimal(GRAZE)
+    half_chord = (1 - z * z).sqrt()
+    result = sweep(moving, target, [0.0, 10, 0])
+    t = float((Decimal(4) - half_chord) / 10)  # the side reaches y = -1 - sqrt(1 - z^2): the target's end cap
+    assert_hit(result, t=t, normal=[0, -float(half_chord), float(z)], feature=("vertex", 0))
+
+
+def test_capsule_against_segment_interiors():
+    result = sweep(Capsule([-5.0, -1, 0], [-5.0, 1, 0], 0.5), Segment([0.0, 0, -1], [0.0, 0, 1]), [10.0, 0, 0])
+    assert_hit(result, t=0.45, normal=[-1, 0, 0], point=[0, 0, 0], feature=("edge", 0))
+
+
+def test_moving_segment_is_a_capsule_of_radius_zero():
+    as_segment = sweep(Segment([-5.0, -1, 0], [-5.0, 1, 0]), Capsule([0.0, 0, -1], [0.0, 0, 1], 0.5), [10.0, 0, 0])
+    assert_hit(as_segment, t=0.45, normal=[-1, 0, 0], point=[-0.5, 0, 0], feature=("edge", 0))
+    crossing = sweep(Segment([-5.0, -1, 0], [-5.0, 1, 0]), Segment([0.0, 0, -1], [0.0, 0, 1]), [10.0, 0, 0])
+    assert_hit(crossing, t=0.5, normal=[-1, 0, 0], point=[0, 0, 0])
+
+
+def test_zero_length_capsule_is_a_sphere():
+    point_like = Capsule([-5.0, 0, 0], [-5.0, 0, 0], 1.0)
+    expected = sweep(Sphere([-5.0, 0, 0], 1.0), Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5), [10.0, 0, 0])
+    result = sweep(point_like, Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5), [10.0, 0, 0])
+    assert_hit(result, t=expected.t, normal=expected.normal, point=expected.point, feature=("edge", 0))
+
+
+def test_crossing_capsules_overlap_along_the_common_normal():
+    result = sweep(Capsule([-1.0, 0, 0], [1.0, 0, 0], 0.5), Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5), [0.0, 0, 0])
+    assert_hit(result, t=0.0, normal=[0, 0, 1], point=[0, 0, 0.5], depth=1.0, feature=("edge", 0))
+    downwards = sweep(Capsule([-1.0, 0, 0], [1.0, 0, 0], 0.5), Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5), [0, 0, -1.0])
+    assert_hit(downwards, t=0.0, normal=[0, 0, -1], point=[0, 0, -0.5], depth=1.0)
+
+
+def test_overlap_between_sides_and_ignore_separating():
+    moving = Capsule([-1.0, 0, 0.6], [1.0, 0, 0.6], 0.5)
+    target = Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5)
+    assert_hit(sweep(moving, target, [1.0, 0, 0]), t=0.0, normal=[0, 0, 1], point=[0, 0, 0.5], depth=0.4)
+    assert sweep(moving, target, [0.0, 0, 1], ignore_separating=True).hit is False
+    assert sweep(moving, target, [0.0, 0, -1], ignore_separating=True).hit is True
+
+
+def test_sphere_against_capsule_side_and_cap():
+    capsule = Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5)
+    assert_hit(sweep(Sphere([5.0, 0, 0], 1.0), capsule, [-10.0, 0, 0]), t=0.35, normal=[1, 0, 0],
+               point=[0.5, 0, 0], feature=("edge", 0))
+    assert_hit(sweep(Sphere([0.0, 5, 0], 1.0), capsule, [0, -10.0, 0]), t=0.25, normal=[0, 1, 0],
+               point=[0, 1.5, 0], feature=("vertex", 1))
+
+
+def test_capsule_against_point_and_sphere_by_subject_swap():
+    capsule = Capsule([5.0, -1, 0], [5.0, 1, 0], 0.5)
+    assert_hit(sweep(capsule, Point([0.0, 0, 0]), [-10.0, 0, 0]), t=0.45, normal=[1, 0, 0], point=[0, 0, 0],
+               feature=("vertex", 0))
+    assert_hit(sweep(capsule, Sphere([0.0, 0, 0], 1.0), [-10.0, 0, 0]), t=0.35, normal=[1, 0, 0],
+               point=[1, 0, 0], feature=("face", 0))
+
+
+def test_sphere_moving_into_a_still_capsule_reports_the_capsule_feature_when_swapped():
+    result = sweep(Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5), Sphere([0.0, 5, 0], 1.0), [0.0, 10, 0])
+    assert_hit(result, t=0.25, normal=[0, -1, 0], point=[0, 4, 0], feature=("face", 0))
+
+
+@pytest.mark.parametrize("end", [[1.0, 0, 5], [1.0, 0, 3]])
+def test_capsule_against_plane(end):
+    result = sweep(Capsule([0.0, 0, 3], end, 0.5), Plane([0.0, 0, 1], 0.0), [0.0, 0, -10])
+    assert_hit(result, t=0.25, normal=[0, 0, 1], feature=("face", 0))
+    assert result.point[2] == 0.0
+
+
+def test_capsule_crossing_a_plane_overlaps_by_the_shorter_way_out():
+    result = sweep(Capsule([0.0, 0, -0.2], [0.0, 0, 5], 0.5), Plane([0.0, 0, 1], 0.0), [0.0, 0, -10])
+    assert_hit(result, t=0.0, normal=[0, 0, 1], point=[0, 0, 0], depth=0.7, feature=("face", 0))
+    below = sweep(Capsule([0.0, 0, 0.2], [0.0, 0, -5], 0.5), Plane([0.0, 0, 1], 0.0), [1.0, 0, 0])
+    assert_hit(below, t=0.0, normal=[0, 0, -1], point=[0, 0, 0], depth=0.7)
+
+
+def test_capsule_resting_on_a_plane_sliding_is_ignored():
+    resting = Capsule([0.0, 0, 0.5], [2.0, 0, 0.5], 0.5)
+    assert_hit(sweep(resting, Plane([0.0, 0, 1], 0.0), [3.0, 0, 0]), t=0.0, normal=[0, 0, 1])
+    assert_miss(sweep(resting, Plane([0.0, 0, 1], 0.0), [3.0, 0, 0], ignore_separating=True))
+
+
+def test_batched_capsules_match_scalar():
+    starts = np.array([[-5.0, 0, 0], [-5.0, 0, 3], [-1.0, 0, 0]])
+    moving = Capsule(starts, starts + [0, 0, 2], 0.5)
+    target = Capsule([0.0, -1, 1], [0.0, 1, 1], 0.5)
+    batch = sweep(moving, target, [10.0, 0, 0])
+    for i in range(3):
+        scalar = sweep(moving[i], target, [10.0, 0, 0])
+        assert batch.hit[i] == scalar.hit
+        if scalar.hit:
+            assert batch.t[i] == scalar.t and np.array_equal(batch.normal[i], scalar.normal)

@@ -1,0 +1,173 @@
+"""Capsule sweeps against a brute-force reference (bisection on the exact
+segment distance, written here) and invariants."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from physics import Capsule, Plane, Point, Segment, Sphere, sweep, tolerance
+from physics.reference import first_touch, minimum_time
+from tests.physics.brute_force import closest_on_segment
+from tests.physics.strategies import coordinate, direction, radius, vector
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+TARGETS = ("point", "sphere", "segment", "capsule", "plane")
+
+
+def _sub(a, b):
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def segment_closest_points(p0, p1, q0, q1):
+    """Closest points of two segments: minimise the convex distance from a point of
+    the first to the second by golden-section search over its parameter, then
+    check the end points (independent of the kernels' closed form)."""
+    def at(s):
+        return tuple(a + s * (b - a) for a, b in zip(p0, p1))
+
+    def distance(s):
+        point = at(s)
+        return math.dist(point, closest_on_segment(point, q0, q1))
+
+    low, high = 0.0, 1.0
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(80):  # 0.618^80 < 1e-16
+        left, right = high - ratio * (high - low), low + ratio * (high - low)
+        if distance(left) <= distance(right):
+            high = right
+        else:
+            low = left
+    best = min((0.0, 1.0, (low + high) / 2), key=distance)
+    point = at(best)
+    return point, closest_on_segment(point, q0, q1)
+
+
+def target_of(kind, draw):
+    if kind == "point":
+        return Point(draw(vector))
+    if kind == "sphere":
+        return Sphere(draw(vector), draw(radius))
+    if kind == "segment":
+        return Segment(draw(vector), draw(vector))
+    if kind == "capsule":
+        return Capsule(draw(vector), draw(vector), draw(radius))
+    return Plane(draw(vector.filter(lambda v: np.linalg.norm(v) > 1e-3)), draw(coordinate))
+
+
+@st.composite
+def configurations(draw, kind):
+    return Capsule(draw(vector), draw(vector), draw(radius)), target_of(kind, draw), draw(direction)
+
+
+def closest_points(capsule: Capsule, target, offset):
+    """(point on the moving core, point on the target core, target radius) at a given
+    translation of the capsule."""
+    p0 = tuple(float(v) for v in capsule.a + offset)
+    p1 = tuple(float(v) for v in capsule.b + offset)
+    if isinstance(target, Plane):
+        normal, level = tuple(target.normal), float(target.offset)
+        heights = (_dot(p0, normal) - level, _dot(p1, normal) - level)
+        if heights[0] * heights[1] <= 0:  # crossing: a point of the core is on the plane
+            s = heights[0] / (heights[0] - heights[1]) if heights[0] != heights[1] else 0.0
+            point = tuple(a + s * (b - a) for a, b in zip(p0, p1))
+            return point, point, 0.0
+        nearest = p0 if abs(heights[0]) <= abs(heights[1]) else p1
+        height = heights[0] if nearest is p0 else heights[1]
+        return nearest, tuple(x - height * n for x, n in zip(nearest, normal)), 0.0
+    if isinstance(target, (Point, Sphere)):
+        center = tuple(float(v) for v in (target.p if isinstance(target, Point) else target.center))
+        point = closest_on_segment(center, p0, p1)
+        return point, center, 0.0 if isinstance(target, Point) else float(target.radius)
+    q0, q1 = tuple(float(v) for v in target.a), tuple(float(v) for v in target.b)
+    moving_point, target_point = segment_closest_points(p0, p1, q0, q1)
+    return moving_point, target_point, float(getattr(target, "radius", 0.0))
+
+
+def scale_of(capsule, target, d):
+    arrays = [capsule.a, capsule.b, capsule.radius, d] + [getattr(target, name) for name in target._fields]
+    return 1.0 + max(float(np.max(np.abs(a))) for a in arrays)
+
+
+@pytest.mark.parametrize("kind", TARGETS)
+def test_matches_brute_force(kind):
+    @SETTINGS
+    @given(configurations(kind))
+    def check(config):
+        capsule, target, d = config
+        result = sweep(capsule, target, d)
+
+        def gap(t):
+            moving_point, target_point, target_radius = closest_points(capsule, target, t * d)
+            return math.dist(moving_point, target_point) - float(capsule.radius) - target_radius
+
+        margin = tolerance.LENGTH_RTOL * scale_of(capsule, target, d)
+        closest = gap(minimum_time(gap))
+        if abs(closest) <= margin:
+            return
+        expected = first_touch(gap)
+        assert result.hit == (expected is not None), (result, expected)
+        if not result.hit:
+            return
+        if result.initially_overlapping:
+            # a minimum translation: moving by depth along the normal leaves the shapes just touching
+            assert result.t == 0 and result.penetration_depth >= -gap(0.0) - margin
+
+            def separated_gap(extra):
+                shift = (result.penetration_depth + extra) * result.normal
+                moving_point, target_point, target_radius = closest_points(capsule, target, shift)
+                return math.dist(moving_point, target_point) - float(capsule.radius) - target_radius
+
+            assert abs(separated_gap(0.0)) <= margin
+            return
+        assert abs(gap(result.t)) <= margin, "touching at t"
+        assert all(gap(result.t * k / 16) >= -margin for k in range(16)), "no overlap before t"
+        moving_point, target_point, _ = closest_points(capsule, target, result.t * d)
+        separation = np.subtract(moving_point, target_point)
+        if np.linalg.norm(separation) > 1e-3 * scale_of(capsule, target, d):
+            assert np.linalg.norm(result.normal - separation / np.linalg.norm(separation)) <= tolerance.NORMAL_ATOL
+
+    check()
+
+
+@pytest.mark.parametrize("kind", TARGETS)
+def test_swapped_subject(kind):
+    @SETTINGS
+    @given(configurations(kind))
+    def check(config):
+        capsule, target, d = config
+        direct = sweep(capsule, target, d)
+        swapped = sweep(target, capsule, -d)
+        assert swapped.hit == direct.hit
+        if direct.hit:
+            assert abs(swapped.t - direct.t) <= tolerance.EXACT_RTOL * scale_of(capsule, target, d)
+
+    check()
+
+
+def test_batch_matches_scalar():
+    @SETTINGS
+    @given(st.lists(configurations("capsule"), min_size=1, max_size=6))
+    def check(configs):
+        moving = Capsule(np.stack([c[0].a for c in configs]), np.stack([c[0].b for c in configs]),
+                         np.stack([c[0].radius for c in configs]))
+        targets = Capsule(np.stack([c[1].a for c in configs]), np.stack([c[1].b for c in configs]),
+                          np.stack([c[1].radius for c in configs]))
+        directions = np.stack([c[2] for c in configs])
+        batch = sweep(moving, targets, directions)
+        for i in range(len(configs)):
+            scalar = sweep(moving[i], targets[i], directions[i])
+            assert batch.hit[i] == scalar.hit
+            if scalar.hit:
+                assert batch.t[i] == scalar.t and np.array_equal(batch.normal[i], scalar.normal)
+                assert np.array_equal(batch.point[i], scalar.point)
+
+    check()
