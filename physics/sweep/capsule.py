@@ -29,7 +29,7 @@ import numpy as np
 
 from physics.core import EDGE, FACE, VERTEX, core_features
 from physics.result import SweepResult
-from physics.shapes import Capsule, Plane, Segment
+from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
 from physics.sweep.rounded import slab_entry_time
 from physics.sweep.sphere import sweep_query, to_result
@@ -50,13 +50,43 @@ def closest_parameters(start, along, other_start, other_along):
     a, e = dot(along, along), dot(other_along, other_along)
     b, c, f = dot(along, other_along), dot(along, offset), dot(other_along, offset)
     denominator = a * e - b * b
-    s = np.where(denominator > 0, np.clip((b * f - c * e) / np.where(denominator > 0, denominator, 1), 0, 1), 0)
-    s = np.where(a > 0, s, 0)
-    w = np.where(e > 0, (b * s + f) / np.where(e > 0, e, 1), 0)
     s_at_w0 = np.where(a > 0, np.clip(-c / np.where(a > 0, a, 1), 0, 1), 0)
     s_at_w1 = np.where(a > 0, np.clip((b - c) / np.where(a > 0, a, 1), 0, 1), 0)
+    s = np.where(denominator > 0, np.clip((b * f - c * e) / np.where(denominator > 0, denominator, 1), 0, 1), 0)
+    s = np.where(a > 0, np.where(e > 0, s, s_at_w0), 0)  # a point-like other segment: project onto ours
+    w = np.where(e > 0, (b * s + f) / np.where(e > 0, e, 1), 0)
     s = np.where(w < 0, s_at_w0, np.where(w > 1, s_at_w1, s))
     return s, np.clip(w, 0, 1)
+
+
+def segment_separation(start, end, other_start, other_end):
+    """(separation vector from the other segment to this one, w) at their closest
+    points, end points taken exactly as given.  Where both closest points are interior to non-parallel segments the
+    separation is taken along the common normal — exact in direction even when the
+    segments (nearly) cross, where P - Q is round-off."""
+    along, other_along = end - start, other_end - other_start
+    s, w = closest_parameters(start, along, other_start, other_along)
+    point = np.where(s == 1, end, start + s * along)  # an end point is exactly itself
+    witness = np.where(w == 1, other_end, other_start + w * other_along)
+    separation = point - witness
+    common = cross(along, other_along)
+    unit = normalize_or(common, 0)
+    on_this, on_other = (s > 0) & (s < 1), (w > 0) & (w < 1)
+    # an interior closest point: the separation is square to that segment (rejection, not a difference)
+    separation = np.where(on_other, _rejection(point - other_start, other_along),
+                          np.where(on_this, _rejection(separation, along), separation))
+    both = on_this & on_other & np.any(common != 0, axis=0)
+    return np.where(both, dot(separation, unit) * unit, separation), w
+
+
+def _rejection(vectors_: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    """The part of ``vectors_`` perpendicular to ``axis`` (all of it for a zero axis),
+    as ``axis x (v x axis) / |axis|^2``: square to the axis by construction, and
+    exactly zero for a vector along an axis-aligned axis, where ``v - (v.a/a.a) a``
+    leaves round-off pointing along the axis."""
+    axis_squared = dot(axis, axis)
+    across = cross(axis, cross(vectors_, axis)) / np.where(axis_squared > 0, axis_squared, 1)
+    return np.where(axis_squared > 0, across, vectors_)
 
 
 def _earliest(*contacts: Contact) -> Contact:
@@ -121,18 +151,17 @@ def _at_start(start, end, direction, other_start, other_end, total_radius, targe
     (touching mask, Contact with the minimum translation)."""
     a, b, d, c, e = _components(shape, start, end, direction, other_start, other_end)
     along, other_along = b - a, e - c
-    s, w = closest_parameters(a, along, c, other_along)
-    separation = (a + s * along) - (c + w * other_along)
+    separation, w = segment_separation(a, b, c, e)
     distance = np.sqrt(dot(separation, separation))
     common = cross(along, other_along)
     across = normalize_or(common, 0) * np.where(dot(common, d) < 0, -1.0, 1.0)
-    off_axis = d - np.where(dot(other_along, other_along) > 0, dot(d, other_along) / np.where(
-        dot(other_along, other_along) > 0, dot(other_along, other_along), 1), 0) * other_along
-    tie = np.where(dot(common, common) > 0, across, normalize_or(off_axis, any_perpendicular(other_along)))
+    # parallel or point-like cores: leave across the longer axis (always separates by the full radius)
+    axis = np.where(dot(along, along) >= dot(other_along, other_along), along, other_along)
+    tie = np.where(dot(common, common) > 0, across, _across(d, axis))
     normal = normalize_or(separation, tie) + 0.0
     touching = distance <= total_radius
     hit = touching & ~(ignore_separating & (dot(d, normal) >= 0))
-    point = c + w * other_along + np.asarray(target_radius) * normal
+    point = np.where(w == 1, e, c + w * other_along) + np.asarray(target_radius) * normal
     depth = np.where(hit & (distance < total_radius), total_radius - distance, np.nan)
     code = np.where(w <= 0, VERTEX, np.where(w >= 1, VERTEX, EDGE))
     index = np.where(w >= 1, 1, 0)
@@ -223,3 +252,159 @@ def sweep_capsule_plane(capsule: Capsule, plane: Plane, direction, *, ignore_sep
     contact = Contact(*[np.where(touching[..., None] if np.ndim(first) > np.ndim(touching) else touching, first, later)
                         for first, later in zip(initial, swept)])
     return to_result(contact, scalar=_is_scalar(capsule, plane, direction=direction))
+
+
+def _across(direction: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    """The unit direction across ``axis`` nearest the motion (any perpendicular if the
+    motion is along it; the motion itself, then +z, if the axis is zero)."""
+    up = np.zeros_like(direction)
+    up[2] = 1
+    return normalize_or(_rejection(direction, axis), np.where(dot(axis, axis) > 0, any_perpendicular(axis), up))
+
+
+def _polygon_edges(vertices: np.ndarray):
+    """(start, end, index) of each edge of polygons (..., V, 3)."""
+    count = vertices.shape[-2]
+    return [(vertices[..., i, :], vertices[..., (i + 1) % count, :], i) for i in range(count)]
+
+
+def _with_feature(contact: Contact, code: int, index: int) -> Contact:
+    hit = ~np.isnan(contact.t)
+    return contact._replace(feature_code=np.where(hit, code, -1), feature_index=np.where(hit, index, -1))
+
+
+def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
+    """Touching or overlap at t = 0 of a capsule core and polygons: the exact
+    segment-polygon distance (edges by segment-segment closest points, end points
+    over the face), and for a core piercing the face the separating-axis depth
+    over the face normal and the core-edge cross products."""
+    a, b, d = _components(shape, start, end, direction)
+    corners = [components(np.broadcast_to(vertices[..., i, :], shape + (3,))) for i in range(vertices.shape[-2])]
+    count = len(corners)
+    along = b - a
+    best_distance = np.full(shape, np.inf)
+    best_separation = np.zeros((3,) + shape)
+    best_witness = np.zeros((3,) + shape)
+    best_code, best_index = np.zeros(shape, int), np.zeros(shape, int)
+
+    def keep(distance, separation, witness, code, index):
+        nonlocal best_distance, best_separation, best_witness, best_code, best_index
+        better = distance < best_distance
+        best_distance = np.where(better, distance, best_distance)
+        best_separation = np.where(better, separation, best_separation)
+        best_witness = np.where(better, witness, best_witness)
+        best_code, best_index = np.where(better, code, best_code), np.where(better, index, best_index)
+
+    for i in range(count):
+        c, edge = corners[i], corners[(i + 1) % count] - corners[i]
+        separation, w = segment_separation(a, b, c, corners[(i + 1) % count])
+        witness = np.where(w == 1, corners[(i + 1) % count], c + w * edge)
+        code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
+        keep(np.sqrt(dot(separation, separation)), separation, witness, code,
+             np.where(w >= 1, (i + 1) % count, i))
+    normal = sum((cross(corners[i] - corners[0], corners[(i + 1) % count] - corners[0]) for i in range(count)),
+                 np.zeros((3,) + shape))
+    normal = normalize_or(normal, 0)
+    inward = [cross(normal, corners[(i + 1) % count] - corners[i]) for i in range(count)]
+
+    def over_face(point):
+        return np.all([dot(inward[i], point - corners[i]) >= 0 for i in range(count)], axis=0) & np.any(normal != 0,
+                                                                                                          axis=0)
+
+    heights = [dot(normal, point - corners[0]) for point in (a, b)]
+    for point, height in zip((a, b), heights):
+        foot = point - height * normal
+        keep(np.where(over_face(foot), np.abs(height), np.inf), height * normal, foot, FACE, 0)
+    crossing_at = np.where(heights[0] != heights[1], heights[0] / np.where(heights[0] != heights[1],
+                                                                           heights[0] - heights[1], 1), 0)
+    pierce = a + crossing_at * along
+    pierces = (heights[0] * heights[1] <= 0) & over_face(pierce) & np.any(normal != 0, axis=0)
+
+    # separating axes of a piercing core: the face normal and core x edge directions
+    axes = [(normal, FACE, 0)] + [(normalize_or(cross(along, corners[(i + 1) % count] - corners[i]), 0), EDGE, i)
+                                   for i in range(count)]
+    escape_depth, escape_axis = np.full(shape, np.inf), np.zeros((3,) + shape)
+    escape_code, escape_index = np.zeros(shape, int), np.zeros(shape, int)
+    for axis, code, index in axes:
+        valid = np.any(axis != 0, axis=0)
+        core = [dot(axis, a), dot(axis, b)]
+        polygon = [dot(axis, corner) for corner in corners]
+        up = np.max(polygon, axis=0) - np.minimum(*core)
+        down = np.maximum(*core) - np.min(polygon, axis=0)
+        prefer_up = (up < down) | ((up == down) & (dot(axis, d) >= 0))
+        depth = np.where(prefer_up, up, down)
+        oriented = np.where(prefer_up, axis, -axis)
+        better = valid & (depth < escape_depth)
+        escape_depth, escape_axis = np.where(better, depth, escape_depth), np.where(better, oriented, escape_axis)
+        escape_code, escape_index = np.where(better, code, escape_code), np.where(better, index, escape_index)
+
+    touching = pierces | (best_distance <= radius)
+    # no separating axis (point-like polygon or core): leave across the core, else across the longest edge
+    edges = [corners[(i + 1) % count] - corners[i] for i in range(count)]
+    longest = edges[0]
+    for edge in edges[1:]:
+        longest = np.where(dot(edge, edge) > dot(longest, longest), edge, longest)
+    fallback = _across(d, np.where(dot(along, along) > 0, along, longest))
+    escape = normalize_or(escape_axis, fallback)
+    closest_normal = normalize_or(best_separation, escape)
+    normal_out = np.where(pierces, escape, closest_normal) + 0.0
+    depth = np.where(pierces, radius + escape_depth, radius - best_distance)
+    witness = np.where(pierces, pierce, best_witness)
+    code = np.where(pierces, escape_code, best_code)
+    index = np.where(pierces, escape_index, best_index)
+    hit = touching & ~(ignore_separating & (dot(d, normal_out) >= 0))
+    return touching, Contact(np.where(hit, 0.0, np.nan), np.where(hit[..., None], _public(witness), np.nan),
+                             np.where(hit[..., None], _public(normal_out), np.nan),
+                             np.where(hit & (depth > 0), depth, np.nan), np.where(hit, code, -1),
+                             np.where(hit, index, -1))
+
+
+def sweep_core_polygon(start, end, radius, direction, polygon_vertices, features, feature_batch,
+                       ignore_separating: bool = False) -> Contact:
+    """A moving capsule core against convex polygons (..., V, 3), batched.
+
+    Candidates: the core's end balls against the polygon; the polygon's vertices
+    as balls, moving the other way, against the core; the core's interior against
+    each edge's interior.  A core parallel to the face meets it no earlier than
+    its end balls (when it lies over the face) or an edge (when it crosses one),
+    so the face needs no test of its own.
+    """
+    radius = np.asarray(radius)
+    shape = np.broadcast_shapes(np.shape(start)[:-1], np.shape(end)[:-1], np.shape(direction)[:-1],
+                                polygon_vertices.shape[:-2], radius.shape)
+    zero = np.zeros((), radius.dtype)
+    moving_core = _segment_vertices(start, end)
+    moving_features = core_features(moving_core)
+    candidates = [sweep_ball_core(point, radius, direction, features, feature_batch, zero) for point in (start, end)]
+    for corner_start, corner_end, index in _polygon_edges(polygon_vertices):
+        candidates.append(_with_feature(_reversed(
+            sweep_ball_core(corner_start, zero, -direction, moving_features, moving_core.shape[:-2], radius),
+            corner_start, zero, index), VERTEX, index))
+        candidates.append(_with_feature(_interiors(start, end, direction, corner_start, corner_end, radius, zero,
+                                                   shape), EDGE, index))
+    swept = _earliest(*[Contact(*[np.broadcast_to(field, shape + np.shape(field)[len(np.shape(contact.t)):])
+                                  for field in contact]) for contact in candidates])
+    touching, initial = _polygon_at_start(start, end, direction, polygon_vertices, radius, ignore_separating, shape)
+    return Contact(*[np.where(touching[..., None] if np.ndim(first) > len(shape) else touching, first, later)
+                     for first, later in zip(initial, swept)])
+
+
+@sweep_query
+def sweep_capsule_triangle(capsule: Capsule, triangle: Triangle, direction, *, ignore_separating=False) -> SweepResult:
+    """Capsule against a two-sided triangle.  Features: face 0, edge i, vertex i of
+    the triangle.  Degenerate inputs: as the module says; a zero-area triangle is
+    its edges."""
+    return _sweep_polygon(capsule, triangle, direction, ignore_separating, face_index=None)
+
+
+@sweep_query
+def sweep_capsule_polygon(capsule: Capsule, polygon: Polygon, direction, *, ignore_separating=False) -> SweepResult:
+    """Capsule against a two-sided convex polygon; ``face_index`` 0 on every hit."""
+    return _sweep_polygon(capsule, polygon, direction, ignore_separating, face_index=0)
+
+
+def _sweep_polygon(capsule, polygon, direction, ignore_separating, face_index) -> SweepResult:
+    start, end, radius = _moving_core(capsule)
+    contact = sweep_core_polygon(start, end, radius, direction, polygon.vertices, polygon.features,
+                                 polygon.batch_shape, ignore_separating)
+    return to_result(contact, scalar=_is_scalar(capsule, polygon, direction=direction), face_index=face_index)

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from physics import Capsule, Plane, Point, Segment, Sphere, sweep, tolerance
+from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
 from physics.reference import first_touch, minimum_time
-from tests.physics.brute_force import closest_on_segment
-from tests.physics.strategies import coordinate, direction, radius, vector
+from tests.physics.brute_force import Core, closest_on_segment
+from tests.physics.strategies import convex_polygons, coordinate, direction, radius, vector
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-TARGETS = ("point", "sphere", "segment", "capsule", "plane")
+TARGETS = ("point", "sphere", "segment", "capsule", "plane", "triangle", "polygon")
 
 
 def _sub(a, b):
@@ -28,27 +28,28 @@ def _dot(a, b):
 
 
 def segment_closest_points(p0, p1, q0, q1):
-    """Closest points of two segments: minimise the convex distance from a point of
-    the first to the second by golden-section search over its parameter, then
-    check the end points (independent of the kernels' closed form)."""
-    def at(s):
-        return tuple(a + s * (b - a) for a, b in zip(p0, p1))
-
-    def distance(s):
-        point = at(s)
-        return math.dist(point, closest_on_segment(point, q0, q1))
-
-    low, high = 0.0, 1.0
-    ratio = (math.sqrt(5) - 1) / 2
-    for _ in range(80):  # 0.618^80 < 1e-16
-        left, right = high - ratio * (high - low), low + ratio * (high - low)
-        if distance(left) <= distance(right):
-            high = right
+    """Closest points of two segments (Ericson, Real-Time Collision Detection 5.1.9,
+    scalar Python: the reference the kernels' vectorised form must agree with)."""
+    d1, d2, r = _sub(p1, p0), _sub(q1, q0), _sub(p0, q0)
+    a, e, f = _dot(d1, d1), _dot(d2, d2), _dot(d2, r)
+    if a == 0 and e == 0:
+        return p0, q0
+    if a == 0:
+        s, t = 0.0, min(1.0, max(0.0, f / e))
+    else:
+        c = _dot(d1, r)
+        if e == 0:
+            s, t = min(1.0, max(0.0, -c / a)), 0.0
         else:
-            low = left
-    best = min((0.0, 1.0, (low + high) / 2), key=distance)
-    point = at(best)
-    return point, closest_on_segment(point, q0, q1)
+            b = _dot(d1, d2)
+            denominator = a * e - b * b
+            s = min(1.0, max(0.0, (b * f - c * e) / denominator)) if denominator != 0 else 0.0
+            t = (b * s + f) / e
+            if t < 0:
+                t, s = 0.0, min(1.0, max(0.0, -c / a))
+            elif t > 1:
+                t, s = 1.0, min(1.0, max(0.0, (b - c) / a))
+    return tuple(x + s * y for x, y in zip(p0, d1)), tuple(x + t * y for x, y in zip(q0, d2))
 
 
 def target_of(kind, draw):
@@ -60,6 +61,10 @@ def target_of(kind, draw):
         return Segment(draw(vector), draw(vector))
     if kind == "capsule":
         return Capsule(draw(vector), draw(vector), draw(radius))
+    if kind == "triangle":
+        return Triangle(draw(vector), draw(vector), draw(vector))
+    if kind == "polygon":
+        return Polygon(draw(convex_polygons()))
     return Plane(draw(vector.filter(lambda v: np.linalg.norm(v) > 1e-3)), draw(coordinate))
 
 
@@ -87,9 +92,33 @@ def closest_points(capsule: Capsule, target, offset):
         center = tuple(float(v) for v in (target.p if isinstance(target, Point) else target.center))
         point = closest_on_segment(center, p0, p1)
         return point, center, 0.0 if isinstance(target, Point) else float(target.radius)
+    if isinstance(target, Polygon):  # triangles too
+        return _closest_to_polygon(p0, p1, [tuple(float(x) for x in v) for v in target.vertices])
     q0, q1 = tuple(float(v) for v in target.a), tuple(float(v) for v in target.b)
     moving_point, target_point = segment_closest_points(p0, p1, q0, q1)
     return moving_point, target_point, float(getattr(target, "radius", 0.0))
+
+
+def _closest_to_polygon(p0, p1, vertices):
+    """Closest points of a segment and a convex polygon: the end points against the
+    polygon (triangle fan, Ericson), the segment against every edge, and a point
+    where the segment pierces the polygon (distance 0)."""
+    polygon = Core("polygon", tuple(vertices))
+    candidates = [(end, polygon.closest(end)) for end in (p0, p1)]
+    count = len(vertices)
+    for i in range(count):
+        candidates.append(segment_closest_points(p0, p1, vertices[i], vertices[(i + 1) % count]))
+    normal = np.zeros(3)
+    for i in range(count):
+        normal += np.cross(np.subtract(vertices[i], vertices[0]), np.subtract(vertices[(i + 1) % count], vertices[0]))
+    if np.linalg.norm(normal) > 0:
+        heights = [float(np.dot(normal, np.subtract(end, vertices[0]))) for end in (p0, p1)]
+        if heights[0] * heights[1] <= 0 and heights[0] != heights[1]:
+            s = heights[0] / (heights[0] - heights[1])
+            pierce = tuple(a + s * (b - a) for a, b in zip(p0, p1))
+            candidates.append((pierce, polygon.closest(pierce)))
+    moving_point, target_point = min(candidates, key=lambda pair: math.dist(*pair))
+    return moving_point, target_point, 0.0
 
 
 def scale_of(capsule, target, d):
