@@ -132,3 +132,75 @@ def test_batched_capsules_match_scalar():
         assert batch.hit[i] == scalar.hit
         if scalar.hit:
             assert batch.t[i] == scalar.t and np.array_equal(batch.normal[i], scalar.normal)
+
+
+# --- capsule against triangle: A=(0,0,0), B=(4,0,0), C=(0,4,0) in z = 0 -----------
+
+TRIANGLE_VERTICES = ([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0])
+
+
+def triangle():
+    from physics import Triangle
+
+    return Triangle(*TRIANGLE_VERTICES)
+
+
+def test_capsule_parallel_to_a_triangle_at_the_radius_plus_and_minus_graze():
+    sliding = [6.0, 0, 0]
+    above = Capsule([-5.0, 1, 0.5 + GRAZE], [-3.0, 1, 0.5 + GRAZE], 0.5)
+    assert_miss(sweep(above, triangle(), sliding))
+    touching = Capsule([-5.0, 1, 0.5], [-3.0, 1, 0.5], 0.5)
+    # the core runs parallel 0.5 above the face: it first touches over the edge C-A at x = 0
+    assert_hit(sweep(touching, triangle(), sliding), t=0.5, normal=[0, 0, 1], point=[0, 1, 0],
+               feature=("edge", 2))
+    inside = Capsule([1.0, 1, 0.5 - GRAZE], [2.0, 1, 0.5 - GRAZE], 0.5)
+    result = sweep(inside, triangle(), sliding)
+    assert_hit(result, t=0.0, normal=[0, 0, 1], point=[1, 1, 0], depth=GRAZE, feature=("face", 0))
+
+
+def test_capsule_landing_flat_on_the_face():
+    result = sweep(Capsule([1.0, 1, 3], [2.0, 1, 3], 0.5), triangle(), [0.0, 0, -10])
+    assert_hit(result, t=0.25, normal=[0, 0, 1], point=[1, 1, 0], feature=("face", 0))
+
+
+def test_end_cap_grazing_a_vertex():
+    # the end cap's center passes at exactly the radius from vertex B = (4, 0, 0)
+    capsule = Capsule([4.0, -5, 1.0], [4.0, -5, 3.0], 1.0)
+    assert_hit(sweep(capsule, triangle(), [0.0, 10, 0]), t=0.5, normal=[0, 0, 1], point=[4, 0, 0],
+               feature=("vertex", 1))
+    lifted = Capsule([4.0, -5, 1.0 + GRAZE], [4.0, -5, 3.0], 1.0)
+    assert_miss(sweep(lifted, triangle(), [0.0, 10, 0]))
+
+
+def test_capsule_lying_in_the_plane_of_the_triangle():
+    # the core lies in z = 0 and slides into the edge A-B from y < 0
+    result = sweep(Capsule([1.0, -5, 0], [3.0, -5, 0], 0.5), triangle(), [0.0, 10, 0])
+    assert_hit(result, t=0.45, normal=[0, -1, 0], feature=("edge", 0))
+    assert result.point[1] == 0.0 and 1.0 <= result.point[0] <= 3.0
+
+
+def test_core_crossing_an_edge_at_right_angles():
+    result = sweep(Capsule([-5.0, 1, -1], [-5.0, 1, 1], 0.5), triangle(), [10.0, 0, 0])
+    assert_hit(result, t=0.45, normal=[-1, 0, 0], point=[0, 1, 0], feature=("edge", 2))
+
+
+def test_core_piercing_the_face_separates_by_the_shorter_way():
+    result = sweep(Capsule([1.0, 1, -0.2], [1.0, 1, 5], 0.5), triangle(), [1.0, 0, 0])
+    assert_hit(result, t=0.0, normal=[0, 0, 1], point=[1, 1, 0], depth=0.7, feature=("face", 0))
+
+
+def test_capsule_against_polygon_face_index():
+    from physics import Polygon
+
+    square = Polygon([[0.0, 0, 0], [2.0, 0, 0], [2.0, 2, 0], [0.0, 2, 0]])
+    result = sweep(Capsule([0.5, 1, 3], [1.5, 1, 3], 0.5), square, [0.0, 0, -10])
+    assert_hit(result, t=0.25, normal=[0, 0, 1], point=[0.5, 1, 0], feature=("face", 0), face_index=0)
+
+
+def test_moving_triangle_against_a_capsule_by_subject_swap():
+    from physics import Triangle
+
+    moving = Triangle(*TRIANGLE_VERTICES)
+    result = sweep(moving, Capsule([1.0, 1, 3], [2.0, 1, 3], 0.5), [0.0, 0, 10])
+    # the whole underside lands at once; the answer names the contact under end cap a
+    assert_hit(result, t=0.25, normal=[0, 0, -1], point=[1, 1, 2.5], feature=("vertex", 0))
