@@ -135,8 +135,12 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result, single=single)
         if reference:
-            report.reference = reference_sweep(moving, target, scene.direction)
-            report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
+            try:
+                report.reference = reference_sweep(moving, target, scene.direction)
+            except TypeError:  # no reference for this pair (yet): no badge
+                report.reference = None
+            else:
+                report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
         reports.append(report)
     return reports
 

@@ -35,7 +35,7 @@ def test_overlap_gets_its_own_colour_and_separation_arrow():
 
 def test_unsupported_pair_is_reported_not_raised():
     scene = Scene([SceneObject("tri", "triangle", {"a": [0.0, 0, 0], "b": [1.0, 0, 0], "c": [0.0, 1, 0]}),
-                   SceneObject("seg", "segment", {"a": [0.0, 0, 1], "b": [1.0, 0, 1]})],
+                   SceneObject("other", "triangle", {"a": [0.0, 0, 1], "b": [1.0, 0, 1], "c": [0.0, 1, 1]})],
                   moving="tri", direction=[0.0, 0.0, 2.0])
     report = build_view_model(scene).reports[0]
     assert report.status == "unsupported" and "Triangle" in report.message

@@ -8,8 +8,8 @@ from tests.physics.expect import assert_hit
 
 
 def test_unsupported_pair_names_both_types():
-    with pytest.raises(TypeError, match="moving Segment against a Triangle"):
-        sweep(Segment([0, 0, 0], [1, 0, 0]), Triangle([0, 0, 0], [1, 0, 0], [0, 1, 0]), [1, 0, 0])
+    with pytest.raises(TypeError, match="moving Triangle against a Polygon"):
+        sweep(Triangle([0, 0, 0], [1, 0, 0], [0, 1, 0]), Polygon([[0, 0, 1], [1, 0, 1], [0, 1, 1]]), [1, 0, 0])
     with pytest.raises(TypeError, match="moving ConvexPolyhedron against a Plane"):
         sweep(ConvexPolyhedron([[0, 0, 0]]), Plane([0, 0, 1], 0), [1, 0, 0])
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from physics import Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
+from physics import Capsule, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
 from physics.reference import ReferenceTrace, reference_sweep
 from tests.physics.brute_force import core_of, reference_sweep as brute_force_sweep
 from tests.physics.strategies import TARGET_KINDS, configurations
@@ -21,6 +21,20 @@ def test_hand_worked_case_and_trace():
     assert len(trace.samples) > 100
 
 
+@pytest.mark.parametrize("moving, target, direction", [
+    (Capsule([1.0, 1, 3], [2.0, 1, 3], 0.5), Triangle([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0]), [0, 0, -10.0]),
+    (Capsule([-5.0, 0, 0], [-5.0, 0, 2], 0.5), Capsule([0.0, -1, 1], [0.0, 1, 1], 0.5), [10.0, 0, 0]),
+    (Triangle([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0]), Capsule([1.0, 1, 3], [2.0, 1, 3], 0.5), [0, 0, 10.0]),
+    (Capsule([0.0, 0, 3], [1.0, 0, 5], 0.5), Plane([0.0, 0, 1], 0.0), [0, 0, -10.0]),
+    (Segment([-5.0, -1, 0], [-5.0, 1, 0]), Segment([0.0, 0, -1], [0.0, 0, 1]), [10.0, 0, 0]),
+])
+def test_capsules_agree_with_the_analytic_sweep(moving, target, direction):
+    reference, analytic = reference_sweep(moving, target, direction), sweep(moving, target, direction)
+    assert reference.hit and abs(reference.t - analytic.t) <= tolerance.REFERENCE_TIME_ATOL
+    np.testing.assert_allclose(reference.normal, analytic.normal, atol=tolerance.NORMAL_ATOL)
+    assert (reference.feature.kind, reference.feature.index) == (analytic.feature.kind, analytic.feature.index)
+
+
 def test_swapped_pair_matches_sweep():
     moving, target = Segment([0.5, -2, 0], [0.5, 2, 0]), Sphere([0.0, 0, 0], 1.0)
     expected = sweep(moving, target, [0, 0, 1.0])
@@ -32,8 +46,8 @@ def test_swapped_pair_matches_sweep():
 
 def test_miss_and_bad_input():
     assert reference_sweep(Point([0.0, 0, 5]), Plane([1.0, 0, 0], 2.0), [0, 0, 1.0]).hit is False
-    with pytest.raises(TypeError, match="moving Segment against a Triangle"):
-        reference_sweep(Segment([0, 0, 0], [1, 0, 0]), Triangle([0, 0, 0], [1, 0, 0], [0, 1, 0]), [1, 0, 0])
+    with pytest.raises(TypeError, match="moving Triangle against a Plane"):
+        reference_sweep(Triangle([0, 0, 0], [1, 0, 0], [0, 1, 0]), Plane([0, 0, 1], 0), [1, 0, 0])
     with pytest.raises(ValueError, match="one configuration"):
         reference_sweep(Sphere(np.zeros((2, 3)), 1.0), Point([0, 0, 0]), [1, 0, 0])
 
