@@ -45,6 +45,16 @@ class OrbitCamera:
         ndc = clip[:, :2] / clip[:, 3:4]
         return np.c_[(ndc[:, 0] + 1) / 2 * size[0], (1 - ndc[:, 1]) / 2 * size[1]]
 
+    def ray(self, pixel, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """(origin, segment) of the view ray through ``pixel`` (x right, y down from
+        the top-left): from the near plane to the far plane."""
+        x, y = pixel
+        ndc = np.array([2 * x / size[0] - 1, 1 - 2 * y / size[1]])
+        inverse = np.linalg.inv(self.view_projection(size))
+        ends = np.array([[ndc[0], ndc[1], -1.0, 1.0], [ndc[0], ndc[1], 1.0, 1.0]]) @ inverse
+        ends = ends[:, :3] / ends[:, 3:4]
+        return ends[0], ends[1] - ends[0]
+
     def orbit(self, dx_pixels: float, dy_pixels: float) -> None:
         self.yaw -= np.radians(dx_pixels * 0.4)
         self.pitch = float(np.clip(self.pitch - np.radians(dy_pixels * 0.4), -PITCH_LIMIT, PITCH_LIMIT))

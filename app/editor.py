@@ -21,6 +21,7 @@ from app.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, 
 from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
 from app.shape_kinds import KINDS, RigidMotion
 from app.view_model import ViewModel, build_view_model
+from physics import Sphere, sweep
 
 AUTOSAVE_SECONDS = 5.0
 REFERENCE_DELAY = 0.3
@@ -58,6 +59,7 @@ SHORTCUTS = (
     Shortcut(("r",), "gizmo: rotate", "use_rotate"),
     Shortcut(("e",), "gizmo on the end pose: drag it to set the sweep", "toggle_end_pose"),
     Shortcut(("tab",), "select the next shape", "select_next"),
+    Shortcut(("left click",), "select the shape under the mouse (empty space: none)", ""),
     Shortcut(("ctrl+shift+f",), "save as fixture (a regression test)", "request_fixture_dialog"),
     Shortcut(("x",), "nudge along x", "set_nudge_axis", 0),
     Shortcut(("y",), "nudge along y", "set_nudge_axis", 1),
@@ -244,6 +246,20 @@ class Editor:
 
     def select(self, name: str | None) -> None:
         self.selected = name
+
+    def pick(self, origin, segment, radius: float) -> str | None:
+        """The object a view ray hits first (sweeping a small ball of ``radius`` along
+        it, so points and segments can be picked too), or None."""
+        ray = Sphere(np.asarray(origin, float), radius)
+        best_name, best_t = None, np.inf
+        for scene_object in self.scene.objects:
+            try:
+                result = sweep(ray, KINDS[scene_object.kind].pickable(scene_object.params), segment)
+            except (TypeError, ValueError):
+                continue
+            if result.hit and result.t < best_t:
+                best_name, best_t = scene_object.name, result.t
+        return best_name
 
     def select_next(self) -> None:
         names = self.scene.names()

@@ -81,6 +81,13 @@ class ShapeKind:
             return np.zeros((0, 2, 3)), loop[index][None]
         return np.stack([loop[index], loop[(index + 1) % len(loop)]])[None], np.zeros((0, 3))
 
+    def pickable(self, params: dict):
+        """The physics shape a click's view ray is swept against: the shape itself,
+        except an infinite plane, which is picked where its patch is drawn."""
+        if self.name == "plane":
+            return Polygon(_plane_mesh(params).outline[:4, 0])
+        return self.build(params)
+
     def pivot(self, params: dict) -> np.ndarray:
         return self.anchor_points(params).mean(axis=0)
 

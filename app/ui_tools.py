@@ -36,6 +36,7 @@ class ToolState:
 def draw_tools(editor: Editor, state: ToolState, size: tuple[int, int]) -> None:
     if editor.fixture_dialog_requested:
         editor.fixture_dialog_requested = False
+        editor.message = ""
         state.fixture_open = True
         state.typed_hit = {r.name: bool(r.result is not None and r.result.hit) for r in editor.view().reports}
     _fixture_dialog(editor, state)

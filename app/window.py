@@ -18,6 +18,9 @@ from pathlib import Path
 from app.editor import SHORTCUTS, Editor
 
 WINDOW_SIZE = (1280, 800)
+PICK_RADIUS = 0.005
+"""Radius of the ball swept along a click's view ray, per unit of camera distance:
+points and segments (which a ray of radius 0 almost never meets) stay clickable."""
 SCREENSHOT_FRAMES = 4
 
 
@@ -99,6 +102,7 @@ def _make_window_class():
             self.imgui_keys = _imgui_keys(key, imgui)
             self.frames = 0
             self.frame_seconds = 0.0
+            self._press = None
             self._last_time = time.perf_counter()
             pyglet.clock.schedule_interval(lambda dt: self._autosave(), 1.0)
 
@@ -149,9 +153,16 @@ def _make_window_class():
             io = imgui.get_io()
             io.add_mouse_pos_event(x, self.height - y)
             io.add_mouse_button_event(self._imgui_button(button), True)
+            self._press = (x, y) if button == mouse.LEFT and not io.want_capture_mouse \
+                and not imguizmo.im_guizmo.is_over() else None
 
         def on_mouse_release(self, x, y, button, modifiers):
             imgui.get_io().add_mouse_button_event(self._imgui_button(button), False)
+            if button == mouse.LEFT and self._press is not None and abs(x - self._press[0]) + abs(y - self._press[1]) < 4:
+                camera = self.editor.camera
+                origin, segment = camera.ray((x, self.height - y), self.get_size())
+                self.editor.select(self.editor.pick(origin, segment, PICK_RADIUS * camera.distance))
+            self._press = None
 
         def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
             io = imgui.get_io()

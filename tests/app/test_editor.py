@@ -179,3 +179,16 @@ def test_reference_waits_until_the_scene_is_still():
     reports = editor.view().reports
     assert all(r.reference is not None for r in reports if r.result is not None)
     assert not any(r.disagreement for r in reports)
+
+
+def test_clicking_picks_the_first_shape_along_the_view_ray(editor):
+    size = (800, 600)
+    camera = editor.camera
+    for name in ("triangle", "segment", "point"):
+        target = KINDS[editor.scene.object(name).kind].pivot(editor.scene.object(name).params)
+        pixel = camera.project(target, size)[0]
+        origin, segment = camera.ray(pixel, size)
+        np.testing.assert_allclose(camera.project(origin + 0.5 * segment, size)[0], pixel, atol=1e-6)
+        assert editor.pick(origin, segment, 0.005 * camera.distance) == name
+    origin, segment = camera.ray((5, 5), size)  # a corner: empty space
+    assert editor.pick(origin, segment, 0.005 * camera.distance) is None
