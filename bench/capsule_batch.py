@@ -14,6 +14,7 @@ import argparse
 import time
 
 import numpy as np
+from timing import best_rate
 
 from physics import Capsule, Triangle, sweep
 from physics.reference import reference_sweep
@@ -22,15 +23,6 @@ from physics.reference import reference_sweep
 def random_capsules(rng, count):
     starts = rng.uniform(-10, 10, (count, 3))
     return Capsule(starts, starts + rng.uniform(-3, 3, (count, 3)), rng.uniform(0.1, 1.0, count))
-
-
-def best_rate(run, count, repeats=2) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return count / min(times)
 
 
 def fcl_capsule(capsule: Capsule, index: int):

@@ -19,6 +19,7 @@ import statistics
 import time
 
 import numpy as np
+from timing import best_rate
 
 from physics import Sphere, Triangle, sweep
 
@@ -30,16 +31,6 @@ def random_spheres(rng, count):
 def random_triangles(rng, count):
     centers = rng.uniform(-10, 10, (count, 1, 3))
     return Triangle(*np.moveaxis(centers + rng.uniform(-3, 3, (count, 3, 3)), 1, 0))
-
-
-def best_rate(run, count, repeats=3) -> float:
-    """Sweeps per second of the fastest of ``repeats`` runs (least disturbed by load)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return count / min(times)
 
 
 def fcl_rate(pairs, solver) -> tuple[float, np.ndarray]:

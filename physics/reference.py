@@ -83,7 +83,7 @@ def _closest_on_segment(p, a, b):
     return _along(a, s, edge), kind
 
 
-def _segment_pair(p0, p1, q0, q1):
+def segment_closest_points(p0, p1, q0, q1):
     """Closest points of segments p0-p1 and q0-q1 (Ericson, Real-Time Collision
     Detection 5.1.9), end points exact."""
     d1, d2, r = _sub(p1, p0), _sub(q1, q0), _sub(p0, q0)
@@ -147,7 +147,7 @@ def _target_core(target: Shape):
     if isinstance(target, (Segment, Capsule)):
         a, b = _vector(target.a), _vector(target.b)
         radius = float(target.radius) if isinstance(target, Capsule) else 0.0
-        return (lambda p: _closest_on_segment(p, a, b)), (lambda p0, p1: _segment_pair(p0, p1, a, b)), radius, None
+        return (lambda p: _closest_on_segment(p, a, b)), (lambda p0, p1: segment_closest_points(p0, p1, a, b)), radius, None
     if isinstance(target, Plane):
         normal, offset = _vector(target.normal), float(target.offset)
 
@@ -166,7 +166,7 @@ def _target_core(target: Shape):
 
         def polygon_pair(p0, p1):
             pairs = [(p, closest(p)[0]) for p in (p0, p1)]
-            pairs += [_segment_pair(p0, p1, corners[i], corners[(i + 1) % len(corners)]) for i in range(len(corners))]
+            pairs += [segment_closest_points(p0, p1, corners[i], corners[(i + 1) % len(corners)]) for i in range(len(corners))]
             return min(pairs + _pierce(p0, p1, corners, closest), key=lambda pair: _length(_sub(*pair)))
 
         return closest, polygon_pair, 0.0, (None if isinstance(target, Triangle) else 0)

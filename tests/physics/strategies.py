@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
-from physics import Plane, Point, Polygon, Segment, Sphere, Triangle
+from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle
 
 # Squared lengths underflow below ~1e-154: sweeplab answers for magnitudes from
 # 1e-100 (or exactly 0) up, which is where the strategies draw from.
@@ -50,6 +50,8 @@ def targets(draw, kind: str | None = None, vertex_count: int | None = None):
         return Sphere(draw(vector), draw(radius))
     if kind == "segment":
         return Segment(draw(vector), draw(vector))
+    if kind == "capsule":
+        return Capsule(draw(vector), draw(vector), draw(radius))
     if kind == "plane":
         return Plane(draw(vector.filter(lambda v: np.linalg.norm(v) > 1e-3)), draw(coordinate))
     if kind == "triangle":

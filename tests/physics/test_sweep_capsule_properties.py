@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
-from physics.reference import first_touch, minimum_time
+from physics import Capsule, Plane, Point, Polygon, Sphere, sweep, tolerance
+from physics.reference import first_touch, minimum_time, segment_closest_points
 from tests.physics.brute_force import Core, closest_on_segment
-from tests.physics.strategies import convex_polygons, coordinate, direction, radius, vector
+from tests.physics.strategies import direction, radius, targets, vector
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TARGETS = ("point", "sphere", "segment", "capsule", "plane", "triangle", "polygon")
@@ -27,50 +27,9 @@ def _dot(a, b):
     return sum(x * y for x, y in zip(a, b))
 
 
-def segment_closest_points(p0, p1, q0, q1):
-    """Closest points of two segments (Ericson, Real-Time Collision Detection 5.1.9,
-    scalar Python: the reference the kernels' vectorised form must agree with)."""
-    d1, d2, r = _sub(p1, p0), _sub(q1, q0), _sub(p0, q0)
-    a, e, f = _dot(d1, d1), _dot(d2, d2), _dot(d2, r)
-    if a == 0 and e == 0:
-        return p0, q0
-    if a == 0:
-        s, t = 0.0, min(1.0, max(0.0, f / e))
-    else:
-        c = _dot(d1, r)
-        if e == 0:
-            s, t = min(1.0, max(0.0, -c / a)), 0.0
-        else:
-            b = _dot(d1, d2)
-            denominator = a * e - b * b
-            s = min(1.0, max(0.0, (b * f - c * e) / denominator)) if denominator != 0 else 0.0
-            t = (b * s + f) / e
-            if t < 0:
-                t, s = 0.0, min(1.0, max(0.0, -c / a))
-            elif t > 1:
-                t, s = 1.0, min(1.0, max(0.0, (b - c) / a))
-    return tuple(x + s * y for x, y in zip(p0, d1)), tuple(x + t * y for x, y in zip(q0, d2))
-
-
-def target_of(kind, draw):
-    if kind == "point":
-        return Point(draw(vector))
-    if kind == "sphere":
-        return Sphere(draw(vector), draw(radius))
-    if kind == "segment":
-        return Segment(draw(vector), draw(vector))
-    if kind == "capsule":
-        return Capsule(draw(vector), draw(vector), draw(radius))
-    if kind == "triangle":
-        return Triangle(draw(vector), draw(vector), draw(vector))
-    if kind == "polygon":
-        return Polygon(draw(convex_polygons()))
-    return Plane(draw(vector.filter(lambda v: np.linalg.norm(v) > 1e-3)), draw(coordinate))
-
-
 @st.composite
 def configurations(draw, kind):
-    return Capsule(draw(vector), draw(vector), draw(radius)), target_of(kind, draw), draw(direction)
+    return Capsule(draw(vector), draw(vector), draw(radius)), draw(targets(kind)), draw(direction)
 
 
 def closest_points(capsule: Capsule, target, offset):
@@ -121,6 +80,12 @@ def _closest_to_polygon(p0, p1, vertices):
     return moving_point, target_point, 0.0
 
 
+def gap_at(capsule: Capsule, target, offset) -> float:
+    """Distance between the capsule translated by ``offset`` and the target (< 0: overlap)."""
+    moving_point, target_point, target_radius = closest_points(capsule, target, offset)
+    return math.dist(moving_point, target_point) - float(capsule.radius) - target_radius
+
+
 def scale_of(capsule, target, d):
     arrays = [capsule.a, capsule.b, capsule.radius, d] + [getattr(target, name) for name in target._fields]
     return 1.0 + max(float(np.max(np.abs(a))) for a in arrays)
@@ -135,8 +100,7 @@ def test_matches_brute_force(kind):
         result = sweep(capsule, target, d)
 
         def gap(t):
-            moving_point, target_point, target_radius = closest_points(capsule, target, t * d)
-            return math.dist(moving_point, target_point) - float(capsule.radius) - target_radius
+            return gap_at(capsule, target, t * d)
 
         margin = tolerance.LENGTH_RTOL * scale_of(capsule, target, d)
         closest = gap(minimum_time(gap))
@@ -149,13 +113,7 @@ def test_matches_brute_force(kind):
         if result.initially_overlapping:
             # a minimum translation: moving by depth along the normal leaves the shapes just touching
             assert result.t == 0 and result.penetration_depth >= -gap(0.0) - margin
-
-            def separated_gap(extra):
-                shift = (result.penetration_depth + extra) * result.normal
-                moving_point, target_point, target_radius = closest_points(capsule, target, shift)
-                return math.dist(moving_point, target_point) - float(capsule.radius) - target_radius
-
-            assert abs(separated_gap(0.0)) <= margin
+            assert abs(gap_at(capsule, target, result.penetration_depth * result.normal)) <= margin
             return
         assert abs(gap(result.t)) <= margin, "touching at t"
         assert all(gap(result.t * k / 16) >= -margin for k in range(16)), "no overlap before t"
