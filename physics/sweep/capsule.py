@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX, core_features
 from physics.result import SweepResult
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
@@ -77,6 +78,14 @@ def segment_separation(start, end, other_start, other_end):
                           np.where(on_this, _rejection(separation, along), separation))
     both = on_this & on_other & np.any(common != 0, axis=0)
     return np.where(both, dot(separation, unit) * unit, separation), w
+
+
+def _meeting(separation: np.ndarray, *points: np.ndarray) -> np.ndarray:
+    """Whether a separation is below the rounding of the points' coordinates
+    (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of their largest magnitude)."""
+    magnitude = np.max([np.max(np.abs(point), axis=0) for point in points], axis=0)
+    rounding = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(separation.dtype).eps * magnitude
+    return np.sqrt(dot(separation, separation)) <= rounding
 
 
 def _rejection(vectors_: np.ndarray, axis: np.ndarray) -> np.ndarray:
@@ -152,6 +161,9 @@ def _at_start(start, end, direction, other_start, other_end, total_radius, targe
     a, b, d, c, e = _components(shape, start, end, direction, other_start, other_end)
     along, other_along = b - a, e - c
     separation, w = segment_separation(a, b, c, e)
+    # cores that meet to within the rounding of their coordinates have no defined
+    # separation direction (it would be round-off): they take the escape rule below
+    separation = np.where(_meeting(separation, a, b, c, e), 0.0, separation)
     distance = np.sqrt(dot(separation, separation))
     common = cross(along, other_along)
     across = normalize_or(common, 0) * np.where(dot(common, d) < 0, -1.0, 1.0)
@@ -298,6 +310,7 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
     for i in range(count):
         c, edge = corners[i], corners[(i + 1) % count] - corners[i]
         separation, w = segment_separation(a, b, c, corners[(i + 1) % count])
+        separation = np.where(_meeting(separation, a, b, c, corners[(i + 1) % count]), 0.0, separation)
         witness = np.where(w == 1, corners[(i + 1) % count], c + w * edge)
         code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
         keep(np.sqrt(dot(separation, separation)), separation, witness, code,

@@ -7,6 +7,7 @@ from app.cli import DEMO_SCENE
 from app.editor import AUTOSAVE_SECONDS, Editor
 from app.scene import autosave_path, load, save
 from app.shape_kinds import KINDS, RigidMotion
+from physics import tolerance
 
 
 class FakeClock:
@@ -188,7 +189,7 @@ def test_clicking_picks_the_first_shape_along_the_view_ray(editor):
         target = KINDS[editor.scene.object(name).kind].pivot(editor.scene.object(name).params)
         pixel = camera.project(target, size)[0]
         origin, segment = camera.ray(pixel, size)
-        np.testing.assert_allclose(camera.project(origin + 0.5 * segment, size)[0], pixel, atol=1e-6)
+        np.testing.assert_allclose(camera.project(origin + 0.5 * segment, size)[0], pixel, atol=tolerance.NORMAL_ATOL)
         assert editor.pick(origin, segment, 0.005 * camera.distance) == name
     origin, segment = camera.ray((5, 5), size)  # a corner: empty space
     assert editor.pick(origin, segment, 0.005 * camera.distance) is None

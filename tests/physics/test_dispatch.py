@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from physics import ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep
+from physics import ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
 from tests.physics.expect import assert_hit
 
 
@@ -50,7 +50,7 @@ def test_batch_of_targets_against_one_sphere():
                                                                                               (0.0, -3.0, -20.0)]))
     result = sweep(Sphere([1.0, 1, 5], 1.0), targets, [0.0, 0, -10])
     assert result.hit.tolist() == [True, True, False]
-    np.testing.assert_allclose(result.t[:2], [0.4, 0.7], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(result.t[:2], [0.4, 0.7], rtol=0, atol=tolerance.EXACT_RTOL)
     assert result.face_index.tolist() == [0, 0, -1]
 
 

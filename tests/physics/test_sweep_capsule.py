@@ -6,7 +6,7 @@ from decimal import Decimal, getcontext
 import numpy as np
 import pytest
 
-from physics import Capsule, Plane, Point, Segment, Sphere, sweep
+from physics import Capsule, Plane, Point, Segment, Sphere, sweep, tolerance
 from tests.physics.expect import assert_hit, assert_miss
 
 getcontext().prec = 60
@@ -204,3 +204,21 @@ def test_moving_triangle_against_a_capsule_by_subject_swap():
     result = sweep(moving, Capsule([1.0, 1, 3], [2.0, 1, 3], 0.5), [0.0, 0, 10])
     # the whole underside lands at once; the answer names the contact under end cap a
     assert_hit(result, t=0.25, normal=[0, 0, -1], point=[1, 1, 2.5], feature=("vertex", 0))
+
+
+@pytest.mark.parametrize("moving, target", [
+    # hypothesis found these: cores meeting at a shared end point; the closest-point
+    # parameter came out 1 - 1 ulp, the difference vector was round-off and the
+    # "minimum translation" pointed along it, leaving the shapes overlapping.
+    (Capsule([0.0, 6.25, 0.0], [3.9129407889742387, 1.0, 0.0], 0.0),
+     Capsule([0.0, 0.0, 0.0], [3.9129407889742387, 1.0, 0.0], 1.0)),
+    (Capsule([0.0, 3.0, 1.2438365310196708], [0.0, 0.0, 3.5], 0.0), Capsule([0.0, 0.0, 0.0], [0.0, 0.0, 3.5], 1.0)),
+])
+def test_regression_cores_meeting_at_a_shared_end(moving, target):
+    from physics.reference import segment_closest_points
+
+    result = sweep(moving, target, [0.0, 0.0, 0.0])
+    assert result.initially_overlapping and abs(result.penetration_depth - 1.0) <= tolerance.EXACT_RTOL
+    shifted = [tuple(np.add(p, result.penetration_depth * result.normal)) for p in (moving.a, moving.b)]
+    closest = segment_closest_points(*shifted, tuple(target.a), tuple(target.b))
+    assert abs(np.linalg.norm(np.subtract(*closest)) - 1.0) <= tolerance.EXACT_RTOL  # just touching after it
