@@ -57,6 +57,7 @@ SHORTCUTS = (
     Shortcut(("m",), "make the selected shape the moving one", "make_selected_moving"),
     Shortcut(("t",), "gizmo: translate", "use_translate"),
     Shortcut(("r",), "gizmo: rotate", "use_rotate"),
+    Shortcut(("s",), "gizmo: resize a capsule (axis: length, across: radius) or sphere", "use_scale"),
     Shortcut(("e",), "gizmo on the end pose: drag it to set the sweep", "toggle_end_pose"),
     Shortcut(("tab",), "select the next shape", "select_next"),
     Shortcut(("left click",), "select the shape under the mouse (empty space: none)", ""),
@@ -218,6 +219,20 @@ class Editor:
             scene_object.params = KINDS[scene_object.kind].moved(scene_object.params, motion)
 
         self.edit(move)
+
+    def resize_selected(self, original: dict, length_factor: float, radius_factor: float) -> None:
+        """Set the selected capsule's or sphere's size to ``original`` parameters scaled
+        (the scale gizmo passes the parameters it started from, so a drag never
+        compounds)."""
+        if self.selected is None:
+            return
+        name = self.selected
+        kind = KINDS[self.scene.object(name).kind]
+        params = kind.resized(original, length_factor, radius_factor)
+        self.edit(lambda scene: setattr(scene.object(name), "params", params))
+
+    def use_scale(self) -> None:
+        self.gizmo_operation = "scale"
 
     def set_end_pose(self, end_pivot) -> None:
         """Set the sweep so that the moving shape's pivot ends at ``end_pivot``."""

@@ -88,6 +88,31 @@ class ShapeKind:
             return Polygon(_plane_mesh(params).outline[:4, 0])
         return self.build(params)
 
+    def resized(self, params: dict, length_factor: float, radius_factor: float) -> dict:
+        """A capsule's or sphere's parameters with its radius scaled by
+        ``radius_factor`` and (capsule) its core scaled about its middle by
+        ``length_factor``; other kinds are returned unchanged."""
+        resized = dict(params)
+        if "radius" in params:
+            resized["radius"] = float(params["radius"]) * abs(float(radius_factor))
+        if self.name == "capsule":
+            middle = self.pivot(params)
+            for end in ("a", "b"):
+                resized[end] = (middle + (np.asarray(params[end], float) - middle) * abs(float(length_factor))).tolist()
+        return resized
+
+    def axis_frame(self, params: dict) -> np.ndarray:
+        """Rows: two directions across the shape and its axis (a capsule's core; z
+        otherwise) — the frame a scale gizmo is drawn in."""
+        axis = np.array([0.0, 0.0, 1.0])
+        if self.name == "capsule":
+            core = np.asarray(params["b"], float) - np.asarray(params["a"], float)
+            if np.linalg.norm(core) > 0:
+                axis = core / np.linalg.norm(core)
+        across = np.cross(axis, np.eye(3)[np.argmin(np.abs(axis))])
+        across /= np.linalg.norm(across)
+        return np.stack([across, np.cross(axis, across), axis])
+
     def pivot(self, params: dict) -> np.ndarray:
         return self.anchor_points(params).mean(axis=0)
 

@@ -27,6 +27,7 @@ class PanelState:
         self.path_text = ""
         self.show_help = False
         self.dragging = False
+        self.drag_start: dict | None = None
         self.tools = ToolState()
 
 
@@ -284,18 +285,19 @@ def _gizmo(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     gizmo.set_rect(0, 0, size[0], size[1])
     view = gizmo.Matrix16(np.asarray(editor.camera.view(), "f4").ravel().tolist())
     projection = gizmo.Matrix16(np.asarray(editor.camera.projection(size[0] / size[1]), "f4").ravel().tolist())
+    selected = scene.object(editor.selected) if editor.selected in scene.names() else None
+    resizing = (editor.gizmo_operation == "scale" and not editor.end_pose and selected is not None
+                and "radius" in selected.params)
+    if resizing:
+        _resize_gizmo(editor, state, view, projection, selected)
+        return
     before = np.eye(4)
     before[3, :3] = pivot
     matrix = gizmo.Matrix16(before.astype("f4").ravel().tolist())
     operation = gizmo.OPERATION.rotate if editor.gizmo_operation == "rotate" and not editor.end_pose \
         else gizmo.OPERATION.translate
     changed = gizmo.manipulate(view, projection, operation, gizmo.MODE.world, matrix)
-    using = gizmo.is_using()
-    if using and not state.dragging:
-        editor.begin_drag()
-    if not using and state.dragging:
-        editor.end_drag()
-    state.dragging = using
+    _track_drag(editor, state, None)
     if not changed:
         return
     after = np.asarray(matrix.values, float).reshape(4, 4)
@@ -308,6 +310,38 @@ def _gizmo(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
         rotation = np.eye(3)
     editor.move_selected(RigidMotion(rotation, np.zeros(3), after[3, :3] - pivot if operation ==
                                      gizmo.OPERATION.translate else step[3, :3]))
+
+
+def _track_drag(editor: Editor, state: PanelState, params: dict | None) -> None:
+    """Begin/end one undo step as the gizmo starts/stops being dragged; remember the
+    parameters the drag started from."""
+    using = gizmo.is_using()
+    if using and not state.dragging:
+        editor.begin_drag()
+        state.drag_start = params
+    if not using and state.dragging:
+        editor.end_drag()
+        state.drag_start = None
+    state.dragging = using
+
+
+def _resize_gizmo(editor: Editor, state: PanelState, view, projection, selected) -> None:
+    """ImGuizmo's scale handles in the shape's own frame: the axis handle scales a
+    capsule's length, the others its radius (a sphere: any handle, its radius)."""
+    kind = KINDS[selected.kind]
+    start = state.drag_start if state.dragging and state.drag_start is not None else selected.params
+    frame = np.eye(4)
+    frame[:3, :3] = kind.axis_frame(start)
+    frame[3, :3] = kind.pivot(start)
+    matrix = gizmo.Matrix16(frame.astype("f4").ravel().tolist())
+    changed = gizmo.manipulate(view, projection, gizmo.OPERATION.scale, gizmo.MODE.local, matrix)
+    _track_drag(editor, state, dict(selected.params))
+    if not changed or not state.dragging:
+        return
+    scales = np.linalg.norm(np.asarray(matrix.values, float).reshape(4, 4)[:3, :3], axis=1)
+    candidates = scales if selected.kind == "sphere" else scales[:2]  # the handle that moved most
+    across = max(candidates, key=lambda factor: abs(factor - 1))
+    editor.resize_selected(state.drag_start or selected.params, scales[2], across)
 
 
 def _status(editor: Editor, size: tuple[int, int]) -> None:

@@ -193,3 +193,19 @@ def test_clicking_picks_the_first_shape_along_the_view_ray(editor):
         assert editor.pick(origin, segment, 0.005 * camera.distance) == name
     origin, segment = camera.ray((5, 5), size)  # a corner: empty space
     assert editor.pick(origin, segment, 0.005 * camera.distance) is None
+
+
+def test_resizing_a_capsule_from_its_drag_start_never_compounds(editor):
+    editor.add("capsule")
+    original = dict(editor.scene.object("capsule1").params)
+    editor.begin_drag()
+    for factor in (1.5, 2.0, 3.0):  # the gizmo reports the total factor since the drag began
+        editor.resize_selected(original, factor, 2.0)
+    editor.end_drag()
+    params = editor.scene.object("capsule1").params
+    assert params["a"] == [0.0, 0.0, -1.5] and params["b"] == [0.0, 0.0, 1.5] and params["radius"] == 1.0
+    editor.undo()
+    assert editor.scene.object("capsule1").params == original
+    frame = KINDS["capsule"].axis_frame(params)
+    np.testing.assert_allclose(frame[2], [0, 0, 1])
+    np.testing.assert_allclose(frame @ frame.T, np.eye(3), atol=tolerance.EXACT_RTOL)
