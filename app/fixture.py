@@ -22,7 +22,7 @@ import numpy as np
 
 from app.atomic import write_text_atomically
 from app.scene import Scene, SceneError
-from app.shape_kinds import KINDS
+from app.shape_kinds import KINDS, build_shape
 from physics import SweepResult, sweep, tolerance
 from physics.reference import reference_sweep
 
@@ -120,11 +120,8 @@ def expected_block(values: dict, tolerances: dict | None = None) -> dict:
 
 def _shapes(scene: Scene, precision: str):
     """The moving shape and every target, built in ``precision``."""
-    dtype = PRECISIONS[precision]
-
     def build(scene_object):
-        params = {name: np.asarray(value, dtype=dtype) for name, value in scene_object.params.items()}
-        return KINDS[scene_object.kind].build(params)
+        return build_shape(scene_object.kind, scene_object.params, PRECISIONS[precision])
 
     if scene.moving is None:
         raise FixtureError("the scene has no moving shape")

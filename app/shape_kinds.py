@@ -174,3 +174,9 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
               lambda p: np.array(p["vertices"], float)),
 )}
 """Shape kinds by name; the moving shape may be of any kind the physics can sweep."""
+
+
+def build_shape(kind: str, params: dict, dtype=np.float64):
+    """The physics shape of a scene object, every coordinate in ``dtype`` (float32 for
+    the precision lens and float32 fixtures)."""
+    return KINDS[kind].build({name: np.asarray(value, dtype=dtype) for name, value in params.items()})

@@ -18,7 +18,7 @@ import numpy as np
 
 from app import tessellate
 from app.scene import Scene
-from app.shape_kinds import KINDS
+from app.shape_kinds import KINDS, build_shape
 from physics import SweepResult, sweep, tolerance
 from physics.reference import reference_sweep
 
@@ -105,11 +105,6 @@ def shape_mesh(kind: str, params: dict) -> tessellate.Mesh:
     return _cached_mesh(kind, json.dumps(params, sort_keys=True))
 
 
-def _built(scene_object, dtype):
-    params = {name: np.asarray(value, dtype=dtype) for name, value in scene_object.params.items()}
-    return KINDS[scene_object.kind].build(params)
-
-
 def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) -> list[TargetReport]:
     """Sweep the moving object against every other object of the scene; with
     ``float32`` also in single precision (the lens), with ``reference`` also with
@@ -117,14 +112,14 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.object(scene.moving)
-    moving, moving_single = _built(moving_object, np.float64), _built(moving_object, np.float32)
+    moving, moving_single = build_shape(moving_object.kind, moving_object.params), build_shape(moving_object.kind, moving_object.params, np.float32)
     options = {"ignore_separating": scene.options["ignore_separating"]}
     reports = []
     for target_object in scene.targets():
         try:
-            target = _built(target_object, np.float64)
+            target = build_shape(target_object.kind, target_object.params)
             result = sweep(moving, target, scene.direction, **options)
-            single = sweep(moving_single, _built(target_object, np.float32),
+            single = sweep(moving_single, build_shape(target_object.kind, target_object.params, np.float32),
                            np.asarray(scene.direction, np.float32), **options) if float32 else None
         except TypeError as error:
             reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))

@@ -108,13 +108,20 @@ def segment_closest_points(p0, p1, q0, q1):
     return (p1 if s == 1 else _along(p0, s, d1)), (q1 if t == 1 else _along(q0, t, d2))
 
 
-def _polygon_closest(vertices):
-    """The closest-point function of a convex polygon: the face projection if it
-    falls inside, else the nearest point of the boundary."""
+def _polygon_normal(vertices) -> tuple:
+    """Newell's area-weighted normal of a polygon loop (zero where it has no area)."""
     count = len(vertices)
     normal = (0.0, 0.0, 0.0)
     for i in range(count):
         normal = _along(normal, 1.0, _cross(_sub(vertices[i], vertices[0]), _sub(vertices[(i + 1) % count], vertices[0])))
+    return normal
+
+
+def _polygon_closest(vertices):
+    """The closest-point function of a convex polygon: the face projection if it
+    falls inside, else the nearest point of the boundary."""
+    count = len(vertices)
+    normal = _polygon_normal(vertices)
     length = _length(normal)
     unit = tuple(c / length for c in normal) if length > 0 else None
     edges = [(vertices[i], vertices[(i + 1) % count]) for i in range(count)]
@@ -175,10 +182,7 @@ def _target_core(target: Shape):
 
 def _pierce(p0, p1, corners, closest):
     """[(point, point)] where the segment pierces the polygon's face, else []."""
-    count = len(corners)
-    normal = (0.0, 0.0, 0.0)
-    for i in range(count):
-        normal = _along(normal, 1.0, _cross(_sub(corners[i], corners[0]), _sub(corners[(i + 1) % count], corners[0])))
+    normal = _polygon_normal(corners)
     h0, h1 = _dot(_sub(p0, corners[0]), normal), _dot(_sub(p1, corners[0]), normal)
     if _length(normal) == 0 or h0 * h1 > 0 or h0 == h1:
         return []

@@ -33,7 +33,7 @@ from physics.result import SweepResult
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
 from physics.sweep.rounded import slab_entry_time
-from physics.sweep.sphere import sweep_query, to_result
+from physics.sweep.sphere import is_scalar, sweep_query, to_result
 from physics.vector import any_perpendicular, components, cross, dot, normalize_or
 
 
@@ -98,13 +98,20 @@ def _rejection(vectors_: np.ndarray, axis: np.ndarray) -> np.ndarray:
     return np.where(axis_squared > 0, across, vectors_)
 
 
-def _earliest(*contacts: Contact) -> Contact:
-    """Per element, the contact with the smallest t (NaN = none); ties keep the first."""
+def _select(mask: np.ndarray, chosen: Contact, otherwise: Contact) -> Contact:
+    """Per element, ``chosen`` where ``mask`` else ``otherwise`` (vector fields too)."""
+    return Contact(*[np.where(mask[..., None] if np.ndim(first) > np.ndim(mask) else mask, first, second)
+                     for first, second in zip(chosen, otherwise)])
+
+
+def _earliest(shape: tuple, *contacts: Contact) -> Contact:
+    """Per element of the batch ``shape``, the contact with the smallest t (NaN = none);
+    ties keep the first."""
+    contacts = [Contact(*[np.broadcast_to(field, shape + np.shape(field)[len(np.shape(contact.t)):])
+                          for field in contact]) for contact in contacts]
     best = contacts[0]
     for contact in contacts[1:]:
-        better = (contact.t < best.t) | (np.isnan(best.t) & ~np.isnan(contact.t))
-        best = Contact(*[np.where(better[..., None] if np.ndim(new) > np.ndim(better) else better, new, old)
-                         for new, old in zip(contact, best)])
+        best = _select((contact.t < best.t) | (np.isnan(best.t) & ~np.isnan(contact.t)), contact, best)
     return best
 
 
@@ -124,8 +131,10 @@ def _components(shape: tuple, *vectors_):
     return [components(np.broadcast_to(v, shape + (3,))) for v in vectors_]
 
 
-def _interiors(start, end, direction, other_start, other_end, total_radius, target_radius, shape) -> Contact:
-    """Core interior against target edge interior, for non-parallel segments."""
+def _interiors(start, end, direction, other_start, other_end, total_radius, target_radius, shape,
+               edge_index: int = 0) -> Contact:
+    """Core interior against the interior of target edge ``edge_index``, for
+    non-parallel segments."""
     a, b, d, c, e = _components(shape, start, end, direction, other_start, other_end)
     along, other_along = b - a, e - c
     common = cross(along, other_along)
@@ -147,7 +156,7 @@ def _interiors(start, end, direction, other_start, other_end, total_radius, targ
     t = np.where(inside, time, np.nan)
     hit = ~np.isnan(t)
     return Contact(t, np.where(hit[..., None], _public(point), np.nan), np.where(hit[..., None], _public(normal), np.nan),
-                   np.full(np.shape(t), np.nan), np.where(hit, EDGE, -1), np.where(hit, 0, -1))
+                   np.full(np.shape(t), np.nan), np.where(hit, EDGE, -1), np.where(hit, edge_index, -1))
 
 
 def _public(components_: np.ndarray) -> np.ndarray:
@@ -199,13 +208,9 @@ def sweep_core_segment(start, end, radius, direction, other_start, other_end, ta
                                              moving_core.shape[:-2], radius), vertex, target_radius, index)
                    for index, vertex in enumerate((other_start, other_end))]
     candidates.append(_interiors(start, end, direction, other_start, other_end, total_radius, target_radius, shape))
-    swept = _earliest(*[Contact(*[np.broadcast_to(field, shape + np.shape(field)[len(np.shape(contact.t)):])
-                                  for field in contact]) for contact in candidates])
     touching, initial = _at_start(start, end, direction, other_start, other_end, total_radius, target_radius,
                                   ignore_separating, shape)
-    touching = np.broadcast_to(touching, shape)
-    return Contact(*[np.where(touching[..., None] if np.ndim(first) > len(shape) else touching, first, later)
-                     for first, later in zip(initial, swept)])
+    return _select(np.broadcast_to(touching, shape), initial, _earliest(shape, *candidates))
 
 
 def _moving_core(moving):
@@ -215,10 +220,6 @@ def _moving_core(moving):
     return moving.a, moving.b, moving.radius
 
 
-def _is_scalar(*shapes, direction) -> bool:
-    return all(shape.batch_shape == () for shape in shapes) and direction.ndim == 1
-
-
 @sweep_query
 def sweep_capsule_capsule(capsule: Capsule, target: Capsule, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against capsule: core segment against core segment inflated by both
@@ -226,7 +227,7 @@ def sweep_capsule_capsule(capsule: Capsule, target: Capsule, direction, *, ignor
     start, end, radius = _moving_core(capsule)
     contact = sweep_core_segment(start, end, radius, direction, target.a, target.b, target.radius,
                                  ignore_separating)
-    return to_result(contact, scalar=_is_scalar(capsule, target, direction=direction))
+    return to_result(contact, scalar=is_scalar(capsule, target, direction=direction))
 
 
 @sweep_query
@@ -235,7 +236,7 @@ def sweep_capsule_segment(capsule: Capsule, segment: Segment, direction, *, igno
     start, end, radius = _moving_core(capsule)
     contact = sweep_core_segment(start, end, radius, direction, segment.a, segment.b,
                                  np.zeros((), segment.a.dtype), ignore_separating)
-    return to_result(contact, scalar=_is_scalar(capsule, segment, direction=direction))
+    return to_result(contact, scalar=is_scalar(capsule, segment, direction=direction))
 
 
 @sweep_query
@@ -248,7 +249,7 @@ def sweep_capsule_plane(capsule: Capsule, plane: Plane, direction, *, ignore_sep
     normal that side's (upwards on a tie)."""
     start, end, radius = _moving_core(capsule)
     ends = [sweep_ball_plane(point, radius, direction, plane.normal, plane.offset) for point in (start, end)]
-    swept = _earliest(*ends)
+    swept = _earliest(np.shape(ends[0].t), *ends)
     height_a = np.einsum("...k,...k->...", start, plane.normal) - plane.offset
     height_b = np.einsum("...k,...k->...", end, plane.normal) - plane.offset
     up, down = radius - np.minimum(height_a, height_b), radius + np.maximum(height_a, height_b)
@@ -261,9 +262,7 @@ def sweep_capsule_plane(capsule: Capsule, plane: Plane, direction, *, ignore_sep
     initial = Contact(np.where(hit, 0.0, np.nan), np.where(hit[..., None], foot, np.nan),
                       np.where(hit[..., None], normal, np.nan), np.where(hit & (depth > 0), depth, np.nan),
                       np.where(hit, FACE, -1), np.where(hit, 0, -1))
-    contact = Contact(*[np.where(touching[..., None] if np.ndim(first) > np.ndim(touching) else touching, first, later)
-                        for first, later in zip(initial, swept)])
-    return to_result(contact, scalar=_is_scalar(capsule, plane, direction=direction))
+    return to_result(_select(touching, initial, swept), scalar=is_scalar(capsule, plane, direction=direction))
 
 
 def _across(direction: np.ndarray, axis: np.ndarray) -> np.ndarray:
@@ -280,11 +279,6 @@ def _polygon_edges(vertices: np.ndarray):
     return [(vertices[..., i, :], vertices[..., (i + 1) % count, :], i) for i in range(count)]
 
 
-def _with_feature(contact: Contact, code: int, index: int) -> Contact:
-    hit = ~np.isnan(contact.t)
-    return contact._replace(feature_code=np.where(hit, code, -1), feature_index=np.where(hit, index, -1))
-
-
 def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
     """Touching or overlap at t = 0 of a capsule core and polygons: the exact
     segment-polygon distance (edges by segment-segment closest points, end points
@@ -293,6 +287,7 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
     a, b, d = _components(shape, start, end, direction)
     corners = [components(np.broadcast_to(vertices[..., i, :], shape + (3,))) for i in range(vertices.shape[-2])]
     count = len(corners)
+    edges = [corners[(i + 1) % count] - corners[i] for i in range(count)]
     along = b - a
     best_distance = np.full(shape, np.inf)
     best_separation = np.zeros((3,) + shape)
@@ -308,17 +303,17 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
         best_code, best_index = np.where(better, code, best_code), np.where(better, index, best_index)
 
     for i in range(count):
-        c, edge = corners[i], corners[(i + 1) % count] - corners[i]
-        separation, w = segment_separation(a, b, c, corners[(i + 1) % count])
-        separation = np.where(_meeting(separation, a, b, c, corners[(i + 1) % count]), 0.0, separation)
-        witness = np.where(w == 1, corners[(i + 1) % count], c + w * edge)
+        c, following = corners[i], corners[(i + 1) % count]
+        separation, w = segment_separation(a, b, c, following)
+        separation = np.where(_meeting(separation, a, b, c, following), 0.0, separation)
+        witness = np.where(w == 1, following, c + w * edges[i])
         code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
         keep(np.sqrt(dot(separation, separation)), separation, witness, code,
              np.where(w >= 1, (i + 1) % count, i))
     normal = sum((cross(corners[i] - corners[0], corners[(i + 1) % count] - corners[0]) for i in range(count)),
                  np.zeros((3,) + shape))
     normal = normalize_or(normal, 0)
-    inward = [cross(normal, corners[(i + 1) % count] - corners[i]) for i in range(count)]
+    inward = [cross(normal, edge) for edge in edges]
 
     def over_face(point):
         return np.all([dot(inward[i], point - corners[i]) >= 0 for i in range(count)], axis=0) & np.any(normal != 0,
@@ -334,8 +329,7 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
     pierces = (heights[0] * heights[1] <= 0) & over_face(pierce) & np.any(normal != 0, axis=0)
 
     # separating axes of a piercing core: the face normal and core x edge directions
-    axes = [(normal, FACE, 0)] + [(normalize_or(cross(along, corners[(i + 1) % count] - corners[i]), 0), EDGE, i)
-                                   for i in range(count)]
+    axes = [(normal, FACE, 0)] + [(normalize_or(cross(along, edge), 0), EDGE, i) for i, edge in enumerate(edges)]
     escape_depth, escape_axis = np.full(shape, np.inf), np.zeros((3,) + shape)
     escape_code, escape_index = np.zeros(shape, int), np.zeros(shape, int)
     for axis, code, index in axes:
@@ -353,7 +347,6 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
 
     touching = pierces | (best_distance <= radius)
     # no separating axis (point-like polygon or core): leave across the core, else across the longest edge
-    edges = [corners[(i + 1) % count] - corners[i] for i in range(count)]
     longest = edges[0]
     for edge in edges[1:]:
         longest = np.where(dot(edge, edge) > dot(longest, longest), edge, longest)
@@ -390,16 +383,12 @@ def sweep_core_polygon(start, end, radius, direction, polygon_vertices, features
     moving_features = core_features(moving_core)
     candidates = [sweep_ball_core(point, radius, direction, features, feature_batch, zero) for point in (start, end)]
     for corner_start, corner_end, index in _polygon_edges(polygon_vertices):
-        candidates.append(_with_feature(_reversed(
+        candidates.append(_reversed(
             sweep_ball_core(corner_start, zero, -direction, moving_features, moving_core.shape[:-2], radius),
-            corner_start, zero, index), VERTEX, index))
-        candidates.append(_with_feature(_interiors(start, end, direction, corner_start, corner_end, radius, zero,
-                                                   shape), EDGE, index))
-    swept = _earliest(*[Contact(*[np.broadcast_to(field, shape + np.shape(field)[len(np.shape(contact.t)):])
-                                  for field in contact]) for contact in candidates])
+            corner_start, zero, index))
+        candidates.append(_interiors(start, end, direction, corner_start, corner_end, radius, zero, shape, index))
     touching, initial = _polygon_at_start(start, end, direction, polygon_vertices, radius, ignore_separating, shape)
-    return Contact(*[np.where(touching[..., None] if np.ndim(first) > len(shape) else touching, first, later)
-                     for first, later in zip(initial, swept)])
+    return _select(touching, initial, _earliest(shape, *candidates))
 
 
 @sweep_query
@@ -420,4 +409,4 @@ def _sweep_polygon(capsule, polygon, direction, ignore_separating, face_index) -
     start, end, radius = _moving_core(capsule)
     contact = sweep_core_polygon(start, end, radius, direction, polygon.vertices, polygon.features,
                                  polygon.batch_shape, ignore_separating)
-    return to_result(contact, scalar=_is_scalar(capsule, polygon, direction=direction), face_index=face_index)
+    return to_result(contact, scalar=is_scalar(capsule, polygon, direction=direction), face_index=face_index)

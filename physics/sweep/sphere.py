@@ -62,8 +62,9 @@ def to_result(contact: Contact, *, scalar: bool, face_index=None) -> SweepResult
         feature_index=contact.feature_index, scalar=scalar)
 
 
-def _is_scalar(*batch_shapes, direction) -> bool:
-    return all(shape == () for shape in batch_shapes) and direction.ndim == 1
+def is_scalar(*shapes, direction) -> bool:
+    """Whether a query is one configuration (no batch dimensions anywhere)."""
+    return all(shape.batch_shape == () for shape in shapes) and direction.ndim == 1
 
 
 @sweep_query
@@ -76,7 +77,7 @@ def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separa
     along the motion (+z when still)."""
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(point.p[..., None, :]),
                               point.batch_shape, 0, ignore_separating)
-    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, point.batch_shape, direction=direction))
+    return to_result(contact, scalar=is_scalar(sphere, point, direction=direction))
 
 
 @sweep_query
@@ -90,7 +91,7 @@ def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_sep
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(target.center[..., None, :]),
                               target.center.shape[:-1], target.radius, ignore_separating)
     contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
-    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, target.batch_shape, direction=direction))
+    return to_result(contact, scalar=is_scalar(sphere, target, direction=direction))
 
 
 @sweep_query
@@ -122,7 +123,7 @@ def _sweep_segment_core(sphere, start, end, target_radius, direction, ignore_sep
     vertices = np.stack([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=-2)
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(vertices), shape[:-1],
                               target_radius, ignore_separating)
-    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, target.batch_shape, direction=direction))
+    return to_result(contact, scalar=is_scalar(sphere, target, direction=direction))
 
 
 @sweep_query
@@ -135,7 +136,7 @@ def sweep_sphere_plane(sphere: Sphere, plane: Plane, direction, *, ignore_separa
     plane — depth = radius, normal = the plane normal on the side of the motion."""
     contact = sweep_ball_plane(sphere.center, sphere.radius, direction, plane.normal, plane.offset,
                                ignore_separating)
-    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, plane.batch_shape, direction=direction))
+    return to_result(contact, scalar=is_scalar(sphere, plane, direction=direction))
 
 
 @sweep_query
@@ -164,5 +165,5 @@ def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_
 def _sweep_polygon(sphere, polygon, direction, ignore_separating, face_index) -> SweepResult:
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, polygon.features, polygon.batch_shape, 0,
                               ignore_separating)
-    return to_result(contact, scalar=_is_scalar(sphere.batch_shape, polygon.batch_shape, direction=direction),
+    return to_result(contact, scalar=is_scalar(sphere, polygon, direction=direction),
                      face_index=face_index)
