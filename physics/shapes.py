@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from physics import tolerance
+from physics.bvh import SphereTree, build_sphere_tree
 from physics.core import CoreFeatures, core_features, newell_normal, polygon_slack
 
 
@@ -263,20 +264,86 @@ class ConvexPolyhedron(Shape):
 
 
 class TriangleMesh(Shape):
-    """A two-sided triangle soup: ``vertices`` (V, 3), ``faces`` (F, 3) int indices."""
+    """A two-sided triangle soup with a rigid pose.
 
-    __slots__ = ("vertices", "faces", "_batch_shape")
+    ``vertices (V, 3)`` are in the mesh's *body space*; ``faces (F, 3)`` index them
+    (F >= 1; a face may repeat a vertex: it is then a zero-area triangle, answered by
+    its edges, never a false hit).  The pose maps body to world space:
+    ``world = rotation @ body + translation`` (``rotation`` a proper 3x3 rotation,
+    checked to ``tolerance.ROTATION_ATOL``).  Queries are transformed into body
+    space, so ``moved`` shares the sphere tree and edge data of the original; with
+    the identity pose no transform happens and answers are bit-identical to the
+    per-triangle tests.
+    """
+
+    __slots__ = ("vertices", "faces", "rotation", "translation", "_batch_shape", "_derived")
     _fields = ("vertices", "faces")
 
-    def __init__(self, vertices, faces):
+    def __init__(self, vertices, faces, *, translation=(0.0, 0.0, 0.0), rotation=None):
         vertices = vector_argument(vertices, "vertices")
         if vertices.ndim != 2:
             raise ValueError(f"vertices must have shape (V, 3), got {vertices.shape}")
         faces = np.asarray(faces)
         if faces.ndim != 2 or faces.shape[1] != 3 or (faces.size and not np.issubdtype(faces.dtype, np.integer)):
             raise ValueError(f"faces must be integers of shape (F, 3), got {faces.dtype} {faces.shape}")
-        if faces.size and (faces.min() < 0 or faces.max() >= len(vertices)):
+        if len(faces) == 0:
+            raise ValueError("faces must hold at least one triangle")
+        if faces.min() < 0 or faces.max() >= len(vertices):
             raise ValueError(f"faces index out of range [0, {len(vertices)})")
         faces = faces.astype(np.int64)
         faces.flags.writeable = False
-        self._set(vertices=vertices, faces=faces, _batch_shape=())
+        self._set(vertices=vertices, faces=faces, _batch_shape=(), _derived={})
+        self._set_pose(translation, rotation)
+
+    def _set_pose(self, translation, rotation) -> None:
+        translation = vector_argument(translation, "translation")
+        if translation.shape != (3,):
+            raise ValueError(f"translation must have shape (3,), got {translation.shape}")
+        if rotation is None:
+            rotation = np.eye(3)
+        rotation = vector_argument(rotation, "rotation")
+        if rotation.shape != (3, 3):
+            raise ValueError(f"rotation must have shape (3, 3), got {rotation.shape}")
+        if np.abs(rotation.T @ rotation - np.eye(3)).max() > tolerance.ROTATION_ATOL or np.linalg.det(rotation) < 0:
+            raise ValueError("rotation must be a proper rotation matrix (orthonormal, determinant +1)")
+        self._set(translation=translation, rotation=rotation)
+
+    def moved(self, translation=None, rotation=None) -> "TriangleMesh":
+        """The same mesh at another pose (``None`` keeps the current part); the sphere
+        tree and edge data are shared, never rebuilt."""
+        posed = object.__new__(TriangleMesh)
+        posed._set(vertices=self.vertices, faces=self.faces, _batch_shape=(), _derived=self._derived)
+        posed._set_pose(self.translation if translation is None else translation,
+                        self.rotation if rotation is None else rotation)
+        return posed
+
+    @property
+    def has_identity_pose(self) -> bool:
+        return bool(np.all(self.translation == 0) and np.all(self.rotation == np.eye(3)))
+
+    def to_body(self, points: np.ndarray) -> np.ndarray:
+        """World points (..., 3) in body space."""
+        return (np.asarray(points) - self.translation) @ self.rotation
+
+    def to_world(self, points: np.ndarray) -> np.ndarray:
+        """Body points (..., 3) in world space."""
+        return np.asarray(points) @ self.rotation.T + self.translation
+
+    def world_vertices(self) -> np.ndarray:
+        return self.vertices if self.has_identity_pose else self.to_world(self.vertices)
+
+    def cached(self, key: str, compute):
+        """A value derived from the body-space mesh (tree, edge data), computed once
+        and shared by every pose of this mesh."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]
+
+    @property
+    def tree(self) -> SphereTree:
+        """The sphere tree (``physics.bvh``) in body space, built on first use."""
+        return self.cached("tree", lambda: build_sphere_tree(self.vertices, self.faces))
+
+    def __repr__(self) -> str:
+        return (f"TriangleMesh({len(self.vertices)} vertices, {len(self.faces)} faces, "
+                f"translation={self.translation.tolist()}, rotation={self.rotation.tolist()})")

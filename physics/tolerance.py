@@ -110,3 +110,35 @@ The brute-force reference finds the minimum of the convex distance along the swe
 by ternary search, then the first touching time by bisection, each for this many
 steps or until the bracket stops shrinking in float64 — past the float64 resolution
 of t in [0, 1].  Fewer steps leave the reference coarser than ``TIME_ATOL``."""
+
+
+# --- culling (conservative: changes how much work a query does, never its answer) ---
+
+BVH_CULL_RTOL = 1e-12
+"""Unit: fraction of the query's coordinate scale (largest |coordinate| of the moving
+shape, its motion and the tree).
+
+Added to every node sphere's radius when a tree walk decides whether the moving
+shape can reach the node.  Node spheres contain their triangles as float64 computes
+distances; the node test itself rounds (~ a few ulps of the scale), so without this
+margin a graze that the exact triangle test hits could be culled one level up.
+Typical: 1e-12 (thousands of ulps, still far below any node size).  Zero risks
+missed grazes under a node boundary; larger only visits more nodes."""
+
+ROTATION_ATOL = 1e-9
+"""Unit: dimensionless (entries of R^T R - I).
+
+How far a mesh pose's rotation matrix may be from orthonormal.  Rotations typed or
+built from angles carry ~1e-16 error; a matrix off by more is a scale or shear,
+which a rigid pose cannot hold.  Smaller rejects rotations composed in float32;
+larger lets a skewed matrix through, and world-space answers then drift."""
+
+INTERNAL_EDGE_ANGLE = 1e-4
+"""Unit: radians.
+
+Two mesh triangles sharing an edge whose normals differ by at most this angle are
+flat there: the edge is internal (``physics.mesh_edges``) and a contact on it
+reports the face normal.  1e-4 covers meshes stored in float32 (normals off by
+~1e-7) and rotated coordinates; a real crease of 0.006 degrees gives a normal
+within 1e-4 of the face's anyway.  Smaller lets float32 floors bump; larger hides
+real creases (a 1-degree ramp edge would report the face normal)."""

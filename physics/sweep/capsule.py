@@ -213,7 +213,7 @@ def sweep_core_segment(start, end, radius, direction, other_start, other_end, ta
     return _select(np.broadcast_to(touching, shape), initial, _earliest(shape, *candidates))
 
 
-def _moving_core(moving):
+def capsule_core(moving):
     """(start, end, radius) of a moving Capsule or Segment."""
     if isinstance(moving, Segment):
         return moving.a, moving.b, np.zeros((), moving.a.dtype)
@@ -224,7 +224,7 @@ def _moving_core(moving):
 def sweep_capsule_capsule(capsule: Capsule, target: Capsule, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against capsule: core segment against core segment inflated by both
     radii.  Features of the target: edge 0 (side), vertex 0 / 1 (end caps)."""
-    start, end, radius = _moving_core(capsule)
+    start, end, radius = capsule_core(capsule)
     contact = sweep_core_segment(start, end, radius, direction, target.a, target.b, target.radius,
                                  ignore_separating)
     return to_result(contact, scalar=is_scalar(capsule, target, direction=direction))
@@ -233,7 +233,7 @@ def sweep_capsule_capsule(capsule: Capsule, target: Capsule, direction, *, ignor
 @sweep_query
 def sweep_capsule_segment(capsule: Capsule, segment: Segment, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against a segment (a capsule of radius 0).  Features: edge 0, vertex 0 / 1."""
-    start, end, radius = _moving_core(capsule)
+    start, end, radius = capsule_core(capsule)
     contact = sweep_core_segment(start, end, radius, direction, segment.a, segment.b,
                                  np.zeros((), segment.a.dtype), ignore_separating)
     return to_result(contact, scalar=is_scalar(capsule, segment, direction=direction))
@@ -247,7 +247,7 @@ def sweep_capsule_plane(capsule: Capsule, plane: Plane, direction, *, ignore_sep
     With heights h_a, h_b of the ends above the plane, clearing it upwards takes
     ``r - min(h)``, downwards ``r + max(h)``: the depth is the smaller, the
     normal that side's (upwards on a tie)."""
-    start, end, radius = _moving_core(capsule)
+    start, end, radius = capsule_core(capsule)
     ends = [sweep_ball_plane(point, radius, direction, plane.normal, plane.offset) for point in (start, end)]
     swept = _earliest(np.shape(ends[0].t), *ends)
     height_a = np.einsum("...k,...k->...", start, plane.normal) - plane.offset
@@ -406,7 +406,7 @@ def sweep_capsule_polygon(capsule: Capsule, polygon: Polygon, direction, *, igno
 
 
 def _sweep_polygon(capsule, polygon, direction, ignore_separating, face_index) -> SweepResult:
-    start, end, radius = _moving_core(capsule)
+    start, end, radius = capsule_core(capsule)
     contact = sweep_core_polygon(start, end, radius, direction, polygon.vertices, polygon.features,
                                  polygon.batch_shape, ignore_separating)
     return to_result(contact, scalar=is_scalar(capsule, polygon, direction=direction), face_index=face_index)

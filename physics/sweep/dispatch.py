@@ -15,11 +15,13 @@ import numpy as np
 
 from physics.core import EDGE, FACE, VERTEX
 from physics.result import SweepResult
-from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, vector_argument
+from physics.shapes import (Capsule, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
+                            vector_argument)
 from physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
                                    sweep_capsule_segment, sweep_capsule_triangle)
 from physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point, sweep_sphere_polygon,
                                   sweep_sphere_segment, sweep_sphere_sphere, sweep_sphere_triangle)
+from physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
 
 PAIR_TESTS = {
     (Sphere, Point): sweep_sphere_point,
@@ -34,6 +36,8 @@ PAIR_TESTS = {
     (Capsule, Plane): sweep_capsule_plane,
     (Capsule, Triangle): sweep_capsule_triangle,
     (Capsule, Polygon): sweep_capsule_polygon,
+    (Sphere, TriangleMesh): sweep_sphere_mesh,
+    (Capsule, TriangleMesh): sweep_capsule_mesh,
 }
 """(moving type, target type) -> test.  Reverse orders are served by ``sweep``."""
 

@@ -57,3 +57,22 @@ def slab_entry_time(height: np.ndarray, rate: np.ndarray, radius: np.ndarray) ->
     low = np.where(rate != 0, np.minimum(first, second), -inf)
     high = np.where(rate != 0, np.maximum(first, second), inf)
     return first_time_in(low, high)
+
+
+def segment_ball_entry_time(offset: np.ndarray, axis: np.ndarray, direction: np.ndarray,
+                            radius: np.ndarray) -> np.ndarray:
+    """First t in [0, 1] at which the moving segment ``offset + s axis + t direction``
+    (s in [0, 1]) comes within ``radius`` of the origin; +inf if never.
+
+    A capsule reaching a ball: the earliest of its two end balls and its side, the
+    infinite cylinder kept where the closest point at contact lies inside the
+    segment (elsewhere an end ball is reached first).  Component-first vectors.
+    """
+    ends = np.minimum(ball_entry_time(offset, direction, radius), ball_entry_time(offset + axis, direction, radius))
+    axis_squared = dot(axis, axis)
+    inverse = np.where(axis_squared > 0, 1 / axis_squared, 0)
+    along, rate = -dot(offset, axis) * inverse, -dot(direction, axis) * inverse
+    side = ball_entry_time(offset + along * axis, direction + rate * axis, radius)
+    along_at_hit = along + np.where(side <= 1, side, 0) * rate
+    side = np.where((axis_squared > 0) & (along_at_hit >= 0) & (along_at_hit <= 1), side, np.inf)
+    return np.minimum(ends, side)

@@ -39,14 +39,14 @@ from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
 
 
 def sweep_query(test):
-    """Wrap a public sweep test: validate ``direction`` (``ValueError`` naming it) and
-    run under ``np.errstate(all="ignore")`` — kernels divide by zero in lanes whose
+    """Wrap a public sweep test: validate ``direction`` (``ValueError`` naming it),
+    pass any further keyword ``options`` through, and run under ``np.errstate(all="ignore")`` — kernels divide by zero in lanes whose
     results they then discard (one context per query, not one per operation)."""
     @functools.wraps(test)
-    def query(moving, target, direction, *, ignore_separating=False):
+    def query(moving, target, direction, *, ignore_separating=False, **options):
         direction = vector_argument(direction, "direction")
         with np.errstate(all="ignore"):
-            return test(moving, target, direction, ignore_separating=ignore_separating)
+            return test(moving, target, direction, ignore_separating=ignore_separating, **options)
 
     return query
 

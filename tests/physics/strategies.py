@@ -83,3 +83,19 @@ def same_kind_batches(max_size: int = 8):
     """Lists of configurations whose targets can be stacked into one batch."""
     return st.tuples(st.sampled_from(TARGET_KINDS), st.integers(3, 6)).flatmap(
         lambda kind_count: st.lists(configurations(*kind_count), min_size=1, max_size=max_size))
+
+
+@st.composite
+def meshes(draw, max_faces: int = 12):
+    """A triangle soup of 1 to ``max_faces`` faces over up to 10 vertices (faces may
+    repeat a vertex: zero-area triangles), sometimes with a rotated, moved pose."""
+    from physics import TriangleMesh
+
+    vertex_count = draw(st.integers(3, 10))
+    vertices = np.array(draw(st.lists(st.tuples(*[st.floats(-3, 3)] * 3), min_size=vertex_count,
+                                      max_size=vertex_count)))
+    faces = draw(st.lists(st.tuples(*[st.integers(0, vertex_count - 1)] * 3), min_size=1, max_size=max_faces))
+    mesh = TriangleMesh(vertices, np.array(faces))
+    if draw(st.booleans()):
+        mesh = mesh.moved(translation=draw(vector), rotation=draw(rotations()))
+    return mesh

@@ -1,0 +1,235 @@
+"""Sweeps of a moving sphere or capsule against a ``TriangleMesh``, through its sphere tree.
+
+The moving shape is reduced to its *core* (a sphere's center, a capsule's segment)
+and radius, carried into the mesh's body space (no transform for the identity
+pose), and walked down the tree (``physics.traversal``): the node test is the
+same sweep against the node's sphere (``ball_entry_time`` for a sphere,
+``segment_ball_entry_time`` for a capsule), the leaf test the exact triangle sweep
+of ``physics.sweep.sphere`` / ``physics.sweep.capsule``.  Nodes entered later
+than the best hit so far are culled.
+
+First hit: the smallest t; among equal t, the deepest initial overlap, then a
+face before an edge before a vertex, then the lower face index.  ``face_index``
+is the mesh triangle hit; ``feature`` is local to it (edge i of that face runs
+from its vertex i to i + 1).  Normals follow the internal-edge rule of
+``physics.mesh_edges`` unless ``raw_edge_normals=True``.  ``trace`` (a
+``physics.traversal.TraversalTrace``) records the walk.
+
+Degenerate inputs: zero direction — an overlap test against every triangle (t = 0
+with the deepest overlap, or a miss); zero radius — a ray (or moving segment)
+cast; zero-area faces — their edges only, never a face hit; a zero-length capsule —
+a sphere; initial overlap — t = 0, the deepest overlapping triangle's depth and
+separating normal (a mesh is a surface, so this separates from that triangle).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from physics import tolerance
+from physics.core import core_features
+from physics.mesh_edges import MeshEdges, internal_feature, mesh_edges
+from physics.result import SweepResult
+from physics.shapes import Capsule, Segment, Sphere, TriangleMesh
+from physics.sweep.ball import Contact, sweep_ball_core
+from physics.sweep.capsule import capsule_core, sweep_core_polygon
+from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
+from physics.sweep.sphere import sweep_query
+from physics.traversal import BoundUpdate, LeafContacts, TraversalTrace, lower_to_first_hit, walk
+from physics.vector import components
+
+
+class MovingCore(NamedTuple):
+    """A batch of moving shapes as cores in the mesh's body space: ``points (Q, K, 3)``
+    (K = 1 for a sphere's center, 2 for a capsule's segment), ``radius (Q,)``,
+    ``direction (Q, 3)``; ``batch_shape`` is the query's."""
+
+    points: np.ndarray
+    radius: np.ndarray
+    direction: np.ndarray
+    batch_shape: tuple
+
+
+def edges_of(mesh: TriangleMesh) -> MeshEdges:
+    """The mesh's edge data (``physics.mesh_edges``), computed once per mesh."""
+    return mesh.cached("edges", lambda: mesh_edges(mesh.vertices, mesh.faces))
+
+
+def moving_core(moving: Sphere | Capsule | Segment, direction: np.ndarray, mesh: TriangleMesh) -> MovingCore:
+    """The core of ``moving`` and ``direction`` in ``mesh``'s body space, flattened."""
+    if isinstance(moving, Sphere):
+        points, radius = moving.center[..., None, :], moving.radius
+    else:
+        start, end, radius = capsule_core(moving)
+        shape = np.broadcast_shapes(start.shape, end.shape)
+        points = np.stack([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=-2)
+    batch_shape = np.broadcast_shapes(points.shape[:-2], np.shape(radius), direction.shape[:-1])
+    points = np.broadcast_to(points, batch_shape + points.shape[-2:]).reshape(-1, points.shape[-2], 3)
+    radius = np.broadcast_to(radius, batch_shape).reshape(-1)
+    direction = np.broadcast_to(direction, batch_shape + (3,)).reshape(-1, 3)
+    if not mesh.has_identity_pose:
+        points, direction = mesh.to_body(points), direction @ mesh.rotation
+    return MovingCore(points, radius.astype(points.dtype), direction, batch_shape)
+
+
+def walk_mesh(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bool, update_bound: BoundUpdate | None,
+              trace: TraversalTrace | None) -> LeafContacts:
+    """Every leaf test of the tree walk for ``core`` (see the module docstring);
+    ``update_bound`` prunes as in ``physics.traversal.walk``."""
+    tree = mesh.tree
+    points, radius, direction = core.points, core.radius, core.direction
+    scale = np.maximum(np.abs(points).max(axis=(1, 2)), np.abs(direction).max(axis=1)) + tree.extent
+    reach = radius + tolerance.BVH_CULL_RTOL * scale
+    starts, directions = components(points[:, 0]), components(direction)
+    axes = components(points[:, -1] - points[:, 0])
+
+    def node_entry(queries, nodes):
+        offset = starts[:, queries] - tree.center_components[:, nodes]
+        total = reach[queries] + tree.radii[nodes]
+        if points.shape[1] == 1:
+            return ball_entry_time(offset, directions[:, queries], total)
+        return segment_ball_entry_time(offset, axes[:, queries], directions[:, queries], total)
+
+    def leaf_test(queries, faces):
+        triangles = mesh.vertices[mesh.faces[faces]]
+        features = core_features(triangles)
+        if points.shape[1] == 1:
+            return sweep_ball_core(points[queries, 0], radius[queries], direction[queries], features,
+                                   (len(faces),), np.zeros((), radius.dtype), ignore_separating)
+        return sweep_core_polygon(points[queries, 0], points[queries, 1], radius[queries], direction[queries],
+                                  triangles, features, (len(faces),), ignore_separating)
+
+    return walk(tree, len(radius), node_entry, leaf_test, update_bound, trace)
+
+
+def flatten_internal_edges(found: LeafContacts, core: MovingCore, mesh: TriangleMesh,
+                           ignore_separating: bool = False) -> LeafContacts:
+    """Apply the internal-edge rule (``physics.mesh_edges``) to body-space contacts.
+
+    With ``ignore_separating``, a flattened contact whose face normal does not
+    oppose the motion is dropped: the shape slides along the flat surface it
+    already touches (the raw edge normal would have stopped it at the seam)."""
+    contact = found.contact
+    edges = edges_of(mesh)
+    flat = internal_feature(edges, found.face, contact.feature_code, contact.feature_index) & ~np.isnan(contact.t)
+    if not np.any(flat):
+        return found
+    face_normal = edges.face_normal[found.face]
+    side = np.where(np.einsum("ij,ij->i", contact.normal, face_normal) < 0, -1.0, 1.0)
+    normal = np.where(flat[:, None], side[:, None] * face_normal, contact.normal)
+    anchor = mesh.vertices[mesh.faces[found.face, 0]]
+    direction = core.direction[found.query]
+    points = core.points[found.query] + contact.t[:, None, None] * direction[:, None, :]
+    heights = np.einsum("qkj,qj->qk", points - anchor[:, None, :], normal)
+    lowest = np.argmin(heights, axis=1)
+    lowest_height = heights[np.arange(len(lowest)), lowest]
+    overlapping = flat & ~np.isnan(contact.depth)
+    depth = np.where(overlapping, core.radius[found.query] - lowest_height, contact.depth)
+    witness = points[np.arange(len(lowest)), lowest] - lowest_height[:, None] * normal
+    point = np.where(overlapping[:, None], witness, contact.point)
+    contact = contact._replace(normal=normal, depth=depth, point=point)
+    if ignore_separating:
+        sliding = flat & (np.einsum("ij,ij->i", direction, normal) >= 0)
+        contact = _dropped(contact, sliding)
+    return found._replace(contact=contact)
+
+
+def _dropped(contact: Contact, rows: np.ndarray) -> Contact:
+    """``contact`` with ``rows`` turned into misses (NaN, -1)."""
+    return Contact(np.where(rows, np.nan, contact.t), np.where(rows[:, None], np.nan, contact.point),
+                   np.where(rows[:, None], np.nan, contact.normal), np.where(rows, np.nan, contact.depth),
+                   np.where(rows, -1, contact.feature_code), np.where(rows, -1, contact.feature_index))
+
+
+def _ranked_hits(found: LeafContacts) -> np.ndarray:
+    """Indices of the hits in ``found``, ordered by query, then the first-hit rule."""
+    contact = found.contact
+    hits = np.flatnonzero(~np.isnan(contact.t))
+    keys = (found.face[hits], -contact.feature_code[hits], -np.nan_to_num(contact.depth[hits]), contact.t[hits],
+            found.query[hits])
+    return hits[np.lexsort(keys)]
+
+
+def _to_world(contact: Contact, mesh: TriangleMesh) -> Contact:
+    if mesh.has_identity_pose:
+        return contact
+    return contact._replace(point=mesh.to_world(contact.point), normal=contact.normal @ mesh.rotation.T)
+
+
+def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scalar: bool,
+            shape: tuple) -> SweepResult:
+    contact = _to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
+    faces = found.face[chosen]
+    hit = ~np.isnan(contact.t)
+    return SweepResult.from_arrays(
+        t=contact.t.reshape(shape), point=contact.point.reshape(shape + (3,)),
+        normal=contact.normal.reshape(shape + (3,)), face_index=np.where(hit, faces, -1).reshape(shape),
+        penetration_depth=contact.depth.reshape(shape), feature_code=contact.feature_code.reshape(shape),
+        feature_index=contact.feature_index.reshape(shape), scalar=scalar)
+
+
+def _first_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
+    core = moving_core(moving, direction, mesh)
+    found = walk_mesh(core, mesh, ignore_separating=ignore_separating, update_bound=lower_to_first_hit, trace=trace)
+    if not raw_edge_normals:
+        found = flatten_internal_edges(found, core, mesh, ignore_separating)
+    ranked = _ranked_hits(found)
+    queries = found.query[ranked]
+    first = ranked[np.concatenate([[True], queries[1:] != queries[:-1]])] if len(ranked) else ranked
+    chosen = np.full(len(core.radius), len(found.query))  # one past the end: the "no hit" row
+    chosen[found.query[first]] = first
+    padded = _with_miss_row(found)
+    return _result(padded, chosen, mesh, scalar=core.batch_shape == (), shape=core.batch_shape)
+
+
+def _with_miss_row(found: LeafContacts) -> LeafContacts:
+    """``found`` plus one trailing row meaning "no hit" (NaN, -1)."""
+    contact = found.contact
+    miss = Contact(np.full(1, np.nan), np.full((1, 3), np.nan), np.full((1, 3), np.nan), np.full(1, np.nan),
+                   np.full(1, -1), np.full(1, -1))
+    joined = Contact(*[np.concatenate([np.asarray(a, dtype=np.result_type(a, b)), b]) for a, b in zip(contact, miss)])
+    return LeafContacts(np.concatenate([found.query, [-1]]), np.concatenate([found.face, [-1]]), joined)
+
+
+def _all_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
+    core = moving_core(moving, direction, mesh)
+    if core.batch_shape != ():
+        raise ValueError("all-hits sweeps take one moving shape and one direction, not a batch")
+    found = walk_mesh(core, mesh, ignore_separating=ignore_separating, update_bound=None, trace=trace)
+    if not raw_edge_normals:
+        found = flatten_internal_edges(found, core, mesh, ignore_separating)
+    ranked = _ranked_hits(found)
+    return _result(found, ranked, mesh, scalar=False, shape=(len(ranked),))
+
+
+@sweep_query
+def sweep_sphere_mesh(sphere: Sphere, mesh: TriangleMesh, direction, *, ignore_separating=False,
+                      raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
+    """First contact of a moving sphere with a triangle mesh (batched over spheres and
+    directions; the mesh is one).  See the module docstring for the rules."""
+    return _first_hits(sphere, mesh, direction, ignore_separating, raw_edge_normals, trace)
+
+
+@sweep_query
+def sweep_capsule_mesh(capsule: Capsule, mesh: TriangleMesh, direction, *, ignore_separating=False,
+                       raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
+    """First contact of a moving capsule (or segment) with a triangle mesh, batched
+    over capsules and directions.  See the module docstring for the rules."""
+    return _first_hits(capsule, mesh, direction, ignore_separating, raw_edge_normals, trace)
+
+
+@sweep_query
+def sweep_sphere_mesh_all(sphere: Sphere, mesh: TriangleMesh, direction, *, ignore_separating=False,
+                          raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
+    """Every triangle a single moving sphere touches along its sweep, one row per
+    triangle (its first contact with it), sorted by t (then the first-hit rule)."""
+    return _all_hits(sphere, mesh, direction, ignore_separating, raw_edge_normals, trace)
+
+
+@sweep_query
+def sweep_capsule_mesh_all(capsule: Capsule, mesh: TriangleMesh, direction, *, ignore_separating=False,
+                           raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
+    """Every triangle a single moving capsule touches along its sweep, sorted by t."""
+    return _all_hits(capsule, mesh, direction, ignore_separating, raw_edge_normals, trace)

@@ -1,0 +1,267 @@
+"""Sphere and capsule sweeps against triangle meshes: hand-worked cases, the internal
+edge rule, and properties against brute force over every triangle."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from physics import Capsule, Segment, Sphere, Triangle, TriangleMesh, sweep, tolerance
+from physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
+from physics.traversal import TraversalTrace
+from tests.physics.brute_force import closest_on_triangle
+from tests.physics.expect import assert_close, assert_hit, assert_miss
+from tests.physics.strategies import direction, meshes, radius, rotations, vector
+from tests.physics.test_bvh import grid_mesh
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def floor(count: int = 2) -> TriangleMesh:
+    """The square [0, count]^2 at z = 0 as a grid of unit squares split along x = y:
+    face q is (x >= y) of quad q, face count^2 + q the other half."""
+    return TriangleMesh(*grid_mesh(count))
+
+
+def triangles_of(mesh: TriangleMesh) -> Triangle:
+    corners = mesh.to_world(mesh.vertices)[mesh.faces]
+    return Triangle(corners[:, 0], corners[:, 1], corners[:, 2])
+
+
+# --- hand-worked ---------------------------------------------------------------
+
+def test_sphere_falls_onto_the_floor():
+    result = sweep(Sphere([0.3, 0.6, 2.5], 0.5), floor(), [0, 0, -4])
+    assert_hit(result, t=0.5, normal=[0, 0, 1], point=[0.3, 0.6, 0], feature=("face", 0), face_index=4)
+
+
+@pytest.mark.parametrize("lift, hits", [(2.0**-40, False), (0.0, True), (-(2.0**-40), True)])
+def test_sphere_grazes_the_outer_edge(lift, hits):
+    """Sliding along +y at height 1 + lift over the floor's edge y = 0."""
+    result = sweep(Sphere([0.5, -4, 1 + lift], 1.0), floor(), [0, 8, 0])
+    if not hits:
+        assert_miss(result)
+        return
+    height = 1 + lift
+    reach = math.sqrt(1 - height * height)  # how far ahead of the edge the ball touches it
+    assert_close(result.t, (4 - reach) / 8, what="t")
+    # the edge y = 0 of face 0 (a boundary edge: no neighbour, its raw normal stays);
+    # the face itself is never *entered*: the ball already lies in its slab
+    assert (result.face_index, result.feature.kind, result.feature.index) == (0, "edge", 0)
+    assert_close(result.normal, [0, -reach, height], what="normal")
+
+
+def test_capsule_lying_parallel_to_the_floor():
+    for lift, hits in ((2.0**-40, False), (0.0, True)):
+        capsule = Capsule([0.2, 0.5, 1.5 + lift], [1.8, 0.5, 1.5 + lift], 0.5)
+        result = sweep(capsule, floor(), [0, 0, -1])
+        if not hits:
+            assert_miss(result)
+            continue
+        assert result.t == 1.0 and result.normal.tolist() == [0.0, 0.0, 1.0]
+        assert result.feature.kind == "face" and result.point[2] == 0.0
+        corners = floor().vertices[floor().faces[result.face_index]]
+        assert np.allclose(closest_on_triangle(tuple(result.point), *map(tuple, corners)), result.point)
+
+
+def test_initial_overlap_reports_the_deepest_triangle():
+    result = sweep(Sphere([0.52, 0.5, 0.4], 0.5), floor(), [1, 0, 0])
+    assert_hit(result, t=0, normal=[0, 0, 1], point=[0.52, 0.5, 0], depth=0.1, feature=("face", 0), face_index=0)
+
+
+def test_zero_area_faces_answer_as_edges():
+    vertices = np.array([[0, 0, 0], [2, 0, 0], [1, 0, 0]], float)
+    mesh = TriangleMesh(vertices, [[0, 1, 2], [0, 0, 1]])
+    result = sweep(Sphere([1.5, 0, 3], 1.0), mesh, [0, 0, -4])
+    # edges 0 (x in [0, 2]) and 1 (x in [1, 2]) of face 0 touch at once: the longest wins
+    assert_hit(result, t=0.5, normal=[0, 0, 1], point=[1.5, 0, 0], feature=("edge", 0), face_index=0)
+
+
+def test_moving_mesh_against_a_sphere_swaps_the_subject():
+    result = sweep(floor(), Sphere([0.3, 0.6, -2.5], 0.5), [0, 0, -4])  # the floor comes down onto the ball
+    assert_hit(result, t=0.5, normal=[0, 0, 1], point=[0.3, 0.6, -2.0], feature=("face", 0))
+
+
+def test_all_hits_through_a_folded_sheet():
+    """A sphere passes through two parallel sheets: two hits per sheet crossing."""
+    vertices, faces = grid_mesh(1)
+    lower = vertices
+    upper = vertices + [0, 0, 1]
+    mesh = TriangleMesh(np.concatenate([lower, upper]), np.concatenate([faces, faces + 4]))
+    hits = sweep_sphere_mesh_all(Sphere([0.25, 0.75, 3], 0.25), mesh, [0, 0, -4])
+    assert np.allclose(hits.t, [0.4375, 0.6875])  # touches the upper sheet, then the lower one
+    assert hits.face_index.tolist() == [3, 1] and np.all(hits.t[:-1] <= hits.t[1:])
+    first = sweep_sphere_mesh(Sphere([0.25, 0.75, 3], 0.25), mesh, [0, 0, -4])
+    assert first.t == hits.t[0] and first.face_index == hits.face_index[0]
+
+
+def test_rotated_mesh_reports_world_space():
+    quarter_turn = np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])  # floor becomes the wall y = 0, facing -y... or +y
+    wall = floor().moved(translation=[0, 0, 0], rotation=quarter_turn)
+    result = sweep(Sphere([0.3, -3, 0.6], 0.5), wall, [0, 4, 0])
+    assert_close(result.t, 0.625, what="t")
+    assert_close(result.normal, [0, -1, 0], what="normal")
+    assert_close(result.point, [0.3, 0, 0.6], what="point")
+
+
+def test_trace_accounts_for_every_leaf():
+    trace = TraversalTrace()
+    mesh = floor(8)
+    result = sweep_sphere_mesh(Sphere([3.3, 4.6, 2.5], 0.5), mesh, [0, 0, -4], trace=trace)
+    counts = trace.counts()
+    assert result.hit and counts["leaf hit"] >= 1
+    assert counts["visited"] + counts["culled"] + counts["leaf hit"] + counts["leaf missed"] == len(trace.node)
+    assert counts["leaf hit"] + counts["leaf missed"] < 128  # pruned: not every triangle was tested
+    assert set(np.unique(trace.step)) == set(range(trace.step.max() + 1))
+
+
+def test_batched_queries_match_one_by_one():
+    rng = np.random.default_rng(5)
+    mesh = floor(4)
+    centers, directions = rng.uniform(-1, 5, (50, 3)), rng.uniform(-4, 4, (50, 3))
+    radii = rng.uniform(0, 1, 50)
+    batch = sweep(Sphere(centers, radii), mesh, directions)
+    for i in range(50):
+        one = sweep(Sphere(centers[i], radii[i]), mesh, directions[i])
+        assert one.hit == batch.hit[i]
+        if one.hit:
+            assert (one.t, one.face_index) == (batch.t[i], batch.face_index[i])
+            assert np.array_equal(one.normal, batch.normal[i])
+
+
+def test_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="direction"):
+        sweep(Sphere([0, 0, 1], 1), floor(), [0, np.inf, 0])
+    with pytest.raises(ValueError, match="faces index out of range"):
+        TriangleMesh([[0, 0, 0]], [[0, 0, 1]])
+    with pytest.raises(ValueError, match="batch"):
+        sweep_sphere_mesh_all(Sphere([[0, 0, 1], [0, 0, 2]], 1), floor(), [0, 0, -1])
+
+
+# --- the internal-edge rule ----------------------------------------------------
+
+def test_sliding_across_coplanar_seams_feels_no_edge():
+    """A sphere sinking 1e-9 into a floor slides along +x across the seam x = 1 and
+    the diagonals: with the rule it slides through; raw, the seam stops it with a
+    normal tilted back against the motion (the classic ghost collision)."""
+    sphere, motion = Sphere([0.4, 0.3, 0.5 - 1e-9], 0.5), [1.2, 0, 0]
+    assert_miss(sweep(sphere, floor(), motion, ignore_separating=True))
+    raw = sweep_sphere_mesh(sphere, floor(), motion, ignore_separating=True, raw_edge_normals=True)
+    assert raw.hit and raw.feature.kind in ("edge", "vertex") and raw.normal[0] < 0
+
+
+def test_contact_on_an_internal_edge_gets_the_face_normal():
+    """A still sphere overlapping the floor near the diagonal of quad 0: the face
+    under it and the neighbour's diagonal edge both touch; the edge contact takes
+    the face normal and the depth along it."""
+    from physics.contacts import contacts
+
+    sphere = Sphere([0.52, 0.5, 0.4], 0.5)
+    flat = contacts(sphere, floor())
+    assert flat.face.tolist() == [0, 4]
+    assert np.allclose(flat.normal, [[0, 0, 1], [0, 0, 1]]) and np.allclose(flat.depth, [0.1, 0.1])
+    raw = contacts(sphere, floor(), raw_edge_normals=True)
+    tilted = raw.normal[raw.face.tolist().index(4)]
+    assert_close(tilted, np.array([0.01, -0.01, 0.4]) / math.sqrt(0.0002 + 0.16), what="raw normal")
+
+
+def test_a_real_crease_keeps_its_edge_normal():
+    """Two faces meeting at a 90-degree ridge: the ridge is not internal."""
+    vertices = np.array([[0, 0, 0], [0, 1, 0], [-1, 0, -1], [1, 0, -1], [-1, 1, -1], [1, 1, -1]], float)
+    mesh = TriangleMesh(vertices, [[0, 1, 2], [1, 4, 2], [0, 3, 1], [1, 3, 5]])
+    result = sweep(Sphere([0, 0.5, 3], 0.5), mesh, [0, 0, -4])
+    assert result.feature.kind == "edge" and np.allclose(result.normal, [0, 0, 1])
+    assert_close(result.t, 0.625, what="t")
+
+
+# --- properties against brute force ---------------------------------------------
+
+def brute_force_first(moving, mesh: TriangleMesh, motion):
+    """The earliest hit over every triangle of the mesh, tested one by one."""
+    results = sweep(moving, triangles_of(mesh), motion)
+    if not np.any(results.hit):
+        return None
+    return float(np.nanmin(results.t))
+
+
+def _scale(mesh: TriangleMesh, *arrays) -> float:
+    return 1.0 + max(float(np.abs(mesh.to_world(mesh.vertices)).max()), *[float(np.abs(a).max()) for a in arrays])
+
+
+@SETTINGS
+@given(meshes(), vector, radius, direction)
+def test_sphere_mesh_matches_every_triangle(mesh, center, sphere_radius, motion):
+    sphere = Sphere(center, sphere_radius)
+    result = sweep_sphere_mesh(sphere, mesh, motion, raw_edge_normals=True)
+    expected = brute_force_first(sphere, mesh, motion)
+    if mesh.has_identity_pose:  # the same kernels on the same floats: bit-identical
+        assert (result.t if result.hit else None) == expected
+        return
+    if expected is None or result.t is None:  # a pose rounds: only grazes may flip
+        other = expected if result.t is None else result.t
+        if other is not None:
+            _assert_graze(sphere, mesh, motion, other)
+        return
+    scale = _scale(mesh, center, motion) / max(np.linalg.norm(motion), 1e-300)
+    assert abs(result.t - expected) <= tolerance.TIME_ATOL + tolerance.TIME_RTOL_PER_SCALE * scale
+
+
+def _assert_graze(sphere, mesh, motion, t):
+    """A hit only one side reports must be a graze: the closest approach is ~r."""
+    corners = mesh.to_world(mesh.vertices)[mesh.faces]
+    p = tuple(float(c) + t * float(d) for c, d in zip(sphere.center, motion))
+    distance = min(math.dist(p, closest_on_triangle(p, *map(tuple, tri))) for tri in corners)
+    assert abs(distance - float(sphere.radius)) <= tolerance.LENGTH_RTOL * _scale(mesh, sphere.center, motion)
+
+
+@SETTINGS
+@given(meshes(), vector, vector, radius, direction)
+def test_capsule_mesh_matches_every_triangle(mesh, a, b, capsule_radius, motion):
+    capsule = Capsule(a, b, capsule_radius)
+    result = sweep_capsule_mesh(capsule, mesh.moved(translation=[0, 0, 0], rotation=np.eye(3)), motion,
+                                raw_edge_normals=True)
+    expected = brute_force_first(capsule, mesh.moved(translation=[0, 0, 0], rotation=np.eye(3)), motion)
+    assert (result.t if result.hit else None) == expected
+
+
+@SETTINGS
+@given(meshes(), vector, radius, direction, vector)
+def test_translating_everything_keeps_the_answer(mesh, center, sphere_radius, motion, shift):
+    shift = 1e3 * shift
+    sphere = Sphere(center, sphere_radius)
+    here = sweep(sphere, mesh, motion)
+    there = sweep(Sphere(center + shift, sphere_radius), mesh.moved(translation=mesh.translation + shift), motion)
+    if here.hit and there.hit:
+        scale = (_scale(mesh, center, motion) + 1e4) / max(np.linalg.norm(motion), 1e-300)
+        assert abs(here.t - there.t) <= tolerance.TIME_ATOL + tolerance.TIME_RTOL_PER_SCALE * scale
+
+
+@SETTINGS
+@given(meshes(), vector, st.floats(0.01, 2), vector.filter(lambda v: np.linalg.norm(v) > 0.1))
+def test_no_overlap_before_the_hit_and_touching_at_it(mesh, center, sphere_radius, motion):
+    result = sweep(Sphere(center, sphere_radius), mesh, 2 * motion)
+    corners = mesh.to_world(mesh.vertices)[mesh.faces]
+
+    def gap(t):
+        p = tuple(float(c) + t * float(d) for c, d in zip(center, 2 * motion))
+        return min(math.dist(p, closest_on_triangle(p, *map(tuple, tri))) for tri in corners) - sphere_radius
+
+    bound = tolerance.LENGTH_RTOL * _scale(mesh, center, motion)
+    if not result.hit:
+        assert min(gap(t) for t in np.linspace(0, 1, 65)) >= -bound
+        return
+    assert abs(gap(result.t)) <= bound or (result.t == 0 and gap(0) <= bound)
+    if result.t > 0:
+        assert min(gap(t) for t in np.linspace(0, result.t, 33)[:-1]) >= -bound
+
+
+def test_moving_segment_is_a_capsule_of_radius_zero():
+    segment = Segment([0.2, 0.5, 1], [0.7, 0.5, 2])
+    result = sweep(segment, floor(), [0, 0, -2])
+    assert_hit(result, t=0.5, normal=[0, 0, 1], point=[0.2, 0.5, 0], feature=("face", 0), face_index=4)
+    all_hits = sweep_capsule_mesh_all(Capsule(segment.a, segment.b, 0.0), floor(), [0, 0, -2])
+    assert all_hits.t[0] == 0.5
