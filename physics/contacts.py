@@ -17,7 +17,7 @@ import numpy as np
 
 from physics.shapes import Sphere, TriangleMesh, vector_argument
 from physics.sweep.ball import Contact
-from physics.sweep.mesh import flatten_internal_edges, moving_core, walk_mesh
+from physics.sweep.mesh import contact_to_world, flatten_internal_edges, moving_core, walk_mesh
 from physics.traversal import TraversalTrace
 
 
@@ -62,15 +62,11 @@ def contacts(sphere: Sphere, mesh: TriangleMesh, *, raw_edge_normals: bool = Fal
         found = walk_mesh(core, mesh, ignore_separating=False, update_bound=None, trace=trace)
         if not raw_edge_normals:
             found = flatten_internal_edges(found, core, mesh)
-    contact = found.contact
-    hit = ~np.isnan(contact.t)
-    depth = np.nan_to_num(contact.depth[hit])
-    order = np.lexsort((found.face[hit], -depth, found.query[hit]))
-    point, normal = contact.point[hit][order], contact.normal[hit][order]
-    if not mesh.has_identity_pose:
-        point, normal = mesh.to_world(point), normal @ mesh.rotation.T
-    return MeshContacts(found.query[hit][order], found.face[hit][order], point, normal, depth[order],
-                        contact.feature_code[hit][order], contact.feature_index[hit][order])
+    hit = np.flatnonzero(~np.isnan(found.contact.t))
+    order = hit[np.lexsort((found.face[hit], -np.nan_to_num(found.contact.depth[hit]), found.query[hit]))]
+    contact = contact_to_world(Contact(*[field[order] for field in found.contact]), mesh)
+    return MeshContacts(found.query[order], found.face[order], contact.point, contact.normal,
+                        np.nan_to_num(contact.depth), contact.feature_code, contact.feature_index)
 
 
 def classify(sphere: Sphere, mesh: TriangleMesh, *, contact_tolerance: float = 0.0,

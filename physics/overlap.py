@@ -1,18 +1,18 @@
 """Mesh against mesh at rest: which triangle pairs overlap, by a dual tree walk.
 
 The two sphere trees are walked together: a frontier of (node of A, node of B)
-pairs, B's node centers carried into A's body space by the meshes' relative pose.
+pairs, node centers and triangles carried into world space as they are visited.
 A pair whose spheres are apart is culled (``tolerance.BVH_CULL_RTOL`` keeps the
 cull conservative); otherwise the larger inner node is split (A's on ties), until
 both are leaves and their triangles are tested exactly.
 
-Triangle against triangle is the separating-axis test over the 17 axes that can
-separate two triangles: the two face normals, the 9 cross products of their edges,
-and the 6 in-plane edge normals (these separate coplanar triangles).  Touching
-counts as overlapping (closed triangles); a pair is *touching* when some axis
-shows exactly zero overlap, *crossing* otherwise.  Zero axes (parallel edges,
-zero-area triangles) never separate, so degenerate triangles are tested as the
-segments or points they are.
+Triangle against triangle is the separating-axis test over the axes that can
+separate two triangles (``separating_axes``): the two face normals, the 9 cross
+products of their edges, the in-plane edge normals (coplanar triangles), and the
+axes degenerate triangles need (a zero-area triangle is a segment or a point, whose
+Minkowski difference with the other has other faces).  Zero axes never separate.
+Touching counts as overlapping (closed triangles); a pair is *touching* when some
+axis shows exactly zero overlap, *crossing* otherwise.
 """
 
 from __future__ import annotations
@@ -35,22 +35,48 @@ class MeshOverlap(NamedTuple):
     touching: np.ndarray
 
 
+def _longest_edge(edges: np.ndarray) -> np.ndarray:
+    """(3, n) longest of the (3, n, 3) edges: the direction of a degenerate triangle."""
+    longest = np.argmax(dot(edges, edges), axis=-1)
+    return np.take_along_axis(edges, longest[None, :, None], axis=-1)[..., 0]
+
+
+def separating_axes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Candidate separating axes (3, n, 31) of triangles a, b (3, n, 3 vertices).
+
+    Two triangles: the face normals, edge cross products, and each face normal
+    crossed with every edge of both (in-plane edge normals, for coplanar pairs).
+    Degenerate triangles (segments, points) need the axes of their Minkowski
+    differences too: the segments' directions ``u``, their common normal's in-plane
+    normals, the perpendicular from one segment's line to the other's vertex, and
+    the vertex difference ``w`` (point against point).
+    """
+    edges_a = np.roll(a, -1, axis=-1) - a
+    edges_b = np.roll(b, -1, axis=-1) - b
+    normal_a = cross(edges_a[..., 0], edges_a[..., 1])[..., None]
+    normal_b = cross(edges_b[..., 0], edges_b[..., 1])[..., None]
+    u_a, u_b = _longest_edge(edges_a), _longest_edge(edges_b)
+    common = cross(u_a, u_b)
+    w = a[..., 0] - b[..., 0]
+    axes = [normal_a, normal_b, cross(normal_a, edges_a), cross(normal_b, edges_b),
+            cross(normal_a, edges_b), cross(normal_b, edges_a)]
+    axes += [cross(edges_a[..., i:i + 1], edges_b) for i in range(3)]
+    axes += [vector[..., None] for vector in (u_a, u_b, common, cross(common, u_a), cross(common, u_b),
+                                              cross(u_a, cross(w, u_a)), cross(u_b, cross(w, u_b)), w)]
+    return np.concatenate(axes, axis=-1)
+
+
 def triangle_overlap(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(overlapping, touching) per pair of triangles (n, 3, 3) and (n, 3, 3).
 
-    Coordinates are taken relative to the first triangle's first vertex, so pairs
-    far from the origin lose no more precision than their size demands."""
+    Touching means they meet without crossing: some axis shows exactly zero
+    overlap (coplanar triangles sharing area touch).  Coordinates are taken
+    relative to the first triangle's first vertex, so pairs far from the origin
+    lose no more precision than their size demands."""
     origin = first[:, :1, :]
     a, b = components(first - origin), components(second - origin)  # (3, n, 3 vertices)
-    edges_a = np.roll(a, -1, axis=-1) - a
-    edges_b = np.roll(b, -1, axis=-1) - b
-    normal_a = cross(edges_a[..., 0], edges_a[..., 1])
-    normal_b = cross(edges_b[..., 0], edges_b[..., 1])
-    axes = [normal_a[..., None], normal_b[..., None],
-            cross(normal_a[..., None], edges_a), cross(normal_b[..., None], edges_b)]
-    axes += [cross(edges_a[..., i:i + 1], edges_b) for i in range(3)]
-    axes = np.concatenate(axes, axis=-1)  # (3, n, 17)
-    project_a = dot(a[..., None, :], axes[..., None])  # (n, 17, 3 vertices)
+    axes = separating_axes(a, b)
+    project_a = dot(a[..., None, :], axes[..., None])  # (n, axes, 3 vertices)
     project_b = dot(b[..., None, :], axes[..., None])
     overlap = np.minimum(project_a.max(axis=-1) - project_b.min(axis=-1),
                          project_b.max(axis=-1) - project_a.min(axis=-1))
@@ -60,38 +86,35 @@ def triangle_overlap(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray,
     return overlapping, touching
 
 
-def relative_pose(mesh_a: TriangleMesh, mesh_b: TriangleMesh) -> tuple[np.ndarray, np.ndarray]:
-    """(rotation, translation) taking B's body space into A's."""
-    rotation = mesh_a.rotation.T @ mesh_b.rotation
-    translation = (mesh_b.translation - mesh_a.translation) @ mesh_a.rotation
-    return rotation, translation
+def _world(mesh: TriangleMesh, points: np.ndarray) -> np.ndarray:
+    return points if mesh.has_identity_pose else mesh.to_world(points)
 
 
 def mesh_overlap(mesh_a: TriangleMesh, mesh_b: TriangleMesh, trace: TraversalTrace | None = None) -> MeshOverlap:
     """Every overlapping (face of A, face of B) pair, at the meshes' current poses.
 
-    ``trace`` records the dual walk: ``query`` holds A's node, ``node`` B's node,
-    ``entry`` 0 for overlapping spheres (+inf apart), ``status`` visited / culled /
-    leaf hit (triangles overlap) / leaf missed."""
+    Nodes and triangles are compared in world space, transformed as they are
+    visited, so a mesh and a copy at the same pose meet exactly where their world
+    coordinates do.  ``trace`` records the dual walk: ``query`` holds A's node,
+    ``node`` B's node, ``entry`` 0 for overlapping spheres (+inf apart), ``status``
+    visited / culled / leaf hit (triangles overlap) / leaf missed."""
     tree_a, tree_b = mesh_a.tree, mesh_b.tree
-    rotation, translation = relative_pose(mesh_a, mesh_b)
-    centers_b = tree_b.centers @ rotation.T + translation
-    slack = tolerance.BVH_CULL_RTOL * (tree_a.extent + tree_b.extent + np.abs(translation).max())
-    corners_a = mesh_a.vertices[mesh_a.faces]
-    corners_b = mesh_b.vertices @ rotation.T + translation
+    reach_slack = tolerance.BVH_CULL_RTOL * (tree_a.extent + tree_b.extent + np.abs(mesh_a.translation).max()
+                                              + np.abs(mesh_b.translation).max())
     nodes_a, nodes_b = np.zeros(1, np.int64), np.zeros(1, np.int64)
     found_pairs, found_touching = [], []
     step = 0
     while len(nodes_a):
-        gap = centers_b[nodes_b] - tree_a.centers[nodes_a]
-        reach = tree_a.radii[nodes_a] + tree_b.radii[nodes_b] + slack
+        gap = _world(mesh_b, tree_b.centers[nodes_b]) - _world(mesh_a, tree_a.centers[nodes_a])
+        reach = tree_a.radii[nodes_a] + tree_b.radii[nodes_b] + reach_slack
         near = np.einsum("ij,ij->i", gap, gap) <= reach * reach
         leaf_a, leaf_b = tree_a.first_child[nodes_a] < 0, tree_b.first_child[nodes_b] < 0
         both_leaves = near & leaf_a & leaf_b
         status = np.where(near, VISITED, CULLED)
         if np.any(both_leaves):
             faces_a, faces_b = tree_a.face[nodes_a[both_leaves]], tree_b.face[nodes_b[both_leaves]]
-            overlapping, touching = triangle_overlap(corners_a[faces_a], corners_b[mesh_b.faces[faces_b]])
+            overlapping, touching = triangle_overlap(_world(mesh_a, mesh_a.vertices[mesh_a.faces[faces_a]]),
+                                                     _world(mesh_b, mesh_b.vertices[mesh_b.faces[faces_b]]))
             found_pairs.append(np.stack([faces_a, faces_b], axis=1)[overlapping])
             found_touching.append(touching[overlapping])
             status[both_leaves] = np.where(overlapping, LEAF_HIT, LEAF_MISSED)

@@ -263,6 +263,11 @@ class ConvexPolyhedron(Shape):
         self._set(vertices=vertices, _batch_shape=vertices.shape[:-2])
 
 
+def _apply(matrix: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """``matrix @ v`` for every (..., 3) vector, summed x, y, z in that order."""
+    return vectors[..., 0:1] * matrix[:, 0] + vectors[..., 1:2] * matrix[:, 1] + vectors[..., 2:3] * matrix[:, 2]
+
+
 class TriangleMesh(Shape):
     """A two-sided triangle soup with a rigid pose.
 
@@ -322,12 +327,22 @@ class TriangleMesh(Shape):
         return bool(np.all(self.translation == 0) and np.all(self.rotation == np.eye(3)))
 
     def to_body(self, points: np.ndarray) -> np.ndarray:
-        """World points (..., 3) in body space."""
-        return (np.asarray(points) - self.translation) @ self.rotation
+        """World points (..., 3) in body space: ``rotation^T (points - translation)``."""
+        return _apply(self.rotation.T, np.asarray(points) - self.translation)
 
     def to_world(self, points: np.ndarray) -> np.ndarray:
-        """Body points (..., 3) in world space."""
-        return np.asarray(points) @ self.rotation.T + self.translation
+        """Body points (..., 3) in world space: ``rotation points + translation``.
+        Elementwise arithmetic: a point maps to the same floats whatever batch it
+        is in (a matrix product may round differently by batch shape)."""
+        return _apply(self.rotation, np.asarray(points)) + self.translation
+
+    def vectors_to_body(self, vectors: np.ndarray) -> np.ndarray:
+        """World directions (..., 3) in body space (rotation only)."""
+        return _apply(self.rotation.T, np.asarray(vectors))
+
+    def vectors_to_world(self, vectors: np.ndarray) -> np.ndarray:
+        """Body directions (..., 3) in world space (rotation only)."""
+        return _apply(self.rotation, np.asarray(vectors))
 
     def world_vertices(self) -> np.ndarray:
         return self.vertices if self.has_identity_pose else self.to_world(self.vertices)

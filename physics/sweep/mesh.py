@@ -70,7 +70,7 @@ def moving_core(moving: Sphere | Capsule | Segment, direction: np.ndarray, mesh:
     radius = np.broadcast_to(radius, batch_shape).reshape(-1)
     direction = np.broadcast_to(direction, batch_shape + (3,)).reshape(-1, 3)
     if not mesh.has_identity_pose:
-        points, direction = mesh.to_body(points), direction @ mesh.rotation
+        points, direction = mesh.to_body(points), mesh.vectors_to_body(direction)
     return MovingCore(points, radius.astype(points.dtype), direction, batch_shape)
 
 
@@ -152,15 +152,16 @@ def _ranked_hits(found: LeafContacts) -> np.ndarray:
     return hits[np.lexsort(keys)]
 
 
-def _to_world(contact: Contact, mesh: TriangleMesh) -> Contact:
+def contact_to_world(contact: Contact, mesh: TriangleMesh) -> Contact:
+    """A body-space ``contact`` (point, normal) in world space."""
     if mesh.has_identity_pose:
         return contact
-    return contact._replace(point=mesh.to_world(contact.point), normal=contact.normal @ mesh.rotation.T)
+    return contact._replace(point=mesh.to_world(contact.point), normal=mesh.vectors_to_world(contact.normal))
 
 
 def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scalar: bool,
             shape: tuple) -> SweepResult:
-    contact = _to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
+    contact = contact_to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
     faces = found.face[chosen]
     hit = ~np.isnan(contact.t)
     return SweepResult.from_arrays(
