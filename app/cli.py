@@ -3,7 +3,9 @@
 * ``sweeplab [SCENE|FIXTURE]`` opens the editor on a scene or fixture file (the
   bundled demo scene by default); a fixture shows expected vs actual answers.
 * ``sweeplab render [SCENE] -o out.png [--size WxH] [--camera yaw,pitch,distance[,x,y,z]]
-  [--select NAME]`` draws one frame with no window (EGL) and writes a PNG.
+  [--select NAME] [--bvh-depth N]`` draws one frame with no window (EGL) and writes
+  a PNG (with the second opinions a still editor shows: reference answers and the
+  mesh-mesh narrowphase).
 * ``sweeplab check [DIR]`` runs the fixtures of DIR (default ``tests/fixtures``)
   without pytest; exits 1 if any fails (or a known-failing one passes).
 """
@@ -33,6 +35,7 @@ def _size(text: str) -> tuple[int, int]:
 def render_main(argv: list[str]) -> int:
     from app.camera import OrbitCamera
     from app.headless import GLUnavailable, OffscreenRenderer
+    from app.mesh_view import MeshDisplay
     from app.png import write_png
     from app.view_model import build_view_model
 
@@ -43,10 +46,12 @@ def render_main(argv: list[str]) -> int:
     parser.add_argument("--camera", default=None, help="yaw,pitch,distance[,x,y,z] in degrees and scene units "
                                                          "(default: frame the whole scene)")
     parser.add_argument("--select", default=None, help="name of an object to draw as selected")
+    parser.add_argument("--bvh-depth", type=int, default=None, metavar="N",
+                        help="draw the sphere-tree nodes of every mesh at depth N, coloured by the sweep's walk")
     args = parser.parse_args(argv)
     try:
         scene = load(args.scene or DEMO_SCENE)
-        view = build_view_model(scene, args.select)
+        view = build_view_model(scene, args.select, reference=True, display=MeshDisplay(bvh_depth=args.bvh_depth))
         if args.camera:
             camera = OrbitCamera.parse(args.camera)
         else:

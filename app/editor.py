@@ -9,13 +9,15 @@ message, the scene stays as it was) and records an undo step.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 from app.camera import OrbitCamera
+from app.mesh_sources import default_source
+from app.mesh_view import MeshDisplay
 from app.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
                          pytest_source, run_fixture, save_fixture)
 from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
@@ -89,6 +91,7 @@ class Editor:
         self.check_reference = True
         self.nudge_axis, self.nudge_by_ulp, self.nudge_direction, self.nudge_epsilon = 0, True, False, 1e-12
         self.fixture_dialog_requested = False
+        self.mesh_display = MeshDisplay()
         self.message = ""
         self.saved_revision = 0
         self._clock = clock
@@ -118,10 +121,12 @@ class Editor:
         if self.history.revision != self._seen_revision:
             self._seen_revision, self._last_change = self.history.revision, now
         still = now - self._last_change >= REFERENCE_DELAY
-        key = (self.history.revision, self.selected, still, self.check_reference)
+        display = self.mesh_display
+        key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
+               display.traversal, display.contacts)
         if key != self._view_key:
             self._view = build_view_model(self.scene, self.selected, float32=still,
-                                          reference=still and self.check_reference)
+                                          reference=still and self.check_reference, display=replace(display))
             self._view_key = key
         return self._view
 
@@ -154,6 +159,20 @@ class Editor:
         params = dict(KINDS[kind].defaults)
         if self.edit(lambda scene: scene.objects.append(SceneObject(name, kind, params))):
             self.selected = name
+
+    def add_mesh(self, source: dict) -> None:
+        """Add a triangle mesh from a source (``app.mesh_sources``): a generator, or
+        ``{"file": path}``; an unreadable source leaves the scene as it was."""
+        name = self.scene.unique_name(source.get("generator", "mesh"))
+        params = {**KINDS["mesh"].defaults, "source": source}
+        if self.edit(lambda scene: scene.objects.append(SceneObject(name, "mesh", params))):
+            self.selected = name
+
+    def add_mesh_file(self, path: str) -> None:
+        self.add_mesh({"file": str(path)})
+
+    def add_generated_mesh(self, generator: str) -> None:
+        self.add_mesh(default_source(generator))
 
     def duplicate(self) -> None:
         if self.selected is None:

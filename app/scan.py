@@ -41,11 +41,14 @@ class ScanResult:
 
 
 def parameter_choices(scene: Scene, varied: str) -> list[tuple[str, int, str]]:
-    """(parameter, component, label) a scan may vary on ``varied``."""
+    """(parameter, component, label) a scan may vary on ``varied`` (none on a mesh:
+    a ``TriangleMesh`` is one mesh, not a batch)."""
     if varied == DIRECTION:
         return [(axis, 0, f"direction {axis}") for axis in ("x", "y", "z", "angle")]
     scene_object = scene.object(varied)
     choices = []
+    if scene_object.kind == "mesh":  # one mesh, not a batch: vary the other shape
+        return choices
     for parameter in KINDS[scene_object.kind].parameters:
         value = np.asarray(scene_object.params[parameter.name], float)
         for component in range(value.size):

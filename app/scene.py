@@ -123,10 +123,14 @@ def _object_from_json(entry, position: int) -> SceneObject:
         value, what = given[parameter.name], f"object {name!r} parameter {parameter.name!r}"
         if parameter.type in ("point", "direction"):
             params[parameter.name] = _floats(value, what, 3)
-        elif parameter.type == "points":
-            if not isinstance(value, list):
-                raise SceneError(f"{what} must be a list of points")
+        elif parameter.type in ("points", "frame"):
+            if not isinstance(value, list) or (parameter.type == "frame" and len(value) != 3):
+                raise SceneError(f"{what} must be a list of {'3 axes' if parameter.type == 'frame' else 'points'}")
             params[parameter.name] = [_floats(p, what, 3) for p in value]
+        elif parameter.type == "source":
+            if not isinstance(value, dict):
+                raise SceneError(f"{what} must be an object (\"generator\" or \"file\")")
+            params[parameter.name] = copy.deepcopy(value)
         else:
             params[parameter.name] = _floats([value], what, 1)[0]
     try:

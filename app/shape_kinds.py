@@ -9,18 +9,23 @@ inspector and the scene file need no change.
 
 Parameter types: ``"point"`` (3 floats, moves with the shape), ``"direction"``
 (3 floats, turns with the shape), ``"radius"`` (a float >= 0), ``"offset"`` (a
-float), ``"points"`` (a list of 3-float points).
+float), ``"points"`` (a list of 3-float points), ``"frame"`` (3 unit directions:
+a body's x, y and z axes in the world, turning with the shape), ``"source"`` (a
+mesh source dict, ``app.mesh_sources``).
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from app import tessellate
-from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle
+from app.mesh_sources import base_mesh, default_source
+from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
 
 
 @dataclass(frozen=True)
@@ -62,9 +67,15 @@ class ShapeKind:
     (None for shapes whose only feature is their surface)."""
     opacity: float = 1.0
     """Fill opacity when drawn (an infinite plane's patch is see-through)."""
+    face_loop: Callable[[dict, int], np.ndarray] | None = None
+    """For shapes made of many faces (meshes): the vertex loop of face i, whose
+    edges and vertices a ``feature`` of that face numbers."""
 
     def anchor_points(self, params: dict) -> np.ndarray:
         """Points that locate the shape (pivot, bounds, framing): (n, 3)."""
+        if self.name == "mesh":
+            corners = self.mesh(params).triangles.reshape(-1, 3)
+            return np.stack([corners.min(axis=0), corners.max(axis=0)])
         if self.name == "plane":
             normal = np.asarray(params["normal"], float)
             return (normal * params["offset"] / np.dot(normal, normal))[None]
@@ -72,11 +83,18 @@ class ShapeKind:
                   if p.type in ("point", "points")]
         return np.concatenate(points)
 
-    def feature_geometry(self, params: dict, kind: str, index: int) -> tuple[np.ndarray, np.ndarray]:
-        """What to highlight for a physics ``feature``: (segments (n, 2, 3), points (k, 3))."""
-        loop = self.core_loop(params) if self.core_loop else None
-        if loop is None or kind == "face":
+    def feature_geometry(self, params: dict, kind: str, index: int,
+                         face_index: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """What to highlight for a physics ``feature`` (of face ``face_index`` for a
+        mesh): (segments (n, 2, 3), points (k, 3))."""
+        if self.face_loop is not None and face_index is not None:
+            loop = self.face_loop(params, face_index)
+        else:
+            loop = self.core_loop(params) if self.core_loop else None
+        if loop is None:
             return self.mesh(params).outline, np.zeros((0, 3))
+        if kind == "face":
+            return np.stack([loop, np.roll(loop, -1, axis=0)], axis=1), np.zeros((0, 3))
         if kind == "vertex":
             return np.zeros((0, 2, 3)), loop[index][None]
         return np.stack([loop[index], loop[(index + 1) % len(loop)]])[None], np.zeros((0, 3))
@@ -120,6 +138,8 @@ class ShapeKind:
         """The parameters after a rigid motion of the shape."""
         moved = dict(params)
         for parameter in self.parameters:
+            if parameter.type == "source":
+                continue
             value = np.asarray(params[parameter.name], float)
             if parameter.type == "point":
                 moved[parameter.name] = motion.points(value[None])[0].tolist()
@@ -127,6 +147,8 @@ class ShapeKind:
                 moved[parameter.name] = motion.points(value).tolist()
             elif parameter.type == "direction":
                 moved[parameter.name] = motion.directions(value[None])[0].tolist()
+            elif parameter.type == "frame":
+                moved[parameter.name] = motion.directions(value).tolist()
         if self.name == "plane":  # the offset follows the plane's foot point
             normal = np.asarray(moved["normal"], float)
             foot = motion.points(self.anchor_points(params))[0]
@@ -142,6 +164,26 @@ PLANE_PATCH_HALF_SIZE = 3.0
 def _plane_mesh(params: dict):
     plane = Plane(params["normal"], params["offset"])
     return tessellate.plane_patch(plane.normal, float(plane.offset), PLANE_PATCH_HALF_SIZE)
+
+
+def posed_mesh(params: dict) -> TriangleMesh:
+    """A mesh object's physics mesh: its source's mesh (tree built once) at its pose."""
+    return base_mesh(params["source"]).moved(translation=params["origin"], rotation=np.asarray(params["axes"]).T)
+
+
+def _mesh_drawing(params: dict) -> tessellate.Mesh:
+    return _cached_mesh_drawing(json.dumps(params, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_mesh_drawing(params_json: str) -> tessellate.Mesh:
+    mesh = posed_mesh(json.loads(params_json))
+    return tessellate.triangle_mesh(mesh.world_vertices()[mesh.faces])
+
+
+def _mesh_face(params: dict, face: int) -> np.ndarray:
+    mesh = posed_mesh(params)
+    return mesh.to_world(mesh.vertices[mesh.faces[face]])
 
 
 KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
@@ -172,11 +214,16 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
               {"vertices": [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [2.0, 2.0, 0.0], [0.0, 2.0, 0.0]]},
               lambda p: Polygon(p["vertices"]), lambda p: tessellate.polygon(p["vertices"]),
               lambda p: np.array(p["vertices"], float)),
+    ShapeKind("mesh", (Parameter("source", "source"), Parameter("origin", "point"), Parameter("axes", "frame")),
+              {"source": default_source("icosphere"), "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()},
+              posed_mesh, _mesh_drawing, face_loop=_mesh_face),
 )}
 """Shape kinds by name; the moving shape may be of any kind the physics can sweep."""
 
 
 def build_shape(kind: str, params: dict, dtype=np.float64):
     """The physics shape of a scene object, every coordinate in ``dtype`` (float32 for
-    the precision lens and float32 fixtures)."""
+    the precision lens and float32 fixtures; a mesh keeps its source's float64)."""
+    if kind == "mesh":
+        return KINDS[kind].build(params)
     return KINDS[kind].build({name: np.asarray(value, dtype=dtype) for name, value in params.items()})

@@ -121,3 +121,32 @@ def arrow(start, vector, head_fraction=0.2) -> np.ndarray:
     spread = 0.45 * head_fraction * length
     heads = [np.stack([tip, back + spread * side]) for side in (u, -u, v, -v)]
     return np.stack([np.stack([start, tip])] + heads)
+
+
+MESH_OUTLINE_LIMIT = 20000
+"""Triangle meshes with more faces than this are drawn without their edge lines
+(they would turn the surface black at editor zoom levels, and cost draw time)."""
+
+
+def triangle_mesh(corners: np.ndarray) -> Mesh:
+    """A triangle soup ``corners`` (F, 3, 3): its faces and, up to
+    ``MESH_OUTLINE_LIMIT`` faces, each distinct edge once."""
+    if len(corners) > MESH_OUTLINE_LIMIT:
+        return Mesh(corners)
+    edges = np.stack([corners, np.roll(corners, -1, axis=1)], axis=2).reshape(-1, 2, 3)
+    ordered = np.where((edges[:, 0] <= edges[:, 1]).all(axis=1)[:, None, None], edges, edges[:, ::-1])
+    return Mesh(corners, np.unique(ordered.reshape(-1, 6), axis=0).reshape(-1, 2, 3))
+
+
+WIRE_SPHERE_SEGMENTS = 16
+"""Segments per great circle of a wire sphere (a BVH node)."""
+
+
+def wire_spheres(centers: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """Segments (n * 3 * WIRE_SPHERE_SEGMENTS, 2, 3): three great circles (in the
+    xy, yz and zx planes) around each sphere."""
+    angles = np.linspace(0, 2 * np.pi, WIRE_SPHERE_SEGMENTS + 1)
+    circle = np.stack([np.cos(angles), np.sin(angles), np.zeros_like(angles)], axis=1)
+    circles = np.stack([circle, circle[:, [2, 0, 1]], circle[:, [1, 2, 0]]])  # (3, k + 1, 3)
+    points = centers[:, None, None, :] + radii[:, None, None, None] * circles[None]
+    return np.stack([points[:, :, :-1], points[:, :, 1:]], axis=3).reshape(-1, 2, 3)

@@ -12,6 +12,7 @@ from imgui_bundle import imgui, imguizmo
 
 from app.editor import SHORTCUTS, Editor
 from app.shape_kinds import KINDS, RigidMotion
+from app.ui_meshes import add_mesh_menu, draw_mesh_panel, source_field
 from app.ui_tools import ToolState, cancel_and_message, draw_tools
 from app.view_model import TargetReport
 
@@ -37,6 +38,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _scene_panel(editor)
     _inspector(editor)
     _results(editor, size)
+    draw_mesh_panel(editor, size)
     if state.show_help:
         _help(state, size)
     _path_dialog(editor, state)
@@ -72,7 +74,12 @@ def _menu_bar(editor: Editor, state: PanelState) -> None:
         imgui.end_menu()
     if imgui.begin_menu("Add"):
         for kind in KINDS:
-            if imgui.menu_item_simple(kind.title()):
+            if kind == "mesh":
+                if imgui.begin_menu("Mesh"):
+                    if add_mesh_menu(editor):
+                        state.path_dialog, state.path_text = "mesh file", ""
+                    imgui.end_menu()
+            elif imgui.menu_item_simple(kind.title()):
                 editor.add(kind)
         imgui.end_menu()
     if imgui.begin_menu("View"):
@@ -149,11 +156,14 @@ def _inspector(editor: Editor) -> None:
                 value = scene_object.params[parameter.name]
                 if parameter.type in ("point", "direction"):
                     changed, new = _vector_field(parameter.name, value)
-                elif parameter.type == "points":
+                elif parameter.type in ("points", "frame"):
                     new, changed = [list(p) for p in value], False
                     for number, point in enumerate(value):
-                        edited, new[number] = _vector_field(f"{parameter.name}[{number}]", point)
+                        label = f"{parameter.name}[{number}]" if parameter.type == "points" else f"{'xyz'[number]} axis"
+                        edited, new[number] = _vector_field(label, point)
                         changed |= edited
+                elif parameter.type == "source":
+                    changed, new = source_field(parameter.name, value)
                 else:
                     changed, new = exact_number_field(parameter.name, value)
                 if changed:
@@ -262,7 +272,11 @@ def _path_dialog(editor: Editor, state: PanelState) -> None:
         imgui.set_next_item_width(420)
         entered, state.path_text = imgui.input_text("file", state.path_text, imgui.InputTextFlags_.enter_returns_true)
         if imgui.button("OK") or entered:
-            done = editor.open(state.path_text) if state.path_dialog == "open" else editor.save(state.path_text)
+            if state.path_dialog == "mesh file":
+                editor.add_mesh_file(state.path_text)
+                done = not editor.message
+            else:
+                done = editor.open(state.path_text) if state.path_dialog == "open" else editor.save(state.path_text)
             if done:
                 state.path_dialog = None
                 imgui.close_current_popup()

@@ -205,6 +205,10 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
         varied_names = [scene.moving, targets[state.scan_target], DIRECTION]
         state.scan_varied = imgui.combo("vary", min(state.scan_varied, 2), varied_names)[1]
         choices = parameter_choices(scene, varied_names[state.scan_varied])
+        if not choices:
+            imgui.text_disabled("a mesh is one shape, not a batch: vary the other one")
+            imgui.end()
+            return
         state.scan_parameter = min(state.scan_parameter, len(choices) - 1)
         state.scan_parameter = imgui.combo("parameter", state.scan_parameter, [c[2] for c in choices])[1]
         imgui.set_next_item_width(140)

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app import tessellate
+from app import mesh_view, tessellate
+from app.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
 from app.scene import Scene
 from app.shape_kinds import KINDS, build_shape
-from physics import SweepResult, sweep, tolerance
+from physics import Sphere, SweepResult, sweep, tolerance
 from physics.reference import reference_sweep
+from physics.traversal import TraversalTrace
 
 # Colours (RGBA, linear 0-1), chosen to stay apart under any lighting.
 START = (0.25, 0.55, 1.0, 1.0)
@@ -81,6 +83,15 @@ class TargetReport:
     single: SweepResult | None = None
     reference: SweepResult | None = None
     disagreement: str = ""
+    mesh: MeshReport | None = None
+
+    @property
+    def time(self) -> float | None:
+        """Time of the first contact: the sweep's, or a mesh narrowphase's."""
+        if self.result is not None:
+            return self.result.t if self.result.hit else None
+        narrowphase = self.mesh.narrowphase if self.mesh is not None else None
+        return narrowphase.t if narrowphase is not None and narrowphase.hit else None
 
 
 @dataclass
@@ -89,6 +100,7 @@ class ViewModel:
     lines: list[LineBatch] = field(default_factory=list)
     points: list[PointBatch] = field(default_factory=list)
     reports: list[TargetReport] = field(default_factory=list)
+    mesh_overlaps: list[MeshOverlapReport] = field(default_factory=list)
     earliest: str | None = None
     time_of_impact: float | None = None
     bounds: tuple[np.ndarray, np.ndarray] = (np.full(3, -1.0), np.full(3, 1.0))
@@ -108,19 +120,27 @@ def shape_mesh(kind: str, params: dict) -> tessellate.Mesh:
 def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) -> list[TargetReport]:
     """Sweep the moving object against every other object of the scene; with
     ``float32`` also in single precision (the lens), with ``reference`` also with
-    the reference solver."""
+    the reference solver (and, between two meshes, the bisection narrowphase: both
+    are asked for once the scene is still)."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.object(scene.moving)
-    moving, moving_single = build_shape(moving_object.kind, moving_object.params), build_shape(moving_object.kind, moving_object.params, np.float32)
+    moving = build_shape(moving_object.kind, moving_object.params)
+    moving_single = build_shape(moving_object.kind, moving_object.params, np.float32)
     options = {"ignore_separating": scene.options["ignore_separating"]}
     reports = []
     for target_object in scene.targets():
+        meshes = {moving_object.kind, target_object.kind} == {"mesh"}
+        with_mesh = "mesh" in (moving_object.kind, target_object.kind)
+        trace = TraversalTrace() if with_mesh and not meshes else None
         try:
             target = build_shape(target_object.kind, target_object.params)
-            result = sweep(moving, target, scene.direction, **options)
+            if meshes:
+                reports.append(_mesh_pair_report(target_object, moving, target, scene.direction, reference))
+                continue
+            result = sweep(moving, target, scene.direction, **options, **({"trace": trace} if trace else {}))
             single = sweep(moving_single, build_shape(target_object.kind, target_object.params, np.float32),
-                           np.asarray(scene.direction, np.float32), **options) if float32 else None
+                           np.asarray(scene.direction, np.float32), **options) if float32 and not with_mesh else None
         except TypeError as error:
             reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))
             continue
@@ -129,7 +149,13 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
             continue
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result, single=single)
-        if reference:
+        if with_mesh:
+            report.mesh = MeshReport(trace=trace)
+            if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
+                sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
+                report.mesh.contacts, report.mesh.classification = mesh_view.sphere_contacts(
+                    sphere, target, scene.direction, result.t)
+        if reference and not with_mesh:
             try:
                 report.reference = reference_sweep(moving, target, scene.direction)
             except TypeError:  # no reference for this pair (yet): no badge
@@ -138,6 +164,18 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
                 report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
         reports.append(report)
     return reports
+
+
+def _mesh_pair_report(target_object, moving, target, direction, still: bool) -> TargetReport:
+    """A moving mesh against a mesh: the bisection narrowphase, once the scene is still."""
+    if not still:
+        return TargetReport(target_object.name, target_object.kind, "pending",
+                            message="mesh against mesh: the narrowphase runs once the scene is still")
+    answer, trace = mesh_view.narrowphase(moving, target, direction)
+    report = TargetReport(target_object.name, target_object.kind, "hit" if answer.hit else "miss",
+                          message=f"bisection narrowphase, {len(trace.steps)} overlap tests")
+    report.mesh = MeshReport(narrowphase=answer, narrowphase_trace=trace)
+    return report
 
 
 def disagreement(result: SweepResult, reference: SweepResult, ignore_separating: bool) -> str:
@@ -154,14 +192,16 @@ def disagreement(result: SweepResult, reference: SweepResult, ignore_separating:
 
 
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
-                     reference: bool = False) -> ViewModel:
+                     reference: bool = False, display: MeshDisplay | None = None) -> ViewModel:
     """Everything to draw, and a report per target (with the float32 lens and the
-    reference answers when asked: the editor asks once the scene is still)."""
+    reference answers when asked: the editor asks once the scene is still);
+    ``display`` says what to draw of meshes (``app.mesh_view``)."""
+    display = display or MeshDisplay()
     view = ViewModel(reports=sweep_targets(scene, float32, reference))
-    hits = [r for r in view.reports if r.result is not None and r.result.hit]
+    hits = [r for r in view.reports if r.time is not None]
     if hits:
-        first = min(hits, key=lambda r: r.result.t)
-        view.earliest, view.time_of_impact = first.name, first.result.t
+        first = min(hits, key=lambda r: r.time)
+        view.earliest, view.time_of_impact = first.name, first.time
     scale = _scene_scale(scene)
     by_name = {r.name: r for r in view.reports}
     for scene_object in scene.objects:
@@ -173,9 +213,16 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         report = by_name[scene_object.name]
         fill = {"hit": HIT, "overlap": OVERLAP}.get(report.status, MISS)[:3] + (kind.opacity,)
         emphasised = scene_object.name == view.earliest
-        view.drawables.append(Drawable(mesh, fill, EARLIEST if emphasised else OUTLINE, 3.5 if emphasised else 1.5))
+        if scene_object.kind == "mesh":  # every triangle edge is outline: emphasis would paint it all
+            view.drawables.append(Drawable(mesh, fill, OUTLINE, 1.0))
+        else:
+            view.drawables.append(Drawable(mesh, fill, EARLIEST if emphasised else OUTLINE,
+                                           3.5 if emphasised else 1.5))
         if report.result is not None and report.result.hit:
             _add_contact(view, kind, scene_object.params, report.result, scale)
+        if scene_object.kind == "mesh":
+            _add_mesh_details(view, scene_object, report.mesh, display, scale)
+    _add_mesh_overlaps(view, scene)
     if selected is not None and selected in scene.names():
         selected_object = scene.object(selected)
         outline = shape_mesh(selected_object.kind, selected_object.params)
@@ -214,7 +261,7 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
 
 def _add_contact(view: ViewModel, kind, params: dict, result: SweepResult, scale: float) -> None:
     point, normal = np.asarray(result.point), np.asarray(result.normal)
-    segments, points = kind.feature_geometry(params, result.feature.kind, result.feature.index)
+    segments, points = kind.feature_geometry(params, result.feature.kind, result.feature.index, result.face_index)
     if len(segments):
         view.lines.append(LineBatch(segments, FEATURE, 4.0, on_top=True))
     if len(points):
@@ -224,6 +271,41 @@ def _add_contact(view: ViewModel, kind, params: dict, result: SweepResult, scale
                                     on_top=True))
     view.lines.append(LineBatch(tessellate.arrow(point, normal * scale * 1.5), NORMAL, 3.0, on_top=True))
     view.points.append(PointBatch(point[None], CONTACT, 12.0))
+
+
+def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | None, display: MeshDisplay,
+                      scale: float) -> None:
+    mesh = build_shape("mesh", scene_object.params)
+    trace = mesh_report.trace if mesh_report is not None and display.traversal else None
+    if display.bvh_depth is not None:
+        for segments, color in mesh_view.node_spheres(mesh, display.bvh_depth, trace):
+            view.lines.append(LineBatch(segments, color, 1.5 if color is not mesh_view.NODE else 1.0))
+    found = mesh_report.contacts if mesh_report is not None and display.contacts else None
+    if found is not None and len(found.face):
+        view.points.append(PointBatch(found.point, mesh_view.MESH_CONTACT, 8.0))
+        arrows = [tessellate.arrow(point, normal * scale) for point, normal in zip(found.point, found.normal)]
+        view.lines.append(LineBatch(np.concatenate(arrows), mesh_view.MESH_CONTACT, 1.5, on_top=True))
+
+
+def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
+    """Overlapping triangles of every two meshes at rest, and of a moving mesh at the
+    narrowphase's first contact."""
+    meshes = {o.name: build_shape("mesh", o.params) for o in scene.objects if o.kind == "mesh"}
+    view.mesh_overlaps = mesh_view.overlaps(meshes)
+    for found in view.mesh_overlaps:
+        for name, column in ((found.first, 0), (found.second, 1)):
+            if len(found.overlap.pairs):
+                corners = mesh_view.overlapping_triangles(meshes[name], found.overlap.pairs[:, column])
+                view.drawables.append(Drawable(tessellate.Mesh(corners), mesh_view.MESH_OVERLAP, OUTLINE, 2.0))
+    for report in view.reports:
+        answer = report.mesh.narrowphase if report.mesh is not None else None
+        if answer is None or not answer.hit:
+            continue
+        moving_at = meshes[scene.moving].moved(
+            translation=meshes[scene.moving].translation + answer.t * np.asarray(scene.direction, float))
+        for mesh, column in ((moving_at, 0), (meshes[report.name], 1)):
+            corners = mesh_view.overlapping_triangles(mesh, answer.overlap.pairs[:, column])
+            view.drawables.append(Drawable(tessellate.Mesh(corners), mesh_view.MESH_OVERLAP, OUTLINE, 2.0))
 
 
 def _bounds(view: ViewModel) -> tuple[np.ndarray, np.ndarray]:

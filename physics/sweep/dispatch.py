@@ -59,31 +59,34 @@ def _find(moving: Shape, target: Shape):
     return None, None
 
 
-def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = False) -> SweepResult:
+def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = False, **options) -> SweepResult:
     """Sweep ``moving`` along ``direction`` (t from 0 to 1) against the still ``target``.
 
     Returns the first contact as a ``SweepResult`` (see ``physics.result`` for the
     conventions; batched when any input has batch dimensions).  Touching counts as
     a hit.  ``ignore_separating=True`` drops a contact at t = 0 whose motion does not
-    move deeper into the target.  Raises ``ValueError`` for a non-finite or
-    wrongly shaped ``direction`` and ``TypeError`` for an unsupported pair.
+    move deeper into the target.  Further keyword ``options`` go to the pair test:
+    the mesh tests (``physics.sweep.mesh``) take ``raw_edge_normals`` and ``trace``.
+    Raises ``ValueError`` for a non-finite or wrongly shaped ``direction`` and
+    ``TypeError`` for an unsupported pair (or an option its test does not take).
 
     Degenerate inputs: a zero ``direction`` is an overlap test at t = 0; a moving
     ``Point`` is a sphere of radius 0 (a ray cast) and a moving ``Segment`` a
     capsule of radius 0; zero radii, zero-length segments and zero-area triangles
     fall back to the point or edges they collapse to; an initial overlap answers
     t = 0 with the depth and separating normal.  Each pair test's docstring
-    (``physics.sweep.sphere``, ``physics.sweep.capsule``) says what its answer is.
+    (``physics.sweep.sphere``, ``physics.sweep.capsule``, ``physics.sweep.mesh``)
+    says what its answer is.
     """
     direction = vector_argument(direction, "direction")
     test, subject = _find(moving, target)
     if test is not None:
-        return test(subject, target, direction, ignore_separating=ignore_separating)
+        return test(subject, target, direction, ignore_separating=ignore_separating, **options)
     test, subject = _find(target, moving)
     if test is None:
         raise TypeError(f"no sweep test for a moving {type(moving).__name__} "
                         f"against a {type(target).__name__}")
-    swapped = test(subject, moving, -direction, ignore_separating=ignore_separating)
+    swapped = test(subject, moving, -direction, ignore_separating=ignore_separating, **options)
     return _unswap(swapped, direction, target)
 
 

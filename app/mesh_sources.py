@@ -1,0 +1,170 @@
+"""Where a scene's triangle meshes come from: built-in generators and mesh files.
+
+A mesh object's ``source`` parameter is a small dict: ``{"generator": name, ...}``
+with that generator's arguments, or ``{"file": path}`` for an OBJ, STL, PLY or
+glTF/GLB file (read with trimesh, which stays out of ``physics``; a relative path
+is taken from the current directory).  ``load_source`` returns body-space
+``(vertices, faces)``; ``base_mesh`` the physics ``TriangleMesh`` at the identity
+pose, built once per distinct source so that moving or rotating a mesh in the
+editor never rebuilds its sphere tree.
+
+Generators (all centred on the body origin):
+
+* ``icosphere``: ``subdivisions`` (0-8: 20 * 4^s triangles), ``radius``;
+* ``box``: ``size`` [x, y, z];
+* ``terrain``: a ``cells`` x ``cells`` grid of ``size`` with rolling hills of
+  ``height`` (deterministic sums of sines, ``seed`` picks them);
+* ``wall``: a thin box ``width`` x ``height`` x ``thickness`` (thin-object cases);
+* ``sliver_strip``: ``count`` long triangles of ``width`` across ``length`` (slivers).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import numpy as np
+
+from physics import TriangleMesh
+
+GENERATORS = {
+    "icosphere": {"subdivisions": 2, "radius": 1.0},
+    "box": {"size": [1.0, 1.0, 1.0]},
+    "terrain": {"cells": 16, "size": 8.0, "height": 0.6, "seed": 1},
+    "wall": {"width": 3.0, "height": 2.0, "thickness": 0.01},
+    "sliver_strip": {"count": 8, "length": 4.0, "width": 1e-3},
+}
+"""Generator names and their default arguments (what "Add > Mesh" creates)."""
+
+MAX_SUBDIVISIONS = 8
+
+
+class MeshSourceError(ValueError):
+    """A mesh source that cannot be read or generated; the message says why."""
+
+
+def default_source(generator: str) -> dict:
+    return {"generator": generator, **json.loads(json.dumps(GENERATORS[generator]))}
+
+
+def load_source(source: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Body-space (vertices (V, 3), faces (F, 3)) of a source; ``MeshSourceError``."""
+    return _load(json.dumps(source, sort_keys=True))
+
+
+def base_mesh(source: dict) -> TriangleMesh:
+    """The physics mesh of a source at the identity pose, built once per source."""
+    return _base_mesh(json.dumps(source, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=16)
+def _base_mesh(source_json: str) -> TriangleMesh:
+    return TriangleMesh(*_load(source_json))
+
+
+@functools.lru_cache(maxsize=16)
+def _load(source_json: str) -> tuple[np.ndarray, np.ndarray]:
+    source = json.loads(source_json)
+    if not isinstance(source, dict):
+        raise MeshSourceError("a mesh source must be an object with \"generator\" or \"file\"")
+    if "file" in source:
+        return _read_file(source["file"])
+    name = source.get("generator")
+    if name not in GENERATORS:
+        raise MeshSourceError(f"unknown mesh generator {name!r} (known: {', '.join(GENERATORS)})")
+    arguments = {**GENERATORS[name], **{k: v for k, v in source.items() if k != "generator"}}
+    unknown = set(arguments) - set(GENERATORS[name])
+    if unknown:
+        raise MeshSourceError(f"generator {name!r} takes {', '.join(GENERATORS[name])}, not {', '.join(sorted(unknown))}")
+    try:
+        vertices, faces = _BUILDERS[name](**arguments)
+    except (TypeError, ValueError) as error:
+        raise MeshSourceError(f"generator {name!r}: {error}") from None
+    return np.asarray(vertices, float), np.asarray(faces, np.int64)
+
+
+def _read_file(path) -> tuple[np.ndarray, np.ndarray]:
+    import trimesh
+
+    try:
+        loaded = trimesh.load(str(path), force="mesh", process=False)
+    except Exception as error:  # trimesh raises many types for unreadable files
+        raise MeshSourceError(f"cannot read mesh {path}: {error}") from None
+    vertices, faces = np.asarray(loaded.vertices, float), np.asarray(loaded.faces, np.int64)
+    if faces.ndim != 2 or len(faces) == 0:
+        raise MeshSourceError(f"{path} holds no triangles")
+    return vertices, faces
+
+
+def _positive(value, name: str) -> float:
+    value = float(value)
+    if not value > 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return value
+
+
+def _icosphere(subdivisions, radius):
+    import trimesh
+
+    subdivisions = int(subdivisions)
+    if not 0 <= subdivisions <= MAX_SUBDIVISIONS:
+        raise ValueError(f"subdivisions must be in [0, {MAX_SUBDIVISIONS}], got {subdivisions}")
+    sphere = trimesh.creation.icosphere(subdivisions=subdivisions, radius=_positive(radius, "radius"))
+    return sphere.vertices, sphere.faces
+
+
+def _box_corners_and_faces(half):
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float) * half
+    faces = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+             [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]]
+    return corners, np.array(faces)
+
+
+def _box(size):
+    size = np.asarray(size, float)
+    if size.shape != (3,) or not np.all(size > 0):
+        raise ValueError(f"size must be 3 numbers > 0, got {size.tolist()}")
+    return _box_corners_and_faces(size / 2)
+
+
+def _wall(width, height, thickness):
+    return _box_corners_and_faces(np.array([_positive(width, "width"), _positive(thickness, "thickness"),
+                                            _positive(height, "height")]) / 2)
+
+
+def _grid_faces(columns: int, rows: int) -> np.ndarray:
+    index = np.arange((columns + 1) * (rows + 1)).reshape(columns + 1, rows + 1)
+    a, b, c, d = index[:-1, :-1].ravel(), index[1:, :-1].ravel(), index[1:, 1:].ravel(), index[:-1, 1:].ravel()
+    return np.concatenate([np.stack([a, b, c], 1), np.stack([a, c, d], 1)])
+
+
+def _terrain(cells, size, height, seed):
+    cells = int(cells)
+    if not 1 <= cells <= 512:
+        raise ValueError(f"cells must be in [1, 512], got {cells}")
+    size = _positive(size, "size")
+    xs = np.linspace(-size / 2, size / 2, cells + 1)
+    x, y = np.meshgrid(xs, xs, indexing="ij")
+    rng = np.random.default_rng(int(seed))
+    z = np.zeros_like(x)
+    for _ in range(4):
+        kx, ky = rng.uniform(0.5, 2.5, 2) * 2 * np.pi / size
+        z += np.sin(kx * x + rng.uniform(0, 2 * np.pi)) * np.cos(ky * y + rng.uniform(0, 2 * np.pi))
+    z *= float(height) / 4
+    return np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1), _grid_faces(cells, cells)
+
+
+def _sliver_strip(count, length, width):
+    count = int(count)
+    if not 1 <= count <= 10000:
+        raise ValueError(f"count must be in [1, 10000], got {count}")
+    length, width = _positive(length, "length"), float(width)
+    if width < 0:
+        raise ValueError(f"width must be >= 0, got {width}")
+    xs = np.linspace(-length / 2, length / 2, count + 1)
+    ys = np.array([-width / 2, width / 2])
+    x, y = np.meshgrid(xs, ys, indexing="ij")
+    return np.stack([x.ravel(), y.ravel(), np.zeros(x.size)], axis=1), _grid_faces(count, 1)
+
+
+_BUILDERS = {"icosphere": _icosphere, "box": _box, "terrain": _terrain, "wall": _wall, "sliver_strip": _sliver_strip}

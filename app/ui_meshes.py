@@ -1,0 +1,118 @@
+"""The mesh panel: sphere-tree display, the walk of the current sweep, contacts,
+mesh-mesh overlaps and the broadphase/bisection timeline (ImPlot)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from imgui_bundle import imgui, implot
+
+from app.editor import Editor
+from app.mesh_sources import GENERATORS
+from app.shape_kinds import build_shape
+from app.view_model import TargetReport
+from physics.traversal import STATUS_NAMES
+
+RED = (1.0, 0.35, 0.3, 1.0)
+MUTED = (0.6, 0.6, 0.65, 1.0)
+
+
+def add_mesh_menu(editor: Editor) -> str | None:
+    """Items of Add > Mesh; returns "mesh file" when the user asks for a file."""
+    for generator in GENERATORS:
+        if imgui.menu_item_simple(generator.replace("_", " ")):
+            editor.add_generated_mesh(generator)
+    imgui.separator()
+    return "mesh file" if imgui.menu_item_simple("From file (OBJ, STL, PLY, glTF)...") else None
+
+
+def source_field(label: str, source: dict) -> tuple[bool, dict]:
+    """A mesh source as editable JSON text (applied on Enter when it parses)."""
+    changed, text = imgui.input_text(label, json.dumps(source), imgui.InputTextFlags_.enter_returns_true)
+    if not changed:
+        return False, source
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return False, source
+    return isinstance(value, dict), value
+
+
+def draw_mesh_panel(editor: Editor, size: tuple[int, int]) -> None:
+    scene = editor.scene
+    mesh_objects = [o for o in scene.objects if o.kind == "mesh"]
+    if not mesh_objects:
+        return
+    imgui.set_next_window_pos((size[0] - 478, 336), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((470, 380), imgui.Cond_.first_use_ever)
+    if imgui.begin("Meshes"):
+        display = editor.mesh_display
+        height = max(build_shape("mesh", o.params).tree.height for o in mesh_objects)
+        shown, show = imgui.checkbox("node spheres at depth", display.bvh_depth is not None)
+        if shown:
+            display.bvh_depth = min(3, height - 1) if show else None
+        if display.bvh_depth is not None:
+            imgui.same_line()
+            imgui.set_next_item_width(160)
+            display.bvh_depth = imgui.slider_int("##depth", display.bvh_depth, 0, height - 1)[1]
+        display.traversal = imgui.checkbox("colour nodes by the walk of the sweep", display.traversal)[1]
+        display.contacts = imgui.checkbox("contacts of the moving sphere", display.contacts)[1]
+        imgui.text_colored((0.3, 0.6, 1.0, 1.0), "visited")
+        imgui.same_line()
+        imgui.text_colored((0.5, 0.5, 0.55, 1.0), "culled")
+        imgui.same_line()
+        imgui.text_colored((1.0, 0.25, 0.2, 1.0), "leaf hit")
+        imgui.same_line()
+        imgui.text_colored((1.0, 0.65, 0.1, 1.0), "leaf missed")
+        imgui.separator()
+        view = editor.view()
+        for scene_object in mesh_objects:
+            tree = build_shape("mesh", scene_object.params).tree
+            imgui.text(f"{scene_object.name}: {tree.node_count} nodes over {(tree.face >= 0).sum()} triangles, "
+                       f"{tree.height} levels")
+            report = next((r for r in view.reports if r.name == scene_object.name), None)
+            if report is not None:
+                _target_details(report)
+        for found in view.mesh_overlaps:
+            count = len(found.overlap.pairs)
+            what = "touch" if found.touching_only else "overlap"
+            imgui.text(f"{found.first} / {found.second}: {count} triangle pairs {what if count else 'apart'}")
+    imgui.end()
+
+
+def _target_details(report: TargetReport) -> None:
+    mesh = report.mesh
+    if mesh is None:
+        imgui.text_disabled(f"  {report.status}: {report.message}")
+        return
+    if mesh.trace is not None:
+        counts = mesh.trace.counts()
+        imgui.text("  walk: " + ", ".join(f"{counts[name]} {name}" for name in STATUS_NAMES))
+    if mesh.contacts is not None:
+        imgui.text(f"  moving sphere at rest: {mesh.classification}; {len(mesh.contacts.face)} contacts at "
+                   f"{'t' if report.result is not None and report.result.hit else 'rest'}")
+    if mesh.narrowphase_trace is not None:
+        _narrowphase_timeline(report)
+
+
+def _narrowphase_timeline(report: TargetReport) -> None:
+    trace, answer = report.mesh.narrowphase_trace, report.mesh.narrowphase
+    if trace.interval is None:
+        imgui.text_disabled("  bounding spheres never meet: no narrowphase")
+        return
+    low, high = trace.interval
+    imgui.text(f"  broadphase [{low:.6g}, {high:.6g}]; " + (f"first overlap t = {answer.t!r}" if answer.hit
+                                                             else "no overlap found"))
+    if implot.begin_plot(f"narrowphase##{report.name}", (-1, 160)):
+        implot.setup_axes("t", "step")
+        implot.setup_axes_limits(0.0, 1.0, -1.0, max(len(trace.steps), 1) + 1.0)
+        implot.plot_shaded("broadphase", np.array([low, high]), np.array([-1.0, -1.0]),
+                           np.array([len(trace.steps) + 1.0] * 2))
+        times = np.array([step.t for step in trace.steps])
+        order = np.arange(len(trace.steps), dtype=float)
+        overlap = np.array([step.overlap for step in trace.steps])
+        for label, mask in (("overlap", overlap), ("clear", ~overlap)):
+            if np.any(mask):
+                implot.plot_scatter(label, times[mask], order[mask])
+        implot.end_plot()
