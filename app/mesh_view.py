@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app import tessellate
-from physics import Sphere, TriangleMesh
+from physics import Sphere, TriangleMesh, tolerance
 from physics.broadphase import MeshContact, NarrowphaseTrace, first_mesh_contact
 from physics.contacts import MeshContacts, classify, contacts
 from physics.overlap import MeshOverlap, mesh_overlap
@@ -68,11 +68,14 @@ class MeshOverlapReport:
         self.touching_only = bool(len(self.overlap.pairs)) and bool(np.all(self.overlap.touching))
 
 
-def sphere_contacts(moving, target: TriangleMesh, direction, t: float | None) -> tuple[MeshContacts, str]:
+def sphere_contacts(moving, target: TriangleMesh, direction, t: float | None,
+                    scale: float) -> tuple[MeshContacts, str]:
     """Contacts of a moving sphere with a mesh at time ``t`` (at rest when None), and
-    its classification at rest."""
+    its classification at rest.  At the time of impact the sphere only touches, and
+    ``center + t * direction`` rounds either side of touching: contacts within
+    ``tolerance.LENGTH_RTOL * scale`` are kept."""
     center = np.asarray(moving.center, float) + (0.0 if t is None else t) * np.asarray(direction, float)
-    found = contacts(Sphere(center, moving.radius), target)
+    found = contacts(Sphere(center, moving.radius), target, contact_tolerance=tolerance.LENGTH_RTOL * scale)
     return found, classify(moving, target).name.lower()
 
 

@@ -154,7 +154,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
             if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
                 sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
                 report.mesh.contacts, report.mesh.classification = mesh_view.sphere_contacts(
-                    sphere, target, scene.direction, result.t)
+                    sphere, target, scene.direction, result.t, _scene_scale(scene))
         if reference and not with_mesh:
             try:
                 report.reference = reference_sweep(moving, target, scene.direction)

@@ -130,6 +130,11 @@ def _farthest_squared(corners: np.ndarray, center: np.ndarray) -> np.ndarray:
     return farthest
 
 
+BUILD_CHUNK = 65536
+"""Triangles per pass of the build's heavy arithmetic (a speed setting): whole-mesh
+temporaries of a million triangles cost more in fresh memory than in arithmetic."""
+
+
 def smallest_triangle_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Centers (n, 3) and radii (n,) of the smallest spheres around triangles (n, 3, 3).
 
@@ -137,6 +142,11 @@ def smallest_triangle_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarr
     triangles: the sphere whose diameter is the longest edge.  The radius is the
     largest computed vertex distance, so the triangle is inside as float64 says.
     """
+    parts = [_smallest_spheres(corners[start:start + BUILD_CHUNK]) for start in range(0, len(corners), BUILD_CHUNK)]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _smallest_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a, b, c = (components(corners[:, k]) for k in range(3))
     ab, ac = b - a, c - a
     edges_squared = np.stack([dot(ab, ab), dot(c - b, c - b), dot(ac, ac)])  # edges opposite c, a, b
@@ -163,8 +173,7 @@ def build_sphere_tree(vertices: np.ndarray, faces: np.ndarray) -> SphereTree:
     face_count = len(faces)
     if face_count == 0:
         raise ValueError("faces must hold at least one triangle to build a tree")
-    corners = vertices[faces]
-    centroids = corners.sum(axis=1) / 3
+    centroids = (vertices[faces[:, 0]] + vertices[faces[:, 1]] + vertices[faces[:, 2]]) / 3
     orders = np.stack([np.argsort(centroids[:, axis], kind="stable") for axis in range(3)]).astype(np.int32)
     # Per level: the nodes' runs [start, start + count) of the (common) position space.
     level_runs = []
@@ -180,14 +189,14 @@ def build_sphere_tree(vertices: np.ndarray, faces: np.ndarray) -> SphereTree:
         child_counts = np.stack([left, counts[splitting] - left], axis=1).ravel()
         starts, counts = child_starts, child_counts
     order = orders[0]  # every run is a single triangle now: all three orders agree
-    return _assemble(level_runs, order, corners)
+    return _assemble(level_runs, order, vertices, faces)
 
 
 def _run_positions(starts, counts, position_count):
     """(positions, run of each position) of runs [start, start + count) in order;
     ``positions`` is a slice when the runs cover every position (all but the last
     levels of a median split), which saves a gather per array."""
-    run = np.repeat(np.arange(len(starts)), counts)
+    run = np.repeat(np.arange(len(starts), dtype=np.int32), counts)
     if len(run) == position_count:
         return slice(None), run
     offsets = np.cumsum(counts) - counts
@@ -202,24 +211,28 @@ def _split_level(orders, centroids, starts, counts):
     spread = np.stack([centroids[last[axis], axis] - centroids[first[axis], axis] for axis in range(3)])
     axis = np.argmax(spread, axis=0)
     left_count = counts // 2
-    rank = np.arange(len(run)) - (np.cumsum(counts) - counts)[run]
+    run_offset = np.cumsum(counts) - counts
+    rank = np.arange(len(run), dtype=np.int64) - run_offset[run]
     in_runs = orders[:, positions]
     chosen = np.take_along_axis(in_runs, axis[run][None], axis=0)[0]
     goes_left = np.zeros(orders.shape[1], bool)
     goes_left[chosen[rank < left_count[run]]] = True
     partitioned = np.empty_like(orders) if isinstance(positions, slice) else orders.copy()
-    run_offset = np.cumsum(counts) - counts
+    right_base = (starts + left_count)[run] + rank  # a right element's slot before subtracting lefts before it
+    left_base = starts[run]
     for row in range(3):
         is_left = goes_left[in_runs[row]]
-        lefts_before = np.cumsum(is_left) - is_left
+        lefts_before = np.cumsum(is_left, dtype=np.int64)
+        lefts_before -= is_left
         lefts_before -= lefts_before[run_offset][run]  # within the run
-        target = starts[run] + np.where(is_left, lefts_before, left_count[run] + rank - lefts_before)
+        target = np.where(is_left, left_base + lefts_before, right_base - lefts_before)
         partitioned[row, target] = in_runs[row]
     return partitioned
 
 
-def _assemble(level_runs, order, corners) -> SphereTree:
-    """Number the nodes level by level, link them, and compute their spheres."""
+def _assemble(level_runs, order, vertices, faces) -> SphereTree:
+    """Number the nodes level by level, link them, and compute their spheres (in
+    chunks of ``BUILD_CHUNK`` triangles, gathered from ``vertices`` as needed)."""
     level_sizes = [len(starts) for starts, _ in level_runs]
     level_starts = np.concatenate([[0], np.cumsum(level_sizes)])
     node_count = int(level_starts[-1])
@@ -236,26 +249,33 @@ def _assemble(level_runs, order, corners) -> SphereTree:
         face[nodes[leaves]] = order[starts[leaves]]
     centers = np.empty((node_count, 3))
     radii = np.empty(node_count)
-    leaves = face >= 0
-    leaf_corners = corners[face[leaves]]
-    centers[leaves], radii[leaves] = smallest_triangle_spheres(leaf_corners)
-    box_low = np.full((node_count, 3), np.inf)
-    box_high = np.full((node_count, 3), -np.inf)
-    box_low[leaves], box_high[leaves] = leaf_corners.min(axis=1), leaf_corners.max(axis=1)
-    ordered_corners = np.ascontiguousarray(corners[order].transpose(2, 1, 0))  # (3 coordinates, 3 corners, F)
+    box_low, box_high = np.empty((node_count, 3)), np.empty((node_count, 3))
+    ordered_corners = np.empty((3, 3, len(order)))  # (coordinate, corner, position in the tree's order)
+    for start in range(0, len(order), BUILD_CHUNK):
+        ordered_corners[:, :, start:start + BUILD_CHUNK] = vertices[faces[order[start:start + BUILD_CHUNK]]].T
+    leaves = np.flatnonzero(face >= 0)
+    for start in range(0, len(leaves), BUILD_CHUNK):
+        chunk = leaves[start:start + BUILD_CHUNK]
+        corners = vertices[faces[face[chunk]]]
+        centers[chunk], radii[chunk] = _smallest_spheres(corners)
+        box_low[chunk], box_high[chunk] = corners.min(axis=1), corners.max(axis=1)
     for level in range(len(level_runs) - 1, -1, -1):
         starts, counts = level_runs[level]
-        nodes = np.arange(level_starts[level], level_starts[level + 1])
         inner = counts > 1
         if not np.any(inner):
             continue
-        nodes, starts, counts = nodes[inner], starts[inner], counts[inner]
+        nodes = np.arange(level_starts[level], level_starts[level + 1])[inner]
+        starts, counts = starts[inner], counts[inner]
         children = first_child[nodes]
         box_low[nodes] = np.minimum(box_low[children], box_low[children + 1])
         box_high[nodes] = np.maximum(box_high[children], box_high[children + 1])
         centers[nodes] = 0.5 * (box_low[nodes] + box_high[nodes])
         positions, run = _run_positions(starts, counts, len(order))
-        farthest = _farthest_squared(ordered_corners[:, :, positions], components(centers[nodes])[:, run])
+        node_corners = ordered_corners[:, :, positions]
+        node_centers = components(centers[nodes])
+        farthest = np.concatenate([
+            _farthest_squared(node_corners[:, :, start:start + BUILD_CHUNK], node_centers[:, run[start:start + BUILD_CHUNK]])
+            for start in range(0, len(run), BUILD_CHUNK)])
         radii[nodes] = np.sqrt(np.maximum.reduceat(farthest, np.cumsum(counts) - counts))
     return SphereTree(centers=centers, radii=radii, first_child=first_child, parent=parent, face=face, depth=depth,
                       level_starts=level_starts, center_components=np.ascontiguousarray(centers.T),

@@ -49,16 +49,19 @@ def _zero_direction(sphere: Sphere) -> np.ndarray:
     return np.zeros(sphere.center.shape, sphere.center.dtype)
 
 
-def contacts(sphere: Sphere, mesh: TriangleMesh, *, raw_edge_normals: bool = False,
+def contacts(sphere: Sphere, mesh: TriangleMesh, *, contact_tolerance: float = 0.0, raw_edge_normals: bool = False,
              trace: TraversalTrace | None = None) -> MeshContacts:
-    """Every contact of ``sphere`` (one or a batch) with ``mesh`` at rest.
+    """Every contact of ``sphere`` (one or a batch) with ``mesh`` at rest: each
+    triangle within ``radius + contact_tolerance`` of the center (speculative
+    contacts, as a solver keeps them; a negative ``depth`` is a gap).
 
     Degenerate inputs: zero radius — contacts only where the center lies on a
     triangle (depth 0); zero-area faces — their edges; a center exactly on a
     triangle — depth = radius, normal = the face normal (+z side preferred for a
     still sphere, as the sweep kernels pick)."""
+    tolerance_ = _tolerance_argument(contact_tolerance)
     with np.errstate(all="ignore"):
-        core = moving_core(sphere, _zero_direction(sphere), mesh)
+        core = moving_core(Sphere(sphere.center, sphere.radius + tolerance_), _zero_direction(sphere), mesh)
         found = walk_mesh(core, mesh, ignore_separating=False, update_bound=None, trace=trace)
         if not raw_edge_normals:
             found = flatten_internal_edges(found, core, mesh)
@@ -66,7 +69,14 @@ def contacts(sphere: Sphere, mesh: TriangleMesh, *, raw_edge_normals: bool = Fal
     order = hit[np.lexsort((found.face[hit], -np.nan_to_num(found.contact.depth[hit]), found.query[hit]))]
     contact = contact_to_world(Contact(*[field[order] for field in found.contact]), mesh)
     return MeshContacts(found.query[order], found.face[order], contact.point, contact.normal,
-                        np.nan_to_num(contact.depth), contact.feature_code, contact.feature_index)
+                        np.nan_to_num(contact.depth) - tolerance_, contact.feature_code, contact.feature_index)
+
+
+def _tolerance_argument(value) -> float:
+    value = float(vector_argument(value, "contact_tolerance", trailing=()))
+    if value < 0:
+        raise ValueError(f"contact_tolerance must be >= 0, got {value}")
+    return value
 
 
 def classify(sphere: Sphere, mesh: TriangleMesh, *, contact_tolerance: float = 0.0,
@@ -79,9 +89,7 @@ def classify(sphere: Sphere, mesh: TriangleMesh, *, contact_tolerance: float = 0
     The walk stops a query at its first penetrating triangle.  A mesh is a surface:
     a sphere wholly inside a closed mesh without touching it is CLEAR.
     """
-    tolerance_ = float(vector_argument(contact_tolerance, "contact_tolerance", trailing=()))
-    if tolerance_ < 0:
-        raise ValueError(f"contact_tolerance must be >= 0, got {tolerance_}")
+    tolerance_ = _tolerance_argument(contact_tolerance)
     band = Sphere(sphere.center, sphere.radius + tolerance_)
 
     def stop_when_penetrating(bound: np.ndarray, queries: np.ndarray, contact: Contact) -> None:

@@ -82,3 +82,12 @@ def test_contacts_are_every_triangle_within_the_radius(mesh, center, sphere_radi
                 Classification.CLEAR if len(clearly_out) == len(corners) else None)
     if expected is not None:
         assert classify(Sphere(center, sphere_radius), mesh) is expected
+
+
+def test_speculative_contacts_within_the_tolerance_report_the_gap():
+    hovering = Sphere([1.3, 0.2, 0.5 + 1e-6], 0.5)
+    assert len(contacts(hovering, floor()).face) == 0
+    found = contacts(hovering, floor(), contact_tolerance=1e-5)
+    assert found.face.tolist() == [2] and abs(found.depth[0] + 1e-6) <= 1e-15
+    with pytest.raises(ValueError, match="contact_tolerance"):
+        contacts(hovering, floor(), contact_tolerance=-1e-3)
