@@ -15,13 +15,16 @@ import sys
 import time
 from pathlib import Path
 
-from app.editor import SHORTCUTS, Editor
+from app.editor import REFERENCE_DELAY, SHORTCUTS, Editor
 
 WINDOW_SIZE = (1280, 800)
 PICK_RADIUS = 0.005
 """Radius of the ball swept along a click's view ray, per unit of camera distance:
 points and segments (which a ray of radius 0 almost never meets) stay clickable."""
 SCREENSHOT_FRAMES = 4
+SCREENSHOT_SECONDS = REFERENCE_DELAY + 0.2
+"""A screenshot waits for this many frames and seconds: the still scene's second
+opinions (reference answers, mesh narrowphase) are then drawn too."""
 
 
 def _has_display() -> bool:
@@ -103,7 +106,7 @@ def _make_window_class():
             self.frames = 0
             self.frame_seconds = 0.0
             self._press = None
-            self._last_time = time.perf_counter()
+            self._last_time = self._opened = time.perf_counter()
             pyglet.clock.schedule_interval(lambda dt: self._autosave(), 1.0)
 
         def _autosave(self) -> None:
@@ -129,7 +132,8 @@ def _make_window_class():
             self.imgui_renderer.render(imgui.get_draw_data())
             self.frame_seconds = time.perf_counter() - started
             self.frames += 1
-            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES:
+            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES \
+                    and started - self._opened >= SCREENSHOT_SECONDS:
                 self._save_screenshot()
 
         def _save_screenshot(self) -> None:
