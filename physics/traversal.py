@@ -49,25 +49,11 @@ class TraversalTrace:
             return np.zeros(0, float if index == 3 else np.int64)
         return np.concatenate([record[index] for record in self._records])
 
-    @property
-    def step(self) -> np.ndarray:
-        return self._column(0)
-
-    @property
-    def query(self) -> np.ndarray:
-        return self._column(1)
-
-    @property
-    def node(self) -> np.ndarray:
-        return self._column(2)
-
-    @property
-    def entry(self) -> np.ndarray:
-        return self._column(3)
-
-    @property
-    def status(self) -> np.ndarray:
-        return self._column(4)
+    step = property(lambda self: self._column(0), doc="frontier number of each tested pair")
+    query = property(lambda self: self._column(1), doc="query of each tested pair")
+    node = property(lambda self: self._column(2), doc="node of each tested pair")
+    entry = property(lambda self: self._column(3), doc="entry time into the node's sphere (+inf: never)")
+    status = property(lambda self: self._column(4), doc="status code (``STATUS_NAMES``)")
 
     def counts(self) -> dict[str, int]:
         """How many pairs ended in each status, by name."""
