@@ -62,19 +62,28 @@ def newell_normal(vertices: np.ndarray) -> np.ndarray:
     return np.cross(vertices, following).sum(axis=-2)
 
 
+def polygon_extent(vertices: np.ndarray) -> np.ndarray:
+    """Per polygon (..., V, 3): twice the largest distance of a vertex from the centroid."""
+    return 2 * np.linalg.norm(vertices - vertices.mean(axis=-2, keepdims=True), axis=-1).max(axis=-1)
+
+
+def coordinate_rounding(vertices: np.ndarray) -> np.ndarray:
+    """Per polygon (..., V, 3): the rounding its coordinates may carry
+    (``tolerance.COORDINATE_ROUNDING_ULPS`` of the largest magnitude)."""
+    return tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(vertices.dtype).eps * np.abs(vertices).max(axis=(-2, -1))
+
+
 def polygon_slack(vertices: np.ndarray) -> np.ndarray:
     """Per polygon (..., V, 3), how far a vertex may stray from exact planarity or
     convexity: ``tolerance.POLYGON_RTOL`` of its extent plus the rounding of its
     coordinates (``tolerance.COORDINATE_ROUNDING_ULPS``)."""
-    extent = 2 * np.linalg.norm(vertices - vertices.mean(axis=-2, keepdims=True), axis=-1).max(axis=-1)
-    magnitude = np.abs(vertices).max(axis=(-2, -1))
-    rounding = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(vertices.dtype).eps * magnitude
-    return tolerance.POLYGON_RTOL * extent + rounding
+    return tolerance.POLYGON_RTOL * polygon_extent(vertices) + coordinate_rounding(vertices)
 
 
 def core_features(vertices: np.ndarray) -> CoreFeatures:
     """The features of cores given as (..., V, 3) vertex loops; a polygon's face only
-    where its area is non-zero (a zero-area polygon is just its edges)."""
+    where its area is above round-off (a zero-area polygon, or one whose vertices
+    coincide up to the rounding of their coordinates, is just its edges)."""
     count = vertices.shape[-2]
     edge_count = {1: 0, 2: 1}.get(count, count)
     codes = [np.full(edge_count, EDGE), np.full(count, VERTEX)]
@@ -92,7 +101,10 @@ def core_features(vertices: np.ndarray) -> CoreFeatures:
     anchor = loop[..., 0]
     normal = components(newell_normal(vertices - vertices[..., :1, :]))
     length = np.sqrt(dot(normal, normal))
-    normal = np.where(length > 0, normal / np.where(length > 0, length, 1), 0)
+    # A Newell normal no longer than the rounding of its cross products (a polygon
+    # whose vertices coincide up to round-off) points anywhere: no face, only edges.
+    has_area = length > coordinate_rounding(vertices) * polygon_extent(vertices)
+    normal = np.where(has_area, normal / np.where(has_area, length, 1), 0)
     inward = cross(normal[..., None], edges)
     has_direction = np.sqrt(length_squared) > polygon_slack(vertices)[..., None]
     inward = np.where(has_direction, inward, 0)

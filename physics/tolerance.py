@@ -42,8 +42,10 @@ The rounding a shape's coordinates may carry from being computed (rotated,
 translated far from the origin): a 1e-4-wide polygon at 1e6 is only planar to
 ~1e-10.  64 ulps covers a few chained transforms; fewer rejects such polygons.
 
-Also: two capsule cores whose closest points are within this rounding of each
-other at t = 0 are treated as meeting when choosing the separating direction (the
+Also: a polygon core whose Newell normal is no longer than this rounding times its
+extent (its vertices coincide up to round-off) has no face, only edges: its normal
+would point anywhere.  And: two capsule cores whose closest points are within this
+rounding of each other at t = 0 are treated as meeting when choosing the separating direction (the
 depth is unchanged): their difference vector is round-off and points anywhere,
 so the escape rule (common normal, else across the longer axis) is used instead."""
 

@@ -66,3 +66,15 @@ def test_initial_overlap():
     result = sweep(Sphere([1.0, 1, -0.25], 1.0), SQUARE, [0.0, 0, 1])
     assert_hit(result, t=0.0, normal=[0, 0, -1], point=[1, 1, 0], depth=0.75, feature=("face", 0), face_index=0)
     assert sweep(Sphere([1.0, 1, -0.25], 1.0), SQUARE, [0.0, 0, -1], ignore_separating=True).hit is False
+
+
+def test_polygon_of_coinciding_vertices_has_no_face():
+    """Regression (hypothesis, CI run of session 2): three vertices equal up to
+    round-off had a Newell normal of pure noise, every edge too short to bound the
+    face, so the whole plane through them counted as the face and a point at the
+    origin 1 away "touched" it.  Such a polygon is its edges only."""
+    noise = Polygon([[0.6000000000000001, 0.7999999999999999, 0.0], [0.5999999999999984, 0.8000000000000012, 0.0],
+                     [0.5999999999999992, 0.8000000000000006, 0.0]])
+    assert_miss(sweep(Sphere([0.0, 0.0, 0.0], 0.0), noise, [0.0, 0.0, 0.0]))
+    result = sweep(Sphere([0.6, 0.8, 2.0], 0.5), noise, [0.0, 0.0, -3.0])
+    assert result.hit and result.feature.kind in ("edge", "vertex")
