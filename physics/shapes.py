@@ -25,6 +25,7 @@ import numpy as np
 
 from physics import tolerance
 from physics.bvh import SphereTree, build_sphere_tree
+from physics.hull import convex_hull
 from physics.core import CoreFeatures, core_features, newell_normal, polygon_slack
 
 
@@ -80,6 +81,9 @@ class Shape:
     def batch_shape(self) -> tuple[int, ...]:
         return self._batch_shape
 
+    _shared_fields: tuple[str, ...] = ()
+    """Fields every element of a batch shares (a polyhedron's hull structure)."""
+
     _element_dims: dict[str, int] = {}
     """Per array field, how many trailing dimensions are one element's (3 for a point,
     0 for a radius, 2 for a vertex list); the leading ones are the batch's."""
@@ -100,6 +104,8 @@ class Shape:
             object.__setattr__(picked, name, array)
             batch_shape = array.shape[:array.ndim - dims] if dims else array.shape
         object.__setattr__(picked, "_batch_shape", batch_shape)
+        for name in self._shared_fields:
+            object.__setattr__(picked, name, getattr(self, name))
         if isinstance(self, Polygon):
             object.__setattr__(picked, "_features", None)
         return picked
@@ -251,16 +257,84 @@ class Capsule(Shape):
 
 
 class ConvexPolyhedron(Shape):
-    """The solid convex hull of ``vertices`` (..., V, 3)."""
+    """The solid convex hull of ``vertices`` (..., V, 3) (``physics.hull``).
 
-    __slots__ = ("vertices", "_batch_shape")
+    The hull is found from the first element of a batch; every element must have
+    the same hull structure (a batch of boxes does), else ``ValueError``.  After
+    construction ``vertices`` holds the hull's corners only, in the hull's order;
+    ``faces`` are loops of vertex indices (counter-clockwise from outside),
+    ``normals (..., F, 3)`` outward unit and ``offsets (..., F)`` the face planes
+    (``dot(normal, x) <= offset`` inside), ``edges (E, 2)`` vertex index pairs, and
+    ``dimension`` 3 for a solid (2, 1, 0: a flat, straight or single-point hull,
+    valid and answered as the polygon, segment or point it is).  Feature indices of
+    sweep results number these faces, edges and vertices.  ``box`` and
+    ``tetrahedron`` build the usual ones, ``moved`` applies a rigid motion.
+    """
+
+    __slots__ = ("vertices", "faces", "normals", "offsets", "edges", "dimension", "_batch_shape")
     _fields = ("vertices",)
+    _element_dims = {"vertices": 2, "normals": 2, "offsets": 1}
+    _shared_fields = ("faces", "edges", "dimension")
 
     def __init__(self, vertices):
         vertices = vector_argument(vertices, "vertices")
         if vertices.ndim < 2 or vertices.shape[-2] < 1:
             raise ValueError(f"vertices must have shape (..., V, 3) with V >= 1, got {vertices.shape}")
-        self._set(vertices=vertices, _batch_shape=vertices.shape[:-2])
+        batch_shape = vertices.shape[:-2]
+        flat = vertices.reshape((-1,) + vertices.shape[-2:])
+        hull = convex_hull(flat[0])
+        order = _hull_order(flat[0], hull.vertices)
+        corners = flat[:, order]
+        normals, offsets = _face_planes(corners, hull.faces)
+        inside = np.einsum("nfk,nvk->nfv", normals, corners) <= offsets[..., None] + \
+            tolerance.HULL_RTOL * (1 + np.abs(corners).max(axis=(1, 2)))[:, None, None]
+        if not np.all(inside):
+            raise ValueError("vertices: every polyhedron of a batch must have the same hull structure")
+        for name, value in (("vertices", corners), ("normals", normals), ("offsets", offsets)):
+            value = value.reshape(batch_shape + value.shape[1:])
+            value.flags.writeable = False
+            object.__setattr__(self, name, value)
+        self._set(faces=hull.faces, edges=hull.edges, dimension=hull.dimension, _batch_shape=batch_shape)
+
+    @classmethod
+    def box(cls, half_extents, center=(0.0, 0.0, 0.0), rotation=None) -> "ConvexPolyhedron":
+        """Boxes of ``half_extents`` (..., 3) about ``center``, turned by ``rotation``."""
+        half_extents = np.asarray(half_extents, float)
+        signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
+        corners = signs * half_extents[..., None, :]
+        if rotation is not None:
+            corners = corners @ np.swapaxes(np.asarray(rotation, float), -1, -2)
+        return cls(corners + np.asarray(center, float)[..., None, :])
+
+    @classmethod
+    def tetrahedron(cls, a, b, c, d) -> "ConvexPolyhedron":
+        return cls(np.stack(np.broadcast_arrays(*(np.asarray(p, float) for p in (a, b, c, d))), axis=-2))
+
+    def moved(self, translation=(0.0, 0.0, 0.0), rotation=None) -> "ConvexPolyhedron":
+        """The polyhedra turned by ``rotation`` about the origin, then translated."""
+        corners = self.vertices if rotation is None else self.vertices @ np.asarray(rotation, float).T
+        return ConvexPolyhedron(corners + np.asarray(translation, float))
+
+    @property
+    def edge_vectors(self) -> np.ndarray:
+        """(..., E, 3): ``vertices[edge[1]] - vertices[edge[0]]``."""
+        return self.vertices[..., self.edges[:, 1], :] - self.vertices[..., self.edges[:, 0], :]
+
+
+def _hull_order(points: np.ndarray, hull_vertices: np.ndarray) -> np.ndarray:
+    """Indices into ``points`` of each hull vertex (the first equal point)."""
+    return np.array([int(np.flatnonzero(np.all(points == vertex, axis=1))[0]) for vertex in hull_vertices], int)
+
+
+def _face_planes(corners: np.ndarray, faces: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Outward unit normals (n, F, 3) and offsets (n, F) of every element's faces:
+    Newell normals of the loops, offset by the farthest vertex along them."""
+    if not faces:
+        return np.zeros((len(corners), 0, 3)), np.zeros((len(corners), 0))
+    normals = np.stack([newell_normal(corners[:, list(loop)]) for loop in faces], axis=1)
+    normals = normals / np.linalg.norm(normals, axis=-1, keepdims=True)
+    offsets = np.einsum("nfk,nvk->nfv", normals, corners).max(axis=-1)
+    return normals, offsets
 
 
 def _apply(matrix: np.ndarray, vectors: np.ndarray) -> np.ndarray:

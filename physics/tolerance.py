@@ -144,3 +144,22 @@ reports the face normal.  1e-4 covers meshes stored in float32 (normals off by
 ~1e-7) and rotated coordinates; a real crease of 0.006 degrees gives a normal
 within 1e-4 of the face's anyway.  Smaller lets float32 floors bump; larger hides
 real creases (a 1-degree ramp edge would report the face normal)."""
+
+HULL_RTOL = 1e-10
+"""Unit: fraction of a point set's extent (or its largest coordinate, if larger).
+
+How far a point may lie outside a plane and still count as on it when the convex
+hull of a polyhedron is found (``physics.hull``): points that coplanar faces share
+up to round-off make one polygonal face, and a set flat or straight to within this
+is a polygon or segment.  Smaller splits faces of rotated boxes into slivers of
+rounding noise; larger merges faces of genuinely (slightly) bent hulls."""
+
+GJK_RTOL = 1e-10
+"""Unit: fraction of the configuration's coordinate scale.
+
+The GJK convex cast (``physics.gjk``) stops when the ray point is within the
+shapes' margin plus this of their cores' difference.  It is the second opinion's
+own accuracy, not a verification bound: its times agree with the analytic ones to
+about this over the motion's length (``GJK_TIME_ATOL`` in the tests' comparisons).
+Smaller costs iterations on rounded shapes (they converge geometrically); larger
+blurs grazing answers."""

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX
 from physics.result import SweepResult
-from physics.shapes import (Capsule, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
+from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
                             vector_argument)
 from physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
                                    sweep_capsule_segment, sweep_capsule_triangle)
 from physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point, sweep_sphere_polygon,
                                   sweep_sphere_segment, sweep_sphere_sphere, sweep_sphere_triangle)
 from physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
+from physics.sweep.polyhedron import sweep_polyhedron_plane, sweep_polyhedron_polytope
 
 PAIR_TESTS = {
     (Sphere, Point): sweep_sphere_point,
@@ -38,6 +40,9 @@ PAIR_TESTS = {
     (Capsule, Polygon): sweep_capsule_polygon,
     (Sphere, TriangleMesh): sweep_sphere_mesh,
     (Capsule, TriangleMesh): sweep_capsule_mesh,
+    **{(ConvexPolyhedron, target): sweep_polyhedron_polytope
+       for target in (Point, Segment, Triangle, Polygon, ConvexPolyhedron)},
+    (ConvexPolyhedron, Plane): sweep_polyhedron_plane,
 }
 """(moving type, target type) -> test.  Reverse orders are served by ``sweep``."""
 
@@ -90,11 +95,32 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     return _unswap(swapped, direction, target)
 
 
+def _polyhedron_feature(target: ConvexPolyhedron, point: np.ndarray):
+    """(code, index, face index) of the polyhedron feature a surface point lies on:
+    the face planes through it (within ``tolerance.HULL_RTOL``) say face (one),
+    edge (two: the nearest edge) or vertex (three or more: the nearest vertex)."""
+    heights = np.einsum("...fk,...k->...f", target.normals, point) - target.offsets
+    slack = tolerance.HULL_RTOL * (1 + np.abs(target.vertices).max(axis=(-2, -1)) + np.abs(point).max(axis=-1))
+    planes = (np.abs(heights) <= slack[..., None]).sum(axis=-1)
+    nearest_vertex = np.argmin(np.linalg.norm(target.vertices - point[..., None, :], axis=-1), axis=-1)
+    starts = target.vertices[..., target.edges[:, 0], :]
+    along = target.vertices[..., target.edges[:, 1], :] - starts
+    with np.errstate(all="ignore"):
+        s = np.clip(np.einsum("...ek,...ek->...e", point[..., None, :] - starts, along)
+                    / np.einsum("...ek,...ek->...e", along, along), 0, 1)
+    nearest_edge = np.argmin(np.linalg.norm(starts + s[..., None] * along - point[..., None, :], axis=-1), axis=-1)
+    face = np.argmax(heights, axis=-1)
+    code = np.where(planes >= 3, VERTEX, np.where(planes == 2, EDGE, FACE))
+    return code, np.where(code == VERTEX, nearest_vertex, np.where(code == EDGE, nearest_edge, face)), face
+
+
 def _target_feature(target: Shape, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Feature codes and indices of a target reached only by a subject swap, from the
-    contact point on it: a sphere's surface, a point, or a capsule's / segment's
-    side or end."""
+    contact point on it: a sphere's surface, a point, a capsule's / segment's side
+    or end, or a polyhedron's face, edge or vertex."""
     count_shape = point.shape[:-1]
+    if isinstance(target, ConvexPolyhedron):
+        return _polyhedron_feature(target, point)[:2]
     if isinstance(target, Sphere):
         return np.full(count_shape, FACE), np.zeros(count_shape, int)
     if isinstance(target, Point):
@@ -119,7 +145,8 @@ def _unswap(result: SweepResult, direction: np.ndarray, target: Shape) -> SweepR
     shift = np.where(np.isnan(t), 0, t)[..., None] * direction + np.nan_to_num(depth)[..., None] * normal
     point = np.asarray(result.point) + shift
     code, index = _target_feature(target, point)
+    faces = _polyhedron_feature(target, point)[2] if isinstance(target, ConvexPolyhedron) else -1
     return SweepResult.from_arrays(
         t=t, point=point, normal=normal,
-        face_index=np.full(np.shape(hit), -1), penetration_depth=np.asarray(depth, dtype=float) * np.ones(np.shape(hit)),
+        face_index=np.where(hit, faces, -1) * np.ones(np.shape(hit), int), penetration_depth=np.asarray(depth, dtype=float) * np.ones(np.shape(hit)),
         feature_code=np.where(hit, code, -1), feature_index=np.where(hit, index, -1), scalar=scalar)

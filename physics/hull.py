@@ -1,0 +1,130 @@
+"""The convex hull of a point set, for ``ConvexPolyhedron``.
+
+Exhaustive and exact enough for the small point sets a polyhedron is made of
+(``MAX_HULL_POINTS``): every triple of points spans a candidate plane; the planes
+with every point on one side (within ``tolerance.HULL_RTOL`` of the set's extent)
+are the hull's faces, coplanar triples merged into one polygonal face.  Each face
+is a loop of point indices, counter-clockwise seen from outside, with its outward
+unit normal and offset (``dot(normal, x) <= offset`` inside).
+
+Degenerate sets are valid and give lower-dimensional hulls: coplanar points a
+two-faced polygon (its loop both ways round), collinear points a segment, one
+distinct point a point (no faces).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple
+
+import numpy as np
+
+from physics import tolerance
+
+MAX_HULL_POINTS = 64
+"""The hull is found from all triples of points (~V^3/6 planes, each checked against
+every point): fine for boxes, prisms and hulls of a few dozen points."""
+
+
+class Hull(NamedTuple):
+    """``vertices (H, 3)``: the hull's corner points; ``faces``: loops of indices
+    into ``vertices``; ``normals (F, 3)`` outward unit, ``offsets (F,)``;
+    ``edges (E, 2)``: each edge once; ``dimension``: 0 point, 1 segment, 2 polygon,
+    3 solid."""
+
+    vertices: np.ndarray
+    faces: tuple
+    normals: np.ndarray
+    offsets: np.ndarray
+    edges: np.ndarray
+    dimension: int
+
+
+def convex_hull(points: np.ndarray) -> Hull:
+    """The convex hull of ``points (V, 3)``, V >= 1; ``ValueError`` past
+    ``MAX_HULL_POINTS`` distinct points."""
+    points = np.unique(np.asarray(points, float), axis=0)
+    if len(points) > MAX_HULL_POINTS:
+        raise ValueError(f"vertices: at most {MAX_HULL_POINTS} distinct points make a polyhedron, got {len(points)}")
+    extent = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) if len(points) > 1 else 0.0
+    slack = tolerance.HULL_RTOL * max(extent, np.abs(points).max(initial=0.0))
+    if extent == 0:
+        return Hull(points[:1], (), np.zeros((0, 3)), np.zeros(0), np.zeros((0, 2), int), 0)
+    far = np.argmax(np.linalg.norm(points - points[0], axis=1))
+    direction = points[far] - points[0]
+    across = np.linalg.norm(np.cross(points - points[0], direction), axis=1) / np.linalg.norm(direction)
+    if across.max() <= slack:  # collinear: the two extreme points
+        along = (points - points[0]) @ direction
+        ends = points[[np.argmin(along), np.argmax(along)]]
+        return Hull(ends, (), np.zeros((0, 3)), np.zeros(0), np.array([[0, 1]]), 1)
+    triples = np.array(list(combinations(range(len(points)), 3)))
+    a, b, c = points[triples[:, 0]], points[triples[:, 1]], points[triples[:, 2]]
+    normals = np.cross(b - a, c - a)
+    lengths = np.linalg.norm(normals, axis=1)
+    keep = lengths > slack * extent
+    triples, normals, lengths = triples[keep], normals[keep] / lengths[keep, None], lengths[keep]
+    heights = np.einsum("tk,tpk->tp", normals, points[None, :, :] - points[triples[:, 0]][:, None, :])
+    if np.all(np.abs(heights) <= slack):  # coplanar: a polygon with two faces
+        return _flat_hull(points, normals[0], slack)
+    below, above = np.all(heights <= slack, axis=1), np.all(heights >= -slack, axis=1)
+    outward = np.concatenate([normals[below], -normals[above]])
+    anchors = np.concatenate([triples[below, 0], triples[above, 0]])
+    return _solid_hull(points, outward, anchors, slack)
+
+
+def _flat_hull(points: np.ndarray, normal: np.ndarray, slack: float) -> Hull:
+    loop = _ordered_loop(points, np.arange(len(points)), normal, slack)
+    vertices = points[loop]
+    indices = tuple(range(len(loop)))
+    offset = float(normal @ vertices[0])
+    edges = np.stack([np.arange(len(loop)), np.roll(np.arange(len(loop)), -1)], axis=1)
+    return Hull(vertices, (indices, indices[::-1]), np.stack([normal, -normal]), np.array([offset, -offset]),
+                edges, 2)
+
+
+def _solid_hull(points, outward, anchors, slack) -> Hull:
+    faces, normals, offsets = [], [], []
+    taken = np.zeros(len(outward), bool)
+    for index in range(len(outward)):
+        if taken[index]:
+            continue
+        normal = outward[index]
+        offset = float(normal @ points[anchors[index]])
+        same = (np.einsum("fk,k->f", outward, normal) >= 1 - 1e-12) & \
+            (np.abs(np.einsum("fk,fk->f", outward, points[anchors]) - offset) <= slack)
+        taken |= same
+        on_face = np.flatnonzero(np.abs(points @ normal - offset) <= slack)
+        refined = np.linalg.svd(points[on_face] - points[on_face].mean(axis=0))[2][2]
+        normal = refined if refined @ normal > 0 else -refined
+        offset = float(np.max(points[on_face] @ normal))
+        faces.append(_ordered_loop(points, on_face, normal, slack))
+        normals.append(normal)
+        offsets.append(offset)
+    used = np.unique(np.concatenate(faces))
+    renumber = np.full(len(points), -1)
+    renumber[used] = np.arange(len(used))
+    loops = tuple(tuple(int(i) for i in renumber[face]) for face in faces)
+    edge_set = sorted({tuple(sorted((loop[i], loop[(i + 1) % len(loop)]))) for loop in loops for i in range(len(loop))})
+    vertices = points[used]
+    normals, offsets = np.array(normals), np.array(offsets)
+    offsets = np.max(np.einsum("fk,vk->fv", normals, vertices), axis=1)  # every vertex inside every plane
+    return Hull(vertices, loops, normals, offsets, np.array(edge_set), 3)
+
+
+def _ordered_loop(points: np.ndarray, indices: np.ndarray, normal: np.ndarray, slack: float) -> np.ndarray:
+    """The extreme points among ``indices`` in counter-clockwise order about
+    ``normal`` (collinear points on an edge dropped)."""
+    face = points[indices]
+    center = face.mean(axis=0)
+    u = face[np.argmax(np.linalg.norm(face - center, axis=1))] - center
+    u /= np.linalg.norm(u)
+    v = np.cross(normal, u)
+    angles = np.arctan2((face - center) @ v, (face - center) @ u)
+    order = indices[np.argsort(angles, kind="stable")]
+    keep = []
+    for position, index in enumerate(order):  # drop points lying on the segment between their neighbours
+        before, after = points[order[position - 1]], points[order[(position + 1) % len(order)]]
+        turn = np.cross(points[index] - before, after - points[index]) @ normal
+        if turn > slack * np.linalg.norm(after - before):
+            keep.append(index)
+    return np.array(keep)

@@ -1,0 +1,323 @@
+"""Sweeps of a moving convex polyhedron against polytopes: the separating axis test over time.
+
+For a translating pair of convex polytopes A (moving along d) and B, every
+candidate axis gives the interval of t in which their projections overlap
+(linear in t: A's interval moves at ``dot(d, axis)``).  They touch first at the
+latest entry over all axes, and miss when that exceeds the earliest exit or 1.
+The candidates are the face normals of both and the cross products of their edge
+directions — the face normals of the Minkowski difference A - B, so the answer is
+exact for translations.  When neither shape is solid (a flat, straight or point
+polyhedron against a polygon, segment or point) the difference can be flat or
+thinner, and the axes built from the motion (d, its perpendiculars, each edge
+crossed with d, and in-plane edge normals) are added.
+
+Targets are polytopes of any dimension: ``Point``, ``Segment``, ``Triangle``,
+``Polygon`` (two-sided: a flat solid) and ``ConvexPolyhedron``; a ``Plane`` is
+answered from the extreme projections of A.  The axis that entered last names the
+contact: a face of B (feature face), a face of A (B touches it with a vertex, an
+edge or a face: the feature is what B has there), or an edge pair.  ``trace``
+(a ``SatTrace``) records every axis with its interval, for the editor.
+
+Conventions as every sweep: the normal points from B towards A, ``point`` is on
+B's surface at t, an initial overlap answers t = 0 with the separating-axis depth
+(the minimum translation distance of two convex polytopes) and its direction.
+
+Degenerate inputs: zero direction — an overlap test; zero-area faces and
+zero-length edges give zero axes, which never separate (the shape is answered as
+the lower-dimensional polytope it is); parallel faces sliding along each other
+touch over an area (the point is the middle of A's touching face, on B's plane);
+a polyhedron
+whose hull is a single point is a moving point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from physics import tolerance
+from physics.core import EDGE, FACE, VERTEX, newell_normal
+from physics.result import SweepResult
+from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment
+from physics.sweep.capsule import closest_parameters
+from physics.sweep.sphere import is_scalar, sweep_query
+from physics.vector import components
+
+
+class Polytope(NamedTuple):
+    """A convex polytope as SAT sees it: ``vertices (n, V, 3)``, unit ``normals (n, F,
+    3)``, edge vectors ``edges (n, E, 3)``, the vertex pairs of its edges ``edge_ends
+    (E, 2)``, its ``dimension`` (3 solid ... 0 point) and whether ``face_index``
+    numbers faces (polyhedra, polygons)."""
+
+    vertices: np.ndarray
+    normals: np.ndarray
+    edges: np.ndarray
+    edge_ends: np.ndarray
+    dimension: int
+    faces: int
+
+
+def polytope_of(shape, batch_shape: tuple) -> Polytope:
+    """The shape's polytope, broadcast to ``batch_shape`` and flattened to one axis."""
+    count = int(np.prod(batch_shape, dtype=int))
+
+    def flat(array, element_dims):
+        array = np.asarray(array, float)
+        return np.broadcast_to(array, batch_shape + array.shape[array.ndim - element_dims:]).reshape(
+            (count,) + array.shape[array.ndim - element_dims:])
+
+    none = np.zeros((count, 0, 3))
+    if isinstance(shape, Point):
+        return Polytope(flat(shape.p[..., None, :], 2), none, none, np.zeros((0, 2), int), 0, 0)
+    if isinstance(shape, Segment):
+        ends = np.stack(np.broadcast_arrays(shape.a, shape.b), axis=-2)
+        return Polytope(flat(ends, 2), none, flat((shape.b - shape.a)[..., None, :], 2), np.array([[0, 1]]), 1, 0)
+    if isinstance(shape, Polygon):
+        vertices = flat(shape.vertices, 2)
+        normal = newell_normal(vertices - vertices[:, :1])
+        length = np.linalg.norm(normal, axis=-1, keepdims=True)
+        normal = np.where(length > 0, normal / np.where(length > 0, length, 1), 0)
+        count_v = vertices.shape[1]
+        ends = np.stack([np.arange(count_v), (np.arange(count_v) + 1) % count_v], axis=1)
+        return Polytope(vertices, normal[:, None, :], vertices[:, ends[:, 1]] - vertices[:, ends[:, 0]], ends, 2, 1)
+    if isinstance(shape, ConvexPolyhedron):
+        return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(shape.edge_vectors, 2), shape.edges,
+                        shape.dimension, len(shape.faces))
+    raise TypeError(f"{type(shape).__name__} is not a polytope")
+
+
+def _motion_axes(a: Polytope, b: Polytope, direction: np.ndarray) -> np.ndarray:
+    """Axes from the motion, for two non-solid shapes: d, two perpendiculars of d,
+    every edge crossed with d, and the in-plane normals of every edge."""
+    d = direction[:, None, :]
+    helper = np.where(np.abs(direction[:, :1]) < 0.9, np.array([[1.0, 0, 0]]), np.array([[0.0, 1, 0]]))
+    first = np.cross(direction, helper)[:, None, :]
+    second = np.cross(direction[:, None, :], first)
+    edges = np.concatenate([a.edges, b.edges], axis=1)
+    normals = np.concatenate([a.normals, b.normals], axis=1)
+    across = np.cross(edges, d)
+    in_plane = np.cross(normals[:, :, None, :], edges[:, None, :, :]).reshape(len(direction), -1, 3)
+    return np.concatenate([d, first, second, across, np.cross(across, edges), in_plane], axis=1)
+
+
+def candidate_axes(a: Polytope, b: Polytope, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(axes (n, K, 3), kind (K,)): 0 a face of A, 1 a face of B, 2 an edge pair, 3
+    from the motion."""
+    pairs = np.cross(a.edges[:, :, None, :], b.edges[:, None, :, :]).reshape(len(direction), -1, 3)
+    axes = [a.normals, b.normals, pairs]
+    kinds = [np.zeros(a.normals.shape[1], int), np.ones(b.normals.shape[1], int), np.full(pairs.shape[1], 2)]
+    if a.dimension < 3 and b.dimension < 3:
+        extra = _motion_axes(a, b, direction)
+        axes.append(extra)
+        kinds.append(np.full(extra.shape[1], 3))
+    return np.concatenate(axes, axis=1), np.concatenate(kinds)
+
+
+@dataclass
+class SatTrace:
+    """Every candidate axis of a scalar polytope sweep: ``axes (K, 3)``, their
+    ``kinds`` (``AXIS_KINDS``), the ``enter``/``exit`` times of overlap on each (±inf
+    for always / never), the ``chosen`` axis (the last to enter; at t = 0 the one of
+    least penetration), and the ``feature_pair`` that touched: (A's, B's) as
+    "vertex" / "edge" / "face"."""
+
+    axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    kinds: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
+    enter: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    exit: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    chosen: int = -1
+    feature_pair: tuple = ()
+
+
+AXIS_KINDS = ("face of A", "face of B", "edge pair", "motion")
+
+
+def sat_sweep(a: Polytope, b: Polytope, direction: np.ndarray, ignore_separating: bool):
+    """The kernel: (t NaN where no hit, unit normal, depth NaN unless overlapping,
+    chosen axis index, axes, kinds, enter, exit), all per element."""
+    axes, kinds = candidate_axes(a, b, direction)
+    project_a = np.einsum("nkj,nvj->nkv", axes, a.vertices)
+    project_b = np.einsum("nkj,nvj->nkv", axes, b.vertices)
+    low_a, high_a = project_a.min(axis=-1), project_a.max(axis=-1)
+    low_b, high_b = project_b.min(axis=-1), project_b.max(axis=-1)
+    speed = np.einsum("nkj,nj->nk", axes, direction)
+    is_axis = np.any(axes != 0, axis=-1)
+    overlapping_now = (low_a <= high_b) & (high_a >= low_b)
+    with np.errstate(all="ignore"):
+        towards, away = (low_b - high_a) / speed, (high_b - low_a) / speed
+    still = speed == 0
+    enter = np.where(still, np.where(overlapping_now, -np.inf, np.inf), np.minimum(towards, away))
+    exit_ = np.where(still, np.where(overlapping_now, np.inf, -np.inf), np.maximum(towards, away))
+    enter, exit_ = np.where(is_axis, enter, -np.inf), np.where(is_axis, exit_, np.inf)
+    entry, leave = enter.max(axis=-1), exit_.min(axis=-1)
+    hit = (entry <= leave) & (entry <= 1) & (leave >= 0)
+    at_start = hit & (entry <= 0)
+    length = np.linalg.norm(axes, axis=-1)
+    with np.errstate(all="ignore"):
+        push_up, push_down = (high_b - low_a) / length, (high_a - low_b) / length
+    penetration = np.where(is_axis, np.minimum(push_up, push_down), np.inf)
+    least = np.argmin(penetration, axis=-1)
+    last = np.argmax(enter, axis=-1)
+    rows = np.arange(len(direction))
+    chosen = np.where(at_start, least, last)
+    axis = axes[rows, chosen] / np.where(length[rows, chosen] > 0, length[rows, chosen], 1)[:, None]
+    sign = np.where(at_start, np.where(push_up[rows, chosen] <= push_down[rows, chosen], 1.0, -1.0),
+                    np.where(speed[rows, chosen] < 0, 1.0, -1.0))
+    normal = sign[:, None] * axis + 0.0
+    depth = np.where(at_start, penetration[rows, least], np.nan)
+    if ignore_separating:
+        hit &= ~(at_start & (np.einsum("nj,nj->n", direction, normal) >= 0))
+    t = np.where(hit, np.maximum(entry, 0.0), np.nan)
+    depth = np.where(hit & (depth > 0), depth, np.nan)
+    return t, normal, depth, chosen, axes, kinds, enter, exit_
+
+
+def _support(vertices: np.ndarray, normal: np.ndarray, lowest: bool, slack: np.ndarray) -> np.ndarray:
+    """Mask (n, V) of the vertices extreme along ``normal`` (lowest or highest),
+    within ``slack``."""
+    heights = np.einsum("nvj,nj->nv", vertices, normal)
+    extreme = heights.min(axis=1, keepdims=True) if lowest else heights.max(axis=1, keepdims=True)
+    return np.abs(heights - extreme) <= slack[:, None]
+
+
+def contact_features(a: Polytope, b: Polytope, direction: np.ndarray, t: np.ndarray, normal: np.ndarray):
+    """(point (n, 3), B's feature code and index, face index, A's and B's support
+    sizes) at the contact: B's vertices extreme along the normal and A's (moved to
+    t) extreme against it say which features touch."""
+    hit = ~np.isnan(t)
+    moved = a.vertices + np.where(hit, t, 0)[:, None, None] * direction[:, None, :]
+    scale = 1 + np.maximum(np.abs(moved).max(axis=(1, 2)), np.abs(b.vertices).max(axis=(1, 2)))
+    slack = tolerance.HULL_RTOL * scale
+    safe_normal = np.where(hit[:, None], normal, 0)
+    on_b = _support(b.vertices, safe_normal, False, slack)
+    on_a = _support(moved, safe_normal, True, slack)
+    count_a, count_b = on_a.sum(axis=1), on_b.sum(axis=1)
+    ends = b.edge_ends
+    edge_match = on_b[:, ends[:, 0]] & on_b[:, ends[:, 1]] if len(ends) else np.zeros((len(t), 0), bool)
+    face_index = (np.argmax(np.einsum("nfj,nj->nf", b.normals, safe_normal), axis=1) if b.faces
+                  else np.full(len(t), -1))
+    code = np.where(count_b == 1, VERTEX, np.where((count_b == 2) & edge_match.any(axis=1), EDGE, FACE))
+    code = np.where((b.dimension == 1) & (count_b >= 2), EDGE, code)
+    index = np.where(code == VERTEX, np.argmax(on_b, axis=1),
+                     np.where(code == EDGE, np.argmax(edge_match, axis=1) if edge_match.shape[1] else 0,
+                              np.maximum(face_index, 0)))
+    point = _contact_point(moved, b, on_a, on_b, count_a, count_b, safe_normal)
+    return point, code, index, face_index, count_a, count_b
+
+
+def _contact_point(moved, b, on_a, on_b, count_a, count_b, normal):
+    """A point of the contact set, on B's supporting plane: a touching vertex; the
+    closest points of two touching edges; the point of a touching edge nearest the
+    middle of the face it lies on; the middle of A's face for two faces."""
+    rows = np.arange(len(normal))
+    plane = np.einsum("nvj,nj->nv", b.vertices, normal).max(axis=1)
+
+    def onto_plane(points):
+        return points - (np.einsum("nj,nj->n", points, normal) - plane)[:, None] * normal
+
+    middle_a = np.einsum("nv,nvj->nj", on_a, moved) / np.maximum(count_a, 1)[:, None]
+    middle_b = np.einsum("nv,nvj->nj", on_b, b.vertices) / np.maximum(count_b, 1)[:, None]
+    first_a, second_a = _two(on_a, moved)
+    first_b, second_b = _two(on_b, b.vertices)
+    _, w = closest_parameters(components(first_a), components(second_a - first_a), components(first_b),
+                              components(second_b - first_b))
+    edge_b = first_b + w[:, None] * (second_b - first_b)
+    point = onto_plane(middle_a)  # face against face
+    point = np.where((count_a == 2)[:, None], onto_plane(_nearest_on_segment(first_a, second_a, middle_b)), point)
+    point = np.where((count_b == 2)[:, None], _nearest_on_segment(first_b, second_b, middle_a), point)
+    point = np.where(((count_a == 2) & (count_b == 2))[:, None], edge_b, point)
+    point = np.where((count_a == 1)[:, None], onto_plane(moved[rows, np.argmax(on_a, axis=1)]), point)
+    return np.where((count_b == 1)[:, None], b.vertices[rows, np.argmax(on_b, axis=1)], point)
+
+
+def _nearest_on_segment(start, end, point):
+    along = end - start
+    length_squared = np.einsum("nj,nj->n", along, along)
+    with np.errstate(all="ignore"):
+        s = np.where(length_squared > 0, np.einsum("nj,nj->n", point - start, along) / length_squared, 0)
+    return start + np.clip(s, 0, 1)[:, None] * along
+
+
+def _two(mask: np.ndarray, vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first and last masked vertex of each row (the ends of a two-vertex support)."""
+    rows = np.arange(len(mask))
+    first = np.argmax(mask, axis=1)
+    last = mask.shape[1] - 1 - np.argmax(mask[:, ::-1], axis=1)
+    return vertices[rows, first], vertices[rows, last]
+
+
+def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, trace) -> SweepResult:
+    batch_shape = np.broadcast_shapes(polyhedron.batch_shape, target.batch_shape, direction.shape[:-1])
+    count = int(np.prod(batch_shape, dtype=int))
+    a, b = polytope_of(polyhedron, batch_shape), polytope_of(target, batch_shape)
+    motion = np.broadcast_to(direction, batch_shape + (3,)).reshape(count, 3).astype(float)
+    t, normal, depth, chosen, axes, kinds, enter, exit_ = sat_sweep(a, b, motion, ignore_separating)
+    point, code, index, face_index, count_a, count_b = contact_features(a, b, motion, t, normal)
+    if trace is not None and count == 1:
+        trace.axes, trace.kinds, trace.enter, trace.exit = axes[0], kinds, enter[0], exit_[0]
+        trace.chosen = int(chosen[0])
+        trace.feature_pair = (_kind_of(count_a[0]), _kind_of(count_b[0]))
+    hit = ~np.isnan(t)
+    nan3 = np.full(3, np.nan)
+    return SweepResult.from_arrays(
+        t=t.reshape(batch_shape), point=np.where(hit[:, None], point, nan3).reshape(batch_shape + (3,)),
+        normal=np.where(hit[:, None], normal, nan3).reshape(batch_shape + (3,)),
+        face_index=np.where(hit, face_index, -1).reshape(batch_shape), penetration_depth=depth.reshape(batch_shape),
+        feature_code=np.where(hit, code, -1).reshape(batch_shape), feature_index=np.where(hit, index, -1).reshape(
+            batch_shape), scalar=is_scalar(polyhedron, target, direction=direction))
+
+
+def _kind_of(support_size: int) -> str:
+    return "vertex" if support_size == 1 else "edge" if support_size == 2 else "face"
+
+
+@sweep_query
+def sweep_polyhedron_polytope(polyhedron: ConvexPolyhedron, target, direction, *, ignore_separating=False,
+                              trace: SatTrace | None = None) -> SweepResult:
+    """A moving convex polyhedron against a Point, Segment, Triangle, Polygon or
+    ConvexPolyhedron by the separating axis test over time (module docstring).
+    ``face_index``: B's face whose normal is nearest the contact normal (polyhedra,
+    polygons); ``feature``: B's vertex, edge or face that touched."""
+    return _sweep(polyhedron, target, direction, ignore_separating, trace)
+
+
+@sweep_query
+def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction, *, ignore_separating=False,
+                           trace=None) -> SweepResult:
+    """A moving convex polyhedron against a two-sided plane: its extreme heights over
+    the plane move at ``dot(d, n)``; it touches when the nearer one reaches 0.
+    Feature: face 0.  Degenerate inputs: motion parallel to the plane — a hit only
+    when touching at t = 0."""
+    batch_shape = np.broadcast_shapes(polyhedron.batch_shape, plane.batch_shape, direction.shape[:-1])
+    count = int(np.prod(batch_shape, dtype=int))
+    a = polytope_of(polyhedron, batch_shape)
+    normal = np.broadcast_to(plane.normal, batch_shape + (3,)).reshape(count, 3)
+    offset = np.broadcast_to(plane.offset, batch_shape).reshape(count)
+    motion = np.broadcast_to(direction, batch_shape + (3,)).reshape(count, 3).astype(float)
+    heights = np.einsum("nvj,nj->nv", a.vertices, normal) - offset[:, None]
+    low, high = heights.min(axis=1), heights.max(axis=1)
+    rate = np.einsum("nj,nj->n", motion, normal)
+    straddles = (low <= 0) & (high >= 0)
+    with np.errstate(all="ignore"):
+        reach = np.where(low > 0, -low / rate, -high / rate)  # the nearer extreme to the plane
+    t = np.where(straddles, 0.0, np.where((reach >= 0) & (reach <= 1) & (rate != 0), reach, np.nan))
+    side = np.where(straddles, np.where(-low <= high, 1.0, -1.0), np.where(low > 0, 1.0, -1.0))
+    depth = np.where(straddles, np.minimum(-low, high), np.nan)
+    contact_normal = side[:, None] * normal + 0.0
+    if ignore_separating:
+        t = np.where(straddles & (np.einsum("nj,nj->n", motion, contact_normal) >= 0), np.nan, t)
+    hit = ~np.isnan(t)
+    lowest = np.argmin(heights * side[:, None], axis=1)
+    at_t = a.vertices[np.arange(count), lowest] + np.where(hit, t, 0)[:, None] * motion
+    point = at_t - (np.einsum("nj,nj->n", at_t, normal) - offset)[:, None] * normal
+    nan3 = np.full(3, np.nan)
+    depth = np.where(hit & (depth > 0), depth, np.nan)
+    return SweepResult.from_arrays(
+        t=t.reshape(batch_shape), point=np.where(hit[:, None], point, nan3).reshape(batch_shape + (3,)),
+        normal=np.where(hit[:, None], contact_normal, nan3).reshape(batch_shape + (3,)),
+        face_index=np.full(batch_shape, -1), penetration_depth=depth.reshape(batch_shape),
+        feature_code=np.where(hit, FACE, -1).reshape(batch_shape), feature_index=np.where(hit, 0, -1).reshape(
+            batch_shape), scalar=is_scalar(polyhedron, plane, direction=direction))
