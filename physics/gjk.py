@@ -39,7 +39,7 @@ class ConvexCast(NamedTuple):
     """``hit``; ``t`` (None on a miss); ``normal`` from B towards A and ``point`` on
     B at t (None on a miss, and when the shapes overlap at t = 0: a ray cast gives
     no penetration); ``iterations``; ``status``: "hit", "miss", "overlap at start"
-    or "max iterations"."""
+    "max iterations" or "stalled" (the last two: no answer)."""
 
     hit: bool
     t: float | None
@@ -119,7 +119,8 @@ def convex_cast(moving, target, direction) -> ConvexCast:
             break
         point_b, point_a = support(v)
         w = x - (point_b - point_a)
-        if v @ w > margin * length:  # x lies beyond a separating plane by more than the margin
+        advanced = v @ w > margin * length
+        if advanced:  # x lies beyond a separating plane by more than the margin
             along = v @ direction
             if along >= 0:
                 return ConvexCast(False, None, None, None, iteration, "miss")
@@ -128,8 +129,14 @@ def convex_cast(moving, target, direction) -> ConvexCast:
                 return ConvexCast(False, None, None, None, iteration, "miss")
             x = lam * direction
             normal = v / length
-        simplex_b.append(point_b)
-        simplex_a.append(point_a)
+        repeated = any(np.array_equal(point_b, b) and np.array_equal(point_a, a) for b, a in zip(simplex_b, simplex_a))
+        if repeated and not advanced:  # no new support point: the bounds cannot meet any closer
+            if length - (v @ w) / length > tolerance.GJK_STALL_RTOL * scale:
+                return ConvexCast(False, None, None, None, iteration, "stalled")
+            break
+        if not repeated:
+            simplex_b.append(point_b)
+            simplex_a.append(point_a)
         v, kept, weights = closest_on_simplex(x - (np.array(simplex_b) - np.array(simplex_a)))
         simplex_b = [simplex_b[i] for i in kept]
         simplex_a = [simplex_a[i] for i in kept]

@@ -54,9 +54,7 @@ def convex_hull(points: np.ndarray) -> Hull:
     direction = points[far] - points[0]
     across = np.linalg.norm(np.cross(points - points[0], direction), axis=1) / np.linalg.norm(direction)
     if across.max() <= slack:  # collinear: the two extreme points
-        along = (points - points[0]) @ direction
-        ends = points[[np.argmin(along), np.argmax(along)]]
-        return Hull(ends, (), np.zeros((0, 3)), np.zeros(0), np.array([[0, 1]]), 1)
+        return _segment_hull(points, direction)
     triples = np.array(list(combinations(range(len(points)), 3)))
     a, b, c = points[triples[:, 0]], points[triples[:, 1]], points[triples[:, 2]]
     normals = np.cross(b - a, c - a)
@@ -72,8 +70,16 @@ def convex_hull(points: np.ndarray) -> Hull:
     return _solid_hull(points, outward, anchors, slack)
 
 
+def _segment_hull(points: np.ndarray, direction: np.ndarray) -> Hull:
+    along = (points - points[0]) @ direction
+    ends = points[[np.argmin(along), np.argmax(along)]]
+    return Hull(ends, (), np.zeros((0, 3)), np.zeros(0), np.array([[0, 1]]), 1)
+
+
 def _flat_hull(points: np.ndarray, normal: np.ndarray, slack: float) -> Hull:
     loop = _ordered_loop(points, np.arange(len(points)), normal, slack)
+    if len(loop) < 3:  # flat and all but straight: the turns are round-off
+        return _segment_hull(points, points[np.argmax(np.linalg.norm(points - points[0], axis=1))] - points[0])
     vertices = points[loop]
     indices = tuple(range(len(loop)))
     offset = float(normal @ vertices[0])
@@ -96,10 +102,12 @@ def _solid_hull(points, outward, anchors, slack) -> Hull:
         on_face = np.flatnonzero(np.abs(points @ normal - offset) <= slack)
         refined = np.linalg.svd(points[on_face] - points[on_face].mean(axis=0))[2][2]
         normal = refined if refined @ normal > 0 else -refined
-        offset = float(np.max(points[on_face] @ normal))
-        faces.append(_ordered_loop(points, on_face, normal, slack))
+        loop = _ordered_loop(points, on_face, normal, slack)
+        if len(loop) < 3:  # a sliver of round-off (near-duplicate points): its neighbours bound the hull
+            continue
+        faces.append(loop)
         normals.append(normal)
-        offsets.append(offset)
+        offsets.append(float(np.max(points[on_face] @ normal)))
     used = np.unique(np.concatenate(faces))
     renumber = np.full(len(points), -1)
     renumber[used] = np.arange(len(used))
@@ -117,6 +125,8 @@ def _ordered_loop(points: np.ndarray, indices: np.ndarray, normal: np.ndarray, s
     face = points[indices]
     center = face.mean(axis=0)
     u = face[np.argmax(np.linalg.norm(face - center, axis=1))] - center
+    if not np.linalg.norm(u) > 0:
+        return np.zeros(0, int)
     u /= np.linalg.norm(u)
     v = np.cross(normal, u)
     angles = np.arctan2((face - center) @ v, (face - center) @ u)
@@ -127,4 +137,4 @@ def _ordered_loop(points: np.ndarray, indices: np.ndarray, normal: np.ndarray, s
         turn = np.cross(points[index] - before, after - points[index]) @ normal
         if turn > slack * np.linalg.norm(after - before):
             keep.append(index)
-    return np.array(keep)
+    return np.array(keep, dtype=int)

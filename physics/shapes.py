@@ -286,9 +286,13 @@ class ConvexPolyhedron(Shape):
         order = _hull_order(flat[0], hull.vertices)
         corners = flat[:, order]
         normals, offsets = _face_planes(corners, hull.faces)
-        inside = np.einsum("nfk,nvk->nfv", normals, corners) <= offsets[..., None] + \
-            tolerance.HULL_RTOL * (1 + np.abs(corners).max(axis=(1, 2)))[:, None, None]
-        if not np.all(inside):
+        normals[0], offsets[0] = hull.normals, hull.offsets  # the first element's hull, valid by construction
+        slack = tolerance.HULL_RTOL * (1 + np.abs(corners).max(axis=(1, 2))
+                                       + np.ptp(corners, axis=1).max(axis=1))[:, None]
+        slack[0] = np.inf
+        heights = np.einsum("nfk,nvk->nfv", normals, corners) - offsets[..., None]
+        on_faces = [np.all(heights[:, f, list(loop)] >= -slack, axis=1) for f, loop in enumerate(hull.faces)]
+        if not (np.all(heights <= slack[..., None]) and all(np.all(flat_face) for flat_face in on_faces)):
             raise ValueError("vertices: every polyhedron of a batch must have the same hull structure")
         for name, value in (("vertices", corners), ("normals", normals), ("offsets", offsets)):
             value = value.reshape(batch_shape + value.shape[1:])
@@ -328,12 +332,13 @@ def _hull_order(points: np.ndarray, hull_vertices: np.ndarray) -> np.ndarray:
 
 def _face_planes(corners: np.ndarray, faces: tuple) -> tuple[np.ndarray, np.ndarray]:
     """Outward unit normals (n, F, 3) and offsets (n, F) of every element's faces:
-    Newell normals of the loops, offset by the farthest vertex along them."""
+    Newell normals of the loops, offset by the loop's farthest vertex along them."""
     if not faces:
         return np.zeros((len(corners), 0, 3)), np.zeros((len(corners), 0))
     normals = np.stack([newell_normal(corners[:, list(loop)]) for loop in faces], axis=1)
     normals = normals / np.linalg.norm(normals, axis=-1, keepdims=True)
-    offsets = np.einsum("nfk,nvk->nfv", normals, corners).max(axis=-1)
+    offsets = np.stack([np.einsum("nk,nvk->nv", normals[:, f], corners[:, list(loop)]).max(axis=-1)
+                        for f, loop in enumerate(faces)], axis=1)
     return normals, offsets
 
 

@@ -163,3 +163,11 @@ own accuracy, not a verification bound: its times agree with the analytic ones t
 about this over the motion's length (``GJK_TIME_ATOL`` in the tests' comparisons).
 Smaller costs iterations on rounded shapes (they converge geometrically); larger
 blurs grazing answers."""
+
+GJK_STALL_RTOL = 1e-8
+"""Unit: fraction of the configuration's coordinate scale.
+
+When the GJK cast finds no new support point, the gap between its upper and lower
+distance bounds at the ray point must be within this for the contact to count;
+wider, it answers "stalled" (no answer), never a guess.  Smaller turns more
+nearly-degenerate simplices into "stalled"; larger accepts contacts a little off."""

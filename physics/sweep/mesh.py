@@ -57,14 +57,19 @@ def edges_of(mesh: TriangleMesh) -> MeshEdges:
     return mesh.cached("edges", lambda: mesh_edges(mesh.vertices, mesh.faces))
 
 
+def core_points(moving: Sphere | Capsule | Segment) -> tuple[np.ndarray, np.ndarray]:
+    """(points (..., K, 3), radius): a sphere's center (K = 1) or a capsule's or
+    segment's two ends (K = 2), and the radius around them."""
+    if isinstance(moving, Sphere):
+        return moving.center[..., None, :], moving.radius
+    start, end, radius = capsule_core(moving)
+    shape = np.broadcast_shapes(start.shape, end.shape)
+    return np.stack([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=-2), radius
+
+
 def moving_core(moving: Sphere | Capsule | Segment, direction: np.ndarray, mesh: TriangleMesh) -> MovingCore:
     """The core of ``moving`` and ``direction`` in ``mesh``'s body space, flattened."""
-    if isinstance(moving, Sphere):
-        points, radius = moving.center[..., None, :], moving.radius
-    else:
-        start, end, radius = capsule_core(moving)
-        shape = np.broadcast_shapes(start.shape, end.shape)
-        points = np.stack([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=-2)
+    points, radius = core_points(moving)
     batch_shape = np.broadcast_shapes(points.shape[:-2], np.shape(radius), direction.shape[:-1])
     points = np.broadcast_to(points, batch_shape + points.shape[-2:]).reshape(-1, points.shape[-2], 3)
     radius = np.broadcast_to(radius, batch_shape).reshape(-1)
@@ -143,13 +148,17 @@ def _dropped(contact: Contact, rows: np.ndarray) -> Contact:
                    np.where(rows, -1, contact.feature_code), np.where(rows, -1, contact.feature_index))
 
 
-def _ranked_hits(found: LeafContacts) -> np.ndarray:
-    """Indices of the hits in ``found``, ordered by query, then the first-hit rule."""
-    contact = found.contact
+def ranked_hits(query: np.ndarray, face: np.ndarray, contact: Contact) -> np.ndarray:
+    """Indices of the hits among flat contacts, ordered by query, then the first-hit
+    rule: smallest t, deepest overlap, face before edge before vertex, lower face."""
     hits = np.flatnonzero(~np.isnan(contact.t))
-    keys = (found.face[hits], -contact.feature_code[hits], -np.nan_to_num(contact.depth[hits]), contact.t[hits],
-            found.query[hits])
+    keys = (face[hits], -contact.feature_code[hits], -np.nan_to_num(contact.depth[hits]), contact.t[hits],
+            query[hits])
     return hits[np.lexsort(keys)]
+
+
+def _ranked_hits(found: LeafContacts) -> np.ndarray:
+    return ranked_hits(found.query, found.face, found.contact)
 
 
 def contact_to_world(contact: Contact, mesh: TriangleMesh) -> Contact:

@@ -42,6 +42,7 @@ from physics.core import EDGE, FACE, VERTEX, newell_normal
 from physics.result import SweepResult
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment
 from physics.sweep.capsule import closest_parameters
+from physics.sweep.mesh import core_points, ranked_hits
 from physics.sweep.sphere import is_scalar, sweep_query
 from physics.vector import components
 
@@ -321,3 +322,159 @@ def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction
         face_index=np.full(batch_shape, -1), penetration_depth=depth.reshape(batch_shape),
         feature_code=np.where(hit, FACE, -1).reshape(batch_shape), feature_index=np.where(hit, 0, -1).reshape(
             batch_shape), scalar=is_scalar(polyhedron, plane, direction=direction))
+
+
+class FaceTriangles(NamedTuple):
+    """A solid polyhedron's faces as fan triangles: ``corners (T, 3)`` vertex indices,
+    ``face (T,)``, and per triangle edge the hull edge it lies on (-1 for a fan
+    diagonal, inside its face)."""
+
+    corners: np.ndarray
+    face: np.ndarray
+    hull_edge: np.ndarray
+
+
+def face_triangles(polyhedron: ConvexPolyhedron) -> FaceTriangles:
+    edge_ids = {tuple(sorted(map(int, edge))): number for number, edge in enumerate(polyhedron.edges)}
+    corners, faces, hull_edges = [], [], []
+    for number, loop in enumerate(polyhedron.faces[:1] if polyhedron.dimension == 2 else polyhedron.faces):
+        for k in range(1, len(loop) - 1):
+            triangle = (loop[0], loop[k], loop[k + 1])
+            corners.append(triangle)
+            faces.append(number)
+            hull_edges.append([edge_ids.get(tuple(sorted((triangle[i], triangle[(i + 1) % 3]))), -1)
+                               for i in range(3)])
+    return FaceTriangles(np.array(corners), np.array(faces), np.array(hull_edges))
+
+
+def _rounded_against_polyhedron(moving, polyhedron: ConvexPolyhedron, direction, ignore_separating) -> SweepResult:
+    """A sphere or capsule against a polyhedron: its rounded core against every face
+    (fan triangles, the exact sphere / capsule kernels), the first contact by the
+    mesh rule, features mapped to the hull's; a core that starts inside the solid
+    overlaps by the separating-axis depth plus the radius."""
+    if polyhedron.dimension < 2:
+        target = Point(polyhedron.vertices[..., 0, :]) if polyhedron.dimension == 0 else \
+            Segment(polyhedron.vertices[..., 0, :], polyhedron.vertices[..., 1, :])
+        from physics.sweep.dispatch import sweep
+
+        return sweep(moving, target, direction, ignore_separating=ignore_separating)
+    batch_shape = np.broadcast_shapes(moving.batch_shape, polyhedron.batch_shape, direction.shape[:-1])
+    count = int(np.prod(batch_shape, dtype=int))
+    points, radius = core_points(moving)
+    points = np.broadcast_to(points, batch_shape + points.shape[-2:]).reshape((count,) + points.shape[-2:])
+    radius = np.broadcast_to(radius, batch_shape).reshape(count).astype(float)
+    motion = np.broadcast_to(direction, batch_shape + (3,)).reshape(count, 3).astype(float)
+    vertices = np.broadcast_to(polyhedron.vertices, batch_shape + polyhedron.vertices.shape[-2:]).reshape(
+        (count,) + polyhedron.vertices.shape[-2:])
+    triangles = face_triangles(polyhedron)
+    corners = vertices[:, triangles.corners]  # (n, T, 3, 3)
+    contact = _rounded_triangle_contacts(points, radius, motion, corners, ignore_separating)
+    rows, best = _first_per_row(contact)
+    code = np.asarray(contact.feature_code)[rows, best]
+    local = np.asarray(contact.feature_index)[rows, best]
+    triangle = best
+    hull_edge = triangles.hull_edge[triangle, np.clip(local, 0, 2)]
+    vertex = triangles.corners[triangle, np.clip(local, 0, 2)]
+    face = triangles.face[triangle]
+    code = np.where((code == EDGE) & (hull_edge < 0), FACE, code)
+    index = np.where(code == VERTEX, vertex, np.where(code == EDGE, hull_edge, face))
+    t = np.asarray(contact.t)[rows, best]
+    point, normal, depth = (np.asarray(field)[rows, best] for field in (contact.point, contact.normal, contact.depth))
+    if polyhedron.dimension == 3:
+        t, point, normal, depth, code, index, face = _core_inside(
+            polyhedron, batch_shape, points, radius, motion, ignore_separating, t, point, normal, depth, code, index,
+            face)
+    elif polyhedron.dimension == 2:  # a flat hull: face 0 or 1 by the side touched
+        face = np.where(np.einsum("nj,nj->n", normal, np.broadcast_to(
+            polyhedron.normals[..., 0, :], batch_shape + (3,)).reshape(count, 3)) >= 0, 0, 1)
+        index = np.where(code == FACE, face, index)
+    hit = ~np.isnan(t)
+    return SweepResult.from_arrays(
+        t=t.reshape(batch_shape), point=point.reshape(batch_shape + (3,)), normal=normal.reshape(batch_shape + (3,)),
+        face_index=np.where(hit, face, -1).reshape(batch_shape), penetration_depth=depth.reshape(batch_shape),
+        feature_code=np.where(hit, code, -1).reshape(batch_shape),
+        feature_index=np.where(hit, index, -1).reshape(batch_shape),
+        scalar=is_scalar(moving, polyhedron, direction=direction))
+
+
+def _first_per_row(contact) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, column) of each row's first contact among (n, T) contacts (column 0
+    for a row without any)."""
+    count, columns = np.shape(contact.t)
+    flat = type(contact)(*[np.asarray(field).reshape((count * columns,) + np.shape(field)[2:]) for field in contact])
+    query = np.repeat(np.arange(count), columns)
+    ranked = ranked_hits(query, np.tile(np.arange(columns), count), flat)
+    best = np.zeros(count, int)
+    queries = query[ranked]
+    first = ranked[np.concatenate([[True], queries[1:] != queries[:-1]])] if len(ranked) else ranked
+    best[query[first]] = first % columns
+    return np.arange(count), best
+
+
+def _rounded_triangle_contacts(points, radius, motion, corners, ignore_separating):
+    """Contacts (n, T) of the moving cores (n, K, 3) with every face triangle."""
+    from physics.core import core_features
+    from physics.sweep.ball import sweep_ball_core
+    from physics.sweep.capsule import sweep_core_polygon
+
+    shape = corners.shape[:2]
+    features = core_features(corners)
+    if points.shape[1] == 1:
+        return sweep_ball_core(points[:, None, 0], radius[:, None], motion[:, None], features, shape,
+                               np.zeros(()), ignore_separating)
+    return sweep_core_polygon(points[:, None, 0], points[:, None, 1], radius[:, None], motion[:, None], corners,
+                              features, shape, ignore_separating)
+
+
+def _core_inside(polyhedron, batch_shape, points, radius, motion, ignore_separating, t, point, normal, depth,
+                 code, index, face):
+    """Where the moving core starts inside the solid, the overlap is the core's
+    separating-axis depth plus the radius, along that axis (the faces alone would
+    only see the radius)."""
+    count = len(radius)
+    a = Polytope(points, np.zeros((count, 0, 3)), (points[:, -1] - points[:, 0])[:, None, :] if points.shape[1] == 2
+                 else np.zeros((count, 0, 3)), np.array([[0, 1]]) if points.shape[1] == 2 else np.zeros((0, 2), int),
+                 points.shape[1] - 1, 0)
+    b = polytope_of(polyhedron, batch_shape)
+    inside_t, inside_normal, inside_depth, *_ = sat_sweep(a, b, np.zeros((count, 3)), False)
+    inside = ~np.isnan(inside_depth)
+    if not np.any(inside):
+        return t, point, normal, depth, code, index, face
+    total = inside_depth + radius
+    plane = np.einsum("nvj,nj->nv", b.vertices, inside_normal).max(axis=1)
+    lowest = np.argmin(np.einsum("nkj,nj->nk", points, inside_normal), axis=1)
+    deepest = points[np.arange(count), lowest]
+    witness = deepest - (np.einsum("nj,nj->n", deepest, inside_normal) - plane)[:, None] * inside_normal
+    keep = inside & ~(ignore_separating & (np.einsum("nj,nj->n", motion, inside_normal) >= 0))
+    drop = inside & ~keep
+    best_face = np.argmax(np.einsum("nfj,nj->nf", b.normals, inside_normal), axis=1)
+    t = np.where(keep, 0.0, np.where(drop, np.nan, t))
+    point = np.where(keep[:, None], witness, np.where(drop[:, None], np.nan, point))
+    normal = np.where(keep[:, None], inside_normal, np.where(drop[:, None], np.nan, normal))
+    depth = np.where(keep, total, np.where(drop, np.nan, depth))
+    code = np.where(keep, FACE, np.where(drop, -1, code))
+    index = np.where(keep, best_face, np.where(drop, -1, index))
+    face = np.where(keep, best_face, face)
+    return t, point, normal, depth, code, index, face
+
+
+@sweep_query
+def sweep_sphere_polyhedron(sphere, polyhedron: ConvexPolyhedron, direction, *, ignore_separating=False) -> SweepResult:
+    """A moving sphere against a solid convex polyhedron: its center against the
+    polyhedron inflated by the radius, face by face (``_rounded_against_polyhedron``).
+    Features number the hull's faces, edges and vertices; ``face_index`` the face
+    touched (for an edge or vertex, the face whose triangle reported it).
+
+    Degenerate inputs: zero radius — a point against the polyhedron; a center inside
+    the solid — overlap with depth = radius + its distance to the nearest face
+    plane; a flat, straight or point hull — the polygon, segment or point it is."""
+    return _rounded_against_polyhedron(sphere, polyhedron, direction, ignore_separating)
+
+
+@sweep_query
+def sweep_capsule_polyhedron(capsule, polyhedron: ConvexPolyhedron, direction, *, ignore_separating=False) -> SweepResult:
+    """A moving capsule (or segment) against a solid convex polyhedron, as
+    ``sweep_sphere_polyhedron`` with the capsule's core segment; a core that starts
+    inside (or through) the solid overlaps by the segment's separating-axis depth
+    plus the radius."""
+    return _rounded_against_polyhedron(capsule, polyhedron, direction, ignore_separating)
