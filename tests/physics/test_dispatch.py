@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from physics import ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
+from physics import Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
 from tests.physics.expect import assert_hit
 
 
 def test_unsupported_pair_names_both_types():
     with pytest.raises(TypeError, match="moving Triangle against a Polygon"):
         sweep(Triangle([0, 0, 0], [1, 0, 0], [0, 1, 0]), Polygon([[0, 0, 1], [1, 0, 1], [0, 1, 1]]), [1, 0, 0])
-    with pytest.raises(TypeError, match="moving ConvexPolyhedron against a Plane"):
-        sweep(ConvexPolyhedron([[0, 0, 0]]), Plane([0, 0, 1], 0), [1, 0, 0])
+    with pytest.raises(TypeError, match="moving Plane against a Plane"):
+        sweep(Plane([0, 0, 1], 1), Plane([0, 0, 1], 0), [1, 0, 0])
 
 
 @pytest.mark.parametrize("direction, message", [
