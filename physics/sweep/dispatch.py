@@ -23,8 +23,8 @@ from physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, s
 from physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point, sweep_sphere_polygon,
                                   sweep_sphere_segment, sweep_sphere_sphere, sweep_sphere_triangle)
 from physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
-from physics.sweep.polyhedron import (sweep_capsule_polyhedron, sweep_polyhedron_plane, sweep_polyhedron_polytope,
-                                      sweep_sphere_polyhedron)
+from physics.sweep.polyhedron import (sweep_capsule_polyhedron, sweep_polyhedron_mesh, sweep_polyhedron_plane,
+                                      sweep_polyhedron_polytope, sweep_sphere_polyhedron)
 
 PAIR_TESTS = {
     (Sphere, Point): sweep_sphere_point,
@@ -46,6 +46,7 @@ PAIR_TESTS = {
     (ConvexPolyhedron, Plane): sweep_polyhedron_plane,
     (Sphere, ConvexPolyhedron): sweep_sphere_polyhedron,
     (Capsule, ConvexPolyhedron): sweep_capsule_polyhedron,
+    (ConvexPolyhedron, TriangleMesh): sweep_polyhedron_mesh,
 }
 """(moving type, target type) -> test.  Reverse orders are served by ``sweep``."""
 

@@ -183,6 +183,13 @@ def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scal
 def _first_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
     core = moving_core(moving, direction, mesh)
     found = walk_mesh(core, mesh, ignore_separating=ignore_separating, update_bound=lower_to_first_hit, trace=trace)
+    return first_hit_result(found, core, mesh, ignore_separating, raw_edge_normals)
+
+
+def first_hit_result(found: LeafContacts, core: MovingCore, mesh: TriangleMesh, ignore_separating: bool,
+                     raw_edge_normals: bool) -> SweepResult:
+    """The public answer of a first-hit walk: the internal-edge rule (unless raw),
+    each query's first contact by the tie rule, in world space."""
     if not raw_edge_normals:
         found = flatten_internal_edges(found, core, mesh, ignore_separating)
     ranked = _ranked_hits(found)

@@ -42,7 +42,10 @@ from physics.core import EDGE, FACE, VERTEX, newell_normal
 from physics.result import SweepResult
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment
 from physics.sweep.capsule import closest_parameters
-from physics.sweep.mesh import core_points, ranked_hits
+from physics.sweep.ball import Contact
+from physics.sweep.mesh import MovingCore, core_points, first_hit_result, ranked_hits
+from physics.sweep.rounded import ball_entry_time
+from physics.traversal import lower_to_first_hit, walk
 from physics.sweep.sphere import is_scalar, sweep_query
 from physics.vector import components
 
@@ -77,17 +80,22 @@ def polytope_of(shape, batch_shape: tuple) -> Polytope:
         ends = np.stack(np.broadcast_arrays(shape.a, shape.b), axis=-2)
         return Polytope(flat(ends, 2), none, flat((shape.b - shape.a)[..., None, :], 2), np.array([[0, 1]]), 1, 0)
     if isinstance(shape, Polygon):
-        vertices = flat(shape.vertices, 2)
-        normal = newell_normal(vertices - vertices[:, :1])
-        length = np.linalg.norm(normal, axis=-1, keepdims=True)
-        normal = np.where(length > 0, normal / np.where(length > 0, length, 1), 0)
-        count_v = vertices.shape[1]
-        ends = np.stack([np.arange(count_v), (np.arange(count_v) + 1) % count_v], axis=1)
-        return Polytope(vertices, normal[:, None, :], vertices[:, ends[:, 1]] - vertices[:, ends[:, 0]], ends, 2, 1)
+        return polygon_polytopes(flat(shape.vertices, 2))
     if isinstance(shape, ConvexPolyhedron):
         return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(shape.edge_vectors, 2), shape.edges,
                         shape.dimension, len(shape.faces))
     raise TypeError(f"{type(shape).__name__} is not a polytope")
+
+
+def polygon_polytopes(vertices: np.ndarray) -> Polytope:
+    """Flat polytopes of polygons (n, V, 3): Newell unit normal (zero without area),
+    the V edges of the loop."""
+    normal = newell_normal(vertices - vertices[:, :1])
+    length = np.linalg.norm(normal, axis=-1, keepdims=True)
+    normal = np.where(length > 0, normal / np.where(length > 0, length, 1), 0)
+    count_v = vertices.shape[1]
+    ends = np.stack([np.arange(count_v), (np.arange(count_v) + 1) % count_v], axis=1)
+    return Polytope(vertices, normal[:, None, :], vertices[:, ends[:, 1]] - vertices[:, ends[:, 0]], ends, 2, 1)
 
 
 def _motion_axes(a: Polytope, b: Polytope, direction: np.ndarray) -> np.ndarray:
@@ -478,3 +486,46 @@ def sweep_capsule_polyhedron(capsule, polyhedron: ConvexPolyhedron, direction, *
     inside (or through) the solid overlaps by the segment's separating-axis depth
     plus the radius."""
     return _rounded_against_polyhedron(capsule, polyhedron, direction, ignore_separating)
+
+
+@sweep_query
+def sweep_polyhedron_mesh(polyhedron: ConvexPolyhedron, mesh, direction, *, ignore_separating=False,
+                          raw_edge_normals=False, trace=None) -> SweepResult:
+    """A moving convex polyhedron against a triangle mesh: the mesh's sphere tree
+    walked with the polyhedron's bounding sphere (a conservative node test), each
+    leaf triangle tested exactly by the separating axis test over time; the first
+    hit, internal edges and world space as for spheres (``physics.sweep.mesh``).
+    Batched over polyhedra and directions.  ``trace``: a ``TraversalTrace``."""
+    batch_shape = np.broadcast_shapes(polyhedron.batch_shape, direction.shape[:-1])
+    count = int(np.prod(batch_shape, dtype=int))
+    body = polytope_of(polyhedron, batch_shape)
+    motion = np.broadcast_to(direction, batch_shape + (3,)).reshape(count, 3).astype(float)
+    vertices, normals, edges = body.vertices, body.normals, body.edges
+    if not mesh.has_identity_pose:
+        vertices, motion = mesh.to_body(vertices), mesh.vectors_to_body(motion)
+        normals, edges = mesh.vectors_to_body(normals), mesh.vectors_to_body(edges)
+    body = body._replace(vertices=vertices, normals=normals, edges=edges)
+    core = MovingCore(vertices, np.zeros(count), motion, batch_shape)
+    low, high = vertices.min(axis=1), vertices.max(axis=1)
+    center = 0.5 * (low + high)
+    bound = np.linalg.norm(vertices - center[:, None], axis=-1).max(axis=1)
+    tree = mesh.tree
+    scale = np.maximum(np.abs(vertices).max(axis=(1, 2)), np.abs(motion).max(axis=1)) + tree.extent
+    reach = bound + tolerance.BVH_CULL_RTOL * scale
+    centers, directions = components(center), components(motion)
+
+    def node_entry(queries, nodes):
+        return ball_entry_time(centers[:, queries] - tree.center_components[:, nodes], directions[:, queries],
+                               reach[queries] + tree.radii[nodes])
+
+    def leaf_test(queries, faces):
+        moving = Polytope(*[field[queries] for field in body[:3]], body.edge_ends, body.dimension, body.faces)
+        triangles = polygon_polytopes(mesh.vertices[mesh.faces[faces]])
+        t, normal, depth, *_ = sat_sweep(moving, triangles, motion[queries], ignore_separating)
+        point, code, index, _, _, _ = contact_features(moving, triangles, motion[queries], t, normal)
+        hit = ~np.isnan(t)
+        return Contact(t, np.where(hit[:, None], point, np.nan), np.where(hit[:, None], normal, np.nan), depth,
+                       np.where(hit, code, -1), np.where(hit, index, -1))
+
+    found = walk(tree, count, node_entry, leaf_test, lower_to_first_hit, trace)
+    return first_hit_result(found, core, mesh, ignore_separating, raw_edge_normals)

@@ -16,7 +16,7 @@ from physics.gjk import closest_on_simplex, convex_cast
 from physics.hull import MAX_HULL_POINTS, convex_hull
 from physics.sweep.polyhedron import SatTrace
 from tests.physics.expect import assert_close, assert_hit, assert_miss
-from tests.physics.strategies import rotations
+from tests.physics.strategies import meshes, rotations
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GJK_SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -239,3 +239,24 @@ def test_swapping_the_subject_keeps_the_time(moving, target, motion):
     if forward.hit:
         assert abs(forward.t - backward.t) <= tolerance.TIME_ATOL
         assert np.allclose(forward.normal, -backward.normal, atol=tolerance.NORMAL_ATOL) or forward.t == 0
+
+
+@SETTINGS
+@given(hulls(), meshes(), motions)
+def test_polyhedron_against_a_mesh_matches_every_triangle(polyhedron, mesh, motion):
+    identity = mesh.moved(translation=[0, 0, 0], rotation=np.eye(3))
+    result = sweep(polyhedron, identity, motion, raw_edge_normals=True)
+    corners = identity.vertices[identity.faces]
+    every = sweep(polyhedron, Triangle(corners[:, 0], corners[:, 1], corners[:, 2]), motion)
+    expected = float(np.nanmin(every.t)) if np.any(every.hit) else None
+    assert (result.t if result.hit else None) == expected
+
+
+def test_box_lands_on_a_mesh_vertex():
+    from physics import TriangleMesh
+
+    pyramid = TriangleMesh([[0, 0, 1], [1, 0, 0], [0, 1, 0], [-1, 0, 0], [0, -1, 0]],
+                           [[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 1]])
+    result = sweep(ConvexPolyhedron.box([0.2, 0.2, 0.2], [0, 0, 3]), pyramid, [0.1, 0.05, -3])
+    assert_close(result.t, 0.6, what="t")
+    assert result.feature.kind == "vertex" and np.allclose(result.point, [0, 0, 1])
