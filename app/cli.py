@@ -3,7 +3,7 @@
 * ``sweeplab [SCENE|FIXTURE]`` opens the editor on a scene or fixture file (the
   bundled demo scene by default); a fixture shows expected vs actual answers.
 * ``sweeplab render [SCENE] -o out.png [--size WxH] [--camera yaw,pitch,distance[,x,y,z]]
-  [--select NAME] [--bvh-depth N]`` draws one frame with no window (EGL) and writes
+  [--select NAME] [--bvh-depth N] [--minkowski]`` draws one frame with no window (EGL) and writes
   a PNG (with the second opinions a still editor shows: reference answers and the
   mesh-mesh narrowphase).
 * ``sweeplab check [DIR]`` runs the fixtures of DIR (default ``tests/fixtures``)
@@ -48,10 +48,13 @@ def render_main(argv: list[str]) -> int:
     parser.add_argument("--select", default=None, help="name of an object to draw as selected")
     parser.add_argument("--bvh-depth", type=int, default=None, metavar="N",
                         help="draw the sphere-tree nodes of every mesh at depth N, coloured by the sweep's walk")
+    parser.add_argument("--minkowski", action="store_true",
+                        help="draw the teaching view: the Minkowski difference of the moving shape and a target")
     args = parser.parse_args(argv)
     try:
         scene = load(args.scene or DEMO_SCENE)
-        view = build_view_model(scene, args.select, reference=True, display=MeshDisplay(bvh_depth=args.bvh_depth))
+        view = build_view_model(scene, args.select, reference=True,
+                                display=MeshDisplay(bvh_depth=args.bvh_depth, minkowski=args.minkowski))
         if args.camera:
             camera = OrbitCamera.parse(args.camera)
         else:

@@ -21,7 +21,7 @@ from app.mesh_view import MeshDisplay
 from app.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
                          pytest_source, run_fixture, save_fixture)
 from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
-from app.shape_kinds import KINDS, RigidMotion
+from app.shape_kinds import KINDS, POLYHEDRA, RigidMotion, random_hull_vertices
 from app.view_model import ViewModel, build_view_model
 from physics import Sphere, sweep
 
@@ -123,7 +123,7 @@ class Editor:
         still = now - self._last_change >= REFERENCE_DELAY
         display = self.mesh_display
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
-               display.traversal, display.contacts)
+               display.traversal, display.contacts, display.minkowski)
         if key != self._view_key:
             self._view = build_view_model(self.scene, self.selected, float32=still,
                                           reference=still and self.check_reference, display=replace(display))
@@ -166,6 +166,14 @@ class Editor:
         name = self.scene.unique_name(source.get("generator", "mesh"))
         params = {**KINDS["mesh"].defaults, "source": source}
         if self.edit(lambda scene: scene.objects.append(SceneObject(name, "mesh", params))):
+            self.selected = name
+
+    def add_polyhedron(self, shape: str) -> None:
+        """Add a box, a tetrahedron (``shape_kinds.POLYHEDRA``) or, for "random hull",
+        the hull of 12 random points."""
+        vertices = random_hull_vertices() if shape == "random hull" else POLYHEDRA[shape]
+        name = self.scene.unique_name(shape.replace(" ", "_"))
+        if self.edit(lambda scene: scene.objects.append(SceneObject(name, "polyhedron", {"vertices": vertices}))):
             self.selected = name
 
     def add_mesh_file(self, path: str) -> None:

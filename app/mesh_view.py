@@ -36,12 +36,15 @@ millions); the panel says when the drawing is cut."""
 
 @dataclass
 class MeshDisplay:
-    """The editor's mesh drawing options: ``bvh_depth`` (None: no node spheres),
-    whether to colour nodes by the walk, and whether to show contacts."""
+    """The editor's drawing options beyond the shapes: ``bvh_depth`` (None: no node
+    spheres), whether to colour nodes by the walk, whether to show contacts, and
+    the teaching view (``minkowski``: the Minkowski difference and the ray, see
+    ``app.minkowski``)."""
 
     bvh_depth: int | None = None
     traversal: bool = True
     contacts: bool = True
+    minkowski: bool = False
 
 
 @dataclass

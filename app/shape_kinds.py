@@ -25,7 +25,7 @@ import numpy as np
 
 from app import tessellate
 from app.mesh_sources import base_mesh, default_source
-from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+from physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,9 @@ class ShapeKind:
     face_loop: Callable[[dict, int], np.ndarray] | None = None
     """For shapes made of many faces (meshes): the vertex loop of face i, whose
     edges and vertices a ``feature`` of that face numbers."""
+    highlight: Callable[[dict, str, int], tuple[np.ndarray, np.ndarray]] | None = None
+    """For shapes that number their own features (polyhedra): (segments, points) of
+    feature ``kind`` ``index``."""
 
     def anchor_points(self, params: dict) -> np.ndarray:
         """Points that locate the shape (pivot, bounds, framing): (n, 3)."""
@@ -87,6 +90,8 @@ class ShapeKind:
                          face_index: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """What to highlight for a physics ``feature`` (of face ``face_index`` for a
         mesh): (segments (n, 2, 3), points (k, 3))."""
+        if self.highlight is not None:
+            return self.highlight(params, kind, index)
         if self.face_loop is not None and face_index is not None:
             loop = self.face_loop(params, face_index)
         else:
@@ -166,6 +171,39 @@ def _plane_mesh(params: dict):
     return tessellate.plane_patch(plane.normal, float(plane.offset), PLANE_PATCH_HALF_SIZE)
 
 
+def _polyhedron_drawing(params: dict) -> tessellate.Mesh:
+    polyhedron = ConvexPolyhedron(params["vertices"])
+    corners = polyhedron.vertices
+    fans = [corners[[loop[0], loop[k], loop[k + 1]]] for loop in polyhedron.faces[:len(polyhedron.faces)]
+            for k in range(1, len(loop) - 1)]
+    return tessellate.Mesh(np.array(fans).reshape(-1, 3, 3), corners[polyhedron.edges], corners)
+
+
+def _polyhedron_feature(params: dict, kind: str, index: int) -> tuple[np.ndarray, np.ndarray]:
+    polyhedron = ConvexPolyhedron(params["vertices"])
+    corners, nothing = polyhedron.vertices, (np.zeros((0, 2, 3)), np.zeros((0, 3)))
+    if kind == "vertex":
+        return nothing[0], corners[index][None]
+    if kind == "edge":
+        return corners[polyhedron.edges[index]][None], nothing[1]
+    loop = corners[list(polyhedron.faces[index])] if polyhedron.faces else corners
+    return np.stack([loop, np.roll(loop, -1, axis=0)], axis=1), nothing[1]
+
+
+POLYHEDRA = {
+    "box": [[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)],
+    "tetrahedron": [[0.0, 0.0, 0.8], [0.8, 0.0, -0.3], [-0.4, 0.7, -0.3], [-0.4, -0.7, -0.3]],
+}
+"""Vertex lists of the polyhedra the Add menu makes (plus hulls of random points)."""
+
+
+def random_hull_vertices(count: int = 12, seed: int | None = None) -> list:
+    """``count`` random points in the unit ball: the Add menu's random hull."""
+    points = np.random.default_rng(seed).normal(size=(count, 3))
+    points *= (np.random.default_rng(seed).uniform(0.3, 1.0, count) / np.linalg.norm(points, axis=1))[:, None]
+    return points.round(6).tolist()
+
+
 def posed_mesh(params: dict) -> TriangleMesh:
     """A mesh object's physics mesh: its source's mesh (tree built once) at its pose."""
     return base_mesh(params["source"]).moved(translation=params["origin"], rotation=np.asarray(params["axes"]).T)
@@ -217,6 +255,8 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
     ShapeKind("mesh", (Parameter("source", "source"), Parameter("origin", "point"), Parameter("axes", "frame")),
               {"source": default_source("icosphere"), "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()},
               posed_mesh, _mesh_drawing, face_loop=_mesh_face),
+    ShapeKind("polyhedron", (Parameter("vertices", "points"),), {"vertices": POLYHEDRA["box"]},
+              lambda p: ConvexPolyhedron(p["vertices"]), _polyhedron_drawing, highlight=_polyhedron_feature),
 )}
 """Shape kinds by name; the moving shape may be of any kind the physics can sweep."""
 

@@ -42,7 +42,7 @@ def _frame(axis: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return u, np.cross(w, u), w
 
 
-def _grid_triangles(grid: np.ndarray) -> np.ndarray:
+def grid_triangles(grid: np.ndarray) -> np.ndarray:
     """Triangles of a (rows, columns, 3) grid of points, rows wrapping around."""
     a, b = grid[:-1, :], grid[1:, :]
     c, d = np.roll(a, -1, axis=1), np.roll(b, -1, axis=1)
@@ -69,7 +69,7 @@ def capsule(a, b, radius) -> Mesh:
     if not np.array_equal(a, b):
         sides = a + radius * (np.cos(theta[::longitudes // 4])[:, None] * u + np.sin(theta[::longitudes // 4])[:, None] * v)
         outline.append(np.stack([sides, sides + (b - a)], axis=1))
-    return Mesh(_grid_triangles(grid), np.concatenate(outline))
+    return Mesh(grid_triangles(grid), np.concatenate(outline))
 
 
 def sphere(center, radius) -> Mesh:

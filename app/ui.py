@@ -79,12 +79,20 @@ def _menu_bar(editor: Editor, state: PanelState) -> None:
                     if add_mesh_menu(editor):
                         state.path_dialog, state.path_text = "mesh file", ""
                     imgui.end_menu()
+            elif kind == "polyhedron":
+                if imgui.begin_menu("Polyhedron"):
+                    for shape in ("box", "tetrahedron", "random hull"):
+                        if imgui.menu_item_simple(shape):
+                            editor.add_polyhedron(shape)
+                    imgui.end_menu()
             elif imgui.menu_item_simple(kind.title()):
                 editor.add(kind)
         imgui.end_menu()
     if imgui.begin_menu("View"):
         if imgui.menu_item_simple("Frame selected", "F"):
             editor.frame_selected()
+        display = editor.mesh_display
+        display.minkowski = imgui.menu_item("Minkowski difference (teaching view)", "", display.minkowski)[1]
         state.show_help = imgui.menu_item("Shortcuts", "", state.show_help)[1]
         imgui.end_menu()
     imgui.end_main_menu_bar()
@@ -188,6 +196,8 @@ def report_text(report: TargetReport) -> str:
              f"  feature = {result.feature.kind} {result.feature.index}"]
     if result.face_index is not None:
         lines.append(f"  face_index = {result.face_index}")
+    if report.message:
+        lines.append(f"  {report.message}")
     if result.initially_overlapping:
         lines.append(f"  penetration_depth = {result.penetration_depth!r}")
     return "\n".join(lines)

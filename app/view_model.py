@@ -16,13 +16,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app import mesh_view, tessellate
+from app import mesh_view, minkowski, tessellate
 from app.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
 from app.scene import Scene
 from app.shape_kinds import KINDS, build_shape
 from physics import Sphere, SweepResult, sweep, tolerance
 from physics.reference import reference_sweep
+from physics.sweep.polyhedron import SatTrace
 from physics.traversal import TraversalTrace
+
+POLYTOPE_KINDS = ("point", "segment", "triangle", "polygon", "polyhedron")
+"""Targets a moving polyhedron meets by the separating axis test (whose trace names
+the feature pair)."""
 
 # Colours (RGBA, linear 0-1), chosen to stay apart under any lighting.
 START = (0.25, 0.55, 1.0, 1.0)
@@ -133,6 +138,8 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
         meshes = {moving_object.kind, target_object.kind} == {"mesh"}
         with_mesh = "mesh" in (moving_object.kind, target_object.kind)
         trace = TraversalTrace() if with_mesh and not meshes else None
+        if moving_object.kind == "polyhedron" and target_object.kind in POLYTOPE_KINDS:
+            trace = SatTrace()
         try:
             target = build_shape(target_object.kind, target_object.params)
             if meshes:
@@ -149,6 +156,8 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
             continue
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result, single=single)
+        if isinstance(trace, SatTrace) and result.hit:
+            report.message = "feature pair: {} of the moving shape, {} of the target".format(*trace.feature_pair)
         if with_mesh:
             report.mesh = MeshReport(trace=trace)
             if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
@@ -223,6 +232,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         if scene_object.kind == "mesh":
             _add_mesh_details(view, scene_object, report.mesh, display, scale)
     _add_mesh_overlaps(view, scene)
+    if display.minkowski:
+        _add_teaching_view(view, scene, selected)
     if selected is not None and selected in scene.names():
         selected_object = scene.object(selected)
         outline = shape_mesh(selected_object.kind, selected_object.params)
@@ -306,6 +317,32 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
         for mesh, column in ((moving_at, 0), (meshes[report.name], 1)):
             corners = mesh_view.overlapping_triangles(mesh, answer.overlap.pairs[:, column])
             view.drawables.append(Drawable(tessellate.Mesh(corners), mesh_view.MESH_OVERLAP, OUTLINE, 2.0))
+
+
+MINKOWSKI = (0.2, 0.85, 0.75, 0.3)
+RAY = (1.0, 1.0, 1.0, 1.0)
+
+
+def _add_teaching_view(view: ViewModel, scene: Scene, selected: str | None) -> None:
+    """The Minkowski difference of the moving shape and one target (the selected
+    target, else the earliest hit, else the first), and the ray its pivot travels."""
+    if scene.moving is None or not scene.targets():
+        return
+    names = [o.name for o in scene.targets()]
+    name = selected if selected in names else view.earliest if view.earliest in names else names[0]
+    moving_object, target_object = scene.object(scene.moving), scene.object(name)
+    pivot = KINDS[moving_object.kind].pivot(moving_object.params)
+    try:
+        surface = minkowski.obstacle(build_shape(moving_object.kind, moving_object.params),
+                                     build_shape(target_object.kind, target_object.params), pivot)
+    except TypeError:  # a plane or a mesh: not a bounded convex shape
+        return
+    view.drawables.append(Drawable(surface, MINKOWSKI, OUTLINE, 0.0))
+    direction = np.asarray(scene.direction, float)
+    view.lines.append(LineBatch(np.stack([pivot, pivot + direction])[None], RAY, 2.0, on_top=True))
+    report = next(r for r in view.reports if r.name == name)
+    if report.time is not None:
+        view.points.append(PointBatch((pivot + report.time * direction)[None], RAY, 12.0))
 
 
 def _bounds(view: ViewModel) -> tuple[np.ndarray, np.ndarray]:
