@@ -265,16 +265,17 @@ class ConvexPolyhedron(Shape):
     ``faces`` are loops of vertex indices (counter-clockwise from outside),
     ``normals (..., F, 3)`` outward unit and ``offsets (..., F)`` the face planes
     (``dot(normal, x) <= offset`` inside), ``edges (E, 2)`` vertex index pairs, and
-    ``dimension`` 3 for a solid (2, 1, 0: a flat, straight or single-point hull,
+    ``distinct_edges`` indexes one edge per edge direction, ``dimension`` 3 for a
+    solid (2, 1, 0: a flat, straight or single-point hull,
     valid and answered as the polygon, segment or point it is).  Feature indices of
     sweep results number these faces, edges and vertices.  ``box`` and
     ``tetrahedron`` build the usual ones, ``moved`` applies a rigid motion.
     """
 
-    __slots__ = ("vertices", "faces", "normals", "offsets", "edges", "dimension", "_batch_shape")
+    __slots__ = ("vertices", "faces", "normals", "offsets", "edges", "dimension", "distinct_edges", "_batch_shape")
     _fields = ("vertices",)
     _element_dims = {"vertices": 2, "normals": 2, "offsets": 1}
-    _shared_fields = ("faces", "edges", "dimension")
+    _shared_fields = ("faces", "edges", "dimension", "distinct_edges")
 
     def __init__(self, vertices):
         vertices = vector_argument(vertices, "vertices")
@@ -298,7 +299,8 @@ class ConvexPolyhedron(Shape):
             value = value.reshape(batch_shape + value.shape[1:])
             value.flags.writeable = False
             object.__setattr__(self, name, value)
-        self._set(faces=hull.faces, edges=hull.edges, dimension=hull.dimension, _batch_shape=batch_shape)
+        self._set(faces=hull.faces, edges=hull.edges, dimension=hull.dimension, _batch_shape=batch_shape,
+                  distinct_edges=_distinct_directions(corners[:, hull.edges[:, 1]] - corners[:, hull.edges[:, 0]]))
 
     @classmethod
     def box(cls, half_extents, center=(0.0, 0.0, 0.0), rotation=None) -> "ConvexPolyhedron":
@@ -323,6 +325,20 @@ class ConvexPolyhedron(Shape):
     def edge_vectors(self) -> np.ndarray:
         """(..., E, 3): ``vertices[edge[1]] - vertices[edge[0]]``."""
         return self.vertices[..., self.edges[:, 1], :] - self.vertices[..., self.edges[:, 0], :]
+
+
+def _distinct_directions(edges: np.ndarray) -> np.ndarray:
+    """Indices of the edges (n, E, 3) whose directions differ (in some element of the
+    batch) from every earlier edge's: a box has 12 edges but 3 directions, and the
+    separating axis test needs each direction once."""
+    lengths = np.linalg.norm(edges, axis=-1)
+    kept = []
+    for index in range(edges.shape[1]):
+        parallel = [np.all(np.linalg.norm(np.cross(edges[:, index], edges[:, other]), axis=-1)
+                           <= tolerance.HULL_RTOL * lengths[:, index] * lengths[:, other]) for other in kept]
+        if not any(parallel):
+            kept.append(index)
+    return np.array(kept, int)
 
 
 def _hull_order(points: np.ndarray, hull_vertices: np.ndarray) -> np.ndarray:

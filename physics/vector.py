@@ -22,6 +22,13 @@ def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
+def dot_last(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Dot product over the last axis of (..., 3) arrays, broadcast, summed x, y, z
+    elementwise — unlike ``einsum`` or a matrix product, whose summing kernels may
+    round by memory layout, it gives an element the same float in any batch."""
+    return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1] + a[..., 2] * b[..., 2]
+
+
 def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cross product of (3, ...) arrays."""
     return np.stack(np.broadcast_arrays(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],

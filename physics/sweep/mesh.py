@@ -38,7 +38,7 @@ from physics.sweep.capsule import capsule_core, sweep_core_polygon
 from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
 from physics.sweep.sphere import sweep_query
 from physics.traversal import BoundUpdate, LeafContacts, TraversalTrace, lower_to_first_hit, walk
-from physics.vector import components
+from physics.vector import components, dot_last
 
 
 class MovingCore(NamedTuple):
@@ -122,12 +122,12 @@ def flatten_internal_edges(found: LeafContacts, core: MovingCore, mesh: Triangle
     if not np.any(flat):
         return found
     face_normal = edges.face_normal[found.face]
-    side = np.where(np.einsum("ij,ij->i", contact.normal, face_normal) < 0, -1.0, 1.0)
+    side = np.where(dot_last(contact.normal, face_normal) < 0, -1.0, 1.0)
     normal = np.where(flat[:, None], side[:, None] * face_normal, contact.normal)
     anchor = mesh.vertices[mesh.faces[found.face, 0]]
     direction = core.direction[found.query]
     points = core.points[found.query] + contact.t[:, None, None] * direction[:, None, :]
-    heights = np.einsum("qkj,qj->qk", points - anchor[:, None, :], normal)
+    heights = dot_last(points - anchor[:, None, :], normal[:, None, :])
     lowest = np.argmin(heights, axis=1)
     lowest_height = heights[np.arange(len(lowest)), lowest]
     overlapping = flat & ~np.isnan(contact.depth)
@@ -136,7 +136,7 @@ def flatten_internal_edges(found: LeafContacts, core: MovingCore, mesh: Triangle
     point = np.where(overlapping[:, None], witness, contact.point)
     contact = contact._replace(normal=normal, depth=depth, point=point)
     if ignore_separating:
-        sliding = flat & (np.einsum("ij,ij->i", direction, normal) >= 0)
+        sliding = flat & (dot_last(direction, normal) >= 0)
         contact = _dropped(contact, sliding)
     return found._replace(contact=contact)
 

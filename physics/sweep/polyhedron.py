@@ -43,18 +43,20 @@ from physics.result import SweepResult
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment
 from physics.sweep.capsule import closest_parameters
 from physics.sweep.ball import Contact
+from physics.sweep.batching import chunk_ranges
 from physics.sweep.mesh import MovingCore, core_points, first_hit_result, ranked_hits
 from physics.sweep.rounded import ball_entry_time
 from physics.traversal import lower_to_first_hit, walk
 from physics.sweep.sphere import is_scalar, sweep_query
-from physics.vector import components
+from physics.vector import components, dot_last
 
 
 class Polytope(NamedTuple):
     """A convex polytope as SAT sees it: ``vertices (n, V, 3)``, unit ``normals (n, F,
-    3)``, edge vectors ``edges (n, E, 3)``, the vertex pairs of its edges ``edge_ends
-    (E, 2)``, its ``dimension`` (3 solid ... 0 point) and whether ``face_index``
-    numbers faces (polyhedra, polygons)."""
+    3)``, edge vectors ``edges (n, E, 3)`` (one per edge direction: the axes need no
+    more), the vertex pairs of all its edges ``edge_ends (E', 2)``, its ``dimension``
+    (3 solid ... 0 point) and whether ``face_index`` numbers faces (polyhedra,
+    polygons)."""
 
     vertices: np.ndarray
     normals: np.ndarray
@@ -82,7 +84,8 @@ def polytope_of(shape, batch_shape: tuple) -> Polytope:
     if isinstance(shape, Polygon):
         return polygon_polytopes(flat(shape.vertices, 2))
     if isinstance(shape, ConvexPolyhedron):
-        return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(shape.edge_vectors, 2), shape.edges,
+        directions = shape.edge_vectors[..., shape.distinct_edges, :]
+        return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(directions, 2), shape.edges,
                         shape.dimension, len(shape.faces))
     raise TypeError(f"{type(shape).__name__} is not a polytope")
 
@@ -144,15 +147,20 @@ class SatTrace:
 AXIS_KINDS = ("face of A", "face of B", "edge pair", "motion")
 
 
+def _project(axes: np.ndarray, vertices: np.ndarray) -> np.ndarray:
+    """(n, K, V) projections, summed x, y, z elementwise: the same floats for an
+    element whatever batch it is in (a matrix product may round by batch shape)."""
+    return sum(axes[:, :, None, k] * vertices[:, None, :, k] for k in range(3))
+
+
 def sat_sweep(a: Polytope, b: Polytope, direction: np.ndarray, ignore_separating: bool):
     """The kernel: (t NaN where no hit, unit normal, depth NaN unless overlapping,
     chosen axis index, axes, kinds, enter, exit), all per element."""
     axes, kinds = candidate_axes(a, b, direction)
-    project_a = np.einsum("nkj,nvj->nkv", axes, a.vertices)
-    project_b = np.einsum("nkj,nvj->nkv", axes, b.vertices)
+    project_a, project_b = _project(axes, a.vertices), _project(axes, b.vertices)
     low_a, high_a = project_a.min(axis=-1), project_a.max(axis=-1)
     low_b, high_b = project_b.min(axis=-1), project_b.max(axis=-1)
-    speed = np.einsum("nkj,nj->nk", axes, direction)
+    speed = dot_last(axes, direction[:, None, :])
     is_axis = np.any(axes != 0, axis=-1)
     overlapping_now = (low_a <= high_b) & (high_a >= low_b)
     with np.errstate(all="ignore"):
@@ -178,7 +186,7 @@ def sat_sweep(a: Polytope, b: Polytope, direction: np.ndarray, ignore_separating
     normal = sign[:, None] * axis + 0.0
     depth = np.where(at_start, penetration[rows, least], np.nan)
     if ignore_separating:
-        hit &= ~(at_start & (np.einsum("nj,nj->n", direction, normal) >= 0))
+        hit &= ~(at_start & (dot_last(direction, normal) >= 0))
     t = np.where(hit, np.maximum(entry, 0.0), np.nan)
     depth = np.where(hit & (depth > 0), depth, np.nan)
     return t, normal, depth, chosen, axes, kinds, enter, exit_
@@ -187,7 +195,7 @@ def sat_sweep(a: Polytope, b: Polytope, direction: np.ndarray, ignore_separating
 def _support(vertices: np.ndarray, normal: np.ndarray, lowest: bool, slack: np.ndarray) -> np.ndarray:
     """Mask (n, V) of the vertices extreme along ``normal`` (lowest or highest),
     within ``slack``."""
-    heights = np.einsum("nvj,nj->nv", vertices, normal)
+    heights = dot_last(vertices, normal[:, None, :])
     extreme = heights.min(axis=1, keepdims=True) if lowest else heights.max(axis=1, keepdims=True)
     return np.abs(heights - extreme) <= slack[:, None]
 
@@ -206,7 +214,7 @@ def contact_features(a: Polytope, b: Polytope, direction: np.ndarray, t: np.ndar
     count_a, count_b = on_a.sum(axis=1), on_b.sum(axis=1)
     ends = b.edge_ends
     edge_match = on_b[:, ends[:, 0]] & on_b[:, ends[:, 1]] if len(ends) else np.zeros((len(t), 0), bool)
-    face_index = (np.argmax(np.einsum("nfj,nj->nf", b.normals, safe_normal), axis=1) if b.faces
+    face_index = (np.argmax(dot_last(b.normals, safe_normal[:, None, :]), axis=1) if b.faces
                   else np.full(len(t), -1))
     code = np.where(count_b == 1, VERTEX, np.where((count_b == 2) & edge_match.any(axis=1), EDGE, FACE))
     code = np.where((b.dimension == 1) & (count_b >= 2), EDGE, code)
@@ -222,13 +230,13 @@ def _contact_point(moved, b, on_a, on_b, count_a, count_b, normal):
     closest points of two touching edges; the point of a touching edge nearest the
     middle of the face it lies on; the middle of A's face for two faces."""
     rows = np.arange(len(normal))
-    plane = np.einsum("nvj,nj->nv", b.vertices, normal).max(axis=1)
+    plane = dot_last(b.vertices, normal[:, None, :]).max(axis=1)
 
     def onto_plane(points):
-        return points - (np.einsum("nj,nj->n", points, normal) - plane)[:, None] * normal
+        return points - (dot_last(points, normal) - plane)[:, None] * normal
 
-    middle_a = np.einsum("nv,nvj->nj", on_a, moved) / np.maximum(count_a, 1)[:, None]
-    middle_b = np.einsum("nv,nvj->nj", on_b, b.vertices) / np.maximum(count_b, 1)[:, None]
+    middle_a = (on_a[..., None] * moved).sum(axis=1) / np.maximum(count_a, 1)[:, None]
+    middle_b = (on_b[..., None] * b.vertices).sum(axis=1) / np.maximum(count_b, 1)[:, None]
     first_a, second_a = _two(on_a, moved)
     first_b, second_b = _two(on_b, b.vertices)
     _, w = closest_parameters(components(first_a), components(second_a - first_a), components(first_b),
@@ -244,9 +252,9 @@ def _contact_point(moved, b, on_a, on_b, count_a, count_b, normal):
 
 def _nearest_on_segment(start, end, point):
     along = end - start
-    length_squared = np.einsum("nj,nj->n", along, along)
+    length_squared = dot_last(along, along)
     with np.errstate(all="ignore"):
-        s = np.where(length_squared > 0, np.einsum("nj,nj->n", point - start, along) / length_squared, 0)
+        s = np.where(length_squared > 0, dot_last(point - start, along) / length_squared, 0)
     return start + np.clip(s, 0, 1)[:, None] * along
 
 
@@ -263,8 +271,15 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
     count = int(np.prod(batch_shape, dtype=int))
     a, b = polytope_of(polyhedron, batch_shape), polytope_of(target, batch_shape)
     motion = np.broadcast_to(direction, batch_shape + (3,)).reshape(count, 3).astype(float)
-    t, normal, depth, chosen, axes, kinds, enter, exit_ = sat_sweep(a, b, motion, ignore_separating)
-    point, code, index, face_index, count_a, count_b = contact_features(a, b, motion, t, normal)
+    parts = []
+    for start, stop in chunk_ranges(count):  # cache-sized passes, as every batched kernel
+        rows = slice(start, stop)
+        a_part = a._replace(vertices=a.vertices[rows], normals=a.normals[rows], edges=a.edges[rows])
+        b_part = b._replace(vertices=b.vertices[rows], normals=b.normals[rows], edges=b.edges[rows])
+        swept = sat_sweep(a_part, b_part, motion[rows], ignore_separating)
+        parts.append(swept + contact_features(a_part, b_part, motion[rows], swept[0], swept[1]))
+    (t, normal, depth, chosen, axes, kinds, enter, exit_, point, code, index, face_index, count_a,
+     count_b) = [np.concatenate([part[i] for part in parts]) if i != 5 else parts[0][5] for i in range(14)]
     if trace is not None and count == 1:
         trace.axes, trace.kinds, trace.enter, trace.exit = axes[0], kinds, enter[0], exit_[0]
         trace.chosen = int(chosen[0])
@@ -306,9 +321,9 @@ def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction
     normal = np.broadcast_to(plane.normal, batch_shape + (3,)).reshape(count, 3)
     offset = np.broadcast_to(plane.offset, batch_shape).reshape(count)
     motion = np.broadcast_to(direction, batch_shape + (3,)).reshape(count, 3).astype(float)
-    heights = np.einsum("nvj,nj->nv", a.vertices, normal) - offset[:, None]
+    heights = dot_last(a.vertices, normal[:, None, :]) - offset[:, None]
     low, high = heights.min(axis=1), heights.max(axis=1)
-    rate = np.einsum("nj,nj->n", motion, normal)
+    rate = dot_last(motion, normal)
     straddles = (low <= 0) & (high >= 0)
     with np.errstate(all="ignore"):
         reach = np.where(low > 0, -low / rate, -high / rate)  # the nearer extreme to the plane
@@ -317,11 +332,11 @@ def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction
     depth = np.where(straddles, np.minimum(-low, high), np.nan)
     contact_normal = side[:, None] * normal + 0.0
     if ignore_separating:
-        t = np.where(straddles & (np.einsum("nj,nj->n", motion, contact_normal) >= 0), np.nan, t)
+        t = np.where(straddles & (dot_last(motion, contact_normal) >= 0), np.nan, t)
     hit = ~np.isnan(t)
     lowest = np.argmin(heights * side[:, None], axis=1)
     at_t = a.vertices[np.arange(count), lowest] + np.where(hit, t, 0)[:, None] * motion
-    point = at_t - (np.einsum("nj,nj->n", at_t, normal) - offset)[:, None] * normal
+    point = at_t - (dot_last(at_t, normal) - offset)[:, None] * normal
     nan3 = np.full(3, np.nan)
     depth = np.where(hit & (depth > 0), depth, np.nan)
     return SweepResult.from_arrays(
@@ -393,7 +408,7 @@ def _rounded_against_polyhedron(moving, polyhedron: ConvexPolyhedron, direction,
             polyhedron, batch_shape, points, radius, motion, ignore_separating, t, point, normal, depth, code, index,
             face)
     elif polyhedron.dimension == 2:  # a flat hull: face 0 or 1 by the side touched
-        face = np.where(np.einsum("nj,nj->n", normal, np.broadcast_to(
+        face = np.where(dot_last(normal, np.broadcast_to(
             polyhedron.normals[..., 0, :], batch_shape + (3,)).reshape(count, 3)) >= 0, 0, 1)
         index = np.where(code == FACE, face, index)
     hit = ~np.isnan(t)
@@ -449,13 +464,13 @@ def _core_inside(polyhedron, batch_shape, points, radius, motion, ignore_separat
     if not np.any(inside):
         return t, point, normal, depth, code, index, face
     total = inside_depth + radius
-    plane = np.einsum("nvj,nj->nv", b.vertices, inside_normal).max(axis=1)
-    lowest = np.argmin(np.einsum("nkj,nj->nk", points, inside_normal), axis=1)
+    plane = dot_last(b.vertices, inside_normal[:, None, :]).max(axis=1)
+    lowest = np.argmin(dot_last(points, inside_normal[:, None, :]), axis=1)
     deepest = points[np.arange(count), lowest]
-    witness = deepest - (np.einsum("nj,nj->n", deepest, inside_normal) - plane)[:, None] * inside_normal
-    keep = inside & ~(ignore_separating & (np.einsum("nj,nj->n", motion, inside_normal) >= 0))
+    witness = deepest - (dot_last(deepest, inside_normal) - plane)[:, None] * inside_normal
+    keep = inside & ~(ignore_separating & (dot_last(motion, inside_normal) >= 0))
     drop = inside & ~keep
-    best_face = np.argmax(np.einsum("nfj,nj->nf", b.normals, inside_normal), axis=1)
+    best_face = np.argmax(dot_last(b.normals, inside_normal[:, None, :]), axis=1)
     t = np.where(keep, 0.0, np.where(drop, np.nan, t))
     point = np.where(keep[:, None], witness, np.where(drop[:, None], np.nan, point))
     normal = np.where(keep[:, None], inside_normal, np.where(drop[:, None], np.nan, normal))
