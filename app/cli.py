@@ -115,12 +115,14 @@ def editor_main(argv: list[str]) -> int:
                         help="draw a few frames, save the window to this PNG and exit")
     parser.add_argument("--bvh-depth", type=int, default=None, metavar="N",
                         help="start with the sphere-tree nodes of meshes drawn at depth N")
+    parser.add_argument("--minkowski", action="store_true", help="start with the teaching view on")
     args = parser.parse_args(argv)
     from app.editor import Editor
     from app.window import run_editor
 
     editor = Editor(load(DEMO_SCENE))
     editor.mesh_display.bvh_depth = args.bvh_depth
+    editor.mesh_display.minkowski = args.minkowski
     if args.scene is not None and not editor.open(Path(args.scene)):
         print(f"sweeplab: {editor.message}", file=sys.stderr)
         return 2

@@ -258,6 +258,15 @@ class Editor:
         params = kind.resized(original, length_factor, radius_factor)
         self.edit(lambda scene: setattr(scene.object(name), "params", params))
 
+    def scale_selected(self, original: dict, frame, factors) -> None:
+        """Set the selected polyhedron to ``original`` scaled by ``factors`` along the
+        rows of ``frame`` about its pivot (from the drag's start: never compounds)."""
+        if self.selected is None:
+            return
+        name = self.selected
+        params = KINDS[self.scene.object(name).kind].scaled(original, frame, factors)
+        self.edit(lambda scene: setattr(scene.object(name), "params", params))
+
     def use_scale(self) -> None:
         self.gizmo_operation = "scale"
 

@@ -124,6 +124,15 @@ class ShapeKind:
                 resized[end] = (middle + (np.asarray(params[end], float) - middle) * abs(float(length_factor))).tolist()
         return resized
 
+    def scaled(self, params: dict, frame: np.ndarray, factors) -> dict:
+        """A polyhedron's vertices scaled about its pivot by ``factors`` along the rows
+        of ``frame`` (orthonormal); other kinds are returned unchanged."""
+        if self.name != "polyhedron":
+            return dict(params)
+        pivot = self.pivot(params)
+        local = (np.asarray(params["vertices"], float) - pivot) @ np.asarray(frame, float).T
+        return {**params, "vertices": (pivot + (local * np.abs(np.asarray(factors, float))) @ frame).tolist()}
+
     def axis_frame(self, params: dict) -> np.ndarray:
         """Rows: two directions across the shape and its axis (a capsule's core; z
         otherwise) — the frame a scale gizmo is drawn in."""

@@ -311,7 +311,7 @@ def _gizmo(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     projection = gizmo.Matrix16(np.asarray(editor.camera.projection(size[0] / size[1]), "f4").ravel().tolist())
     selected = scene.object(editor.selected) if editor.selected in scene.names() else None
     resizing = (editor.gizmo_operation == "scale" and not editor.end_pose and selected is not None
-                and "radius" in selected.params)
+                and ("radius" in selected.params or selected.kind == "polyhedron"))
     if resizing:
         _resize_gizmo(editor, state, view, projection, selected)
         return
@@ -351,7 +351,8 @@ def _track_drag(editor: Editor, state: PanelState, params: dict | None) -> None:
 
 def _resize_gizmo(editor: Editor, state: PanelState, view, projection, selected) -> None:
     """ImGuizmo's scale handles in the shape's own frame: the axis handle scales a
-    capsule's length, the others its radius (a sphere: any handle, its radius)."""
+    capsule's length, the others its radius (a sphere: any handle, its radius; a
+    polyhedron: each handle along its axis)."""
     kind = KINDS[selected.kind]
     start = state.drag_start if state.dragging and state.drag_start is not None else selected.params
     frame = np.eye(4)
@@ -363,6 +364,9 @@ def _resize_gizmo(editor: Editor, state: PanelState, view, projection, selected)
     if not changed or not state.dragging:
         return
     scales = np.linalg.norm(np.asarray(matrix.values, float).reshape(4, 4)[:3, :3], axis=1)
+    if selected.kind == "polyhedron":  # every handle scales along its own axis
+        editor.scale_selected(state.drag_start or selected.params, kind.axis_frame(start), scales)
+        return
     candidates = scales if selected.kind == "sphere" else scales[:2]  # the handle that moved most
     across = max(candidates, key=lambda factor: abs(factor - 1))
     editor.resize_selected(state.drag_start or selected.params, scales[2], across)

@@ -20,7 +20,8 @@ from app import mesh_view, minkowski, tessellate
 from app.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
 from app.scene import Scene
 from app.shape_kinds import KINDS, build_shape
-from physics import Sphere, SweepResult, sweep, tolerance
+from physics import Feature, Sphere, SweepResult, sweep, tolerance
+from physics.gjk import convex_cast
 from physics.reference import reference_sweep
 from physics.sweep.polyhedron import SatTrace
 from physics.traversal import TraversalTrace
@@ -165,14 +166,30 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
                 report.mesh.contacts, report.mesh.classification = mesh_view.sphere_contacts(
                     sphere, target, scene.direction, result.t, _scene_scale(scene))
         if reference and not with_mesh:
-            try:
-                report.reference = reference_sweep(moving, target, scene.direction)
-            except TypeError:  # no reference for this pair (yet): no badge
-                report.reference = None
-            else:
+            report.reference = second_opinion(moving, target, scene.direction)
+            if report.reference is not None:
                 report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
         reports.append(report)
     return reports
+
+
+def second_opinion(moving, target, direction) -> SweepResult | None:
+    """An independent answer: ``physics.reference`` (bisection on the exact
+    distance), else for pairs it does not know (polyhedra) the GJK cast of
+    ``physics.gjk``; None when neither answers (planes with polyhedra, or a cast that
+    did not converge)."""
+    try:
+        return reference_sweep(moving, target, direction)
+    except TypeError:
+        pass
+    try:
+        cast = convex_cast(moving, target, direction)
+    except TypeError:
+        return None
+    if cast.status not in ("hit", "miss", "overlap at start"):
+        return None
+    return SweepResult(hit=cast.hit, t=cast.t, point=cast.point, normal=cast.normal, face_index=None,
+                       penetration_depth=None, initially_overlapping=False, feature=Feature(None, None))
 
 
 def _mesh_pair_report(target_object, moving, target, direction, still: bool) -> TargetReport:

@@ -58,3 +58,23 @@ def test_teaching_view_draws_the_obstacle_and_the_ray():
     np.testing.assert_allclose(ray.segments[0, 0], crate.vertices.mean(axis=0))
     hit_point = next(batch for batch in view.points if batch.color == RAY).positions[0]
     np.testing.assert_allclose(hit_point, ray.segments[0, 0] + view.time_of_impact * np.asarray(scene.direction))
+
+
+def test_scaling_a_polyhedron_from_the_drag_start():
+    editor = Editor(Scene())
+    editor.add_polyhedron("box")
+    start = dict(editor.scene.object("box1").params)
+    frame = KINDS["polyhedron"].axis_frame(start)
+    for factor in (1.5, 2.0):  # a drag: each step from the start, never compounding
+        editor.scale_selected(start, frame, [1.0, 1.0, factor])
+    vertices = np.asarray(editor.scene.object("box1").params["vertices"])
+    assert np.allclose(vertices.max(axis=0) - vertices.min(axis=0), [1, 1, 2])
+
+
+def test_polyhedra_get_the_gjk_cast_as_second_opinion():
+    from app.view_model import sweep_targets
+
+    reports = {r.name: r for r in sweep_targets(load(POLYHEDRA_SCENE), reference=True)}
+    wedge = reports["wedge"]
+    assert wedge.reference.hit and abs(wedge.reference.t - wedge.result.t) <= 1e-9 and wedge.disagreement == ""
+    assert reports["post"].reference.hit is False and reports["post"].disagreement == ""
