@@ -131,3 +131,67 @@ def reference_sweep(center, radius, direction, core: Core) -> ReferenceAnswer:
     (the search of ``physics.reference`` on this module's own distance)."""
     f = lambda t: gap(center, radius, direction, core, t)  # noqa: E731
     return ReferenceAnswer(first_touch(f), f(minimum_time(f)))
+
+
+# --- convex polytopes: a distance written with nothing of the SAT or GJK code ------
+
+def _segment_crosses_triangle(p, q, a, b, c) -> bool:
+    """Whether the segment p-q meets the triangle a, b, c (signed volumes)."""
+    def volume(u, v, w, x):
+        return _dot(_sub(v, u), _cross3(_sub(w, u), _sub(x, u)))
+
+    side_p, side_q = volume(a, b, c, p), volume(a, b, c, q)
+    if side_p * side_q > 0 or (side_p == 0 and side_q == 0):
+        return False
+    edges = [volume(p, q, a, b), volume(p, q, b, c), volume(p, q, c, a)]
+    return all(e >= 0 for e in edges) or all(e <= 0 for e in edges)
+
+
+def _cross3(u, v):
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def _inside(point, triangles, center) -> bool:
+    """Whether ``point`` is inside the convex solid bounded by ``triangles``."""
+    for a, b, c in triangles:
+        normal = _cross3(_sub(b, a), _sub(c, a))
+        if _dot(normal, _sub(center, a)) > 0:
+            normal = (-normal[0], -normal[1], -normal[2])
+        if _dot(normal, _sub(point, a)) > 0:
+            return False
+    return True
+
+
+def polytope_gap(first, second, offset) -> float:
+    """Distance between two convex polytopes, the first translated by ``offset``, or
+    -1 where they intersect.  Each is (vertices, triangles, edges) of Python tuples."""
+    vertices_a = [tuple(v[k] + offset[k] for k in range(3)) for v in first[0]]
+    triangles_a = [tuple(tuple(v[k] + offset[k] for k in range(3)) for v in tri) for tri in first[1]]
+    edges_a = [tuple(tuple(v[k] + offset[k] for k in range(3)) for v in edge) for edge in first[2]]
+    vertices_b, triangles_b, edges_b = second
+    center_a = tuple(sum(v[k] for v in vertices_a) / len(vertices_a) for k in range(3))
+    center_b = tuple(sum(v[k] for v in vertices_b) / len(vertices_b) for k in range(3))
+    if any(_inside(v, triangles_b, center_b) for v in vertices_a) or \
+            any(_inside(v, triangles_a, center_a) for v in vertices_b):
+        return -1.0
+    if any(_segment_crosses_triangle(*edge, *tri) for edge in edges_a for tri in triangles_b) or \
+            any(_segment_crosses_triangle(*edge, *tri) for edge in edges_b for tri in triangles_a):
+        return -1.0
+    from physics.reference import segment_closest_points
+
+    distances = [_norm(_sub(v, closest_on_triangle(v, *tri))) for v in vertices_a for tri in triangles_b]
+    distances += [_norm(_sub(v, closest_on_triangle(v, *tri))) for v in vertices_b for tri in triangles_a]
+    for p0, p1 in edges_a:
+        for q0, q1 in edges_b:
+            closest_p, closest_q = segment_closest_points(p0, p1, q0, q1)
+            distances.append(_norm(_sub(closest_p, closest_q)))
+    return min(distances)
+
+
+def polytope_parts(polyhedron) -> tuple:
+    """(vertices, fan triangles of the faces, edges) of a scalar ConvexPolyhedron."""
+    vertices = [tuple(float(x) for x in v) for v in polyhedron.vertices]
+    triangles = [(vertices[loop[0]], vertices[loop[k]], vertices[loop[k + 1]]) for loop in polyhedron.faces
+                 for k in range(1, len(loop) - 1)]
+    edges = [(vertices[i], vertices[j]) for i, j in polyhedron.edges]
+    return vertices, triangles, edges

@@ -260,3 +260,25 @@ def test_box_lands_on_a_mesh_vertex():
     result = sweep(ConvexPolyhedron.box([0.2, 0.2, 0.2], [0, 0, 3]), pyramid, [0.1, 0.05, -3])
     assert_close(result.t, 0.6, what="t")
     assert result.feature.kind == "vertex" and np.allclose(result.point, [0, 0, 1])
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hulls(), hulls(), motions)
+def test_sat_matches_bisection_on_an_exact_distance(moving, target, motion):
+    """The brute-force reference: bisection on a distance written from closest
+    points and segment-triangle crossings (Python floats, nothing shared with SAT)."""
+    from physics.reference import first_touch, minimum_time
+    from tests.physics.brute_force import polytope_gap, polytope_parts
+
+    first, second = polytope_parts(moving), polytope_parts(target)
+
+    def gap(t):
+        return polytope_gap(first, second, tuple(t * float(m) for m in motion))
+
+    closest = gap(minimum_time(gap))
+    assume(abs(closest) > tolerance.LENGTH_RTOL * 10 or closest == -1.0)  # not a graze
+    expected = first_touch(gap)
+    result = sweep(moving, target, motion)
+    assert result.hit == (expected is not None)
+    if result.hit:
+        assert abs(result.t - expected) <= tolerance.TIME_ATOL * 10
