@@ -90,6 +90,9 @@ class TargetReport:
     reference: SweepResult | None = None
     disagreement: str = ""
     mesh: MeshReport | None = None
+    moving_feature: np.ndarray | None = None
+    """The moving polyhedron's touching vertices at the time of impact (its half of
+    the feature pair), when it has one."""
 
     @property
     def time(self) -> float | None:
@@ -159,6 +162,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
         report = TargetReport(target_object.name, target_object.kind, status, result, single=single)
         if isinstance(trace, SatTrace) and result.hit:
             report.message = "feature pair: {} of the moving shape, {} of the target".format(*trace.feature_pair)
+            report.moving_feature = trace.moving_feature
         if with_mesh:
             report.mesh = MeshReport(trace=trace)
             if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
@@ -246,6 +250,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
                                            3.5 if emphasised else 1.5))
         if report.result is not None and report.result.hit:
             _add_contact(view, kind, scene_object.params, report.result, scale)
+        if report.moving_feature is not None and len(report.moving_feature):
+            _add_moving_feature(view, report.moving_feature)
         if scene_object.kind == "mesh":
             _add_mesh_details(view, scene_object, report.mesh, display, scale)
     _add_mesh_overlaps(view, scene)
@@ -299,6 +305,22 @@ def _add_contact(view: ViewModel, kind, params: dict, result: SweepResult, scale
                                     on_top=True))
     view.lines.append(LineBatch(tessellate.arrow(point, normal * scale * 1.5), NORMAL, 3.0, on_top=True))
     view.points.append(PointBatch(point[None], CONTACT, 12.0))
+
+
+def _add_moving_feature(view: ViewModel, corners: np.ndarray) -> None:
+    """The moving shape's half of the feature pair at the time of impact: its
+    touching vertex, edge or face outline."""
+    view.points.append(PointBatch(corners, FEATURE, 14.0))
+    if len(corners) >= 2:
+        center = corners.mean(axis=0)
+        offsets = corners - center
+        u = offsets[np.argmax(np.linalg.norm(offsets, axis=1))]
+        normal = np.cross(u, offsets[np.argmax(np.abs(offsets @ np.cross(u, [0.3, 0.5, 0.8])))]) \
+            if len(corners) > 2 else u
+        v = np.cross(normal, u)
+        loop = corners[np.argsort(np.arctan2(offsets @ v, offsets @ u))] if len(corners) > 2 else corners
+        segments = np.stack([loop, np.roll(loop, -1, axis=0)], axis=1)
+        view.lines.append(LineBatch(segments[:1] if len(corners) == 2 else segments, FEATURE, 4.0, on_top=True))
 
 
 def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | None, display: MeshDisplay,

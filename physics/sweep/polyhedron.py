@@ -142,6 +142,9 @@ class SatTrace:
     exit: np.ndarray = field(default_factory=lambda: np.zeros(0))
     chosen: int = -1
     feature_pair: tuple = ()
+    moving_feature: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    """The moving shape's touching vertices at the time of impact (one: a vertex,
+    two: an edge, more: a face)."""
 
 
 AXIS_KINDS = ("face of A", "face of B", "edge pair", "motion")
@@ -284,6 +287,10 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
         trace.axes, trace.kinds, trace.enter, trace.exit = axes[0], kinds, enter[0], exit_[0]
         trace.chosen = int(chosen[0])
         trace.feature_pair = (_kind_of(count_a[0]), _kind_of(count_b[0]))
+        if not np.isnan(t[0]):
+            moved = a.vertices[:1] + t[0] * motion[:1, None, :]
+            slack = tolerance.HULL_RTOL * (1 + np.abs(moved).max(axis=(1, 2)))
+            trace.moving_feature = moved[0][_support(moved, normal[:1], True, slack)[0]]
     hit = ~np.isnan(t)
     nan3 = np.full(3, np.nan)
     return SweepResult.from_arrays(
