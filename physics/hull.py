@@ -43,7 +43,7 @@ class Hull(NamedTuple):
 def convex_hull(points: np.ndarray) -> Hull:
     """The convex hull of ``points (V, 3)``, V >= 1; ``ValueError`` past
     ``MAX_HULL_POINTS`` distinct points."""
-    points = np.unique(np.asarray(points, float), axis=0)
+    points = _merge_near_duplicates(np.unique(np.asarray(points, float), axis=0))
     if len(points) > MAX_HULL_POINTS:
         raise ValueError(f"vertices: at most {MAX_HULL_POINTS} distinct points make a polyhedron, got {len(points)}")
     extent = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) if len(points) > 1 else 0.0
@@ -66,8 +66,22 @@ def convex_hull(points: np.ndarray) -> Hull:
         return _flat_hull(points, normals[0], slack)
     below, above = np.all(heights <= slack, axis=1), np.all(heights >= -slack, axis=1)
     outward = np.concatenate([normals[below], -normals[above]])
-    anchors = np.concatenate([triples[below, 0], triples[above, 0]])
-    return _solid_hull(points, outward, anchors, slack)
+    return _solid_hull(points, outward, np.concatenate([triples[below], triples[above]]), slack)
+
+
+def _merge_near_duplicates(points: np.ndarray) -> np.ndarray:
+    """Keep one of every group of points closer than ``tolerance.HULL_MERGE_RTOL``
+    of the set's extent: the plane through two such points and a third is
+    ill-conditioned, and would leave a hole in the hull."""
+    if len(points) < 2:
+        return points
+    extent = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0)))
+    distances = np.linalg.norm(points[:, None] - points[None], axis=-1)
+    keep = []
+    for index in range(len(points)):
+        if all(distances[index, kept] > tolerance.HULL_MERGE_RTOL * extent for kept in keep):
+            keep.append(index)
+    return points[keep]
 
 
 def _segment_hull(points: np.ndarray, direction: np.ndarray) -> Hull:
@@ -88,18 +102,17 @@ def _flat_hull(points: np.ndarray, normal: np.ndarray, slack: float) -> Hull:
                 edges, 2)
 
 
-def _solid_hull(points, outward, anchors, slack) -> Hull:
+def _solid_hull(points, outward, triangles, slack) -> Hull:
     faces, normals, offsets = [], [], []
     taken = np.zeros(len(outward), bool)
     for index in range(len(outward)):
         if taken[index]:
             continue
         normal = outward[index]
-        offset = float(normal @ points[anchors[index]])
-        same = (np.einsum("fk,k->f", outward, normal) >= 1 - 1e-12) & \
-            (np.abs(np.einsum("fk,fk->f", outward, points[anchors]) - offset) <= slack)
-        taken |= same
-        on_face = np.flatnonzero(np.abs(points @ normal - offset) <= slack)
+        offset = float(normal @ points[triangles[index, 0]])
+        on_plane = np.abs(points @ normal - offset) <= slack
+        on_face = np.flatnonzero(on_plane)
+        taken |= np.all(on_plane[triangles], axis=1) & (outward @ normal > 0)  # faces of the same plane
         refined = np.linalg.svd(points[on_face] - points[on_face].mean(axis=0))[2][2]
         normal = refined if refined @ normal > 0 else -refined
         loop = _ordered_loop(points, on_face, normal, slack)
@@ -108,6 +121,8 @@ def _solid_hull(points, outward, anchors, slack) -> Hull:
         faces.append(loop)
         normals.append(normal)
         offsets.append(float(np.max(points[on_face] @ normal)))
+    if not faces:  # thinner than the slack everywhere: the polygon it is
+        return _flat_hull(points, np.linalg.svd(points - points.mean(axis=0))[2][2], slack)
     used = np.unique(np.concatenate(faces))
     renumber = np.full(len(points), -1)
     renumber[used] = np.arange(len(used))

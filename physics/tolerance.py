@@ -171,3 +171,12 @@ When the GJK cast finds no new support point, the gap between its upper and lowe
 distance bounds at the ray point must be within this for the contact to count;
 wider, it answers "stalled" (no answer), never a guess.  Smaller turns more
 nearly-degenerate simplices into "stalled"; larger accepts contacts a little off."""
+
+HULL_MERGE_RTOL = 1e-7
+"""Unit: fraction of a point set's extent.
+
+Points of a polyhedron closer than this to each other are one vertex of its hull
+(``physics.hull``).  A plane through two nearly coincident points and a third has a
+normal known only to ~eps / this, so without merging such points leave slivers that
+no plane fits and the hull gets a hole.  Smaller keeps more near-duplicates (and
+risks those holes); larger moves corners by up to this much of the extent."""

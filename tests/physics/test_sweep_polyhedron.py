@@ -46,6 +46,17 @@ def test_hulls_of_a_box_a_tetrahedron_and_random_points():
     assert np.all(points @ hull.normals.T <= hull.offsets + 1e-12)  # every point inside every face
 
 
+def test_near_duplicate_points_leave_no_hole():
+    """Regression (hypothesis, session 2): two points 1e-8 apart made planes no
+    triple could fit, the sliver face was lost and the hull had a hole (Euler
+    characteristic 1).  Points closer than ``tolerance.HULL_MERGE_RTOL`` of the
+    extent are now one vertex."""
+    points = np.array([[-0.21622271258265824, -2.057938860669135, -1.927871302329379], [0.0014108166493734544, -1.5405689761705692, -2.4432478330669536], [-0.3322338794647401, -1.2069387196999748, -1.9676782553270074], [0.8274391715842707, -1.781899671412343, -1.5326036672303114], [0.00141081664969437, -1.5405689761705692, -1.5326046700375684], [0.0014108166493734544, -1.5405689946030754, -1.5326046700375684], [0.9857424195213187, -0.5797890263817861, -1.5326046700375684], [0.0014108166493734544, -1.5405689761705692, -2.3064364706700995]])
+    hull = convex_hull(points)
+    assert len(hull.vertices) - len(hull.edges) + len(hull.faces) == 2
+    assert np.all(points @ hull.normals.T <= hull.offsets + 1e-6)
+
+
 def test_degenerate_hulls_and_limits():
     square = convex_hull(np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0.5, 0.5, 0]], float))
     assert square.dimension == 2 and len(square.vertices) == 4 and len(square.faces) == 2
