@@ -12,7 +12,7 @@ from imgui_bundle import imgui, imguizmo
 
 from app.editor import SHORTCUTS, Editor
 from app.shape_kinds import KINDS, RigidMotion
-from app.ui_meshes import add_mesh_menu, draw_mesh_panel, source_field
+from app.ui_meshes import add_mesh_menu, draw_axes_panel, draw_mesh_panel, source_field
 from app.ui_tools import ToolState, cancel_and_message, draw_tools
 from app.view_model import TargetReport
 
@@ -39,6 +39,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _inspector(editor)
     _results(editor, size)
     draw_mesh_panel(editor, size)
+    draw_axes_panel(editor, size)
     if state.show_help:
         _help(state, size)
     _path_dialog(editor, state)

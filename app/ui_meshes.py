@@ -1,5 +1,6 @@
-"""The mesh panel: sphere-tree display, the walk of the current sweep, contacts,
-mesh-mesh overlaps and the broadphase/bisection timeline (ImPlot)."""
+"""The mesh and polytope panels: sphere-tree display, the walk of the current sweep,
+contacts, mesh-mesh overlaps, the broadphase/bisection timeline, and a moving
+polyhedron's separating-axis intervals (ImPlot)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from app.editor import Editor
 from app.mesh_sources import GENERATORS
 from app.shape_kinds import build_shape
 from app.view_model import TargetReport
+from physics.sweep.polyhedron import AXIS_KINDS
 from physics.traversal import STATUS_NAMES
 
 RED = (1.0, 0.35, 0.3, 1.0)
@@ -116,3 +118,33 @@ def _narrowphase_timeline(report: TargetReport) -> None:
             if np.any(mask):
                 implot.plot_scatter(label, times[mask], order[mask])
         implot.end_plot()
+
+
+def draw_axes_panel(editor: Editor, size: tuple[int, int]) -> None:
+    """The separating axis test over time of a moving polyhedron against the selected
+    target (else the earliest hit): every axis's interval of overlap in t, the last
+    to begin marked — the first contact is where all intervals overlap."""
+    view = editor.view()
+    traced = [r for r in view.reports if r.separating_axes is not None]
+    if not traced:
+        return
+    report = next((r for r in traced if r.name == editor.selected), None) or \
+        next((r for r in traced if r.name == view.earliest), traced[0])
+    trace = report.separating_axes
+    imgui.set_next_window_pos((8, size[1] - 330), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((470, 300), imgui.Cond_.first_use_ever)
+    if imgui.begin("Separating axes"):
+        imgui.text(f"{report.name}: {len(trace.axes)} axes; "
+                   + (f"the last to begin overlapping is #{trace.chosen} ({AXIS_KINDS[trace.kinds[trace.chosen]]})"
+                      if report.result is not None and report.result.hit else "no t where all overlap: a miss"))
+        imgui.text_disabled("one line per axis: the t for which the projections overlap")
+        if implot.begin_plot(f"overlap intervals##{report.name}", (-1, -1), implot.Flags_.no_legend):
+            implot.setup_axes("t", "axis")
+            implot.setup_axes_limits(-0.1, 1.1, -1.0, len(trace.axes) + 0.0)
+            for index, (enter, leave) in enumerate(zip(trace.enter, trace.exit)):
+                low, high = max(float(enter), -0.1), min(float(leave), 1.1)
+                if low <= high:
+                    label = "last to begin" if index == trace.chosen else AXIS_KINDS[trace.kinds[index]]
+                    implot.plot_line(f"{label}##{index}", np.array([low, high]), np.array([index, index], float))
+            implot.end_plot()
+    imgui.end()

@@ -93,6 +93,8 @@ class TargetReport:
     moving_feature: np.ndarray | None = None
     """The moving polyhedron's touching vertices at the time of impact (its half of
     the feature pair), when it has one."""
+    separating_axes: SatTrace | None = None
+    """A moving polyhedron's separating axis test over time, axis by axis."""
 
     @property
     def time(self) -> float | None:
@@ -160,6 +162,8 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
             continue
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result, single=single)
+        if isinstance(trace, SatTrace):
+            report.separating_axes = trace
         if isinstance(trace, SatTrace) and result.hit:
             report.message = "feature pair: {} of the moving shape, {} of the target".format(*trace.feature_pair)
             report.moving_feature = trace.moving_feature

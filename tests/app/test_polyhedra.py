@@ -78,3 +78,12 @@ def test_polyhedra_get_the_gjk_cast_as_second_opinion():
     wedge = reports["wedge"]
     assert wedge.reference.hit and abs(wedge.reference.t - wedge.result.t) <= 1e-9 and wedge.disagreement == ""
     assert reports["post"].reference.hit is False and reports["post"].disagreement == ""
+
+
+def test_separating_axis_intervals_reach_the_view():
+    view = build_view_model(load(POLYHEDRA_SCENE))
+    wedge = next(r for r in view.reports if r.name == "wedge")
+    axes = wedge.separating_axes
+    assert axes is not None and len(axes.axes) == len(axes.enter) == len(axes.exit)
+    assert abs(axes.enter[axes.chosen] - wedge.result.t) <= 1e-12  # the last axis to begin overlapping gives t
+    assert np.max(axes.enter) <= np.min(axes.exit)  # every interval overlaps at the time of impact
