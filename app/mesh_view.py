@@ -12,11 +12,14 @@ tested, the triangle hit, contact points and normals, and overlapping triangles.
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from app import tessellate
+from app.shape_kinds import posed_mesh
 from physics import Sphere, TriangleMesh, tolerance
 from physics.broadphase import MeshContact, NarrowphaseTrace, first_mesh_contact
 from physics.contacts import MeshContacts, classify, contacts
@@ -87,11 +90,19 @@ def narrowphase(moving_mesh: TriangleMesh, target: TriangleMesh, direction) -> t
     return first_mesh_contact(moving_mesh, direction, target, np.zeros(3), trace=trace), trace
 
 
-def overlaps(meshes: dict[str, TriangleMesh]) -> list[MeshOverlapReport]:
-    """Overlapping triangle pairs of every two meshes of the scene, at rest."""
-    names = list(meshes)
-    return [MeshOverlapReport(a, b, mesh_overlap(meshes[a], meshes[b]))
-            for i, a in enumerate(names) for b in names[i + 1:]]
+def overlaps(mesh_params: dict[str, dict]) -> list[MeshOverlapReport]:
+    """Overlapping triangle pairs of every two meshes of the scene (name -> mesh
+    object parameters), at rest.  Each pair is computed once per pair of poses and
+    sources: dragging anything else reruns no overlap test."""
+    names = list(mesh_params)
+    keys = {name: json.dumps(params, sort_keys=True) for name, params in mesh_params.items()}
+    return [MeshOverlapReport(a, b, _overlap_of(keys[a], keys[b])) for i, a in enumerate(names) for b in names[i + 1:]]
+
+
+@functools.lru_cache(maxsize=64)
+def _overlap_of(first_json: str, second_json: str) -> MeshOverlap:
+    """Callers must not modify the arrays (they are shared by the cache)."""
+    return mesh_overlap(posed_mesh(json.loads(first_json)), posed_mesh(json.loads(second_json)))
 
 
 def node_spheres(mesh: TriangleMesh, depth: int, trace: TraversalTrace | None) -> list[tuple[np.ndarray, tuple]]:

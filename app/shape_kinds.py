@@ -180,8 +180,21 @@ def _plane_mesh(params: dict):
     return tessellate.plane_patch(plane.normal, float(plane.offset), PLANE_PATCH_HALF_SIZE)
 
 
+def polyhedron_of(params: dict) -> ConvexPolyhedron:
+    """A polyhedron object's physics shape, its hull found once per vertex list and
+    dtype (the sweeps, the float32 lens, the drawing and the highlight all ask)."""
+    vertices = np.asarray(params["vertices"])
+    dtype = vertices.dtype if np.issubdtype(vertices.dtype, np.floating) else np.dtype(np.float64)
+    return _cached_polyhedron(json.dumps(vertices.tolist()), dtype.str)
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_polyhedron(vertices_json: str, dtype: str) -> ConvexPolyhedron:
+    return ConvexPolyhedron(np.array(json.loads(vertices_json), dtype=dtype))
+
+
 def _polyhedron_drawing(params: dict) -> tessellate.Mesh:
-    polyhedron = ConvexPolyhedron(params["vertices"])
+    polyhedron = polyhedron_of(params)
     corners = polyhedron.vertices
     fans = [corners[[loop[0], loop[k], loop[k + 1]]] for loop in polyhedron.faces[:len(polyhedron.faces)]
             for k in range(1, len(loop) - 1)]
@@ -189,7 +202,7 @@ def _polyhedron_drawing(params: dict) -> tessellate.Mesh:
 
 
 def _polyhedron_feature(params: dict, kind: str, index: int) -> tuple[np.ndarray, np.ndarray]:
-    polyhedron = ConvexPolyhedron(params["vertices"])
+    polyhedron = polyhedron_of(params)
     corners, nothing = polyhedron.vertices, (np.zeros((0, 2, 3)), np.zeros((0, 3)))
     if kind == "vertex":
         return nothing[0], corners[index][None]
@@ -265,7 +278,7 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
               {"source": default_source("icosphere"), "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()},
               posed_mesh, _mesh_drawing, face_loop=_mesh_face),
     ShapeKind("polyhedron", (Parameter("vertices", "points"),), {"vertices": POLYHEDRA["box"]},
-              lambda p: ConvexPolyhedron(p["vertices"]), _polyhedron_drawing, highlight=_polyhedron_feature),
+              polyhedron_of, _polyhedron_drawing, highlight=_polyhedron_feature),
 )}
 """Shape kinds by name; the moving shape may be of any kind the physics can sweep."""
 

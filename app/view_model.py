@@ -344,8 +344,9 @@ def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | N
 def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
     """Overlapping triangles of every two meshes at rest, and of a moving mesh at the
     narrowphase's first contact."""
-    meshes = {o.name: build_shape("mesh", o.params) for o in scene.objects if o.kind == "mesh"}
-    view.mesh_overlaps = mesh_view.overlaps(meshes)
+    mesh_objects = [o for o in scene.objects if o.kind == "mesh"]
+    meshes = {o.name: build_shape("mesh", o.params) for o in mesh_objects}
+    view.mesh_overlaps = mesh_view.overlaps({o.name: o.params for o in mesh_objects})
     for found in view.mesh_overlaps:
         for name, column in ((found.first, 0), (found.second, 1)):
             if len(found.overlap.pairs):

@@ -103,7 +103,7 @@ def _flat_hull(points: np.ndarray, normal: np.ndarray, slack: float) -> Hull:
 
 
 def _solid_hull(points, outward, triangles, slack) -> Hull:
-    faces, normals, offsets = [], [], []
+    faces, normals = [], []
     taken = np.zeros(len(outward), bool)
     for index in range(len(outward)):
         if taken[index]:
@@ -120,7 +120,6 @@ def _solid_hull(points, outward, triangles, slack) -> Hull:
             continue
         faces.append(loop)
         normals.append(normal)
-        offsets.append(float(np.max(points[on_face] @ normal)))
     if not faces:  # thinner than the slack everywhere: the polygon it is
         return _flat_hull(points, np.linalg.svd(points - points.mean(axis=0))[2][2], slack)
     used = np.unique(np.concatenate(faces))
@@ -129,7 +128,7 @@ def _solid_hull(points, outward, triangles, slack) -> Hull:
     loops = tuple(tuple(int(i) for i in renumber[face]) for face in faces)
     edge_set = sorted({tuple(sorted((loop[i], loop[(i + 1) % len(loop)]))) for loop in loops for i in range(len(loop))})
     vertices = points[used]
-    normals, offsets = np.array(normals), np.array(offsets)
+    normals = np.array(normals)
     offsets = np.max(np.einsum("fk,vk->fv", normals, vertices), axis=1)  # every vertex inside every plane
     return Hull(vertices, loops, normals, offsets, np.array(edge_set), 3)
 

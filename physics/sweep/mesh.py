@@ -79,14 +79,21 @@ def moving_core(moving: Sphere | Capsule | Segment, direction: np.ndarray, mesh:
     return MovingCore(points, radius.astype(points.dtype), direction, batch_shape)
 
 
+def culling_reach(points: np.ndarray, direction: np.ndarray, radius: np.ndarray, tree) -> np.ndarray:
+    """Per query, the radius a node sphere is inflated by when the walk decides
+    whether it can be reached: the moving shape's own ``radius`` plus the
+    ``tolerance.BVH_CULL_RTOL`` margin of the coordinates' scale (points (Q, K, 3))."""
+    scale = np.maximum(np.abs(points).max(axis=(1, 2)), np.abs(direction).max(axis=1)) + tree.extent
+    return radius + tolerance.BVH_CULL_RTOL * scale
+
+
 def walk_mesh(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bool, update_bound: BoundUpdate | None,
               trace: TraversalTrace | None) -> LeafContacts:
     """Every leaf test of the tree walk for ``core`` (see the module docstring);
     ``update_bound`` prunes as in ``physics.traversal.walk``."""
     tree = mesh.tree
     points, radius, direction = core.points, core.radius, core.direction
-    scale = np.maximum(np.abs(points).max(axis=(1, 2)), np.abs(direction).max(axis=1)) + tree.extent
-    reach = radius + tolerance.BVH_CULL_RTOL * scale
+    reach = culling_reach(points, direction, radius, tree)
     starts, directions = components(points[:, 0]), components(direction)
     axes = components(points[:, -1] - points[:, 0])
 

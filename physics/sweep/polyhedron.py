@@ -38,13 +38,13 @@ from typing import NamedTuple
 import numpy as np
 
 from physics import tolerance
-from physics.core import EDGE, FACE, VERTEX, newell_normal
+from physics.core import EDGE, FACE, VERTEX, core_features, newell_normal
 from physics.result import SweepResult
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment
-from physics.sweep.capsule import closest_parameters
-from physics.sweep.ball import Contact
+from physics.sweep.capsule import closest_parameters, sweep_core_polygon
+from physics.sweep.ball import Contact, sweep_ball_core
 from physics.sweep.batching import chunk_ranges
-from physics.sweep.mesh import MovingCore, core_points, first_hit_result, ranked_hits
+from physics.sweep.mesh import MovingCore, core_points, culling_reach, first_hit_result, ranked_hits
 from physics.sweep.rounded import ball_entry_time
 from physics.traversal import lower_to_first_hit, walk
 from physics.sweep.sphere import is_scalar, sweep_query
@@ -274,31 +274,44 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
     count = int(np.prod(batch_shape, dtype=int))
     a, b = polytope_of(polyhedron, batch_shape), polytope_of(target, batch_shape)
     motion = np.broadcast_to(direction, batch_shape + (3,)).reshape(count, 3).astype(float)
-    parts = []
-    for start, stop in chunk_ranges(count):  # cache-sized passes, as every batched kernel
-        rows = slice(start, stop)
-        a_part = a._replace(vertices=a.vertices[rows], normals=a.normals[rows], edges=a.edges[rows])
-        b_part = b._replace(vertices=b.vertices[rows], normals=b.normals[rows], edges=b.edges[rows])
-        swept = sat_sweep(a_part, b_part, motion[rows], ignore_separating)
-        parts.append(swept + contact_features(a_part, b_part, motion[rows], swept[0], swept[1]))
-    (t, normal, depth, chosen, axes, kinds, enter, exit_, point, code, index, face_index, count_a,
-     count_b) = [np.concatenate([part[i] for part in parts]) if i != 5 else parts[0][5] for i in range(14)]
+    parts = [_sweep_rows(a, b, motion, slice(start, stop), ignore_separating)
+             for start, stop in chunk_ranges(count)]  # cache-sized passes, as every batched kernel
+    (t, normal, depth, chosen, axes, enter, exit_, point, code, index, face_index, count_a,
+     count_b) = (np.concatenate(column) for column in zip(*parts))
     if trace is not None and count == 1:
-        trace.axes, trace.kinds, trace.enter, trace.exit = axes[0], kinds, enter[0], exit_[0]
+        trace.axes, trace.enter, trace.exit = axes[0], enter[0], exit_[0]
+        trace.kinds = candidate_axes(a, b, motion)[1]
         trace.chosen = int(chosen[0])
         trace.feature_pair = (_kind_of(count_a[0]), _kind_of(count_b[0]))
         if not np.isnan(t[0]):
             moved = a.vertices[:1] + t[0] * motion[:1, None, :]
             slack = tolerance.HULL_RTOL * (1 + np.abs(moved).max(axis=(1, 2)))
             trace.moving_feature = moved[0][_support(moved, normal[:1], True, slack)[0]]
+    return _result(t, point, normal, depth, code, index, face_index, batch_shape,
+                   is_scalar(polyhedron, target, direction=direction))
+
+
+def _sweep_rows(a: Polytope, b: Polytope, motion: np.ndarray, rows: slice, ignore_separating: bool) -> tuple:
+    """The SAT kernel and the contact features for ``rows`` of the batch: t, normal,
+    depth, chosen axis, axes, enter, exit, point, code, index, face index, support
+    sizes."""
+    a = a._replace(vertices=a.vertices[rows], normals=a.normals[rows], edges=a.edges[rows])
+    b = b._replace(vertices=b.vertices[rows], normals=b.normals[rows], edges=b.edges[rows])
+    t, normal, depth, chosen, axes, _, enter, exit_ = sat_sweep(a, b, motion[rows], ignore_separating)
+    return (t, normal, depth, chosen, axes, enter, exit_) + contact_features(a, b, motion[rows], t, normal)
+
+
+def _result(t, point, normal, depth, code, index, face_index, batch_shape: tuple, scalar: bool) -> SweepResult:
+    """The public answer from flat per-row arrays (``t`` NaN where no hit: every
+    other field is blanked there)."""
     hit = ~np.isnan(t)
-    nan3 = np.full(3, np.nan)
     return SweepResult.from_arrays(
-        t=t.reshape(batch_shape), point=np.where(hit[:, None], point, nan3).reshape(batch_shape + (3,)),
-        normal=np.where(hit[:, None], normal, nan3).reshape(batch_shape + (3,)),
-        face_index=np.where(hit, face_index, -1).reshape(batch_shape), penetration_depth=depth.reshape(batch_shape),
-        feature_code=np.where(hit, code, -1).reshape(batch_shape), feature_index=np.where(hit, index, -1).reshape(
-            batch_shape), scalar=is_scalar(polyhedron, target, direction=direction))
+        t=t.reshape(batch_shape), point=np.where(hit[:, None], point, np.nan).reshape(batch_shape + (3,)),
+        normal=np.where(hit[:, None], normal, np.nan).reshape(batch_shape + (3,)),
+        face_index=np.where(hit, face_index, -1).reshape(batch_shape),
+        penetration_depth=np.where(hit, depth, np.nan).reshape(batch_shape),
+        feature_code=np.where(hit, code, -1).reshape(batch_shape),
+        feature_index=np.where(hit, index, -1).reshape(batch_shape), scalar=scalar)
 
 
 def _kind_of(support_size: int) -> str:
@@ -344,14 +357,9 @@ def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction
     lowest = np.argmin(heights * side[:, None], axis=1)
     at_t = a.vertices[np.arange(count), lowest] + np.where(hit, t, 0)[:, None] * motion
     point = at_t - (dot_last(at_t, normal) - offset)[:, None] * normal
-    nan3 = np.full(3, np.nan)
-    depth = np.where(hit & (depth > 0), depth, np.nan)
-    return SweepResult.from_arrays(
-        t=t.reshape(batch_shape), point=np.where(hit[:, None], point, nan3).reshape(batch_shape + (3,)),
-        normal=np.where(hit[:, None], contact_normal, nan3).reshape(batch_shape + (3,)),
-        face_index=np.full(batch_shape, -1), penetration_depth=depth.reshape(batch_shape),
-        feature_code=np.where(hit, FACE, -1).reshape(batch_shape), feature_index=np.where(hit, 0, -1).reshape(
-            batch_shape), scalar=is_scalar(polyhedron, plane, direction=direction))
+    depth = np.where(depth > 0, depth, np.nan)
+    return _result(t, point, contact_normal, depth, np.full(count, FACE), np.zeros(count, int), np.full(count, -1),
+                   batch_shape, is_scalar(polyhedron, plane, direction=direction))
 
 
 class FaceTriangles(NamedTuple):
@@ -418,13 +426,8 @@ def _rounded_against_polyhedron(moving, polyhedron: ConvexPolyhedron, direction,
         face = np.where(dot_last(normal, np.broadcast_to(
             polyhedron.normals[..., 0, :], batch_shape + (3,)).reshape(count, 3)) >= 0, 0, 1)
         index = np.where(code == FACE, face, index)
-    hit = ~np.isnan(t)
-    return SweepResult.from_arrays(
-        t=t.reshape(batch_shape), point=point.reshape(batch_shape + (3,)), normal=normal.reshape(batch_shape + (3,)),
-        face_index=np.where(hit, face, -1).reshape(batch_shape), penetration_depth=depth.reshape(batch_shape),
-        feature_code=np.where(hit, code, -1).reshape(batch_shape),
-        feature_index=np.where(hit, index, -1).reshape(batch_shape),
-        scalar=is_scalar(moving, polyhedron, direction=direction))
+    return _result(t, point, normal, depth, code, index, face, batch_shape,
+                   is_scalar(moving, polyhedron, direction=direction))
 
 
 def _first_per_row(contact) -> tuple[np.ndarray, np.ndarray]:
@@ -443,10 +446,6 @@ def _first_per_row(contact) -> tuple[np.ndarray, np.ndarray]:
 
 def _rounded_triangle_contacts(points, radius, motion, corners, ignore_separating):
     """Contacts (n, T) of the moving cores (n, K, 3) with every face triangle."""
-    from physics.core import core_features
-    from physics.sweep.ball import sweep_ball_core
-    from physics.sweep.capsule import sweep_core_polygon
-
     shape = corners.shape[:2]
     features = core_features(corners)
     if points.shape[1] == 1:
@@ -532,8 +531,7 @@ def sweep_polyhedron_mesh(polyhedron: ConvexPolyhedron, mesh, direction, *, igno
     center = 0.5 * (low + high)
     bound = np.linalg.norm(vertices - center[:, None], axis=-1).max(axis=1)
     tree = mesh.tree
-    scale = np.maximum(np.abs(vertices).max(axis=(1, 2)), np.abs(motion).max(axis=1)) + tree.extent
-    reach = bound + tolerance.BVH_CULL_RTOL * scale
+    reach = culling_reach(vertices, motion, bound, tree)
     centers, directions = components(center), components(motion)
 
     def node_entry(queries, nodes):
