@@ -21,7 +21,7 @@ from app.mesh_view import MeshDisplay
 from app.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
                          pytest_source, run_fixture, save_fixture)
 from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
-from app.shape_kinds import KINDS, POLYHEDRA, RigidMotion, random_hull_vertices
+from app.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, random_hull_vertices
 from app.view_model import ViewModel, build_view_model
 from physics import Sphere, sweep
 
@@ -125,7 +125,7 @@ class Editor:
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
                display.traversal, display.contacts, display.minkowski)
         if key != self._view_key:
-            self._view = build_view_model(self.scene, self.selected, float32=still,
+            self._view = build_view_model(self.history.current, self.selected, float32=still,
                                           reference=still and self.check_reference, display=replace(display))
             self._view_key = key
         return self._view
@@ -144,7 +144,7 @@ class Editor:
         try:
             change(scene)
             for scene_object in scene.objects:
-                KINDS[scene_object.kind].build(scene_object.params)
+                build_shape(scene_object.kind, scene_object.params)
             if not all(np.isfinite(scene.direction)):
                 raise ValueError("direction must be finite")
         except (ValueError, KeyError) as error:

@@ -3,7 +3,9 @@
 ImGui >= 1.92 texture protocol: the renderer creates and updates textures that
 ImGui asks for (``BackendFlags_.renderer_has_textures``).  Vertices are
 ``pos 2f, uv 2f, color 4 x u8`` (``imgui.VERTEX_SIZE`` bytes); indices are
-``imgui.INDEX_SIZE`` bytes each.
+``imgui.INDEX_SIZE`` bytes each.  Textures are sampled NEAREST: ImGui draws its
+glyphs at the size they were rasterised (no scaling), and under llvmpipe bilinear
+sampling nearly doubles the cost of the panels (6.1 -> 3.7 ms a frame measured).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class ImGuiRenderer:
                 size = (texture.width, texture.height)
                 if status == imgui.ImTextureStatus.want_create:
                     gl_texture = self.ctx.texture(size, 4, pixels.tobytes())
-                    gl_texture.filter = (self.ctx.LINEAR, self.ctx.LINEAR)
+                    gl_texture.filter = (self.ctx.NEAREST, self.ctx.NEAREST)
                     texture_id = self._next_texture_id
                     self._next_texture_id += 1
                     self.textures[texture_id] = gl_texture

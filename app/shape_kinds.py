@@ -77,8 +77,7 @@ class ShapeKind:
     def anchor_points(self, params: dict) -> np.ndarray:
         """Points that locate the shape (pivot, bounds, framing): (n, 3)."""
         if self.name == "mesh":
-            corners = self.mesh(params).triangles.reshape(-1, 3)
-            return np.stack([corners.min(axis=0), corners.max(axis=0)])
+            return np.stack(drawn_mesh(self.name, params).bounds())
         if self.name == "plane":
             normal = np.asarray(params["normal"], float)
             return (normal * params["offset"] / np.dot(normal, normal))[None]
@@ -97,7 +96,7 @@ class ShapeKind:
         else:
             loop = self.core_loop(params) if self.core_loop else None
         if loop is None:
-            return self.mesh(params).outline, np.zeros((0, 3))
+            return drawn_mesh(self.name, params).outline, np.zeros((0, 3))
         if kind == "face":
             return np.stack([loop, np.roll(loop, -1, axis=0)], axis=1), np.zeros((0, 3))
         if kind == "vertex":
@@ -232,12 +231,7 @@ def posed_mesh(params: dict) -> TriangleMesh:
 
 
 def _mesh_drawing(params: dict) -> tessellate.Mesh:
-    return _cached_mesh_drawing(json.dumps(params, sort_keys=True))
-
-
-@functools.lru_cache(maxsize=32)
-def _cached_mesh_drawing(params_json: str) -> tessellate.Mesh:
-    mesh = posed_mesh(json.loads(params_json))
+    mesh = posed_mesh(params)
     return tessellate.triangle_mesh(mesh.world_vertices()[mesh.faces])
 
 
@@ -285,7 +279,38 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
 
 def build_shape(kind: str, params: dict, dtype=np.float64):
     """The physics shape of a scene object, every coordinate in ``dtype`` (float32 for
-    the precision lens and float32 fixtures; a mesh keeps its source's float64)."""
+    the precision lens and float32 fixtures; a mesh keeps its source's float64).
+    Built once per distinct parameters (shapes are immutable): a drag rebuilds only
+    the shape it moves."""
+    return _cached_shape(kind, _key(params), np.dtype(dtype).str)
+
+
+def drawn_mesh(kind: str, params: dict) -> tessellate.Mesh:
+    """The drawn mesh of a scene object, tessellated once per distinct parameters.
+    Callers must not modify it."""
+    return _cached_drawing(kind, _key(params))
+
+
+def _key(params: dict) -> str:
+    """Scene parameters as a cache key: JSON, whose floats round-trip exactly (numpy
+    values, which an edit may set, as their Python equivalents)."""
+    return json.dumps(params, sort_keys=True, default=_plain)
+
+
+def _plain(value):
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    raise TypeError(f"a shape parameter cannot be {type(value).__name__}")
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_shape(kind: str, params_json: str, dtype: str):
+    params = json.loads(params_json)
     if kind == "mesh":
         return KINDS[kind].build(params)
     return KINDS[kind].build({name: np.asarray(value, dtype=dtype) for name, value in params.items()})
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_drawing(kind: str, params_json: str) -> tessellate.Mesh:
+    return KINDS[kind].mesh(json.loads(params_json))

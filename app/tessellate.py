@@ -7,6 +7,8 @@ sees these triangles.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,7 +19,8 @@ SPHERE_SEGMENTS = (32, 16)
 
 @dataclass
 class Mesh:
-    """Triangles (``triangles`` (n, 3, 3)), outline segments ((m, 2, 3)) and points ((k, 3))."""
+    """Triangles (``triangles`` (n, 3, 3)), outline segments ((m, 2, 3)) and points
+    ((k, 3)).  Treated as immutable once built (its bounds are computed once)."""
 
     triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
     outline: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
@@ -25,28 +28,66 @@ class Mesh:
 
     def translated(self, offset) -> "Mesh":
         offset = np.asarray(offset, float)
-        return Mesh(self.triangles + offset, self.outline + offset, self.points + offset)
+        moved = Mesh(self.triangles + offset, self.outline + offset, self.points + offset)
+        if self.bounds() is not None:
+            moved._bounds = (self.bounds()[0] + offset, self.bounds()[1] + offset)
+        return moved
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
+        return self._bounds
+
+    @functools.cached_property
+    def _bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
         every = np.concatenate([self.triangles.reshape(-1, 3), self.outline.reshape(-1, 3), self.points])
         return (every.min(axis=0), every.max(axis=0)) if len(every) else None
 
 
-def _frame(axis: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An orthonormal frame (u, v, w) with w along ``axis`` (z if the axis is zero)."""
-    length = np.linalg.norm(axis)
-    w = axis / length if length > 0 else np.array([0.0, 0.0, 1.0])
-    helper = np.eye(3)[np.argmin(np.abs(w))]
-    u = np.cross(w, helper)
-    u /= np.linalg.norm(u)
-    return u, np.cross(w, u), w
+def _frame(axis) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An orthonormal frame (u, v, w) with w along ``axis`` (z if the axis is zero):
+    u is w crossed with the world axis it is least aligned with.  Plain floats: the
+    view model asks for a few per frame, too few for numpy to pay off."""
+    x, y, z = (float(c) for c in axis)
+    length = math.sqrt(x * x + y * y + z * z)
+    w = (x / length, y / length, z / length) if length > 0 else (0.0, 0.0, 1.0)
+    least = min(range(3), key=lambda k: abs(w[k]))
+    u = _cross(w, tuple(float(k == least) for k in range(3)))
+    u_length = math.sqrt(sum(c * c for c in u))
+    u = tuple(c / u_length for c in u)
+    return np.array(u), np.array(_cross(w, u)), np.array(w)
+
+
+def _cross(a: tuple, b: tuple) -> tuple:
+    return a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]
 
 
 def grid_triangles(grid: np.ndarray) -> np.ndarray:
-    """Triangles of a (rows, columns, 3) grid of points, rows wrapping around."""
+    """Triangles (n, 3, ...) of a (rows, columns, ...) grid of points (or point
+    indices), rows wrapping around."""
     a, b = grid[:-1, :], grid[1:, :]
     c, d = np.roll(a, -1, axis=1), np.roll(b, -1, axis=1)
-    return np.concatenate([np.stack([a, b, d], axis=-2), np.stack([a, d, c], axis=-2)]).reshape(-1, 3, 3)
+    return np.concatenate([np.stack([a, b, d], axis=2), np.stack([a, d, c], axis=2)]).reshape((-1, 3) + grid.shape[2:])
+
+
+def _capsule_template():
+    """A capsule's drawing in its own frame, for a = 0, radius 1: grid points
+    (rows, columns, 3) as (u, v, w) coordinates, which rows sit around ``b``, and
+    the grid indices of its triangles and outline segments (equator at ``a``, the
+    ring around ``b``, four side lines)."""
+    longitudes, latitudes = SPHERE_SEGMENTS
+    theta = np.linspace(0, 2 * np.pi, longitudes, endpoint=False)
+    phi = np.concatenate([np.linspace(-np.pi / 2, 0, latitudes // 2 + 1), np.linspace(0, np.pi / 2, latitudes // 2 + 1)])
+    unit = np.stack(np.broadcast_arrays(np.cos(phi)[:, None] * np.cos(theta), np.cos(phi)[:, None] * np.sin(theta),
+                                        np.sin(phi)[:, None]), axis=-1)
+    around_b = np.arange(len(phi)) > latitudes // 2
+    index = np.arange(unit.shape[0] * unit.shape[1]).reshape(unit.shape[:2])
+    triangles = grid_triangles(index)
+    equator, ring_b = index[latitudes // 2], index[latitudes // 2 + 1]
+    rings = [np.stack([ring, np.roll(ring, -1)], axis=1) for ring in (equator, ring_b)]
+    sides = np.stack([equator[::longitudes // 4], ring_b[::longitudes // 4]], axis=1)
+    return unit.reshape(-1, 3), np.repeat(around_b, longitudes), triangles, rings, sides
+
+
+_CAPSULE_UNIT, _CAPSULE_AROUND_B, _CAPSULE_TRIANGLES, _CAPSULE_RINGS, _CAPSULE_SIDES = _capsule_template()
 
 
 def capsule(a, b, radius) -> Mesh:
@@ -55,21 +96,10 @@ def capsule(a, b, radius) -> Mesh:
     a, b = np.asarray(a, float), np.asarray(b, float)
     if radius <= 0:
         return segment(a, b) if not np.array_equal(a, b) else marker(a)
-    u, v, w = _frame(b - a)
-    longitudes, latitudes = SPHERE_SEGMENTS
-    theta = np.linspace(0, 2 * np.pi, longitudes, endpoint=False)
-    phi = np.concatenate([np.linspace(-np.pi / 2, 0, latitudes // 2 + 1), np.linspace(0, np.pi / 2, latitudes // 2 + 1)])
-    ring = np.cos(phi)[:, None, None] * (np.cos(theta)[None, :, None] * u + np.sin(theta)[None, :, None] * v)
-    unit = ring + np.sin(phi)[:, None, None] * w
-    ends = np.where((np.arange(len(phi)) <= latitudes // 2)[:, None, None], a, b)
-    grid = ends + radius * unit
-    equator = np.stack([a + radius * (np.cos(theta)[:, None] * u + np.sin(theta)[:, None] * v)] * 2)
-    outline_ring = np.stack([grid[latitudes // 2 + 1], np.roll(grid[latitudes // 2 + 1], -1, axis=0)], axis=1)
-    outline = [np.stack([equator[0], np.roll(equator[0], -1, axis=0)], axis=1), outline_ring]
-    if not np.array_equal(a, b):
-        sides = a + radius * (np.cos(theta[::longitudes // 4])[:, None] * u + np.sin(theta[::longitudes // 4])[:, None] * v)
-        outline.append(np.stack([sides, sides + (b - a)], axis=1))
-    return Mesh(grid_triangles(grid), np.concatenate(outline))
+    frame = np.stack(_frame(b - a))
+    points = a + radius * (_CAPSULE_UNIT @ frame) + np.where(_CAPSULE_AROUND_B[:, None], b - a, 0)
+    outline = _CAPSULE_RINGS + ([_CAPSULE_SIDES] if not np.array_equal(a, b) else [])
+    return Mesh(points[_CAPSULE_TRIANGLES], points[np.concatenate(outline)])
 
 
 def sphere(center, radius) -> Mesh:

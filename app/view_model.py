@@ -10,8 +10,6 @@ returns; no GL here, so it is tested headless.
 
 from __future__ import annotations
 
-import functools
-import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +17,7 @@ import numpy as np
 from app import mesh_view, minkowski, tessellate
 from app.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
 from app.scene import Scene
-from app.shape_kinds import KINDS, build_shape
+from app.shape_kinds import KINDS, build_shape, drawn_mesh
 from physics import Feature, Sphere, SweepResult, sweep, tolerance
 from physics.gjk import convex_cast
 from physics.reference import reference_sweep
@@ -115,17 +113,6 @@ class ViewModel:
     earliest: str | None = None
     time_of_impact: float | None = None
     bounds: tuple[np.ndarray, np.ndarray] = (np.full(3, -1.0), np.full(3, 1.0))
-
-
-@functools.lru_cache(maxsize=256)
-def _cached_mesh(kind: str, params_json: str) -> tessellate.Mesh:
-    return KINDS[kind].mesh(json.loads(params_json))
-
-
-def shape_mesh(kind: str, params: dict) -> tessellate.Mesh:
-    """The drawn mesh of a shape, tessellated once per distinct parameters (a drag
-    re-tessellates only the shape it moves).  Callers must not modify it."""
-    return _cached_mesh(kind, json.dumps(params, sort_keys=True))
 
 
 def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) -> list[TargetReport]:
@@ -240,7 +227,7 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
     by_name = {r.name: r for r in view.reports}
     for scene_object in scene.objects:
         kind = KINDS[scene_object.kind]
-        mesh = shape_mesh(scene_object.kind, scene_object.params)
+        mesh = drawn_mesh(scene_object.kind, scene_object.params)
         if scene_object.name == scene.moving:
             _add_moving(view, scene, mesh, scale)
             continue
@@ -263,7 +250,7 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         _add_teaching_view(view, scene, selected)
     if selected is not None and selected in scene.names():
         selected_object = scene.object(selected)
-        outline = shape_mesh(selected_object.kind, selected_object.params)
+        outline = drawn_mesh(selected_object.kind, selected_object.params)
         view.lines.append(LineBatch(outline.outline, SELECTED, 3.0, on_top=True))
     view.bounds = _bounds(view)
     return view
