@@ -33,6 +33,7 @@ class DrawCall:
     color: tuple
     size: float = 1.0  # line width or point size in pixels
     stage: str = "opaque"  # opaque, translucent, lines, on_top
+    cull: bool = False  # back faces of a closed mesh are not drawn
 
     def release(self) -> None:
         self.vertex_array.release()
@@ -102,10 +103,13 @@ class Renderer:
             if call.program == "mesh":  # outlines win the depth test against their own faces, and
                 # opaque surfaces against see-through ones that coincide with them (the swept path)
                 self.ctx.polygon_offset = (4.0, 4.0) if call.stage == "translucent" else (1.0, 1.0)
+            if call.cull:  # llvmpipe's cost here is per triangle: culling halves it
+                self.ctx.enable(self.ctx.CULL_FACE)
             if call.program == "mesh" and call.stage == "translucent":
                 self._nearest_layer_only(call)
             else:
                 call.vertex_array.render(call.mode)
+            self.ctx.disable(self.ctx.CULL_FACE)
             self.ctx.polygon_offset = 0.0, 0.0
 
     def _nearest_layer_only(self, call: DrawCall) -> None:
@@ -121,20 +125,20 @@ class Renderer:
         call.vertex_array.render(call.mode)
         self.ctx.depth_func = "<"
 
-    def _call(self, program: str, positions, color, size=1.0, stage="opaque") -> list[DrawCall]:
+    def _call(self, program: str, positions, color, size=1.0, stage="opaque", cull=False) -> list[DrawCall]:
         positions = np.ascontiguousarray(np.asarray(positions).reshape(-1, 3), dtype="f4")
         if len(positions) == 0:
             return []
         buffer = self.ctx.buffer(positions.tobytes())
         vertex_array = self.ctx.vertex_array(self.programs[program], [(buffer, "3f", "in_position")])
         mode = {"mesh": self.ctx.TRIANGLES, "line": self.ctx.LINES, "point": self.ctx.POINTS}[program]
-        return [DrawCall(program, buffer, vertex_array, mode, color, size, stage)]
+        return [DrawCall(program, buffer, vertex_array, mode, color, size, stage, cull)]
 
     def _build(self, view: ViewModel) -> list[DrawCall]:
         calls = []
         for drawable in view.drawables:
             mesh, stage = drawable.mesh, "opaque" if drawable.fill[3] >= 1 else "translucent"
-            calls += self._call("mesh", mesh.triangles, drawable.fill, stage=stage)
+            calls += self._call("mesh", mesh.triangles, drawable.fill, stage=stage, cull=mesh.closed)
             if drawable.outline_width > 0:
                 calls += self._call("line", mesh.outline, drawable.outline, drawable.outline_width, stage)
             calls += self._call("point", mesh.points, drawable.fill, drawable.point_size, stage)

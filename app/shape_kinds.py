@@ -197,7 +197,8 @@ def _polyhedron_drawing(params: dict) -> tessellate.Mesh:
     corners = polyhedron.vertices
     fans = [corners[[loop[0], loop[k], loop[k + 1]]] for loop in polyhedron.faces[:len(polyhedron.faces)]
             for k in range(1, len(loop) - 1)]
-    return tessellate.Mesh(np.array(fans).reshape(-1, 3, 3), corners[polyhedron.edges], corners)
+    return tessellate.Mesh(np.array(fans).reshape(-1, 3, 3), corners[polyhedron.edges], corners,
+                           closed=polyhedron.dimension == 3)
 
 
 def _polyhedron_feature(params: dict, kind: str, index: int) -> tuple[np.ndarray, np.ndarray]:

@@ -20,15 +20,18 @@ SPHERE_SEGMENTS = (32, 16)
 @dataclass
 class Mesh:
     """Triangles (``triangles`` (n, 3, 3)), outline segments ((m, 2, 3)) and points
-    ((k, 3)).  Treated as immutable once built (its bounds are computed once)."""
+    ((k, 3)).  ``closed``: the triangles bound a solid and wind counter-clockwise
+    seen from outside, so back faces may be culled (else they are two-sided).
+    Treated as immutable once built (its bounds are computed once)."""
 
     triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
     outline: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
     points: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    closed: bool = False
 
     def translated(self, offset) -> "Mesh":
         offset = np.asarray(offset, float)
-        moved = Mesh(self.triangles + offset, self.outline + offset, self.points + offset)
+        moved = Mesh(self.triangles + offset, self.outline + offset, self.points + offset, self.closed)
         if self.bounds() is not None:
             moved._bounds = (self.bounds()[0] + offset, self.bounds()[1] + offset)
         return moved
@@ -69,10 +72,11 @@ def grid_triangles(grid: np.ndarray) -> np.ndarray:
 
 
 def _capsule_template():
-    """A capsule's drawing in its own frame, for a = 0, radius 1: grid points
-    (rows, columns, 3) as (u, v, w) coordinates, which rows sit around ``b``, and
-    the grid indices of its triangles and outline segments (equator at ``a``, the
-    ring around ``b``, four side lines)."""
+    """A capsule's drawing in its own frame, for a = 0, radius 1: grid points as
+    (u, v, w) coordinates, which of them sit around ``b``, and the point indices of
+    its triangles (counter-clockwise from outside; none of zero area at the poles)
+    and outline segments (equator at ``a``, the ring around ``b``, four side lines),
+    and which triangles form the side band (of zero area when a == b)."""
     longitudes, latitudes = SPHERE_SEGMENTS
     theta = np.linspace(0, 2 * np.pi, longitudes, endpoint=False)
     phi = np.concatenate([np.linspace(-np.pi / 2, 0, latitudes // 2 + 1), np.linspace(0, np.pi / 2, latitudes // 2 + 1)])
@@ -80,14 +84,17 @@ def _capsule_template():
                                         np.sin(phi)[:, None]), axis=-1)
     around_b = np.arange(len(phi)) > latitudes // 2
     index = np.arange(unit.shape[0] * unit.shape[1]).reshape(unit.shape[:2])
-    triangles = grid_triangles(index)
+    triangles = grid_triangles(index)[:, ::-1]
+    poles = np.concatenate([index[0], index[-1]])
+    triangles = triangles[np.isin(triangles, poles).sum(axis=1) < 2]
     equator, ring_b = index[latitudes // 2], index[latitudes // 2 + 1]
     rings = [np.stack([ring, np.roll(ring, -1)], axis=1) for ring in (equator, ring_b)]
     sides = np.stack([equator[::longitudes // 4], ring_b[::longitudes // 4]], axis=1)
-    return unit.reshape(-1, 3), np.repeat(around_b, longitudes), triangles, rings, sides
+    side_band = np.isin(triangles, np.concatenate([equator, ring_b])).all(axis=1)
+    return unit.reshape(-1, 3), np.repeat(around_b, longitudes), triangles, rings, sides, side_band
 
 
-_CAPSULE_UNIT, _CAPSULE_AROUND_B, _CAPSULE_TRIANGLES, _CAPSULE_RINGS, _CAPSULE_SIDES = _capsule_template()
+_CAPSULE_UNIT, _CAPSULE_AROUND_B, _CAPSULE_TRIANGLES, _CAPSULE_RINGS, _CAPSULE_SIDES, _SIDE_BAND = _capsule_template()
 
 
 def capsule(a, b, radius) -> Mesh:
@@ -98,8 +105,9 @@ def capsule(a, b, radius) -> Mesh:
         return segment(a, b) if not np.array_equal(a, b) else marker(a)
     frame = np.stack(_frame(b - a))
     points = a + radius * (_CAPSULE_UNIT @ frame) + np.where(_CAPSULE_AROUND_B[:, None], b - a, 0)
-    outline = _CAPSULE_RINGS + ([_CAPSULE_SIDES] if not np.array_equal(a, b) else [])
-    return Mesh(points[_CAPSULE_TRIANGLES], points[np.concatenate(outline)])
+    if np.array_equal(a, b):
+        return Mesh(points[_CAPSULE_TRIANGLES[~_SIDE_BAND]], points[np.concatenate(_CAPSULE_RINGS)], closed=True)
+    return Mesh(points[_CAPSULE_TRIANGLES], points[np.concatenate(_CAPSULE_RINGS + [_CAPSULE_SIDES])], closed=True)
 
 
 def sphere(center, radius) -> Mesh:

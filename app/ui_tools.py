@@ -193,6 +193,7 @@ def _nudge_panel(editor: Editor, size: tuple[int, int]) -> None:
 def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None:
     imgui.set_next_window_pos((size[0] - 478, 28), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((470, 300), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_collapsed(True, imgui.Cond_.first_use_ever)  # a tool opened when needed: keep the view clear
     if imgui.begin("Perturbation scan"):
         scene = editor.scene
         targets = [o.name for o in scene.targets()]

@@ -272,7 +272,7 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
     if moving_object.kind == "sphere":
         center = np.asarray(moving_object.params["center"], float)
         path = tessellate.capsule(center, center + direction, moving_object.params["radius"])
-        view.drawables.append(Drawable(tessellate.Mesh(path.triangles), PATH, PATH, 0.0))
+        view.drawables.append(Drawable(tessellate.Mesh(path.triangles, closed=path.closed), PATH, PATH, 0.0))
     anchors = kind.anchor_points(moving_object.params)
     view.lines.append(LineBatch(np.stack([anchors, anchors + direction], axis=1), START[:3] + (0.6,), 1.5))
     pivot = kind.pivot(moving_object.params)

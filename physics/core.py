@@ -43,12 +43,16 @@ class CoreFeatures(NamedTuple):
     inward_offset: np.ndarray | None     # (..., V)
     codes: np.ndarray                    # (F,) in the order face, edges, vertices
     indices: np.ndarray                  # (F,)
+    anchors: np.ndarray                  # (3, ..., F) a point of each feature, in the order of ``codes``
+    axes: np.ndarray                     # (3, ..., F) face unit normal, edge vector, zero for a vertex
+    widest_code: np.ndarray              # (...) the widest feature: face with area, else longest edge, else vertex
+    widest_axis: np.ndarray              # (3, ...) its axis
 
     def map_batch(self, function) -> "CoreFeatures":
         """Apply ``function(array, batch_axis)`` to every batched field."""
         return CoreFeatures(*[
             None if value is None else value if name in ("codes", "indices")
-            else function(value, 0 if name in ("edge_inverse_squared", "inward_offset") else 1)
+            else function(value, 0 if name in ("edge_inverse_squared", "inward_offset", "widest_code") else 1)
             for name, value in zip(self._fields, self)])
 
 
@@ -90,14 +94,19 @@ def core_features(vertices: np.ndarray) -> CoreFeatures:
     indices = [np.arange(edge_count), np.arange(count)]
     loop = components(vertices)
     if edge_count == 0:
-        return CoreFeatures(loop, None, None, None, None, None, None, None, codes[1], indices[1])
+        return CoreFeatures(loop, None, None, None, None, None, None, None, codes[1], indices[1], loop,
+                            np.zeros_like(loop), np.full(loop.shape[1:-1], VERTEX), np.zeros(loop.shape[:-1], loop.dtype))
     starts = loop[..., :edge_count]
     edges = loop[..., (np.arange(edge_count) + 1) % count] - starts
     length_squared = dot(edges, edges)
     inverse_squared = np.where(length_squared > 0, 1 / np.where(length_squared > 0, length_squared, 1), 0)
+    longest = np.argmax(length_squared, axis=-1)[..., None]
+    widest_axis = np.take_along_axis(edges, longest[None], axis=-1)[..., 0]
+    widest_code = np.where(np.take_along_axis(length_squared, longest, axis=-1)[..., 0] > 0, EDGE, VERTEX)
     if count < 3:
         return CoreFeatures(loop, starts, edges, inverse_squared, None, None, None, None,
-                            np.concatenate(codes), np.concatenate(indices))
+                            np.concatenate(codes), np.concatenate(indices), np.concatenate([starts, loop], axis=-1),
+                            np.concatenate([edges, np.zeros_like(loop)], axis=-1), widest_code, widest_axis)
     anchor = loop[..., 0]
     normal = components(newell_normal(vertices - vertices[..., :1, :]))
     length = np.sqrt(dot(normal, normal))
@@ -109,8 +118,13 @@ def core_features(vertices: np.ndarray) -> CoreFeatures:
     has_direction = np.sqrt(length_squared) > polygon_slack(vertices)[..., None]
     inward = np.where(has_direction, inward, 0)
     inward_offset = dot(inward, starts - anchor[..., None])
+    # Degenerate triangles fall back to their longest edge (as in Jolt).
+    widest_code, widest_axis = np.where(has_area, FACE, widest_code), np.where(has_area, normal, widest_axis)
     return CoreFeatures(loop, starts, edges, inverse_squared, anchor, normal, inward, inward_offset,
-                        np.concatenate([[FACE]] + codes), np.concatenate([[0]] + indices))
+                        np.concatenate([[FACE]] + codes), np.concatenate([[0]] + indices),
+                        np.concatenate([anchor[..., None], starts, loop], axis=-1),
+                        np.concatenate([normal[..., None], edges, np.zeros_like(loop)], axis=-1),
+                        widest_code, widest_axis)
 
 
 def inside_face(offsets: np.ndarray, features: CoreFeatures) -> np.ndarray:

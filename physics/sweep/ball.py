@@ -147,44 +147,14 @@ def _first_contact(center, direction, total_radius, target_radius, features: Cor
     feature = np.where(touching, start_feature, sweep_feature)
     t = np.where(touching, 0, times[every_row, sweep_feature])
 
-    anchors, axes = _feature_frames(features)
+    anchors, axes = features.anchors, features.axes
     count = anchors.shape[-1]
     flat_index = feature + every_row * count if anchors.shape[1] > 1 else feature
     anchor = np.take(anchors.reshape(3, -1), flat_index, axis=1)
     axis = np.take(axes.reshape(3, -1), flat_index, axis=1)
     return _resolve(center, direction, total_radius, target_radius, anchor, axis, features.codes[feature],
-                    features.indices[feature], t, touching, ignore_separating, _widest_feature(features))
-
-
-def _widest_feature(features: CoreFeatures) -> tuple[np.ndarray, np.ndarray]:
-    """(code, axis) of each core's widest feature: its face where it has area, else
-    its longest edge (degenerate triangles fall back to the longest edge, as in
-    Jolt), else a vertex."""
-    lengths = dot(features.edges, features.edges)
-    longest = np.argmax(lengths, axis=-1)
-    rows = np.arange(lengths.shape[0]) if lengths.shape[0] > 1 else 0
-    axis = features.edges[:, rows, longest]
-    code = np.where(lengths[rows, longest] > 0, EDGE, VERTEX)
-    if features.face_normal is not None:
-        has_area = np.any(features.face_normal != 0, axis=0)
-        code = np.where(has_area, FACE, code)
-        axis = np.where(has_area, features.face_normal, axis)
-    return code, axis
-
-
-def _feature_frames(features: CoreFeatures) -> tuple[np.ndarray, np.ndarray]:
-    """Anchors and axes of all features, (3, batch, F) in the order face, edges, vertices."""
-    anchors, axes = [features.vertices], [np.zeros_like(features.vertices)]
-    if features.edges is not None:
-        anchors.insert(0, features.edge_starts)
-        axes.insert(0, features.edges)
-    if features.face_normal is not None:
-        anchors.insert(0, features.face_anchor[..., None])
-        axes.insert(0, features.face_normal[..., None])
-    rows = max(a.shape[1] for a in anchors + axes)
-    broadcast = lambda arrays: np.concatenate(  # noqa: E731
-        [np.broadcast_to(a, (3, rows, a.shape[-1])) for a in arrays], axis=-1)
-    return broadcast(anchors), broadcast(axes)
+                    features.indices[feature], t, touching, ignore_separating,
+                    (features.widest_code, features.widest_axis))
 
 
 def _off_feature(vectors_: np.ndarray, code: np.ndarray, axis: np.ndarray) -> np.ndarray:
