@@ -42,9 +42,11 @@ class OffscreenRenderer:
         self.renderer = Renderer(self.ctx)
 
     def render(self, view: ViewModel, camera: OrbitCamera, show_grid: bool = True) -> np.ndarray:
-        """The frame as (height, width, 3) uint8, top row first."""
-        self._multisampled.use()
-        self.renderer.draw(view, camera, self.size, grid_step_for(camera) if show_grid else None)
-        self.ctx.copy_framebuffer(self._resolved, self._multisampled)
-        data = self._resolved.read(components=3, alignment=1)
+        """The frame as (height, width, 3) uint8, top row first.  Makes its context
+        current first: another renderer's context may be (a process can hold several)."""
+        with self.ctx:
+            self._multisampled.use()
+            self.renderer.draw(view, camera, self.size, grid_step_for(camera) if show_grid else None)
+            self.ctx.copy_framebuffer(self._resolved, self._multisampled)
+            data = self._resolved.read(components=3, alignment=1)
         return np.frombuffer(data, np.uint8).reshape(self.size[1], self.size[0], 3)[::-1]

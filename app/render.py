@@ -33,7 +33,7 @@ class DrawCall:
     color: tuple
     size: float = 1.0  # line width or point size in pixels
     stage: str = "opaque"  # opaque, translucent, lines, on_top
-    cull: bool = False  # back faces of a closed mesh are not drawn
+    cull: bool = False  # a convex solid: back faces are not drawn
 
     def release(self) -> None:
         self.vertex_array.release()
@@ -105,7 +105,7 @@ class Renderer:
                 self.ctx.polygon_offset = (4.0, 4.0) if call.stage == "translucent" else (1.0, 1.0)
             if call.cull:  # llvmpipe's cost here is per triangle: culling halves it
                 self.ctx.enable(self.ctx.CULL_FACE)
-            if call.program == "mesh" and call.stage == "translucent":
+            if call.program == "mesh" and call.stage == "translucent" and not call.cull:
                 self._nearest_layer_only(call)
             else:
                 call.vertex_array.render(call.mode)
@@ -114,16 +114,24 @@ class Renderer:
 
     def _nearest_layer_only(self, call: DrawCall) -> None:
         """Blend only the surface nearest the eye (a depth pre-pass), so a see-through
-        solid does not stripe where its back and front faces overlap."""
-        framebuffer = self.ctx.fbo
-        framebuffer.color_mask = False, False, False, False
+        surface does not stripe where its layers overlap (a culled convex solid has
+        one layer already)."""
+        self._color_writes(False)
         self.ctx.depth_mask = True
         call.vertex_array.render(call.mode)
-        framebuffer.color_mask = True, True, True, True
+        self._color_writes(True)
         self.ctx.depth_mask = False
         self.ctx.depth_func = "<="
         call.vertex_array.render(call.mode)
         self.ctx.depth_func = "<"
+
+    def _color_writes(self, enabled: bool) -> None:
+        """moderngl applies a framebuffer's colour mask only when it binds the
+        framebuffer (which also resets the viewport and scissor: kept here)."""
+        framebuffer, viewport, scissor = self.ctx.fbo, self.ctx.viewport, self.ctx.scissor
+        framebuffer.color_mask = (enabled,) * 4
+        framebuffer.use()
+        self.ctx.viewport, self.ctx.scissor = viewport, scissor
 
     def _call(self, program: str, positions, color, size=1.0, stage="opaque", cull=False) -> list[DrawCall]:
         positions = np.ascontiguousarray(np.asarray(positions).reshape(-1, 3), dtype="f4")
@@ -138,7 +146,7 @@ class Renderer:
         calls = []
         for drawable in view.drawables:
             mesh, stage = drawable.mesh, "opaque" if drawable.fill[3] >= 1 else "translucent"
-            calls += self._call("mesh", mesh.triangles, drawable.fill, stage=stage, cull=mesh.closed)
+            calls += self._call("mesh", mesh.triangles, drawable.fill, stage=stage, cull=mesh.convex)
             if drawable.outline_width > 0:
                 calls += self._call("line", mesh.outline, drawable.outline, drawable.outline_width, stage)
             calls += self._call("point", mesh.points, drawable.fill, drawable.point_size, stage)

@@ -198,7 +198,7 @@ def _polyhedron_drawing(params: dict) -> tessellate.Mesh:
     fans = [corners[[loop[0], loop[k], loop[k + 1]]] for loop in polyhedron.faces[:len(polyhedron.faces)]
             for k in range(1, len(loop) - 1)]
     return tessellate.Mesh(np.array(fans).reshape(-1, 3, 3), corners[polyhedron.edges], corners,
-                           closed=polyhedron.dimension == 3)
+                           convex=polyhedron.dimension == 3)
 
 
 def _polyhedron_feature(params: dict, kind: str, index: int) -> tuple[np.ndarray, np.ndarray]:
@@ -259,7 +259,7 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
               lambda p: np.array([p["a"], p["b"]], float)),
     ShapeKind("plane", (Parameter("normal", "direction"), Parameter("offset", "offset")),
               {"normal": [0.0, 0.0, 1.0], "offset": 0.0},
-              lambda p: Plane(p["normal"], p["offset"]), _plane_mesh, opacity=0.45),
+              lambda p: Plane(p["normal"], p["offset"]), _plane_mesh, opacity=0.7),
     ShapeKind("triangle", (Parameter("a", "point"), Parameter("b", "point"), Parameter("c", "point")),
               {"a": [0.0, 0.0, 0.0], "b": [2.0, 0.0, 0.0], "c": [0.0, 2.0, 0.0]},
               lambda p: Triangle(p["a"], p["b"], p["c"]),

@@ -20,18 +20,19 @@ SPHERE_SEGMENTS = (32, 16)
 @dataclass
 class Mesh:
     """Triangles (``triangles`` (n, 3, 3)), outline segments ((m, 2, 3)) and points
-    ((k, 3)).  ``closed``: the triangles bound a solid and wind counter-clockwise
-    seen from outside, so back faces may be culled (else they are two-sided).
+    ((k, 3)).  ``convex``: the triangles bound a convex solid and wind
+    counter-clockwise seen from outside, so back faces may be culled and the front
+    faces cover each pixel once (else they are drawn two-sided).
     Treated as immutable once built (its bounds are computed once)."""
 
     triangles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
     outline: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
     points: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
-    closed: bool = False
+    convex: bool = False
 
     def translated(self, offset) -> "Mesh":
         offset = np.asarray(offset, float)
-        moved = Mesh(self.triangles + offset, self.outline + offset, self.points + offset, self.closed)
+        moved = Mesh(self.triangles + offset, self.outline + offset, self.points + offset, self.convex)
         if self.bounds() is not None:
             moved._bounds = (self.bounds()[0] + offset, self.bounds()[1] + offset)
         return moved
@@ -106,8 +107,8 @@ def capsule(a, b, radius) -> Mesh:
     frame = np.stack(_frame(b - a))
     points = a + radius * (_CAPSULE_UNIT @ frame) + np.where(_CAPSULE_AROUND_B[:, None], b - a, 0)
     if np.array_equal(a, b):
-        return Mesh(points[_CAPSULE_TRIANGLES[~_SIDE_BAND]], points[np.concatenate(_CAPSULE_RINGS)], closed=True)
-    return Mesh(points[_CAPSULE_TRIANGLES], points[np.concatenate(_CAPSULE_RINGS + [_CAPSULE_SIDES])], closed=True)
+        return Mesh(points[_CAPSULE_TRIANGLES[~_SIDE_BAND]], points[np.concatenate(_CAPSULE_RINGS)], convex=True)
+    return Mesh(points[_CAPSULE_TRIANGLES], points[np.concatenate(_CAPSULE_RINGS + [_CAPSULE_SIDES])], convex=True)
 
 
 def sphere(center, radius) -> Mesh:

@@ -30,9 +30,9 @@ the feature pair)."""
 
 # Colours (RGBA, linear 0-1), chosen to stay apart under any lighting.
 START = (0.25, 0.55, 1.0, 1.0)
-END = (0.55, 0.6, 0.75, 0.35)
+END = (0.55, 0.6, 0.75, 0.58)
 TIME_OF_IMPACT = (1.0, 0.6, 0.1, 1.0)
-PATH = (0.4, 0.65, 1.0, 0.12)
+PATH = (0.4, 0.65, 1.0, 0.22)
 MISS = (0.55, 0.57, 0.6, 1.0)
 HIT = (0.85, 0.3, 0.3, 1.0)
 OVERLAP = (0.8, 0.25, 0.85, 1.0)
@@ -272,7 +272,7 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
     if moving_object.kind == "sphere":
         center = np.asarray(moving_object.params["center"], float)
         path = tessellate.capsule(center, center + direction, moving_object.params["radius"])
-        view.drawables.append(Drawable(tessellate.Mesh(path.triangles, closed=path.closed), PATH, PATH, 0.0))
+        view.drawables.append(Drawable(tessellate.Mesh(path.triangles, convex=path.convex), PATH, PATH, 0.0))
     anchors = kind.anchor_points(moving_object.params)
     view.lines.append(LineBatch(np.stack([anchors, anchors + direction], axis=1), START[:3] + (0.6,), 1.5))
     pivot = kind.pivot(moving_object.params)
@@ -350,7 +350,7 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
             view.drawables.append(Drawable(tessellate.Mesh(corners), mesh_view.MESH_OVERLAP, OUTLINE, 2.0))
 
 
-MINKOWSKI = (0.2, 0.85, 0.75, 0.3)
+MINKOWSKI = (0.2, 0.85, 0.75, 0.5)
 RAY = (1.0, 1.0, 1.0, 1.0)
 
 

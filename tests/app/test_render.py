@@ -99,3 +99,26 @@ def test_render_command_reports_a_bad_scene(tmp_path, capsys):
     bad.write_text("[]")
     assert main(["render", str(bad), "-o", str(tmp_path / "x.png")]) == 2
     assert "not a sweeplab scene" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("convex", [False, True])
+def test_see_through_surface_is_blended_once(offscreen, convex):
+    """A see-through surface covers each pixel with one blend of its colour: the depth
+    pre-pass of a two-sided surface writes no colour (it once did: moderngl applies a
+    colour mask only when the framebuffer is bound), a culled convex solid needs none."""
+    from app import tessellate
+    from app.render import BACKGROUND
+    from app.view_model import Drawable, ViewModel
+
+    surface = tessellate.capsule([0, 0, 0], [0, 0, 0], 1.0) if convex else \
+        tessellate.polygon([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]])
+
+    def center_pixel(alpha):
+        view = ViewModel(drawables=[Drawable(tessellate.Mesh(surface.triangles, convex=surface.convex),
+                                             (0.9, 0.2, 0.2, alpha), outline_width=0.0)])
+        camera = framed(view)
+        pixels = offscreen.render(view, camera, show_grid=False).astype(float)
+        return pixels[SIZE[1] // 2 - 2:SIZE[1] // 2 + 3, SIZE[0] // 2 - 2:SIZE[0] // 2 + 3].mean(axis=(0, 1))
+
+    opaque, background = center_pixel(1.0), np.array(BACKGROUND[:3]) * 255
+    np.testing.assert_allclose(center_pixel(0.5), (opaque + background) / 2, atol=3)

@@ -1,4 +1,4 @@
-"""Drawn geometry: closed solids wind outward (the renderer culls their back faces)."""
+"""Drawn geometry: convex solids wind outward (the renderer culls their back faces)."""
 
 import numpy as np
 import pytest
@@ -29,7 +29,7 @@ def test_capsule_triangles_wind_outward_and_have_area(a, b, radius):
     corners = mesh.triangles
     normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     outward = np.einsum("ij,ij->i", normals, centroids - nearest_on_core)
-    assert mesh.closed
+    assert mesh.convex
     assert np.all(outward > 0)
     assert np.all(np.linalg.norm(normals, axis=1) > 1e-6 * radius * radius)
     distances = np.linalg.norm(corners.reshape(-1, 3) - (a + np.clip(
@@ -37,19 +37,19 @@ def test_capsule_triangles_wind_outward_and_have_area(a, b, radius):
     np.testing.assert_allclose(distances, radius, rtol=1e-12)
 
 
-def test_solid_polyhedra_are_closed_and_wind_outward_flat_ones_are_two_sided():
+def test_solid_polyhedra_are_convex_and_wind_outward_flat_ones_are_two_sided():
     for vertices in POLYHEDRA.values():
         mesh = drawn_mesh("polyhedron", {"vertices": vertices})
-        assert mesh.closed
+        assert mesh.convex
         assert np.all(_outward_areas(mesh, np.mean(vertices, axis=0)) > 0)
     flat = drawn_mesh("polyhedron", {"vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]})
-    assert not flat.closed
+    assert not flat.convex
 
 
-def test_translated_mesh_keeps_closed_and_moves_its_bounds():
+def test_translated_mesh_keeps_convex_and_moves_its_bounds():
     mesh = tessellate.capsule([0, 0, 0], [1, 0, 0], 0.5)
     moved = mesh.translated([10.0, -2.0, 0.5])
-    assert moved.closed
+    assert moved.convex
     low, high = moved.bounds()
     np.testing.assert_allclose(low, mesh.bounds()[0] + [10.0, -2.0, 0.5])
     np.testing.assert_allclose(high, mesh.bounds()[1] + [10.0, -2.0, 0.5])
