@@ -30,20 +30,22 @@ def create_context():
 
 
 class OffscreenRenderer:
-    """Renders view models into an offscreen multisampled framebuffer and reads pixels."""
+    """Renders view models into an offscreen multisampled framebuffer and reads pixels.
+    Its GL work runs inside ``with ctx:`` (current on entry, released on exit)."""
 
     def __init__(self, size: tuple[int, int], ctx=None):
         self.ctx = ctx or create_context()
         self.size = size
-        samples = min(MULTISAMPLES, self.ctx.max_samples)
-        self._multisampled = self.ctx.framebuffer(
-            self.ctx.renderbuffer(size, 4, samples=samples), self.ctx.depth_renderbuffer(size, samples=samples))
-        self._resolved = self.ctx.framebuffer(self.ctx.renderbuffer(size, 4))
-        self.renderer = Renderer(self.ctx)
+        with self.ctx:
+            samples = min(MULTISAMPLES, self.ctx.max_samples)
+            self._multisampled = self.ctx.framebuffer(
+                self.ctx.renderbuffer(size, 4, samples=samples), self.ctx.depth_renderbuffer(size, samples=samples))
+            self._resolved = self.ctx.framebuffer(self.ctx.renderbuffer(size, 4))
+            self.renderer = Renderer(self.ctx)
 
     def render(self, view: ViewModel, camera: OrbitCamera, show_grid: bool = True) -> np.ndarray:
-        """The frame as (height, width, 3) uint8, top row first.  Makes its context
-        current first: another renderer's context may be (a process can hold several)."""
+        """The frame as (height, width, 3) uint8, top row first.  Its context is made
+        current for the GL work (a process may hold several: the CLI's, a window's)."""
         with self.ctx:
             self._multisampled.use()
             self.renderer.draw(view, camera, self.size, grid_step_for(camera) if show_grid else None)

@@ -40,8 +40,9 @@ def framed(view) -> OrbitCamera:
 
 
 def test_every_shader_compiles(gl_context):
-    for name in PROGRAMS:
-        assert build_program(gl_context, name).glo > 0
+    with gl_context:
+        for name in PROGRAMS:
+            assert build_program(gl_context, name).glo > 0
 
 
 def test_frame_is_not_black(offscreen):
