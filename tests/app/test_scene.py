@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from app.cli import DEMO_SCENE
@@ -112,3 +113,25 @@ def test_unique_names():
     assert scene.unique_name("ball") == "ball1"
     scene.objects.append(SceneObject("sphere1", "sphere", {"center": [0.0, 0, 0], "radius": 1.0}))
     assert scene.unique_name("sphere") == "sphere2"
+
+
+def test_history_states_share_nothing_mutable_with_their_copies():
+    scene = awkward_scene()
+    scene.objects.append(SceneObject("mesh", "mesh", {"source": {"generator": "box", "size": [1.0, 2.0, 3.0]},
+                                                      "offset": np.array([1.0, 2.0, 3.0])}))
+    history = SceneHistory(scene)
+    edited = history.scene
+    edited.object("ball").params["center"][0] = 9.0
+    edited.object("mesh").params["source"]["size"][1] = 9.0
+    edited.object("mesh").params["offset"][2] = 9.0
+    edited.direction[0] = 9.0
+    edited.options["ignore_separating"] = True
+    edited.objects.pop()
+    current = history.current
+    assert current.object("ball").params["center"] == AWKWARD_FLOATS[:3]
+    assert current.object("mesh").params["source"]["size"] == [1.0, 2.0, 3.0]
+    assert current.object("mesh").params["offset"].tolist() == [1.0, 2.0, 3.0]
+    assert current.direction == [0.1, 0.2, 0.30000000000000004]
+    assert current.options == {"ignore_separating": False} and len(current.objects) == 3
+    again = history.scene
+    assert again is not current and again.object("mesh").params["offset"] is not current.object("mesh").params["offset"]
