@@ -3,7 +3,8 @@
 Order per frame: clear, grid and axes, opaque meshes (with outlines), translucent
 meshes (depth-tested, not written), depth-tested lines and points, then the
 "on top" lines and points (contacts, normals, highlights) without depth test so a
-contact inside a solid is still seen.  The GPU buffers of a view model are built
+contact inside a solid is still seen.  Line and point batches of one style are
+drawn by one call, in the order each style first appears.  The GPU buffers of a view model are built
 once and reused for as long as the same view model is drawn (frames where the
 scene did not change cost only the draw calls).
 """
@@ -150,11 +151,10 @@ class Renderer:
             if drawable.outline_width > 0:
                 calls += self._call("line", mesh.outline, drawable.outline, drawable.outline_width, stage)
             calls += self._call("point", mesh.points, drawable.fill, drawable.point_size, stage)
-        for batch in view.lines:
-            calls += self._call("line", batch.segments, batch.color, batch.width, "on_top" if batch.on_top else "lines")
-        for batch in view.points:
-            calls += self._call("point", batch.positions, batch.color, batch.size,
-                                "on_top" if batch.on_top else "lines")
+        for (color, width, on_top), segments in _by_style(view.lines, "segments", "width"):
+            calls += self._call("line", segments, color, width, "on_top" if on_top else "lines")
+        for (color, size, on_top), positions in _by_style(view.points, "positions", "size"):
+            calls += self._call("point", positions, color, size, "on_top" if on_top else "lines")
         return calls
 
     def _build_grid(self, step: float) -> list[DrawCall]:
@@ -169,6 +169,17 @@ class Renderer:
             end[axis] = extent
             calls += self._call("line", np.stack([np.zeros(3), end]), color, 2.0)
         return calls
+
+
+def _by_style(batches, data: str, size: str) -> list[tuple[tuple, np.ndarray]]:
+    """Line or point batches of one style (colour, ``size`` attribute, on top or
+    not) concatenated, in the order each style first appears: one draw call per
+    style however many targets contribute (a call costs llvmpipe ~0.05 ms)."""
+    groups: dict[tuple, list[np.ndarray]] = {}
+    for batch in batches:
+        style = (tuple(batch.color), getattr(batch, size), batch.on_top)
+        groups.setdefault(style, []).append(np.asarray(getattr(batch, data)).reshape(-1, 3))
+    return [(style, np.concatenate(parts)) for style, parts in groups.items()]
 
 
 def grid_step_for(camera: OrbitCamera) -> float:

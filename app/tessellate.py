@@ -147,19 +147,26 @@ def plane_patch(normal, offset, half_size) -> Mesh:
     return Mesh(patch.triangles, np.concatenate([patch.outline, np.stack(grid)]))
 
 
-def arrow(start, vector, head_fraction=0.2) -> np.ndarray:
-    """Segments (n, 2, 3) of an arrow from ``start`` along ``vector``: shaft and a
-    four-line head."""
-    start, vector = np.asarray(start, float), np.asarray(vector, float)
-    tip = start + vector
-    length = np.linalg.norm(vector)
-    if length == 0:
-        return np.zeros((0, 2, 3))
-    u, v, w = _frame(vector)
-    back = tip - head_fraction * length * w
-    spread = 0.45 * head_fraction * length
-    heads = [np.stack([tip, back + spread * side]) for side in (u, -u, v, -v)]
-    return np.stack([np.stack([start, tip])] + heads)
+def arrows(starts, vectors, head_fraction=0.2) -> np.ndarray:
+    """Segments (5 n, 2, 3) of n arrows from ``starts`` along ``vectors`` (both
+    (n, 3), or (3,) for one arrow), each a shaft and a four-line head whose length is
+    ``head_fraction`` (per arrow, or one for all) of the arrow's.  Zero vectors draw
+    nothing.  The head spans the frame of ``_frame``: u = w x (the world axis least
+    aligned with w), v = w x u."""
+    starts, vectors = (np.asarray(a, float).reshape(-1, 3) for a in (starts, vectors))
+    fractions = np.broadcast_to(np.asarray(head_fraction, float), (len(vectors),))
+    lengths = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))
+    drawn = lengths > 0
+    starts, vectors, lengths, fractions = starts[drawn], vectors[drawn], lengths[drawn, None], fractions[drawn, None]
+    w = vectors / lengths
+    u = np.cross(w, np.eye(3)[np.argmin(np.abs(w), axis=1)])
+    u /= np.sqrt(np.einsum("ij,ij->i", u, u))[:, None]
+    v = np.cross(w, u)
+    tips = starts + vectors
+    back, spread = tips - fractions * vectors, 0.45 * fractions * lengths
+    heads = [back + spread * u, back - spread * u, back + spread * v, back - spread * v]
+    return np.stack([np.stack([starts] + [tips] * 4, axis=1), np.stack([tips] + heads, axis=1)],
+                    axis=2).reshape(-1, 2, 3)
 
 
 MESH_OUTLINE_LIMIT = 20000

@@ -225,6 +225,7 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         view.earliest, view.time_of_impact = first.name, first.time
     scale = _scene_scale(scene)
     by_name = {r.name: r for r in view.reports}
+    contacts = []
     for scene_object in scene.objects:
         kind = KINDS[scene_object.kind]
         mesh = drawn_mesh(scene_object.kind, scene_object.params)
@@ -240,11 +241,13 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
             view.drawables.append(Drawable(mesh, fill, EARLIEST if emphasised else OUTLINE,
                                            3.5 if emphasised else 1.5))
         if report.result is not None and report.result.hit:
-            _add_contact(view, kind, scene_object.params, report.result, scale)
+            _add_feature(view, kind, scene_object.params, report.result)
+            contacts.append(report.result)
         if report.moving_feature is not None and len(report.moving_feature):
             _add_moving_feature(view, report.moving_feature)
         if scene_object.kind == "mesh":
             _add_mesh_details(view, scene_object, report.mesh, display, scale)
+    _add_contacts(view, contacts, scale)
     _add_mesh_overlaps(view, scene)
     if display.minkowski:
         _add_teaching_view(view, scene, selected)
@@ -276,7 +279,7 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
     anchors = kind.anchor_points(moving_object.params)
     view.lines.append(LineBatch(np.stack([anchors, anchors + direction], axis=1), START[:3] + (0.6,), 1.5))
     pivot = kind.pivot(moving_object.params)
-    view.lines.append(LineBatch(tessellate.arrow(pivot, direction, min(0.2, scale / max(np.linalg.norm(direction), 1e-12))),
+    view.lines.append(LineBatch(tessellate.arrows(pivot, direction, min(0.2, scale / max(np.linalg.norm(direction), 1e-12))),
                                 START, 2.0))
     view.drawables.append(Drawable(mesh.translated(direction), END, END[:3] + (0.6,), 1.0))
     if view.time_of_impact is not None:
@@ -284,18 +287,28 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
     view.drawables.append(Drawable(mesh, START))
 
 
-def _add_contact(view: ViewModel, kind, params: dict, result: SweepResult, scale: float) -> None:
-    point, normal = np.asarray(result.point), np.asarray(result.normal)
+def _add_feature(view: ViewModel, kind, params: dict, result: SweepResult) -> None:
+    """The target's feature hit (face, edge or vertex), highlighted."""
     segments, points = kind.feature_geometry(params, result.feature.kind, result.feature.index, result.face_index)
     if len(segments):
         view.lines.append(LineBatch(segments, FEATURE, 4.0, on_top=True))
     if len(points):
         view.points.append(PointBatch(points, FEATURE, 16.0))
-    if result.initially_overlapping:
-        view.lines.append(LineBatch(tessellate.arrow(point, normal * result.penetration_depth), SEPARATION, 3.0,
-                                    on_top=True))
-    view.lines.append(LineBatch(tessellate.arrow(point, normal * scale * 1.5), NORMAL, 3.0, on_top=True))
-    view.points.append(PointBatch(point[None], CONTACT, 12.0))
+
+
+def _add_contacts(view: ViewModel, results: list[SweepResult], scale: float) -> None:
+    """Every target's contact point and normal arrow, and the separation arrow of
+    each initial overlap, one batch each (one draw call however many targets)."""
+    if not results:
+        return
+    points, normals = (np.array([getattr(r, name) for r in results], float) for name in ("point", "normal"))
+    overlapping = np.array([r.initially_overlapping for r in results])
+    if overlapping.any():
+        depths = np.array([r.penetration_depth for r in results])[overlapping, None]
+        view.lines.append(LineBatch(tessellate.arrows(points[overlapping], normals[overlapping] * depths), SEPARATION,
+                                    3.0, on_top=True))
+    view.lines.append(LineBatch(tessellate.arrows(points, normals * scale * 1.5), NORMAL, 3.0, on_top=True))
+    view.points.append(PointBatch(points, CONTACT, 12.0))
 
 
 def _add_moving_feature(view: ViewModel, corners: np.ndarray) -> None:
@@ -324,8 +337,8 @@ def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | N
     found = mesh_report.contacts if mesh_report is not None and display.contacts else None
     if found is not None and len(found.face):
         view.points.append(PointBatch(found.point, mesh_view.MESH_CONTACT, 8.0))
-        arrows = [tessellate.arrow(point, normal * scale) for point, normal in zip(found.point, found.normal)]
-        view.lines.append(LineBatch(np.concatenate(arrows), mesh_view.MESH_CONTACT, 1.5, on_top=True))
+        view.lines.append(LineBatch(tessellate.arrows(found.point, found.normal * scale), mesh_view.MESH_CONTACT, 1.5,
+                                    on_top=True))
 
 
 def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:

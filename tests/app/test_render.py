@@ -7,6 +7,7 @@ from app.camera import OrbitCamera
 from app.cli import DEMO_SCENE, main
 from app.headless import OffscreenRenderer
 from app.png import decode_png
+from app.render import _by_style
 from app.scene import Scene, SceneObject, load
 from app.shaders import PROGRAMS, build_program
 from app.view_model import CONTACT, HIT, OVERLAP, build_view_model
@@ -123,3 +124,15 @@ def test_see_through_surface_is_blended_once(offscreen, convex):
 
     opaque, background = center_pixel(1.0), np.array(BACKGROUND[:3]) * 255
     np.testing.assert_allclose(center_pixel(0.5), (opaque + background) / 2, atol=3)
+
+
+def test_batches_of_one_style_are_one_draw_call():
+    view = build_view_model(load(DEMO_SCENE), "mover")
+    lines = _by_style(view.lines, "segments", "width")
+    assert len(lines) == len({(b.color, b.width, b.on_top) for b in view.lines}) < len(view.lines)
+    for style, segments in lines:
+        same = [b.segments.reshape(-1, 3) for b in view.lines if (b.color, b.width, b.on_top) == style]
+        np.testing.assert_array_equal(segments, np.concatenate(same))
+    points = _by_style(view.points, "positions", "size")
+    contacts = [positions for (color, _, _), positions in points if color == CONTACT]
+    assert len(contacts) == 1 and len(contacts[0]) == 5
