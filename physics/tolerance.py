@@ -21,7 +21,8 @@ Validation slack of a polygon, ``POLYGON_RTOL * extent`` plus the rounding of it
 coordinates (``COORDINATE_ROUNDING_ULPS``):
 
 * planar: every vertex lies within the slack of the plane through the centroid with
-  the Newell normal;
+  the Newell normal, plus the height error the rounding of that normal's direction
+  can cause (derived from machine epsilon, not a setting: large for slivers);
 * convex: no vertex lies outside the line of an edge by more than the slack
   (collinear vertices are allowed);
 * an edge no longer than the slack is a near-duplicate vertex: it is not checked

@@ -1,11 +1,21 @@
 """Shared fixtures.  GL tests need a real OpenGL context: without one they skip,
-except when ``SWEEPLAB_REQUIRE_GL=1`` (CI), where a missing context fails them."""
+except when ``SWEEPLAB_REQUIRE_GL=1`` (CI), where a missing context fails them.
+
+Hypothesis draws new examples on every run (so local runs keep exploring); with
+``HYPOTHESIS_PROFILE=ci`` (``.ci/run``) it draws the same ones every time, so a CI
+verdict is reproducible and a new find cannot block unrelated work.  A failure a
+local run finds becomes a hand-worked regression test.
+"""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(scope="session")

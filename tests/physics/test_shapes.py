@@ -71,6 +71,25 @@ def test_rotated_polygon_far_from_origin_is_planar():
     assert Polygon(square).vertices.shape == (4, 3)
 
 
+def random_rotation(rng) -> np.ndarray:
+    q, r = np.linalg.qr(rng.normal(size=(3, 3)))
+    return q * np.sign(np.diag(r))
+
+
+@pytest.mark.parametrize("pairs", [1, 2])
+def test_sliver_polygons_on_a_circle_are_planar(pairs):
+    """Regression (found by hypothesis in CI): vertices on a rotated circle with two of
+    them 1e-8 apart (a sliver triangle; with two such pairs, a sliver quad) were
+    rejected as warped: a sliver's Newell normal is only known to its rounding over
+    its area, and a vertex's height inherits that error."""
+    rng = np.random.default_rng(7)
+    for _ in range(600):
+        firsts = rng.uniform(0, 6, pairs)
+        angles = np.concatenate([firsts, firsts + 1e-8, rng.uniform(0, 2 * np.pi, 2 - pairs)])
+        circle = np.stack([np.cos(angles), np.sin(angles), np.zeros(len(angles))], axis=1)[np.argsort(angles)]
+        Polygon(circle @ random_rotation(rng).T + rng.uniform(-10, 10, 3))
+
+
 def test_mesh_indices():
     with pytest.raises(ValueError, match=r"^faces index out of range"):
         TriangleMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 3]])
