@@ -8,7 +8,6 @@ sees these triangles.
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -47,21 +46,27 @@ class Mesh:
 
 
 def _frame(axis) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An orthonormal frame (u, v, w) with w along ``axis`` (z if the axis is zero):
-    u is w crossed with the world axis it is least aligned with.  Plain floats: the
-    view model asks for a few per frame, too few for numpy to pay off."""
-    x, y, z = (float(c) for c in axis)
-    length = math.sqrt(x * x + y * y + z * z)
-    w = (x / length, y / length, z / length) if length > 0 else (0.0, 0.0, 1.0)
-    least = min(range(3), key=lambda k: abs(w[k]))
-    u = _cross(w, tuple(float(k == least) for k in range(3)))
-    u_length = math.sqrt(sum(c * c for c in u))
-    u = tuple(c / u_length for c in u)
-    return np.array(u), np.array(_cross(w, u)), np.array(w)
+    """The orthonormal frame (u, v, w) of ``_frames`` for one axis."""
+    u, v, w = _frames(axis)
+    return u[0], v[0], w[0]
 
 
-def _cross(a: tuple, b: tuple) -> tuple:
-    return a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]
+def _frames(axes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Orthonormal frames (u, v, w), each (n, 3), with w along each of the (n, 3) (or
+    (3,)) ``axes`` (z where an axis is zero): u is w crossed with the world axis it
+    is least aligned with, v = w x u."""
+    axes = np.asarray(axes, float).reshape(-1, 3)
+    lengths = np.sqrt((axes * axes).sum(axis=1, keepdims=True))
+    w = np.where(lengths > 0, axes / np.where(lengths > 0, lengths, 1), [0.0, 0.0, 1.0])
+    u = _cross(w, np.eye(3)[np.argmin(np.abs(w), axis=1)])
+    u /= np.sqrt((u * u).sum(axis=1, keepdims=True))
+    return u, _cross(w, u), w
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cross products of (n, 3) arrays (``np.cross`` costs ~30 us a call)."""
+    (ax, ay, az), (bx, by, bz) = a.T, b.T
+    return np.stack([ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx], axis=1)
 
 
 def grid_triangles(grid: np.ndarray) -> np.ndarray:
@@ -150,18 +155,14 @@ def plane_patch(normal, offset, half_size) -> Mesh:
 def arrows(starts, vectors, head_fraction=0.2) -> np.ndarray:
     """Segments (5 n, 2, 3) of n arrows from ``starts`` along ``vectors`` (both
     (n, 3), or (3,) for one arrow), each a shaft and a four-line head whose length is
-    ``head_fraction`` (per arrow, or one for all) of the arrow's.  Zero vectors draw
-    nothing.  The head spans the frame of ``_frame``: u = w x (the world axis least
-    aligned with w), v = w x u."""
+    ``head_fraction`` (per arrow, or one for all) of the arrow's, spanning the
+    vector's ``_frames`` u and v.  Zero vectors draw nothing."""
     starts, vectors = (np.asarray(a, float).reshape(-1, 3) for a in (starts, vectors))
     fractions = np.broadcast_to(np.asarray(head_fraction, float), (len(vectors),))
-    lengths = np.sqrt(np.einsum("ij,ij->i", vectors, vectors))
+    lengths = np.sqrt((vectors * vectors).sum(axis=1))
     drawn = lengths > 0
     starts, vectors, lengths, fractions = starts[drawn], vectors[drawn], lengths[drawn, None], fractions[drawn, None]
-    w = vectors / lengths
-    u = np.cross(w, np.eye(3)[np.argmin(np.abs(w), axis=1)])
-    u /= np.sqrt(np.einsum("ij,ij->i", u, u))[:, None]
-    v = np.cross(w, u)
+    u, v, _ = _frames(vectors)
     tips = starts + vectors
     back, spread = tips - fractions * vectors, 0.45 * fractions * lengths
     heads = [back + spread * u, back - spread * u, back + spread * v, back - spread * v]
