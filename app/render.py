@@ -4,9 +4,9 @@ Order per frame: clear, grid and axes, opaque meshes (with outlines), translucen
 meshes (depth-tested, not written), depth-tested lines and points, then the
 "on top" lines and points (contacts, normals, highlights) without depth test so a
 contact inside a solid is still seen.  Line and point batches of one style are
-drawn by one call, in the order each style first appears.  The GPU buffers of a view model are built
-once and reused for as long as the same view model is drawn (frames where the
-scene did not change cost only the draw calls).
+drawn by one call, in the order each style first appears.  The GPU buffers of a
+view model are built once and reused for as long as the same view model is drawn
+(frames where the scene did not change cost only the draw calls).
 """
 
 from __future__ import annotations

@@ -198,14 +198,15 @@ def _check_planar_convex(vertices: np.ndarray) -> None:
     length = np.linalg.norm(normal, axis=-1)
     # Below this area the Newell normal is rounding noise: the polygon is just its edges.
     has_area = length > slack * extent
-    unit = normal / np.where(has_area, length, 1)[..., None]
+    divisor = np.where(has_area, length, 1)
+    unit = normal / divisor[..., None]
     height = np.abs(np.einsum("...vk,...k->...v", relative, unit)).max(axis=-1)
     # The computed normal's direction is off by up to its rounding (V cross products of
     # vectors no longer than the extent) over its length, and a vertex's height by that
     # times its distance from the centroid: large for a sliver (three points are
     # always planar).
     rounding = relative.shape[-2] * np.finfo(vertices.dtype).eps * extent * extent
-    if np.any(has_area & (height > slack + extent * rounding / np.where(has_area, length, 1))):
+    if np.any(has_area & (height > slack + extent * rounding / divisor)):
         raise ValueError("vertices must be planar (a polygon's vertices lie in one plane)")
     edges = np.roll(relative, -1, axis=-2) - relative
     to_vertices = relative[..., None, :, :] - relative[..., :, None, :]  # [edge i, vertex j]

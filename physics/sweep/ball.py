@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physics.core import EDGE, FACE, VERTEX, CoreFeatures, inside_face
+from physics.core import EDGE, FACE, CoreFeatures, inside_face
 from physics.sweep.batching import chunk, chunk_ranges, flatten
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
 from physics.vector import any_perpendicular, components, dot, normalize_or
