@@ -15,7 +15,7 @@ from physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep
 from physics.traversal import TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
 from tests.physics.expect import assert_close, assert_hit, assert_miss
-from tests.physics.strategies import direction, meshes, radius, rotations, vector
+from tests.physics.strategies import direction, meshes, radius, vector
 from tests.physics.test_bvh import grid_mesh
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
