@@ -93,7 +93,6 @@ class ImGuiRenderer:
                 if x1 <= x0 or y1 <= y0:
                     continue
                 ctx.scissor = (int(x0), int(frame_height - y1), int(x1 - x0), int(y1 - y0))
-                self.vertex_array.render(vertices=command.elem_count, first=command.idx_offset,
-                                         )
+                self.vertex_array.render(vertices=command.elem_count, first=command.idx_offset)
         ctx.scissor = None
         ctx.enable(ctx.DEPTH_TEST)

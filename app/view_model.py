@@ -21,6 +21,7 @@ from app.shape_kinds import KINDS, build_shape, drawn_mesh
 from physics import Feature, Sphere, SweepResult, sweep, tolerance
 from physics.gjk import convex_cast
 from physics.reference import reference_sweep
+from physics.sweep import sweep_each
 from physics.sweep.polyhedron import SatTrace
 from physics.traversal import TraversalTrace
 
@@ -126,19 +127,19 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
     moving = build_shape(moving_object.kind, moving_object.params)
     moving_single = build_shape(moving_object.kind, moving_object.params, np.float32)
     options = {"ignore_separating": scene.options["ignore_separating"]}
+    answers = _untraced_answers(moving_object, moving, scene, options)
     reports = []
     for target_object in scene.targets():
         meshes = {moving_object.kind, target_object.kind} == {"mesh"}
         with_mesh = "mesh" in (moving_object.kind, target_object.kind)
-        trace = TraversalTrace() if with_mesh and not meshes else None
-        if moving_object.kind == "polyhedron" and target_object.kind in POLYTOPE_KINDS:
-            trace = SatTrace()
+        trace = _trace_for(moving_object.kind, target_object.kind)
         try:
             target = build_shape(target_object.kind, target_object.params)
             if meshes:
                 reports.append(_mesh_pair_report(target_object, moving, target, scene.direction, reference))
                 continue
-            result = sweep(moving, target, scene.direction, **options, **({"trace": trace} if trace else {}))
+            result = answers[target_object.name] if target_object.name in answers else sweep(
+                moving, target, scene.direction, **options, **({"trace": trace} if trace else {}))
             single = sweep(moving_single, build_shape(target_object.kind, target_object.params, np.float32),
                            np.asarray(scene.direction, np.float32), **options) if float32 and not with_mesh else None
         except TypeError as error:
@@ -166,6 +167,30 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
                 report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
         reports.append(report)
     return reports
+
+
+def _trace_for(moving_kind: str, target_kind: str) -> TraversalTrace | SatTrace | None:
+    """What a sweep records for the editor: the BVH traversal of a single mesh query,
+    the separating axes of a moving polyhedron against a polytope; else nothing."""
+    if "mesh" in (moving_kind, target_kind) and moving_kind != target_kind:
+        return TraversalTrace()
+    if moving_kind == "polyhedron" and target_kind in POLYTOPE_KINDS:
+        return SatTrace()
+    return None
+
+
+def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dict[str, SweepResult]:
+    """Sweeps of the targets that record no trace, by name, in as few kernel calls as
+    ``sweep_each`` makes (one for a sphere or point against every core target).  Empty
+    when one of them cannot be built or swept: the caller then sweeps each target on
+    its own and reports each failure on its target."""
+    untraced = [target for target in scene.targets() if _trace_for(moving_object.kind, target.kind) is None
+                and "mesh" not in (moving_object.kind, target.kind)]
+    try:
+        shapes = [build_shape(target.kind, target.params) for target in untraced]
+        return dict(zip([target.name for target in untraced], sweep_each(moving, shapes, scene.direction, **options)))
+    except (TypeError, ValueError):
+        return {}
 
 
 def second_opinion(moving, target, direction) -> SweepResult | None:

@@ -48,12 +48,16 @@ class CoreFeatures(NamedTuple):
     widest_code: np.ndarray              # (...) the widest feature: face with area, else longest edge, else vertex
     widest_axis: np.ndarray              # (3, ...) its axis
 
+    @staticmethod
+    def batch_axis(name: str) -> int:
+        """Where a field's batch dimensions start: after the component axis of vectors."""
+        return 0 if name in ("edge_inverse_squared", "inward_offset", "widest_code") else 1
+
     def map_batch(self, function) -> "CoreFeatures":
         """Apply ``function(array, batch_axis)`` to every batched field."""
         return CoreFeatures(*[
             None if value is None else value if name in ("codes", "indices")
-            else function(value, 0 if name in ("edge_inverse_squared", "inward_offset", "widest_code") else 1)
-            for name, value in zip(self._fields, self)])
+            else function(value, self.batch_axis(name)) for name, value in zip(self._fields, self)])
 
 
 def newell_normal(vertices: np.ndarray) -> np.ndarray:
@@ -132,3 +136,47 @@ def inside_face(offsets: np.ndarray, features: CoreFeatures) -> np.ndarray:
     inside or onto the boundary of the face; False where the face has no area."""
     side = dot(features.inward, offsets[..., None]) >= features.inward_offset
     return np.all(side, axis=-1) & np.any(features.face_normal != 0, axis=0)
+
+
+def stack_cores(cores: list[CoreFeatures]) -> CoreFeatures:
+    """Unbatched cores of any sizes (points, segments, polygons) as one batch of
+    ``len(cores)``, padded to the largest vertex and edge counts with features that
+    are never chosen: copies of vertex 0 after the real vertices (a tie goes to the
+    earlier feature), zero-length edges (skipped like a polygon's own), and a zero
+    face normal where a core has no face (no face test).  Real features keep their
+    codes and indices, so a kernel answers each core of the batch as it would answer
+    it alone.  All cores must share one dtype."""
+    count, dtype = len(cores), cores[0].vertices.dtype
+    vertex_count = max(core.vertices.shape[-1] for core in cores)
+    edge_count = max(0 if core.edges is None else core.edges.shape[-1] for core in cores)
+    with_face = any(core.face_normal is not None for core in cores)
+    face = 1 if with_face else 0
+    # anchors and axes in feature order (face, edges, vertices); the other fields are views
+    anchors, axes = np.zeros((2, 3, count, face + edge_count + vertex_count), dtype)
+    vertices, edge_starts = anchors[..., face + edge_count:], anchors[..., face:face + edge_count]
+    edges, face_anchor, face_normal = axes[..., face:face + edge_count], anchors[..., 0], axes[..., 0]
+    inverse_squared, inward_offset = np.zeros((2, count, edge_count), dtype)
+    inward, widest_axis = np.zeros((3, count, edge_count), dtype), np.zeros((3, count), dtype)
+    widest_code = np.zeros(count, int)
+    for row, core in enumerate(cores):
+        first = core.vertices[:, :1]
+        real = core.vertices.shape[-1]
+        vertices[:, row, :real], vertices[:, row, real:] = core.vertices, first
+        edge_starts[:, row] = first
+        if core.edges is not None:
+            real = core.edges.shape[-1]
+            edge_starts[:, row, :real], edges[:, row, :real] = core.edge_starts, core.edges
+            inverse_squared[row, :real] = core.edge_inverse_squared
+        if with_face:
+            face_anchor[:, row] = first[:, 0]
+        if core.face_normal is not None:
+            face_anchor[:, row], face_normal[:, row] = core.face_anchor, core.face_normal
+            real = core.inward.shape[-1]
+            inward[:, row, :real], inward_offset[row, :real] = core.inward, core.inward_offset
+        widest_code[row], widest_axis[:, row] = core.widest_code, core.widest_axis
+    codes = np.array([FACE] * face + [EDGE] * edge_count + [VERTEX] * vertex_count)
+    indices = np.array([0] * face + list(range(edge_count)) + list(range(vertex_count)))
+    edge_fields = (edge_starts, edges, inverse_squared) if edge_count else (None,) * 3
+    face_fields = (face_anchor, face_normal, inward, inward_offset) if with_face else (None,) * 4
+    return CoreFeatures(vertices, *edge_fields, *face_fields, codes, indices, anchors, axes, widest_code,
+                        widest_axis)

@@ -106,7 +106,7 @@ class Shape:
         object.__setattr__(picked, "_batch_shape", batch_shape)
         for name in self._shared_fields:
             object.__setattr__(picked, name, getattr(self, name))
-        if isinstance(self, Polygon):
+        if isinstance(self, Cored):
             object.__setattr__(picked, "_features", None)
         return picked
 
@@ -115,7 +115,30 @@ class Shape:
         return f"{type(self).__name__}({fields})"
 
 
-class Point(Shape):
+class Cored(Shape):
+    """A shape that is a convex polygon *core* (``physics.core``), inflated by a
+    radius for spheres and capsules: a point, a segment or a polygon's vertex loop."""
+
+    __slots__ = ("_features",)
+
+    def core_vertices(self) -> np.ndarray:
+        """The core's vertex loop, (..., V, 3)."""
+        raise NotImplementedError
+
+    @property
+    def features(self) -> CoreFeatures:
+        """The core's face, edges and vertices (``physics.core.CoreFeatures``), computed once."""
+        if self._features is None:
+            self._set(_features=core_features(self.core_vertices()))
+        return self._features
+
+
+def _two_point_core(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    return np.stack([np.broadcast_to(a, shape), np.broadcast_to(b, shape)], axis=-2)
+
+
+class Point(Cored):
     """A point ``p``: a zero-radius sphere without interior."""
 
     __slots__ = ("p", "_batch_shape")
@@ -124,10 +147,13 @@ class Point(Shape):
 
     def __init__(self, p):
         p = vector_argument(p, "p")
-        self._set(p=p, _batch_shape=p.shape[:-1])
+        self._set(p=p, _batch_shape=p.shape[:-1], _features=None)
+
+    def core_vertices(self) -> np.ndarray:
+        return self.p[..., None, :]
 
 
-class Segment(Shape):
+class Segment(Cored):
     """The segment from ``a`` to ``b`` (may have zero length: then it is a point)."""
 
     __slots__ = ("a", "b", "_batch_shape")
@@ -136,7 +162,10 @@ class Segment(Shape):
 
     def __init__(self, a, b):
         a, b = vector_argument(a, "a"), vector_argument(b, "b")
-        self._set(a=a, b=b, _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], names="a, b"))
+        self._set(a=a, b=b, _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], names="a, b"), _features=None)
+
+    def core_vertices(self) -> np.ndarray:
+        return _two_point_core(self.a, self.b)
 
 
 class Plane(Shape):
@@ -163,7 +192,7 @@ class Plane(Shape):
                   _batch_shape=_batch_shape(unit.shape[:-1], offset.shape, names="normal, offset"))
 
 
-class Polygon(Shape):
+class Polygon(Cored):
     """A planar convex polygon, two-sided; ``vertices`` has shape (..., V, 3), V >= 3.
 
     Vertices go around the boundary in order (either winding); collinear vertices
@@ -171,7 +200,7 @@ class Polygon(Shape):
     vertex lists raise ``ValueError`` (see ``tolerance.POLYGON_*_RTOL``).
     """
 
-    __slots__ = ("vertices", "_batch_shape", "_features")
+    __slots__ = ("vertices", "_batch_shape")
     _fields = ("vertices",)
     _element_dims = {"vertices": 2}
 
@@ -182,12 +211,8 @@ class Polygon(Shape):
         _check_planar_convex(vertices)
         self._set(vertices=vertices, _batch_shape=vertices.shape[:-2], _features=None)
 
-    @property
-    def features(self) -> CoreFeatures:
-        """Face, edges and vertices (``physics.core.CoreFeatures``), computed once."""
-        if self._features is None:
-            self._set(_features=core_features(self.vertices))
-        return self._features
+    def core_vertices(self) -> np.ndarray:
+        return self.vertices
 
 
 def _check_planar_convex(vertices: np.ndarray) -> None:
@@ -236,7 +261,7 @@ class Triangle(Polygon):
         self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape, _features=None)
 
 
-class Sphere(Shape):
+class Sphere(Cored):
     """The solid ball of ``radius >= 0`` around ``center``."""
 
     __slots__ = ("center", "radius", "_batch_shape")
@@ -246,10 +271,13 @@ class Sphere(Shape):
     def __init__(self, center, radius):
         center, radius = vector_argument(center, "center"), _radius(radius)
         self._set(center=center, radius=radius,
-                  _batch_shape=_batch_shape(center.shape[:-1], radius.shape, names="center, radius"))
+                  _batch_shape=_batch_shape(center.shape[:-1], radius.shape, names="center, radius"), _features=None)
+
+    def core_vertices(self) -> np.ndarray:
+        return self.center[..., None, :]
 
 
-class Capsule(Shape):
+class Capsule(Cored):
     """The solid of points within ``radius`` of the segment ``a``-``b``."""
 
     __slots__ = ("a", "b", "radius", "_batch_shape")
@@ -259,7 +287,11 @@ class Capsule(Shape):
     def __init__(self, a, b, radius):
         a, b, radius = vector_argument(a, "a"), vector_argument(b, "b"), _radius(radius)
         self._set(a=a, b=b, radius=radius,
-                  _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], radius.shape, names="a, b, radius"))
+                  _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], radius.shape, names="a, b, radius"),
+                  _features=None)
+
+    def core_vertices(self) -> np.ndarray:
+        return _two_point_core(self.a, self.b)
 
 
 class ConvexPolyhedron(Shape):

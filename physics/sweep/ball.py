@@ -198,6 +198,7 @@ def _resolve(center, direction, total_radius, target_radius, anchor, axis, code,
     distance = np.sqrt(dot(separation, separation))
     needs_tie = (separation[0] == 0) & (separation[1] == 0) & (separation[2] == 0)
     needs_tie |= ~initially_touching & (total_radius == 0)
+    needs_tie &= hit  # a miss reports no normal
     if np.any(needs_tie):
         escape = _normal_along(direction, *(widest if widest is not None else (code, axis)))
         tie = np.where(initially_touching, escape, _normal_along(-direction, code, axis))

@@ -5,12 +5,13 @@ a point is a one-vertex core, a sphere a one-vertex core inflated by its radius
 (sphere vs sphere is a point vs a sphere of the summed radius), a segment a
 two-vertex core, a triangle or polygon its vertex loop; a plane has its own slab.
 
-Every function takes ``(sphere, target, direction, *, ignore_separating=False)``
-and returns a ``SweepResult`` (batched when any input is).  ``ignore_separating``
-drops a contact at t = 0 whose motion does not move deeper into the target
-(``dot(direction, normal) >= 0``): what a character controller wants to slide along
-a wall it already touches.  Convex targets cannot be touched again later, so the
-answer is then a miss.
+Every pair function takes ``(sphere, target, direction, *, ignore_separating=False)``
+and returns a ``SweepResult`` (batched when any input is); ``sweep_sphere_targets``
+answers one sphere against a list of different core targets in one kernel call.
+``ignore_separating`` drops a contact at t = 0 whose motion does not move deeper
+into the target (``dot(direction, normal) >= 0``): what a character controller wants
+to slide along a wall it already touches.  Convex targets cannot be touched again
+later, so the answer is then a miss.
 
 Degenerate inputs (for every function here):
 
@@ -29,10 +30,11 @@ Degenerate inputs (for every function here):
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
-from physics.core import FACE, core_features
+from physics.core import FACE, CoreFeatures, stack_cores
 from physics.result import SweepResult
 from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
@@ -75,9 +77,7 @@ def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separa
     against a point, a hit only when the line passes exactly through it, normal
     -direction; center on the point (initial overlap) — depth = radius, normal
     along the motion (+z when still)."""
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(point.p[..., None, :]),
-                              point.batch_shape, 0, ignore_separating)
-    return to_result(contact, scalar=is_scalar(sphere, point, direction=direction))
+    return _sweep_target_core(sphere, point, direction, ignore_separating)
 
 
 @sweep_query
@@ -88,10 +88,7 @@ def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_sep
     Degenerate inputs: zero direction — an overlap test; zero radii — a point
     against a point (as ``sweep_sphere_point``); concentric initial overlap —
     depth = summed radius, normal along the motion (+z when still)."""
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(target.center[..., None, :]),
-                              target.center.shape[:-1], target.radius, ignore_separating)
-    contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
-    return to_result(contact, scalar=is_scalar(sphere, target, direction=direction))
+    return _sweep_target_core(sphere, target, direction, ignore_separating)
 
 
 @sweep_query
@@ -104,8 +101,7 @@ def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_
     zero-length segment — the point ``a`` (vertex 0); motion parallel to the
     segment — only the end balls can be entered; center on the segment — depth =
     radius, normal = the motion across the segment (any perpendicular if none)."""
-    return _sweep_segment_core(sphere, segment.a, segment.b, np.zeros((), segment.a.dtype), direction,
-                               ignore_separating, segment)
+    return _sweep_target_core(sphere, segment, direction, ignore_separating)
 
 
 @sweep_query
@@ -115,15 +111,7 @@ def sweep_sphere_capsule(sphere: Sphere, capsule: Capsule, direction, *, ignore_
 
     Degenerate inputs: as ``sweep_sphere_segment``; a zero-length capsule is a sphere
     (vertex 0)."""
-    return _sweep_segment_core(sphere, capsule.a, capsule.b, capsule.radius, direction, ignore_separating, capsule)
-
-
-def _sweep_segment_core(sphere, start, end, target_radius, direction, ignore_separating, target) -> SweepResult:
-    shape = np.broadcast_shapes(start.shape, end.shape)
-    vertices = np.stack([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=-2)
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core_features(vertices), shape[:-1],
-                              target_radius, ignore_separating)
-    return to_result(contact, scalar=is_scalar(sphere, target, direction=direction))
+    return _sweep_target_core(sphere, capsule, direction, ignore_separating)
 
 
 @sweep_query
@@ -149,7 +137,7 @@ def sweep_sphere_triangle(sphere: Sphere, triangle: Triangle, direction, *, igno
     wins the ties its shorter ones share); a near-duplicate vertex does not cut the
     face (``tolerance.POLYGON_RTOL``); center in the face — depth = radius, normal =
     the face normal on the side of the motion."""
-    return _sweep_polygon(sphere, triangle, direction, ignore_separating, face_index=None)
+    return _sweep_target_core(sphere, triangle, direction, ignore_separating)
 
 
 @sweep_query
@@ -159,11 +147,76 @@ def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_
 
     Degenerate inputs: as ``sweep_sphere_triangle``; a zero-area polygon is its
     edges; collinear vertices split an edge into edges that answer separately."""
-    return _sweep_polygon(sphere, polygon, direction, ignore_separating, face_index=0)
+    return _sweep_target_core(sphere, polygon, direction, ignore_separating)
 
 
-def _sweep_polygon(sphere, polygon, direction, ignore_separating, face_index) -> SweepResult:
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, polygon.features, polygon.batch_shape, 0,
-                              ignore_separating)
-    return to_result(contact, scalar=is_scalar(sphere, polygon, direction=direction),
-                     face_index=face_index)
+class TargetCore(NamedTuple):
+    """A sphere-family target as the ball kernel sees it."""
+
+    features: CoreFeatures
+    radius: np.ndarray       # how far the core is inflated: a sphere's or capsule's radius, else 0
+    face_index: int | None   # reported on every hit (a polygon's one face), else none
+    surface: bool            # every contact is the target's face 0 (a sphere's surface)
+
+
+CORE_TARGETS = (Point, Sphere, Segment, Capsule, Triangle, Polygon)
+"""Targets that are a convex polygon core inflated by a radius (all but the plane)."""
+
+
+def target_core(target) -> TargetCore:
+    """How the ball kernel sees a ``CORE_TARGETS`` shape: its core (cached on it, see
+    ``physics.shapes.Cored``) inflated by its radius (0 for all but spheres and
+    capsules)."""
+    radius = target.radius if isinstance(target, (Sphere, Capsule)) else np.zeros((), target.core_vertices().dtype)
+    face_index = 0 if isinstance(target, Polygon) and not isinstance(target, Triangle) else None
+    return TargetCore(target.features, radius, face_index, isinstance(target, Sphere))
+
+
+def _sweep_target_core(sphere: Sphere, target, direction, ignore_separating) -> SweepResult:
+    core = target_core(target)
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core.features,
+                              core.features.vertices.shape[1:-1], core.radius, ignore_separating)
+    return _core_result(contact, core, is_scalar(sphere, target, direction=direction))
+
+
+def _core_result(contact: Contact, core: TargetCore, scalar: bool) -> SweepResult:
+    if core.surface:
+        contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
+    return to_result(contact, scalar=scalar, face_index=core.face_index)
+
+
+@sweep_query
+def sweep_sphere_targets(sphere: Sphere, targets, direction, *, ignore_separating=False) -> list[SweepResult]:
+    """One sphere against a list of ``CORE_TARGETS``, all unbatched, in one kernel
+    call per dtype: their cores are stacked into one batch (``physics.core.stack_cores``),
+    so the call costs about what a single target does (numpy's per-call overhead
+    dominates a small query).  Answer i is, bit for bit, the answer of the pair's own
+    test (``sweep(sphere, targets[i], direction)``).
+
+    Raises ``ValueError`` naming ``sphere``, ``direction`` or ``targets`` when one is
+    batched, ``TypeError`` for a target that is not a core (a plane, a mesh...).
+
+    Degenerate inputs: as for each pair test; an empty ``targets`` gives []."""
+    if sphere.batch_shape != ():
+        raise ValueError(f"sphere must be one sphere, got a batch of shape {sphere.batch_shape}")
+    if direction.shape != (3,):
+        raise ValueError(f"direction must be one vector of shape (3,), got {direction.shape}")
+    for position, target in enumerate(targets):
+        if not isinstance(target, CORE_TARGETS):
+            raise TypeError(f"targets[{position}] is a {type(target).__name__}, not one of "
+                            + ", ".join(kind.__name__ for kind in CORE_TARGETS))
+        if target.batch_shape != ():
+            raise ValueError(f"targets[{position}] must be unbatched, got a batch of shape {target.batch_shape}")
+    cores = [target_core(target) for target in targets]
+    by_dtype: dict[np.dtype, list[int]] = {}
+    for position, core in enumerate(cores):
+        by_dtype.setdefault(np.result_type(core.features.vertices, core.radius), []).append(position)
+    results: list[SweepResult | None] = [None] * len(targets)
+    for positions in by_dtype.values():
+        features = stack_cores([cores[position].features for position in positions])
+        radii = np.stack([cores[position].radius for position in positions])
+        contact = sweep_ball_core(sphere.center, sphere.radius, direction, features, (len(positions),), radii,
+                                  ignore_separating)
+        for row, position in enumerate(positions):
+            results[position] = _core_result(Contact(*(field[row] for field in contact)), cores[position], True)
+    return results
