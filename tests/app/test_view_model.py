@@ -54,3 +54,18 @@ def test_precision_lens_and_reference_on_the_graze_scene():
     touched = reports["touched edge"]
     assert touched.result.t == 0.5 and touched.reference.hit and touched.disagreement == ""
     assert all(r.single is None and r.reference is None for r in sweep_targets(scene))
+
+
+def test_targets_swept_together_answer_as_swept_alone():
+    """The view sweeps a sphere's core targets in one kernel call (``sweep_each``);
+    every report still holds, bit for bit, the answer of the target's own sweep."""
+    from app.shape_kinds import build_shape
+    from app.view_model import sweep_targets
+    from physics import sweep
+    from tests.physics.expect import assert_identical
+
+    scene = load(DEMO_SCENE)
+    moving = build_shape(scene.object(scene.moving).kind, scene.object(scene.moving).params)
+    for report in sweep_targets(scene):
+        target = scene.object(report.name)
+        assert_identical(report.result, sweep(moving, build_shape(target.kind, target.params), scene.direction))

@@ -36,3 +36,15 @@ def assert_hit(result, *, t, normal, point=None, feature=None, depth=None, scale
         assert result.initially_overlapping is True and result.t == 0.0
         assert_close(result.penetration_depth, depth, scale=scale, what="penetration_depth")
     assert result.face_index == face_index
+
+
+def assert_identical(actual, expected) -> None:
+    """Every field equal, floats bit for bit (None where the answer has none)."""
+    assert (actual.hit, actual.t, actual.face_index, actual.initially_overlapping, actual.feature,
+            actual.penetration_depth) == (expected.hit, expected.t, expected.face_index,
+                                          expected.initially_overlapping, expected.feature, expected.penetration_depth)
+    for name in ("point", "normal"):
+        value, wanted = getattr(actual, name), getattr(expected, name)
+        assert (value is None) == (wanted is None), name
+        if value is not None:
+            assert value.dtype == wanted.dtype and value.tobytes() == wanted.tobytes(), (name, value, wanted)

@@ -10,22 +10,10 @@ from hypothesis import strategies as st
 
 from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh, sweep
 from physics.sweep import sweep_each, sweep_sphere_targets
-from tests.physics.expect import assert_hit, assert_miss
+from tests.physics.expect import assert_hit, assert_identical, assert_miss
 from tests.physics.strategies import direction, radius, targets, vector
 
 MIXED_KINDS = ("point", "sphere", "segment", "capsule", "plane", "triangle", "polygon")
-
-
-def assert_identical(actual, expected) -> None:
-    """Every field equal, floats bit for bit (None where the answer has none)."""
-    assert (actual.hit, actual.t, actual.face_index, actual.initially_overlapping, actual.feature,
-            actual.penetration_depth) == (expected.hit, expected.t, expected.face_index,
-                                          expected.initially_overlapping, expected.feature, expected.penetration_depth)
-    for name in ("point", "normal"):
-        value, wanted = getattr(actual, name), getattr(expected, name)
-        assert (value is None) == (wanted is None), name
-        if value is not None:
-            assert value.dtype == wanted.dtype and value.tobytes() == wanted.tobytes(), (name, value, wanted)
 
 
 def in_float32(shape):
