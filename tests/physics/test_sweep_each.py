@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh, sweep
