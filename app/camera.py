@@ -6,6 +6,7 @@ their bytes are the column-major layout GL expects for ``matrix * vector``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -13,6 +14,13 @@ import pyrr
 
 UP = np.array([0.0, 0.0, 1.0])
 PITCH_LIMIT = np.radians(89.0)
+
+
+@functools.lru_cache(maxsize=8)
+def _look_at(eye: tuple, target: tuple) -> pyrr.Matrix44:
+    """pyrr's view matrix (~0.1 ms a call), once per camera pose: frames that only
+    change the scene ask for it several times with the same pose.  Do not modify it."""
+    return pyrr.Matrix44.look_at(np.array(eye), np.array(target), UP)
 
 
 @dataclass
@@ -29,7 +37,7 @@ class OrbitCamera:
         return self.target + self.distance * offset
 
     def view(self) -> np.ndarray:
-        return pyrr.Matrix44.look_at(self.eye(), self.target, UP)
+        return _look_at(tuple(self.eye().tolist()), tuple(np.asarray(self.target, float).tolist()))
 
     def projection(self, aspect: float) -> np.ndarray:
         near = max(self.distance * 1e-3, 1e-6)

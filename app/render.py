@@ -3,8 +3,9 @@
 Order per frame: clear, grid and axes, opaque meshes (with outlines), translucent
 meshes (depth-tested, not written), depth-tested lines and points, then the
 "on top" lines and points (contacts, normals, highlights) without depth test so a
-contact inside a solid is still seen.  Line and point batches of one style are
-drawn by one call, in the order each style first appears.  The GPU buffers of a
+contact inside a solid is still seen.  Line and point batches of one style (and
+stage) are drawn by one call, in the order each style first appears; those of a
+see-through shape are drawn right after its surface instead, as blending needs.  The GPU buffers of a
 view model are built once and reused for as long as the same view model is drawn
 (frames where the scene did not change cost only the draw calls).
 """
@@ -144,18 +145,26 @@ class Renderer:
         return [DrawCall(program, buffer, vertex_array, mode, color, size, stage, cull)]
 
     def _build(self, view: ViewModel) -> list[DrawCall]:
-        calls = []
+        calls, lines, points = [], [], []
         for drawable in view.drawables:
             mesh, stage = drawable.mesh, "opaque" if drawable.fill[3] >= 1 else "translucent"
             calls += self._call("mesh", mesh.triangles, drawable.fill, stage=stage, cull=mesh.convex)
-            if drawable.outline_width > 0:
-                calls += self._call("line", mesh.outline, drawable.outline, drawable.outline_width, stage)
-            calls += self._call("point", mesh.points, drawable.fill, drawable.point_size, stage)
-        for (color, width, on_top), segments in _by_style(view.lines, "segments", "width"):
-            calls += self._call("line", segments, color, width, "on_top" if on_top else "lines")
-        for (color, size, on_top), positions in _by_style(view.points, "positions", "size"):
-            calls += self._call("point", positions, color, size, "on_top" if on_top else "lines")
-        return calls
+            outline = [((drawable.outline, drawable.outline_width, stage), mesh.outline)] \
+                if drawable.outline_width > 0 else []
+            dots = [((drawable.fill, drawable.point_size, stage), mesh.points)]
+            if stage == "translucent":  # blended: drawn in order, right after their own surface
+                calls += self._styled_calls("line", outline) + self._styled_calls("point", dots)
+            else:
+                lines += outline
+                points += dots
+        lines += [((b.color, b.width, "on_top" if b.on_top else "lines"), b.segments) for b in view.lines]
+        points += [((b.color, b.size, "on_top" if b.on_top else "lines"), b.positions) for b in view.points]
+        return calls + self._styled_calls("line", lines) + self._styled_calls("point", points)
+
+    def _styled_calls(self, program: str, batches) -> list[DrawCall]:
+        """One call per style of ((colour, size, stage), positions) batches."""
+        return [call for (color, size, stage), positions in _by_style(batches)
+                for call in self._call(program, positions, color, size, stage)]
 
     def _build_grid(self, step: float) -> list[DrawCall]:
         """Grid lines on the z = 0 plane (first call), then the three axes."""
@@ -171,14 +180,13 @@ class Renderer:
         return calls
 
 
-def _by_style(batches, data: str, size: str) -> list[tuple[tuple, np.ndarray]]:
-    """Line or point batches of one style (colour, ``size`` attribute, on top or
-    not) concatenated, in the order each style first appears: one draw call per
-    style however many targets contribute (a call costs llvmpipe ~0.05 ms)."""
+def _by_style(batches) -> list[tuple[tuple, np.ndarray]]:
+    """((colour, size, stage), positions) batches of one style concatenated, in the
+    order each style first appears: one draw call per style however many shapes and
+    targets contribute (a call costs llvmpipe ~0.05 ms)."""
     groups: dict[tuple, list[np.ndarray]] = {}
-    for batch in batches:
-        style = (tuple(batch.color), getattr(batch, size), batch.on_top)
-        groups.setdefault(style, []).append(np.asarray(getattr(batch, data)).reshape(-1, 3))
+    for (color, size, stage), positions in batches:
+        groups.setdefault((tuple(color), size, stage), []).append(np.asarray(positions).reshape(-1, 3))
     return [(style, np.concatenate(parts)) for style, parts in groups.items()]
 
 

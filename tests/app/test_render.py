@@ -128,11 +128,29 @@ def test_see_through_surface_is_blended_once(offscreen, convex):
 
 def test_batches_of_one_style_are_one_draw_call():
     view = build_view_model(load(DEMO_SCENE), "mover")
-    lines = _by_style(view.lines, "segments", "width")
-    assert len(lines) == len({(b.color, b.width, b.on_top) for b in view.lines}) < len(view.lines)
+    batches = [((b.color, b.width, b.on_top), b.segments) for b in view.lines]
+    lines = _by_style(batches)
+    assert len(lines) == len({style for style, _ in batches}) < len(batches)
     for style, segments in lines:
-        same = [b.segments.reshape(-1, 3) for b in view.lines if (b.color, b.width, b.on_top) == style]
+        same = [np.reshape(positions, (-1, 3)) for other, positions in batches if other == style]
         np.testing.assert_array_equal(segments, np.concatenate(same))
-    points = _by_style(view.points, "positions", "size")
+    points = _by_style([((b.color, b.size, b.on_top), b.positions) for b in view.points])
     contacts = [positions for (color, _, _), positions in points if color == CONTACT]
     assert len(contacts) == 1 and len(contacts[0]) == 5
+
+
+def test_opaque_outlines_and_points_are_drawn_by_style(offscreen):
+    """Opaque shapes' outlines and corner points share one call per style; a
+    see-through shape's stay with its surface (blending depends on order)."""
+    view = build_view_model(load(DEMO_SCENE), "mover")
+    offscreen.render(view, framed(view))
+    calls = offscreen.renderer._calls
+    opaque = [d for d in view.drawables if d.fill[3] >= 1]
+    see_through = [d for d in view.drawables if d.fill[3] < 1]
+    outline_styles = {(d.outline, d.outline_width) for d in opaque if d.outline_width > 0 and len(d.mesh.outline)}
+    point_styles = {(d.fill, d.point_size) for d in opaque if len(d.mesh.points)}
+    assert len(outline_styles) < len(opaque)
+    assert len([c for c in calls if c.program == "line" and c.stage == "opaque"]) == len(outline_styles)
+    assert len([c for c in calls if c.program == "point" and c.stage == "opaque"]) == len(point_styles)
+    translucent = [c.program for c in calls if c.stage == "translucent"]
+    assert translucent.count("mesh") == len(see_through) and translucent[0] == "mesh"
