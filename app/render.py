@@ -76,16 +76,16 @@ class Renderer:
             self._grid_step = grid_step
         ctx.enable(ctx.DEPTH_TEST | ctx.BLEND)
         ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE_MINUS_SRC_ALPHA
-        ctx.depth_mask = False  # the grid never hides the axes or shapes drawn on it
+        self._writes(depth=False)  # the grid never hides the axes or shapes drawn on it
         self._run(self._grid_calls[:1])
-        ctx.depth_mask = True
+        self._writes()
         self._run(self._grid_calls[1:])
         for stage in self.STAGES:
-            ctx.depth_mask = stage != "translucent"
+            self._writes(depth=stage != "translucent")
             if stage == "on_top":
                 ctx.disable(ctx.DEPTH_TEST)
             self._run([call for call in self._calls if call.stage == stage])
-        ctx.depth_mask = True
+        self._writes()
         ctx.enable(ctx.DEPTH_TEST)
 
     @staticmethod
@@ -118,20 +118,22 @@ class Renderer:
         """Blend only the surface nearest the eye (a depth pre-pass), so a see-through
         surface does not stripe where its layers overlap (a culled convex solid has
         one layer already)."""
-        self._color_writes(False)
-        self.ctx.depth_mask = True
+        self._writes(color=False)
         call.vertex_array.render(call.mode)
-        self._color_writes(True)
-        self.ctx.depth_mask = False
+        self._writes(depth=False)
         self.ctx.depth_func = "<="
         call.vertex_array.render(call.mode)
         self.ctx.depth_func = "<"
 
-    def _color_writes(self, enabled: bool) -> None:
-        """moderngl applies a framebuffer's colour mask only when it binds the
-        framebuffer (which also resets the viewport and scissor: kept here)."""
+    def _writes(self, color: bool = True, depth: bool = True) -> None:
+        """Which buffers draws write.  moderngl keeps these masks on the framebuffer
+        (``Context`` has no depth mask: setting ``ctx.depth_mask`` silently does
+        nothing) and applies them only when it binds the framebuffer, which also
+        resets the viewport and scissor: kept here."""
         framebuffer, viewport, scissor = self.ctx.fbo, self.ctx.viewport, self.ctx.scissor
-        framebuffer.color_mask = (enabled,) * 4
+        if framebuffer.color_mask == (color,) * 4 and framebuffer.depth_mask == depth:
+            return
+        framebuffer.color_mask, framebuffer.depth_mask = (color,) * 4, depth
         framebuffer.use()
         self.ctx.viewport, self.ctx.scissor = viewport, scissor
 

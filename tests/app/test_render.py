@@ -3,14 +3,15 @@
 import numpy as np
 import pytest
 
+from app import tessellate
 from app.camera import OrbitCamera
 from app.cli import DEMO_SCENE, main
 from app.headless import OffscreenRenderer
 from app.png import decode_png
-from app.render import _by_style
+from app.render import BACKGROUND, _by_style
 from app.scene import Scene, SceneObject, load
 from app.shaders import PROGRAMS, build_program
-from app.view_model import CONTACT, HIT, OVERLAP, build_view_model
+from app.view_model import CONTACT, HIT, OVERLAP, Drawable, LineBatch, ViewModel, build_view_model
 
 SIZE = (480, 320)
 
@@ -108,10 +109,6 @@ def test_see_through_surface_is_blended_once(offscreen, convex):
     """A see-through surface covers each pixel with one blend of its colour: the depth
     pre-pass of a two-sided surface writes no colour (it once did: moderngl applies a
     colour mask only when the framebuffer is bound), a culled convex solid needs none."""
-    from app import tessellate
-    from app.render import BACKGROUND
-    from app.view_model import Drawable, ViewModel
-
     surface = tessellate.capsule([0, 0, 0], [0, 0, 0], 1.0) if convex else \
         tessellate.polygon([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]])
 
@@ -154,3 +151,33 @@ def test_opaque_outlines_and_points_are_drawn_by_style(offscreen):
     assert len([c for c in calls if c.program == "point" and c.stage == "opaque"]) == len(point_styles)
     translucent = [c.program for c in calls if c.stage == "translucent"]
     assert translucent.count("mesh") == len(see_through) and translucent[0] == "mesh"
+
+
+def test_see_through_surfaces_do_not_hide_what_is_behind_them(offscreen):
+    """A line through a see-through ball is seen inside it, and the ball and a second
+    see-through surface that coincides with it (the swept path's end cap and the end
+    pose) blend evenly: see-through surfaces write no depth.  moderngl keeps the
+    depth mask on the framebuffer; ``ctx.depth_mask = False`` did nothing, and the
+    end pose was speckled where the two surfaces fought."""
+    green = (0.1, 0.9, 0.1, 1.0)
+    ball = tessellate.sphere([0.0, 0, 0], 1.0)
+    path = tessellate.capsule([-3.0, 0, 0], [0.0, 0, 0], 1.0)
+    line = LineBatch(np.array([[[0.0, 0, -3], [0.0, 0, 3]]]), green, width=3.0)
+
+    def render(drawables, lines):
+        view = ViewModel(drawables=drawables, lines=lines)
+        camera = OrbitCamera(yaw=-np.pi / 2, pitch=0.0, distance=6.0)  # looking along +y
+        return offscreen.render(view, camera, show_grid=False).astype(int)
+
+    see_through = Drawable(ball, (0.3, 0.3, 0.9, 0.4), outline_width=0.0)
+    pixels = render([see_through], [line])
+    middle = pixels[SIZE[1] // 2, SIZE[0] // 2]
+    assert middle[1] > middle[0] + 60 and middle[1] > middle[2], middle  # green, seen through the ball
+    path_only = render([Drawable(path, (0.4, 0.65, 1.0, 0.22), outline_width=0.0)], [])
+    ball_only = render([see_through], [])
+    both = render([Drawable(path, (0.4, 0.65, 1.0, 0.22), outline_width=0.0), see_through], [])
+    # the ball blended over the path everywhere: ball_only + (1 - alpha) (path_only - background)
+    background = np.array(BACKGROUND[:3]) * 255
+    expected = ball_only + (1 - see_through.fill[3]) * (path_only - background)
+    rows, columns = slice(SIZE[1] // 2 - 30, SIZE[1] // 2 + 30), slice(SIZE[0] // 2 + 5, SIZE[0] // 2 + 40)
+    assert np.abs(both - expected)[rows, columns].max() <= 3
