@@ -25,6 +25,8 @@ the side of the motion (any perpendicular if the segments are collinear).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from physics import tolerance
@@ -32,6 +34,7 @@ from physics.core import EDGE, FACE, VERTEX, core_features
 from physics.result import SweepResult
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
+from physics.sweep.batching import CHUNK_SIZE
 from physics.sweep.rounded import slab_entry_time
 from physics.sweep.sphere import is_scalar, sweep_query, to_result
 from physics.vector import any_perpendicular, components, cross, dot, normalize_or
@@ -115,9 +118,30 @@ def _earliest(shape: tuple, *contacts: Contact) -> Contact:
     return best
 
 
+def _ball_sweeps(centers: list, radius, direction, features, feature_batch: tuple, target_radius,
+                 shape: tuple) -> list[Contact]:
+    """``sweep_ball_core`` for each of several ball centers (..., 3) in a query of
+    batch ``shape``.  A small query runs them in one kernel pass, stacked on a new
+    leading axis (numpy's per-call overhead dominates it); a large one runs a pass
+    per center (stacking would copy the target's features once per center).  The
+    answers are the same either way, bit for bit: the kernel is elementwise."""
+    if math.prod(shape) * len(centers) > CHUNK_SIZE:
+        return [sweep_ball_core(center, radius, direction, features, feature_batch, target_radius)
+                for center in centers]
+    stacked = np.stack(np.broadcast_arrays(*centers))
+    stacked = stacked.reshape((len(centers),) + (1,) * (len(shape) + 2 - stacked.ndim) + stacked.shape[1:])
+    return _unstacked(sweep_ball_core(stacked, radius, direction, features, feature_batch, target_radius))
+
+
+def _unstacked(contact: Contact) -> list[Contact]:
+    """The contacts along a contact's leading axis."""
+    return [Contact(*[field[k] for field in contact]) for k in range(len(contact.t))]
+
+
 def _reversed(contact: Contact, target_vertex: np.ndarray, target_radius, vertex_index: int) -> Contact:
     """A target end point swept (as a ball) against the moving core, turned back into
-    the caller's frame: the normal flips and the point is on the target's surface."""
+    the caller's frame: the normal flips and the point is on the target's surface.
+    ``vertex_index`` broadcasts against the batch."""
     normal = 0.0 - contact.normal
     point = target_vertex + np.asarray(target_radius)[..., None] * normal
     hit = ~np.isnan(contact.t)
@@ -132,9 +156,9 @@ def _components(shape: tuple, *vectors_):
 
 
 def _interiors(start, end, direction, other_start, other_end, total_radius, target_radius, shape,
-               edge_index: int = 0) -> Contact:
-    """Core interior against the interior of target edge ``edge_index``, for
-    non-parallel segments."""
+               edge_index=0) -> Contact:
+    """Core interior against the interior of target edge ``edge_index`` (which
+    broadcasts against the batch ``shape``), for non-parallel segments."""
     a, b, d, c, e = _components(shape, start, end, direction, other_start, other_end)
     along, other_along = b - a, e - c
     common = cross(along, other_along)
@@ -157,6 +181,21 @@ def _interiors(start, end, direction, other_start, other_end, total_radius, targ
     hit = ~np.isnan(t)
     return Contact(t, np.where(hit[..., None], _public(point), np.nan), np.where(hit[..., None], _public(normal), np.nan),
                    np.full(np.shape(t), np.nan), np.where(hit, EDGE, -1), np.where(hit, edge_index, -1))
+
+
+def _edge_interiors(start, end, direction, vertices, total_radius, target_radius, shape) -> list[Contact]:
+    """``_interiors`` of the core against each edge of polygons (..., V, 3): in one
+    pass, stacked on a leading axis, for a small query, one pass per edge for a large
+    one (as ``_ball_sweeps``; the same answers either way)."""
+    count = vertices.shape[-2]
+    corners = np.moveaxis(vertices, -2, 0)
+    following = corners[(np.arange(count) + 1) % count]
+    if math.prod(shape) * count > CHUNK_SIZE:
+        return [_interiors(start, end, direction, corners[i], following[i], total_radius, target_radius, shape, i)
+                for i in range(count)]
+    lined_up = (slice(None),) + (None,) * (len(shape) + 2 - corners.ndim)
+    return _unstacked(_interiors(start, end, direction, corners[lined_up], following[lined_up], total_radius,
+                                 target_radius, (count,) + shape, _leading_index(count, len(shape))))
 
 
 def _public(components_: np.ndarray) -> np.ndarray:
@@ -202,11 +241,12 @@ def sweep_core_segment(start, end, radius, direction, other_start, other_end, ta
     target_core = _segment_vertices(other_start, other_end)
     moving_core = _segment_vertices(start, end)
     target_features, moving_features = core_features(target_core), core_features(moving_core)
-    candidates = [sweep_ball_core(point, radius, direction, target_features, target_core.shape[:-2], target_radius)
-                  for point in (start, end)]
-    candidates += [_reversed(sweep_ball_core(vertex, target_radius, -direction, moving_features,
-                                             moving_core.shape[:-2], radius), vertex, target_radius, index)
-                   for index, vertex in enumerate((other_start, other_end))]
+    candidates = _ball_sweeps([start, end], radius, direction, target_features, target_core.shape[:-2],
+                              target_radius, shape)
+    target_ends = (other_start, other_end)
+    candidates += [_reversed(contact, vertex, target_radius, index) for index, (vertex, contact) in enumerate(zip(
+        target_ends, _ball_sweeps(target_ends, target_radius, -direction, moving_features, moving_core.shape[:-2],
+                                  radius, shape)))]
     candidates.append(_interiors(start, end, direction, other_start, other_end, total_radius, target_radius, shape))
     touching, initial = _at_start(start, end, direction, other_start, other_end, total_radius, target_radius,
                                   ignore_separating, shape)
@@ -273,10 +313,9 @@ def _across(direction: np.ndarray, axis: np.ndarray) -> np.ndarray:
     return normalize_or(_rejection(direction, axis), np.where(dot(axis, axis) > 0, any_perpendicular(axis), up))
 
 
-def _polygon_edges(vertices: np.ndarray):
-    """(start, end, index) of each edge of polygons (..., V, 3)."""
-    count = vertices.shape[-2]
-    return [(vertices[..., i, :], vertices[..., (i + 1) % count, :], i) for i in range(count)]
+def _leading_index(count: int, batch_dimensions: int) -> np.ndarray:
+    """0 .. count - 1 along a leading axis, broadcasting against ``batch_dimensions`` more."""
+    return np.arange(count).reshape((count,) + (1,) * batch_dimensions)
 
 
 def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
@@ -381,12 +420,14 @@ def sweep_core_polygon(start, end, radius, direction, polygon_vertices, features
     zero = np.zeros((), radius.dtype)
     moving_core = _segment_vertices(start, end)
     moving_features = core_features(moving_core)
-    candidates = [sweep_ball_core(point, radius, direction, features, feature_batch, zero) for point in (start, end)]
-    for corner_start, corner_end, index in _polygon_edges(polygon_vertices):
-        candidates.append(_reversed(
-            sweep_ball_core(corner_start, zero, -direction, moving_features, moving_core.shape[:-2], radius),
-            corner_start, zero, index))
-        candidates.append(_interiors(start, end, direction, corner_start, corner_end, radius, zero, shape, index))
+    candidates = _ball_sweeps([start, end], radius, direction, features, feature_batch, zero, shape)
+    count = polygon_vertices.shape[-2]
+    corners = [polygon_vertices[..., i, :] for i in range(count)]  # vertex i starts edge i
+    vertex_balls = [_reversed(contact, corner, zero, index) for index, (corner, contact) in enumerate(zip(
+        corners, _ball_sweeps(corners, zero, -direction, moving_features, moving_core.shape[:-2], radius, shape)))]
+    edge_interiors = _edge_interiors(start, end, direction, polygon_vertices, radius, zero, shape)
+    for vertex_ball, edge_interior in zip(vertex_balls, edge_interiors):  # the order ties are broken in
+        candidates += [vertex_ball, edge_interior]
     touching, initial = _polygon_at_start(start, end, direction, polygon_vertices, radius, ignore_separating, shape)
     return _select(touching, initial, _earliest(shape, *candidates))
 

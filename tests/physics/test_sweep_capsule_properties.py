@@ -158,3 +158,29 @@ def test_batch_matches_scalar():
                 assert np.array_equal(batch.point[i], scalar.point)
 
     check()
+
+
+@pytest.mark.parametrize("kind", ["capsule", "polygon"])
+def test_large_batch_matches_scalar(kind):
+    """A batch beyond ``CHUNK_SIZE`` runs the capsule kernels one candidate per pass
+    (a small query stacks them into one pass): the answers agree bit for bit."""
+    from physics import Triangle
+    from physics.sweep.batching import CHUNK_SIZE
+
+    rng = np.random.default_rng(11)
+    count = CHUNK_SIZE
+    moving = Capsule(rng.uniform(-3, 3, (count, 3)), rng.uniform(-3, 3, (count, 3)), rng.uniform(0, 1, count))
+    if kind == "capsule":
+        target = Capsule(rng.uniform(-3, 3, (count, 3)), rng.uniform(-3, 3, (count, 3)), rng.uniform(0, 1, count))
+    else:
+        target = Triangle(*rng.uniform(-3, 3, (3, count, 3)))
+    directions = rng.uniform(-6, 6, (count, 3))
+    batch = sweep(moving, target, directions)
+    assert 0.2 * count < np.sum(batch.hit) < count
+    for i in rng.choice(count, 60, replace=False):
+        element = sweep(moving[i], target[i], directions[i])
+        assert batch.hit[i] == element.hit
+        if element.hit:
+            assert batch.t[i] == element.t and np.array_equal(batch.normal[i], element.normal)
+            assert np.array_equal(batch.point[i], element.point)
+            assert (batch.feature.kind[i], batch.feature.index[i]) == (element.feature.kind, element.feature.index)
