@@ -5,9 +5,10 @@ meshes (depth-tested, not written), depth-tested lines and points, then the
 "on top" lines and points (contacts, normals, highlights) without depth test so a
 contact inside a solid is still seen.  Line and point batches of one style (and
 stage) are drawn by one call, in the order each style first appears; those of a
-see-through shape are drawn right after its surface instead, as blending needs.  The GPU buffers of a
-view model are built once and reused for as long as the same view model is drawn
-(frames where the scene did not change cost only the draw calls).
+see-through shape are drawn right after its surface instead, as blending needs.
+The GPU buffers of a view model are built once and reused for as long as the same
+view model is drawn (frames where the scene did not change cost only the draw
+calls).
 """
 
 from __future__ import annotations

@@ -133,8 +133,9 @@ class Cored(Shape):
         return self._features
 
 
-def _two_point_core(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    shape = np.broadcast_shapes(a.shape, b.shape)
+def segment_vertices(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The two-vertex core (..., 2, 3) of segments from ``a`` to ``b`` (..., 3), broadcast."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
     return np.stack([np.broadcast_to(a, shape), np.broadcast_to(b, shape)], axis=-2)
 
 
@@ -165,7 +166,7 @@ class Segment(Cored):
         self._set(a=a, b=b, _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], names="a, b"), _features=None)
 
     def core_vertices(self) -> np.ndarray:
-        return _two_point_core(self.a, self.b)
+        return segment_vertices(self.a, self.b)
 
 
 class Plane(Shape):
@@ -291,7 +292,7 @@ class Capsule(Cored):
                   _features=None)
 
     def core_vertices(self) -> np.ndarray:
-        return _two_point_core(self.a, self.b)
+        return segment_vertices(self.a, self.b)
 
 
 class ConvexPolyhedron(Shape):

@@ -32,17 +32,12 @@ import numpy as np
 from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX, core_features
 from physics.result import SweepResult
-from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
+from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle, segment_vertices
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
 from physics.sweep.batching import CHUNK_SIZE
 from physics.sweep.rounded import slab_entry_time
 from physics.sweep.sphere import is_scalar, sweep_query, to_result
 from physics.vector import any_perpendicular, components, cross, dot, normalize_or
-
-
-def _segment_vertices(a, b) -> np.ndarray:
-    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
-    return np.stack([np.broadcast_to(a, shape), np.broadcast_to(b, shape)], axis=-2)
 
 
 def closest_parameters(start, along, other_start, other_along):
@@ -118,18 +113,29 @@ def _earliest(shape: tuple, *contacts: Contact) -> Contact:
     return best
 
 
+def _in_one_pass(shape: tuple, count: int) -> bool:
+    """Whether ``count`` candidates of a query of batch ``shape`` run in one kernel
+    pass, stacked on a leading axis (a small query: numpy's per-call overhead
+    dominates it), rather than a pass each (a large one: stacking would copy the
+    target's features once per candidate).  The answers are the same either way,
+    bit for bit: the kernels are elementwise."""
+    return math.prod(shape) * count <= CHUNK_SIZE
+
+
+def _lined_up(stacked: np.ndarray, shape: tuple) -> np.ndarray:
+    """Vectors stacked on a leading axis, (k, ..., 3), with unit axes inserted after
+    it so that the rest lines up with the batch ``shape``."""
+    return stacked.reshape((len(stacked),) + (1,) * (len(shape) + 2 - stacked.ndim) + stacked.shape[1:])
+
+
 def _ball_sweeps(centers: list, radius, direction, features, feature_batch: tuple, target_radius,
                  shape: tuple) -> list[Contact]:
     """``sweep_ball_core`` for each of several ball centers (..., 3) in a query of
-    batch ``shape``.  A small query runs them in one kernel pass, stacked on a new
-    leading axis (numpy's per-call overhead dominates it); a large one runs a pass
-    per center (stacking would copy the target's features once per center).  The
-    answers are the same either way, bit for bit: the kernel is elementwise."""
-    if math.prod(shape) * len(centers) > CHUNK_SIZE:
+    batch ``shape``, in one pass or one each (``_in_one_pass``)."""
+    if not _in_one_pass(shape, len(centers)):
         return [sweep_ball_core(center, radius, direction, features, feature_batch, target_radius)
                 for center in centers]
-    stacked = np.stack(np.broadcast_arrays(*centers))
-    stacked = stacked.reshape((len(centers),) + (1,) * (len(shape) + 2 - stacked.ndim) + stacked.shape[1:])
+    stacked = _lined_up(np.stack(np.broadcast_arrays(*centers)), shape)
     return _unstacked(sweep_ball_core(stacked, radius, direction, features, feature_batch, target_radius))
 
 
@@ -184,18 +190,16 @@ def _interiors(start, end, direction, other_start, other_end, total_radius, targ
 
 
 def _edge_interiors(start, end, direction, vertices, total_radius, target_radius, shape) -> list[Contact]:
-    """``_interiors`` of the core against each edge of polygons (..., V, 3): in one
-    pass, stacked on a leading axis, for a small query, one pass per edge for a large
-    one (as ``_ball_sweeps``; the same answers either way)."""
+    """``_interiors`` of the core against each edge of polygons (..., V, 3), in one
+    pass or one each (``_in_one_pass``)."""
     count = vertices.shape[-2]
     corners = np.moveaxis(vertices, -2, 0)
     following = corners[(np.arange(count) + 1) % count]
-    if math.prod(shape) * count > CHUNK_SIZE:
+    if not _in_one_pass(shape, count):
         return [_interiors(start, end, direction, corners[i], following[i], total_radius, target_radius, shape, i)
                 for i in range(count)]
-    lined_up = (slice(None),) + (None,) * (len(shape) + 2 - corners.ndim)
-    return _unstacked(_interiors(start, end, direction, corners[lined_up], following[lined_up], total_radius,
-                                 target_radius, (count,) + shape, _leading_index(count, len(shape))))
+    return _unstacked(_interiors(start, end, direction, _lined_up(corners, shape), _lined_up(following, shape),
+                                 total_radius, target_radius, (count,) + shape, _leading_index(count, len(shape))))
 
 
 def _public(components_: np.ndarray) -> np.ndarray:
@@ -238,8 +242,8 @@ def sweep_core_segment(start, end, radius, direction, other_start, other_end, ta
     total_radius = radius + target_radius
     shape = np.broadcast_shapes(np.shape(start)[:-1], np.shape(end)[:-1], np.shape(direction)[:-1],
                                 np.shape(other_start)[:-1], np.shape(other_end)[:-1], total_radius.shape)
-    target_core = _segment_vertices(other_start, other_end)
-    moving_core = _segment_vertices(start, end)
+    target_core = segment_vertices(other_start, other_end)
+    moving_core = segment_vertices(start, end)
     target_features, moving_features = core_features(target_core), core_features(moving_core)
     candidates = _ball_sweeps([start, end], radius, direction, target_features, target_core.shape[:-2],
                               target_radius, shape)
@@ -418,7 +422,7 @@ def sweep_core_polygon(start, end, radius, direction, polygon_vertices, features
     shape = np.broadcast_shapes(np.shape(start)[:-1], np.shape(end)[:-1], np.shape(direction)[:-1],
                                 polygon_vertices.shape[:-2], radius.shape)
     zero = np.zeros((), radius.dtype)
-    moving_core = _segment_vertices(start, end)
+    moving_core = segment_vertices(start, end)
     moving_features = core_features(moving_core)
     candidates = _ball_sweeps([start, end], radius, direction, features, feature_batch, zero, shape)
     count = polygon_vertices.shape[-2]

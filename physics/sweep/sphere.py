@@ -167,9 +167,10 @@ def target_core(target) -> TargetCore:
     """How the ball kernel sees a ``CORE_TARGETS`` shape: its core (cached on it, see
     ``physics.shapes.Cored``) inflated by its radius (0 for all but spheres and
     capsules)."""
-    radius = target.radius if isinstance(target, (Sphere, Capsule)) else np.zeros((), target.core_vertices().dtype)
+    features = target.features
+    radius = target.radius if isinstance(target, (Sphere, Capsule)) else np.zeros((), features.vertices.dtype)
     face_index = 0 if isinstance(target, Polygon) and not isinstance(target, Triangle) else None
-    return TargetCore(target.features, radius, face_index, isinstance(target, Sphere))
+    return TargetCore(features, radius, face_index, isinstance(target, Sphere))
 
 
 def _sweep_target_core(sphere: Sphere, target, direction, ignore_separating) -> SweepResult:
