@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from physics.vector import components, cross, dot
+from physics.vector import cross, dot
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,14 +119,17 @@ def _vertex_distances(corners: np.ndarray, centers: np.ndarray) -> np.ndarray:
 
 
 def _farthest_squared(corners: np.ndarray, center: np.ndarray) -> np.ndarray:
-    """Largest squared distance of a triangle's corners (3, 3, n) from ``center``
-    (3, n), summed x, y, z as ``_vertex_distances`` sums them (sqrt is monotonic, so
-    the square root of this maximum is the maximum of those distances)."""
+    """Largest squared distance of a triangle's corners (3, 3, n) — (coordinate,
+    corner, triangle) — from ``center`` (3, n), summed x, y, z as
+    ``_vertex_distances`` sums them (sqrt is monotonic, so the square root of this
+    maximum is the maximum of those distances)."""
     farthest = None
-    for corner in corners.transpose(1, 0, 2):
-        offset = corner - center
-        squared = dot(offset, offset)
-        farthest = squared if farthest is None else np.maximum(farthest, squared)
+    for corner in range(3):
+        offset = corners[:, corner] - center
+        offset *= offset
+        squared = offset[0] + offset[1]
+        squared += offset[2]
+        farthest = squared if farthest is None else np.maximum(farthest, squared, out=farthest)
     return farthest
 
 
@@ -142,12 +145,14 @@ def smallest_triangle_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarr
     triangles: the sphere whose diameter is the longest edge.  The radius is the
     largest computed vertex distance, so the triangle is inside as float64 says.
     """
-    parts = [_smallest_spheres(corners[start:start + BUILD_CHUNK]) for start in range(0, len(corners), BUILD_CHUNK)]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    center, radius = _smallest_spheres(np.transpose(corners, (2, 1, 0)))
+    return np.ascontiguousarray(center.T), radius
 
 
 def _smallest_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    a, b, c = (components(corners[:, k]) for k in range(3))
+    """``smallest_triangle_spheres`` component-first: corners (3, 3, n) -> centers
+    (3, n), radii (n,)."""
+    a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
     ab, ac = b - a, c - a
     edges_squared = np.stack([dot(ab, ab), dot(c - b, c - b), dot(ac, ac)])  # edges opposite c, a, b
     longest = np.argmax(edges_squared, axis=0)
@@ -160,123 +165,168 @@ def _smallest_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         circumcenter = a + (cross(normal, ab) * edges_squared[2] + cross(ac, normal) * edges_squared[0]) \
             / (2 * normal_squared)
     center = np.where(obtuse_or_flat | (normal_squared == 0), midpoint, circumcenter)
-    corners_first = np.stack([a, b, c], axis=1)
-    return np.ascontiguousarray(center.T), np.sqrt(_farthest_squared(corners_first, center))
+    return center, np.sqrt(_farthest_squared(corners, center))
 
 
 def build_sphere_tree(vertices: np.ndarray, faces: np.ndarray) -> SphereTree:
     """Build the sphere tree of a mesh (``vertices (V, 3)``, ``faces (F, 3)``, F >= 1).
 
     Median split on centroids along the axis of widest centroid spread (the left
-    child gets ``count // 2`` triangles); see the module docstring.
+    child gets ``count // 2`` triangles); see the module docstring.  Whole-mesh
+    arrays are few and filled chunk by chunk: on a large mesh, touching fresh
+    memory costs as much as the arithmetic.
     """
-    face_count = len(faces)
-    if face_count == 0:
+    if len(faces) == 0:
         raise ValueError("faces must hold at least one triangle to build a tree")
-    centroids = (vertices[faces[:, 0]] + vertices[faces[:, 1]] + vertices[faces[:, 2]]) / 3
-    orders = np.stack([np.argsort(centroids[:, axis], kind="stable") for axis in range(3)]).astype(np.int32)
-    # Per level: the nodes' runs [start, start + count) of the (common) position space.
+    level_runs, order = _median_splits(_centroids(vertices, faces))
+    return _assemble(level_runs, order, _corners_in_order(vertices, faces, order))
+
+
+def _chunks(count: int):
+    """Slices of ``BUILD_CHUNK`` items covering ``range(count)``."""
+    return (slice(start, start + BUILD_CHUNK) for start in range(0, count, BUILD_CHUNK))
+
+
+def _centroids(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """Triangle centroids, component-first (3, F)."""
+    centroids = np.empty((3, len(faces)))
+    for chunk in _chunks(len(faces)):
+        corners = vertices[faces[chunk]]
+        centroids[:, chunk] = ((corners[:, 0] + corners[:, 1] + corners[:, 2]) / 3).T
+    return centroids
+
+
+def _corners_in_order(vertices: np.ndarray, faces: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """The triangles' corners in the tree's order, component-first: (coordinate,
+    corner, position)."""
+    corners = np.empty((3, 3, len(order)))
+    for chunk in _chunks(len(order)):
+        corners[:, :, chunk] = vertices[faces[order[chunk]]].T
+    return corners
+
+
+def _median_splits(centroids: np.ndarray) -> tuple[list, np.ndarray]:
+    """The runs of every level and the triangles in the tree's order: per level the
+    nodes' runs [start, start + count) of positions in that order."""
+    face_count = centroids.shape[1]
+    index_type = np.int32 if face_count < 2**31 else np.int64
+    orders = np.stack([np.argsort(row, kind="stable").astype(index_type) for row in centroids])
+    # The runs that cover the positions at a level, and whether each is a node of
+    # that level (a leaf of an earlier level is carried down as a run of one that
+    # is not).
+    starts, counts, is_node = np.zeros(1, index_type), np.full(1, face_count, index_type), np.ones(1, bool)
     level_runs = []
-    starts, counts = np.zeros(1, np.int64), np.full(1, face_count, np.int64)
     while True:
-        level_runs.append((starts, counts))
+        level_runs.append((starts[is_node], counts[is_node]))
         splitting = counts > 1
         if not np.any(splitting):
             break
-        orders = _split_level(orders, centroids, starts[splitting], counts[splitting])
-        left = counts[splitting] // 2
-        child_starts = np.stack([starts[splitting], starts[splitting] + left], axis=1).ravel()
-        child_counts = np.stack([left, counts[splitting] - left], axis=1).ravel()
-        starts, counts = child_starts, child_counts
-    order = orders[0]  # every run is a single triangle now: all three orders agree
-    return _assemble(level_runs, order, vertices, faces)
-
-
-def _run_positions(starts, counts, position_count):
-    """(positions, run of each position) of runs [start, start + count) in order;
-    ``positions`` is a slice when the runs cover every position (all but the last
-    levels of a median split), which saves a gather per array."""
-    run = np.repeat(np.arange(len(starts), dtype=np.int32), counts)
-    if len(run) == position_count:
-        return slice(None), run
-    offsets = np.cumsum(counts) - counts
-    return np.arange(len(run)) - (offsets - starts)[run], run
+        orders = _split_level(orders, centroids, starts, counts)
+        left = counts // 2
+        child_starts = np.stack([starts, starts + left], axis=1).ravel()
+        child_counts = np.stack([left, counts - left], axis=1).ravel()
+        kept = child_counts > 0
+        starts, counts, is_node = child_starts[kept], child_counts[kept], np.repeat(splitting, 2)[kept]
+    return level_runs, orders[0]  # every run is a single triangle now: all three orders agree
 
 
 def _split_level(orders, centroids, starts, counts):
-    """Split each run at its centroid median along its widest axis: every order is
-    partitioned stably so that the run's left half comes first, in order."""
-    positions, run = _run_positions(starts, counts, orders.shape[1])
-    first, last = orders[:, starts], orders[:, starts + counts - 1]
-    spread = np.stack([centroids[last[axis], axis] - centroids[first[axis], axis] for axis in range(3)])
+    """Split each run (the runs cover every position) at its centroid median along
+    its widest axis: every order is partitioned stably so that the run's left half
+    (``count // 2`` triangles; none for a run of one) comes first, in order."""
+    ends = starts + counts - 1
+    spread = np.stack([np.take(row, np.take(order, ends)) - np.take(row, np.take(order, starts))
+                       for row, order in zip(centroids, orders)])
     axis = np.argmax(spread, axis=0)
     left_count = counts // 2
-    run_offset = np.cumsum(counts) - counts
-    rank = np.arange(len(run), dtype=np.int64) - run_offset[run]
-    in_runs = orders[:, positions]
-    chosen = np.take_along_axis(in_runs, axis[run][None], axis=0)[0]
     goes_left = np.zeros(orders.shape[1], bool)
-    goes_left[chosen[rank < left_count[run]]] = True
-    partitioned = np.empty_like(orders) if isinstance(positions, slice) else orders.copy()
-    right_base = (starts + left_count)[run] + rank  # a right element's slot before subtracting lefts before it
-    left_base = starts[run]
-    for row in range(3):
-        is_left = goes_left[in_runs[row]]
-        lefts_before = np.cumsum(is_left, dtype=np.int64)
-        lefts_before -= is_left
-        lefts_before -= lefts_before[run_offset][run]  # within the run
-        target = np.where(is_left, left_base + lefts_before, right_base - lefts_before)
-        partitioned[row, target] = in_runs[row]
+    for row, order in enumerate(orders):
+        halves = np.flatnonzero((axis == row) & (left_count > 0))
+        goes_left[np.take(order, _ranges(starts[halves], left_count[halves]))] = True
+    # The lefts of every run, in order, fill the runs' left halves, the rest the
+    # right halves; a run holds the same triangles in every order.
+    left_slots = _ranges(starts, left_count)
+    right_slots = _ranges(starts + left_count, counts - left_count)
+    partitioned = np.empty_like(orders)
+    for order, moved in zip(orders, partitioned):
+        is_left = np.take(goes_left, order)
+        moved[left_slots] = np.compress(is_left, order)
+        moved[right_slots] = np.compress(~is_left, order)
     return partitioned
 
 
-def _assemble(level_runs, order, vertices, faces) -> SphereTree:
-    """Number the nodes level by level, link them, and compute their spheres (in
-    chunks of ``BUILD_CHUNK`` triangles, gathered from ``vertices`` as needed)."""
+def _ranges(starts, counts):
+    """The positions (``np.intp``) of the runs [start, start + count), concatenated
+    in order."""
+    offsets = np.cumsum(counts, dtype=np.intp) - counts
+    return np.repeat(starts - offsets, counts) + np.arange(int(counts.sum()))
+
+
+def _assemble(level_runs, order, ordered_corners) -> SphereTree:
+    """The tree of the splits: nodes numbered level by level and linked, their
+    spheres computed from the triangles' corners in the tree's order."""
     level_sizes = [len(starts) for starts, _ in level_runs]
     level_starts = np.concatenate([[0], np.cumsum(level_sizes)])
     node_count = int(level_starts[-1])
     first_child = np.full(node_count, -1, np.int64)
     parent = np.full(node_count, -1, np.int64)
-    depth = np.repeat(np.arange(len(level_runs)), level_sizes)
     face = np.full(node_count, -1, np.int64)
     for level, (starts, counts) in enumerate(level_runs):
-        nodes = np.arange(level_starts[level], level_starts[level + 1])
-        inner = nodes[counts > 1]
+        first = level_starts[level]
+        leaves = np.flatnonzero(counts == 1)
+        face[first + leaves] = order[starts[leaves]]
+        inner = first + np.flatnonzero(counts > 1)
         first_child[inner] = level_starts[level + 1] + 2 * np.arange(len(inner))
         parent[first_child[inner]] = parent[first_child[inner] + 1] = inner
-        leaves = counts == 1
-        face[nodes[leaves]] = order[starts[leaves]]
-    centers = np.empty((node_count, 3))
-    radii = np.empty(node_count)
-    box_low, box_high = np.empty((node_count, 3)), np.empty((node_count, 3))
-    ordered_corners = np.empty((3, 3, len(order)))  # (coordinate, corner, position in the tree's order)
-    for start in range(0, len(order), BUILD_CHUNK):
-        ordered_corners[:, :, start:start + BUILD_CHUNK] = vertices[faces[order[start:start + BUILD_CHUNK]]].T
-    leaves = np.flatnonzero(face >= 0)
-    for start in range(0, len(leaves), BUILD_CHUNK):
-        chunk = leaves[start:start + BUILD_CHUNK]
-        corners = vertices[faces[face[chunk]]]
-        centers[chunk], radii[chunk] = _smallest_spheres(corners)
-        box_low[chunk], box_high[chunk] = corners.min(axis=1), corners.max(axis=1)
+    centers, radii = _node_spheres(level_runs, level_starts, ordered_corners)
+    return SphereTree(centers=centers.T, radii=radii, first_child=first_child, parent=parent, face=face,
+                      depth=np.repeat(np.arange(len(level_runs)), level_sizes), level_starts=level_starts,
+                      center_components=centers, extent=float(max(centers.max(), -centers.min()) + radii.max()))
+
+
+def _node_spheres(level_runs, level_starts, ordered_corners) -> tuple[np.ndarray, np.ndarray]:
+    """Node centers (3, M) and radii (M,), bottom up: a leaf's smallest sphere; an
+    inner node centred on its box (from its children's boxes), with the radius of
+    its farthest triangle corner."""
+    centers = np.empty((3, int(level_starts[-1])))
+    radii = np.empty(len(centers[0]))
+    below = None  # the boxes (low, high) of the level below, (3, its node count) each
     for level in range(len(level_runs) - 1, -1, -1):
         starts, counts = level_runs[level]
-        inner = counts > 1
-        if not np.any(inner):
-            continue
-        nodes = np.arange(level_starts[level], level_starts[level + 1])[inner]
-        starts, counts = starts[inner], counts[inner]
-        children = first_child[nodes]
-        box_low[nodes] = np.minimum(box_low[children], box_low[children + 1])
-        box_high[nodes] = np.maximum(box_high[children], box_high[children + 1])
-        centers[nodes] = 0.5 * (box_low[nodes] + box_high[nodes])
-        positions, run = _run_positions(starts, counts, len(order))
-        node_corners = ordered_corners[:, :, positions]
-        node_centers = components(centers[nodes])
-        farthest = np.concatenate([
-            _farthest_squared(node_corners[:, :, start:start + BUILD_CHUNK], node_centers[:, run[start:start + BUILD_CHUNK]])
-            for start in range(0, len(run), BUILD_CHUNK)])
-        radii[nodes] = np.sqrt(np.maximum.reduceat(farthest, np.cumsum(counts) - counts))
-    return SphereTree(centers=centers, radii=radii, first_child=first_child, parent=parent, face=face, depth=depth,
-                      level_starts=level_starts, center_components=np.ascontiguousarray(centers.T),
-                      extent=float(np.abs(centers).max() + radii.max()))
+        first = level_starts[level]
+        low, high = np.empty((3, len(starts))), np.empty((3, len(starts)))
+        leaves = np.flatnonzero(counts == 1)
+        for chunk in _chunks(len(leaves)):
+            columns = leaves[chunk]
+            corners = np.take(ordered_corners, starts[columns], axis=2)
+            leaf_centers, radii[first + columns] = _smallest_spheres(corners)
+            for row, (a, b, c) in enumerate(corners):
+                low[row, columns] = np.minimum(np.minimum(a, b), c)
+                high[row, columns] = np.maximum(np.maximum(a, b), c)
+                centers[row, first + columns] = leaf_centers[row]
+        inner = np.flatnonzero(counts > 1)
+        if len(inner):
+            children = 2 * np.arange(len(inner))  # left children, indexed within the level below
+            for row in range(3):
+                low[row, inner] = np.minimum(below[0][row, children], below[0][row, children + 1])
+                high[row, inner] = np.maximum(below[1][row, children], below[1][row, children + 1])
+            inner_centers = 0.5 * (low[:, inner] + high[:, inner])
+            for row, coordinate in enumerate(inner_centers):
+                centers[row, first + inner] = coordinate
+            radii[first + inner] = _farthest_in_runs(ordered_corners, inner_centers, starts[inner], counts[inner])
+        below = low, high
+    return centers, radii
+
+
+def _farthest_in_runs(ordered_corners, run_centers, starts, counts):
+    """Per run [start, start + count) of positions, the distance of its farthest
+    triangle corner from the run's center (3, runs), as ``validate`` computes it."""
+    total = int(counts.sum())
+    run = np.repeat(np.arange(len(starts)), counts)
+    positions = None if total == ordered_corners.shape[2] else _ranges(starts, counts)
+    farthest = np.empty(total)
+    for chunk in _chunks(total):
+        corners = ordered_corners[:, :, chunk] if positions is None else \
+            np.take(ordered_corners, positions[chunk], axis=2)
+        farthest[chunk] = _farthest_squared(corners, np.take(run_centers, run[chunk], axis=1))
+    return np.sqrt(np.maximum.reduceat(farthest, np.cumsum(counts) - counts))
