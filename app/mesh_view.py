@@ -131,12 +131,13 @@ def node_spheres(mesh: TriangleMesh, depth: int, trace: TraversalTrace | None) -
 
 def _status_of(tree, lookup: dict, node: int) -> int:
     """A node's walk status; a node on a level the walk stepped over (it descends
-    ``LEVELS_PER_STEP`` levels per test) was reached if a child was, else culled
-    if its children were tested, else untouched (-1)."""
+    ``LEVELS_PER_STEP`` levels per test) was reached if a descendant was, else
+    culled if its descendants were tested, else untouched (-1)."""
     if node in lookup:
         return lookup[node]
     child = tree.first_child[node]
-    statuses = [lookup[c] for c in (child, child + 1) if child >= 0 and c in lookup]
+    statuses = [status for status in (_status_of(tree, lookup, c) for c in (child, child + 1) if child >= 0)
+                if status != -1]
     if not statuses:
         return -1
     return VISITED if any(status != CULLED for status in statuses) else CULLED

@@ -97,7 +97,8 @@ def classify(sphere: Sphere, mesh: TriangleMesh, *, contact_tolerance: float = 0
 
     with np.errstate(all="ignore"):
         core = moving_core(band, _zero_direction(band), mesh)
-        found = walk_mesh(core, mesh, ignore_separating=False, update_bound=stop_when_penetrating, trace=trace)
+        found = walk_mesh(core, mesh, ignore_separating=False, update_bound=stop_when_penetrating, trace=trace,
+                          first_round_pairs=0)  # small rounds: stop soon after the first penetration
     depth = found.contact.depth
     level = np.where(np.nan_to_num(depth) > 2 * tolerance_, Classification.PENETRATING,
                      np.where(np.isnan(found.contact.t), Classification.CLEAR, Classification.COLLIDING))

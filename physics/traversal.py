@@ -36,7 +36,8 @@ tested and missed, a leaf whose triangle was hit."""
 @dataclass
 class TraversalTrace:
     """What a walk did: for every tested (query, node) pair in test order, its
-    ``step`` (frontier number), ``query``, ``node``, node ``entry`` time (+inf when
+    ``step`` (the walk step that tested it: a frontier of nodes, or a round of
+    leaf tests; a frontier holding only leaves records nothing), ``query``, ``node``, node ``entry`` time (+inf when
     the sphere is never reached) and ``status`` (see ``STATUS_NAMES``)."""
 
     _records: list = field(default_factory=list)
@@ -49,7 +50,7 @@ class TraversalTrace:
             return np.zeros(0, float if index == 3 else np.int64)
         return np.concatenate([record[index] for record in self._records])
 
-    step = property(lambda self: self._column(0), doc="frontier number of each tested pair")
+    step = property(lambda self: self._column(0), doc="walk step of each tested pair")
     query = property(lambda self: self._column(1), doc="query of each tested pair")
     node = property(lambda self: self._column(2), doc="node of each tested pair")
     entry = property(lambda self: self._column(3), doc="entry time into the node's sphere (+inf: never)")
@@ -75,17 +76,23 @@ NodeEntry = Callable[[np.ndarray, np.ndarray], np.ndarray]
 LeafTest = Callable[[np.ndarray, np.ndarray], Contact]
 BoundUpdate = Callable[[np.ndarray, np.ndarray, Contact], None]
 
-LEVELS_PER_STEP = 2
-"""Levels a walk descends between node tests (a speed setting): the grandchildren
-of a reached node are tested directly.  Per node test the Python overhead is fixed,
-so two levels per step halve it at the price of testing some grandchildren a
-child test would have culled."""
+LEVELS_PER_STEP = 3
+"""Levels a walk descends between node tests (a speed setting): the descendants
+three levels below a reached node are tested directly.  Per node test the Python
+overhead is fixed, so three levels per step cut it to a third at the price of
+testing some descendants a test on the way would have culled."""
 
 FIRST_LEAF_ROUND = 16
-"""Leaves a first-hit query without a hit yet tests in its first round (a speed
-setting); the round size doubles each round until the query has a hit.  From then
-on every pooled leaf entered before that hit is tested in the next round (they
-all must be), so a query usually needs two rounds."""
+"""Leaves per query that a first-hit query without a hit yet tests in its first
+round (a speed setting); the round size doubles each round until the query has a
+hit.  From then on every pooled leaf entered before that hit is tested in the next
+round (they all must be), so a query usually needs two rounds."""
+
+LEAF_ROUND_PAIRS = 128
+"""Fewest (query, leaf) pairs a first round may hold (a speed setting): a round
+costs a fixed ~1 ms of kernel calls plus a little per pair, so a walk of a few
+queries tests more of each query's earliest leaves at once (one query: its 128
+earliest) and usually finds every leaf that matters in a single round."""
 
 
 def lower_to_first_hit(bound: np.ndarray, queries: np.ndarray, contact: Contact) -> None:
@@ -110,7 +117,8 @@ class _LeafPool(NamedTuple):
 
 
 def walk(tree: SphereTree, query_count: int, node_entry: NodeEntry, leaf_test: LeafTest,
-         update_bound: BoundUpdate | None = lower_to_first_hit, trace: TraversalTrace | None = None) -> LeafContacts:
+         update_bound: BoundUpdate | None = lower_to_first_hit, trace: TraversalTrace | None = None,
+         first_round_pairs: int = LEAF_ROUND_PAIRS) -> LeafContacts:
     """Walk ``tree`` for ``query_count`` queries; return every leaf test made.
 
     ``node_entry(queries, nodes)`` gives each pair's entry time into the node's
@@ -119,16 +127,20 @@ def walk(tree: SphereTree, query_count: int, node_entry: NodeEntry, leaf_test: L
     lowers the per-query bounds after each round of leaf tests (``None``: bounds
     stay 1 and every reachable leaf is tested in one round).
 
-    Inner nodes are expanded level by level; reached leaves wait in a pool and are
-    tested in rounds: the earliest-entered first until the query has a hit, then
-    all those entered before it (``FIRST_LEAF_ROUND``).
+    Inner nodes are expanded level by level; reached leaves wait in a pool until
+    no inner node is left (a median-split tree has its leaves on its last two
+    levels, so testing them earlier would cull almost nothing), then are tested in
+    rounds: the earliest-entered first until the query has a hit, then all those
+    entered before it.  The first round tests ``FIRST_LEAF_ROUND`` leaves per query,
+    more if that makes fewer than ``first_round_pairs`` pairs (``LEAF_ROUND_PAIRS``;
+    a test that stops at its first find, as ``classify`` does, passes 0).
     """
     bound = np.ones(query_count)
     queries = np.arange(query_count)
     nodes = np.zeros(query_count, np.int64)
     pool = _LeafPool(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
     found = []
-    round_size = FIRST_LEAF_ROUND
+    round_size = max(FIRST_LEAF_ROUND, -(-first_round_pairs // max(query_count, 1)))
     step = 0
     while len(nodes) or len(pool.query):
         if len(nodes):
@@ -141,11 +153,13 @@ def walk(tree: SphereTree, query_count: int, node_entry: NodeEntry, leaf_test: L
                 trace.record(step, queries[~leaf], nodes[~leaf], entry[~leaf], np.where(reached[~leaf], VISITED, CULLED))
             inner = reached & (children >= 0)
             queries, nodes = _descend(tree, queries[inner], nodes[inner])
-        late = pool.entry > bound[pool.query]
-        if trace is not None and np.any(late):
-            trace.record(step, pool.query[late], pool.node[late], pool.entry[late], np.full(np.sum(late), CULLED))
-        pool = pool.pick(~late)
-        if len(pool.query):
+        elif len(pool.query):
+            late = pool.entry > bound[pool.query]
+            if trace is not None and np.any(late):
+                trace.record(step, pool.query[late], pool.node[late], pool.entry[late], np.full(np.sum(late), CULLED))
+            pool = pool.pick(~late)
+            if not len(pool.query):
+                continue
             tested = np.ones(len(pool.query), bool)
             if update_bound is not None:
                 tested = _earliest_per_query(pool, round_size) | (bound[pool.query] < 1)

@@ -37,7 +37,7 @@ from physics.sweep.ball import Contact, sweep_ball_core
 from physics.sweep.capsule import capsule_core, sweep_core_polygon
 from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
 from physics.sweep.sphere import sweep_query
-from physics.traversal import BoundUpdate, LeafContacts, TraversalTrace, lower_to_first_hit, walk
+from physics.traversal import LEAF_ROUND_PAIRS, BoundUpdate, LeafContacts, TraversalTrace, lower_to_first_hit, walk
 from physics.vector import components, dot_last
 
 
@@ -88,9 +88,9 @@ def culling_reach(points: np.ndarray, direction: np.ndarray, radius: np.ndarray,
 
 
 def walk_mesh(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bool, update_bound: BoundUpdate | None,
-              trace: TraversalTrace | None) -> LeafContacts:
+              trace: TraversalTrace | None, first_round_pairs: int = LEAF_ROUND_PAIRS) -> LeafContacts:
     """Every leaf test of the tree walk for ``core`` (see the module docstring);
-    ``update_bound`` prunes as in ``physics.traversal.walk``."""
+    ``update_bound`` and ``first_round_pairs`` as in ``physics.traversal.walk``."""
     tree = mesh.tree
     points, radius, direction = core.points, core.radius, core.direction
     reach = culling_reach(points, direction, radius, tree)
@@ -113,7 +113,7 @@ def walk_mesh(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bool, 
         return sweep_core_polygon(points[queries, 0], points[queries, 1], radius[queries], direction[queries],
                                   triangles, features, (len(faces),), ignore_separating)
 
-    return walk(tree, len(radius), node_entry, leaf_test, update_bound, trace)
+    return walk(tree, len(radius), node_entry, leaf_test, update_bound, trace, first_round_pairs)
 
 
 def flatten_internal_edges(found: LeafContacts, core: MovingCore, mesh: TriangleMesh,
