@@ -133,9 +133,10 @@ def _farthest_squared(corners: np.ndarray, center: np.ndarray) -> np.ndarray:
     return farthest
 
 
-BUILD_CHUNK = 65536
-"""Triangles per pass of the build's heavy arithmetic (a speed setting): whole-mesh
-temporaries of a million triangles cost more in fresh memory than in arithmetic."""
+MESH_CHUNK = 65536
+"""Triangles per pass of a whole-mesh precomputation — the tree build here, the
+edge analysis of ``physics.mesh_edges`` (a speed setting): whole-mesh temporaries
+of a million triangles cost more in fresh memory than in arithmetic."""
 
 
 def smallest_triangle_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -182,15 +183,15 @@ def build_sphere_tree(vertices: np.ndarray, faces: np.ndarray) -> SphereTree:
     return _assemble(level_runs, order, _corners_in_order(vertices, faces, order))
 
 
-def _chunks(count: int):
-    """Slices of ``BUILD_CHUNK`` items covering ``range(count)``."""
-    return (slice(start, start + BUILD_CHUNK) for start in range(0, count, BUILD_CHUNK))
+def mesh_chunks(count: int):
+    """Slices of ``MESH_CHUNK`` items covering ``range(count)``."""
+    return (slice(start, start + MESH_CHUNK) for start in range(0, count, MESH_CHUNK))
 
 
 def _centroids(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
     """Triangle centroids, component-first (3, F)."""
     centroids = np.empty((3, len(faces)))
-    for chunk in _chunks(len(faces)):
+    for chunk in mesh_chunks(len(faces)):
         corners = vertices[faces[chunk]]
         centroids[:, chunk] = ((corners[:, 0] + corners[:, 1] + corners[:, 2]) / 3).T
     return centroids
@@ -200,7 +201,7 @@ def _corners_in_order(vertices: np.ndarray, faces: np.ndarray, order: np.ndarray
     """The triangles' corners in the tree's order, component-first: (coordinate,
     corner, position)."""
     corners = np.empty((3, 3, len(order)))
-    for chunk in _chunks(len(order)):
+    for chunk in mesh_chunks(len(order)):
         corners[:, :, chunk] = vertices[faces[order[chunk]]].T
     return corners
 
@@ -296,7 +297,7 @@ def _node_spheres(level_runs, level_starts, ordered_corners) -> tuple[np.ndarray
         first = level_starts[level]
         low, high = np.empty((3, len(starts))), np.empty((3, len(starts)))
         leaves = np.flatnonzero(counts == 1)
-        for chunk in _chunks(len(leaves)):
+        for chunk in mesh_chunks(len(leaves)):
             columns = leaves[chunk]
             corners = np.take(ordered_corners, starts[columns], axis=2)
             leaf_centers, radii[first + columns] = _smallest_spheres(corners)
@@ -325,7 +326,7 @@ def _farthest_in_runs(ordered_corners, run_centers, starts, counts):
     run = np.repeat(np.arange(len(starts)), counts)
     positions = None if total == ordered_corners.shape[2] else _ranges(starts, counts)
     farthest = np.empty(total)
-    for chunk in _chunks(total):
+    for chunk in mesh_chunks(total):
         corners = ordered_corners[:, :, chunk] if positions is None else \
             np.take(ordered_corners, positions[chunk], axis=2)
         farthest[chunk] = _farthest_squared(corners, np.take(run_centers, run[chunk], axis=1))

@@ -29,7 +29,9 @@ from typing import NamedTuple
 import numpy as np
 
 from physics import tolerance
+from physics.bvh import mesh_chunks
 from physics.core import EDGE, VERTEX
+from physics.vector import cross, dot
 
 
 class MeshEdges(NamedTuple):
@@ -45,49 +47,66 @@ class MeshEdges(NamedTuple):
 
 def mesh_edges(vertices: np.ndarray, faces: np.ndarray) -> MeshEdges:
     """Neighbours, internal edges and vertices, and face normals of a mesh."""
-    face_count = len(faces)
-    starts, ends = faces, np.roll(faces, -1, axis=1)
-    low, high = np.minimum(starts, ends).ravel(), np.maximum(starts, ends).ravel()
-    order = np.lexsort((high, low))
-    key_low, key_high = low[order], high[order]
-    same_as_next = (key_low[:-1] == key_low[1:]) & (key_high[:-1] == key_high[1:])
-    group_start = np.concatenate([[True], ~same_as_next])
-    group_id = np.cumsum(group_start) - 1
-    group_size = np.bincount(group_id)
-    paired = group_size[group_id] == 2
-    first_of_pair = paired & group_start
-    a, b = order[first_of_pair], order[np.flatnonzero(first_of_pair) + 1]
-    neighbor = np.full(face_count * 3, -1, np.int64)
-    neighbor[a], neighbor[b] = b // 3, a // 3
-    neighbor = neighbor.reshape(face_count, 3)
-
-    corners = vertices[faces]
-    normal = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    length = np.linalg.norm(normal, axis=1)
-    with np.errstate(all="ignore"):
-        unit = np.where(length[:, None] > 0, normal / length[:, None], 0)
+    neighbor, opposite = _neighbors(faces, len(vertices))
+    unit, area_positive = _unit_normals(vertices, faces)
     has_neighbor = neighbor >= 0
     other = np.where(has_neighbor, neighbor, 0)
-    sine = np.linalg.norm(np.cross(unit[:, None, :], unit[other]), axis=-1)
-    parallel = (length[:, None] > 0) & (length[other] > 0) & (sine <= np.sin(tolerance.INTERNAL_EDGE_ANGLE))
-    edge_start = corners
-    edge_vector = np.roll(corners, -1, axis=1) - corners
-    across = np.cross(unit[:, None, :], edge_vector)  # in the face's plane, perpendicular to the edge
-    own_opposite = np.roll(corners, -2, axis=1)  # vertex i + 2 is opposite edge i
-    opposite_index = _opposite_vertex(faces, other, starts, ends)
-    their_opposite = vertices[opposite_index]
-    own_side = np.einsum("fik,fik->fi", own_opposite - edge_start, across)
-    their_side = np.einsum("fik,fik->fi", their_opposite - edge_start, across)
-    internal = has_neighbor & parallel & (own_side * their_side < 0)
+    internal = np.zeros(faces.shape, bool)
+    coordinates = np.ascontiguousarray(vertices.T)
+    most_sine = np.sin(tolerance.INTERNAL_EDGE_ANGLE)
+    for chunk in mesh_chunks(len(faces)):
+        corner = [coordinates[:, faces[chunk, k]] for k in range(3)]  # (3, n) each
+        own_unit = unit[:, chunk]
+        for edge in range(3):
+            their = other[chunk, edge]
+            twist = cross(own_unit, unit[:, their])
+            parallel = area_positive[chunk] & area_positive[their] & (np.sqrt(dot(twist, twist)) <= most_sine)
+            start = corner[edge]
+            across = cross(own_unit, corner[(edge + 1) % 3] - start)  # in the face's plane, perpendicular to the edge
+            own_side = dot(corner[(edge + 2) % 3] - start, across)  # vertex i + 2 is opposite edge i
+            their_side = dot(coordinates[:, opposite[chunk, edge]] - start, across)
+            internal[chunk, edge] = has_neighbor[chunk, edge] & parallel & (own_side * their_side < 0)
     internal_vertex = internal & np.roll(internal, 1, axis=1)  # edges i and i - 1 meet at vertex i
-    return MeshEdges(neighbor, internal, internal_vertex, unit)
+    return MeshEdges(neighbor, internal, internal_vertex, np.ascontiguousarray(unit.T))
 
 
-def _opposite_vertex(faces, neighbor, starts, ends) -> np.ndarray:
-    """Index of the neighbour's vertex that is on neither end of the shared edge."""
-    theirs = faces[neighbor]  # (F, 3 edges, 3 vertices)
-    on_edge = (theirs == starts[..., None]) | (theirs == ends[..., None])
-    return np.take_along_axis(theirs, np.argmin(on_edge, axis=-1)[..., None], axis=-1)[..., 0]
+def _neighbors(faces: np.ndarray, vertex_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per face edge (F, 3): the neighbour face across it (-1 when none) and that
+    neighbour's vertex off the shared edge (0 when none).
+
+    Half-edges are sorted by their undirected key ``low * vertex_count + high``; a
+    key held by exactly two half-edges pairs them.  The vertex of a face opposite
+    its edge j is its vertex j + 2."""
+    half_edges = faces.size
+    starts, ends = faces.ravel(), np.roll(faces, -1, axis=1).ravel()
+    key = np.minimum(starts, ends).astype(np.int64) * vertex_count + np.maximum(starts, ends)
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    group_start = np.flatnonzero(np.concatenate([[True], sorted_key[1:] != sorted_key[:-1]]))
+    group_size = np.diff(np.append(group_start, half_edges))
+    pair = group_start[group_size == 2]
+    a, b = order[pair], order[pair + 1]
+    neighbor = np.full(half_edges, -1, np.int64)
+    neighbor[a], neighbor[b] = b // 3, a // 3
+    opposite = np.zeros(half_edges, faces.dtype)
+    # starts[3 f + j] is vertex j of face f; its vertex j + 2 is at 3 f + (j + 2) % 3
+    opposite[a], opposite[b] = starts[b - b % 3 + (b + 2) % 3], starts[a - a % 3 + (a + 2) % 3]
+    return neighbor.reshape(faces.shape), opposite.reshape(faces.shape)
+
+
+def _unit_normals(vertices, faces) -> tuple[np.ndarray, np.ndarray]:
+    """Unit face normals, component-first (3, F) (zero for zero-area faces), and
+    whether each face has a nonzero area."""
+    unit = np.empty((3, len(faces)))
+    length = np.empty(len(faces))
+    coordinates = np.ascontiguousarray(vertices.T)
+    for chunk in mesh_chunks(len(faces)):
+        a, b, c = (coordinates[:, faces[chunk, k]] for k in range(3))
+        normal = cross(b - a, c - a)
+        length[chunk] = np.sqrt(dot(normal, normal))
+        with np.errstate(all="ignore"):
+            unit[:, chunk] = np.where(length[chunk] > 0, normal / length[chunk], 0)
+    return unit, length > 0
 
 
 def internal_feature(edges: MeshEdges, faces: np.ndarray, feature_code: np.ndarray,
