@@ -37,8 +37,9 @@ tested and missed, a leaf whose triangle was hit."""
 class TraversalTrace:
     """What a walk did: for every tested (query, node) pair in test order, its
     ``step`` (the walk step that tested it: a frontier of nodes, or a round of
-    leaf tests; a frontier holding only leaves records nothing), ``query``, ``node``, node ``entry`` time (+inf when
-    the sphere is never reached) and ``status`` (see ``STATUS_NAMES``)."""
+    leaf tests; a frontier holding only leaves records nothing), ``query``,
+    ``node``, node ``entry`` time (+inf when the sphere is never reached) and
+    ``status`` (see ``STATUS_NAMES``)."""
 
     _records: list = field(default_factory=list)
 
@@ -76,11 +77,17 @@ NodeEntry = Callable[[np.ndarray, np.ndarray], np.ndarray]
 LeafTest = Callable[[np.ndarray, np.ndarray], Contact]
 BoundUpdate = Callable[[np.ndarray, np.ndarray, Contact], None]
 
-LEVELS_PER_STEP = 3
-"""Levels a walk descends between node tests (a speed setting): the descendants
-three levels below a reached node are tested directly.  Per node test the Python
-overhead is fixed, so three levels per step cut it to a third at the price of
-testing some descendants a test on the way would have culled."""
+LEVELS_PER_STEP = 2
+"""Levels a walk descends between node tests (a speed setting): the grandchildren
+of a reached node are tested directly.  Per node test the Python overhead is fixed,
+so two levels per step halve it at the price of testing some grandchildren a
+child test would have culled."""
+
+SMALL_FRONTIER = 1024
+"""A frontier of at most this many reached inner nodes descends one level more
+per step (a speed setting): with few pairs the fixed cost of a step outweighs the
+extra descendants tested (one query: 8 steps instead of 12 on a 1.3M-triangle
+tree; a large batch keeps two levels, where the extra pairs would cost more)."""
 
 FIRST_LEAF_ROUND = 16
 """Leaves per query that a first-hit query without a hit yet tests in its first
@@ -89,10 +96,10 @@ hit.  From then on every pooled leaf entered before that hit is tested in the ne
 round (they all must be), so a query usually needs two rounds."""
 
 LEAF_ROUND_PAIRS = 128
-"""Fewest (query, leaf) pairs a first round may hold (a speed setting): a round
-costs a fixed ~1 ms of kernel calls plus a little per pair, so a walk of a few
-queries tests more of each query's earliest leaves at once (one query: its 128
-earliest) and usually finds every leaf that matters in a single round."""
+"""Pairs of leaves a walk gathers before a round of leaf tests, and the fewest a
+first round holds (a speed setting; see ``walk``): a round costs a fixed ~1 ms of
+kernel calls plus a little per pair, so one query tests its 128 earliest leaves at
+once and usually finds every leaf that matters in a single round."""
 
 
 def lower_to_first_hit(bound: np.ndarray, queries: np.ndarray, contact: Contact) -> None:
@@ -127,13 +134,16 @@ def walk(tree: SphereTree, query_count: int, node_entry: NodeEntry, leaf_test: L
     lowers the per-query bounds after each round of leaf tests (``None``: bounds
     stay 1 and every reachable leaf is tested in one round).
 
-    Inner nodes are expanded level by level; reached leaves wait in a pool until
-    no inner node is left (a median-split tree has its leaves on its last two
-    levels, so testing them earlier would cull almost nothing), then are tested in
-    rounds: the earliest-entered first until the query has a hit, then all those
-    entered before it.  The first round tests ``FIRST_LEAF_ROUND`` leaves per query,
-    more if that makes fewer than ``first_round_pairs`` pairs (``LEAF_ROUND_PAIRS``;
-    a test that stops at its first find, as ``classify`` does, passes 0).
+    Inner nodes are expanded level by level; reached leaves wait in a pool and are
+    tested in rounds: the earliest-entered first until the query has a hit, then
+    all those entered before it.  A round runs once the pool holds
+    ``first_round_pairs`` pairs (``LEAF_ROUND_PAIRS``), or when no inner node is
+    left: a walk of a few queries (whose time goes to the fixed cost of each round)
+    then tests its leaves in one round, a large batch (whose time goes to the
+    pairs) early enough for its hits to cull what is left.  The first round tests
+    ``FIRST_LEAF_ROUND`` leaves per query, more if that makes fewer than
+    ``first_round_pairs`` pairs; a test that stops at its first find, as
+    ``classify`` does, passes 0 to test every leaf as soon as it is reached.
     """
     bound = np.ones(query_count)
     queries = np.arange(query_count)
@@ -150,39 +160,40 @@ def walk(tree: SphereTree, query_count: int, node_entry: NodeEntry, leaf_test: L
             leaf = reached & (children < 0)
             pool = pool.join(queries[leaf], nodes[leaf], entry[leaf])
             if trace is not None:
-                trace.record(step, queries[~leaf], nodes[~leaf], entry[~leaf], np.where(reached[~leaf], VISITED, CULLED))
+                trace.record(step, queries[~leaf], nodes[~leaf], entry[~leaf],
+                             np.where(reached[~leaf], VISITED, CULLED))
             inner = reached & (children >= 0)
-            queries, nodes = _descend(tree, queries[inner], nodes[inner])
-        elif len(pool.query):
+            levels = LEVELS_PER_STEP + (np.count_nonzero(inner) <= SMALL_FRONTIER)
+            queries, nodes = _descend(tree, queries[inner], nodes[inner], levels)
+        if len(pool.query) and (len(pool.query) >= first_round_pairs or not len(nodes)):
             late = pool.entry > bound[pool.query]
             if trace is not None and np.any(late):
                 trace.record(step, pool.query[late], pool.node[late], pool.entry[late], np.full(np.sum(late), CULLED))
             pool = pool.pick(~late)
-            if not len(pool.query):
-                continue
-            tested = np.ones(len(pool.query), bool)
-            if update_bound is not None:
-                tested = _earliest_per_query(pool, round_size) | (bound[pool.query] < 1)
-            batch = pool.pick(tested)
-            faces = tree.face[batch.node]
-            contact = leaf_test(batch.query, faces)
-            found.append(LeafContacts(batch.query, faces, contact))
-            if trace is not None:
-                trace.record(step, batch.query, batch.node, batch.entry,
-                             np.where(np.isnan(contact.t), LEAF_MISSED, LEAF_HIT))
-            if update_bound is not None:
-                update_bound(bound, batch.query, contact)
-            pool = pool.pick(~tested)
-            round_size *= 2
+            if len(pool.query):
+                tested = np.ones(len(pool.query), bool)
+                if update_bound is not None:
+                    tested = _earliest_per_query(pool, round_size) | (bound[pool.query] < 1)
+                batch = pool.pick(tested)
+                faces = tree.face[batch.node]
+                contact = leaf_test(batch.query, faces)
+                found.append(LeafContacts(batch.query, faces, contact))
+                if trace is not None:
+                    trace.record(step, batch.query, batch.node, batch.entry,
+                                 np.where(np.isnan(contact.t), LEAF_MISSED, LEAF_HIT))
+                if update_bound is not None:
+                    update_bound(bound, batch.query, contact)
+                pool = pool.pick(~tested)
+                round_size *= 2
         step += 1
     return _concatenate(found)
 
 
-def _descend(tree: SphereTree, queries: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The next frontier below reached inner nodes: their descendants
-    ``LEVELS_PER_STEP`` levels down, or the leaves met on the way."""
+def _descend(tree: SphereTree, queries: np.ndarray, nodes: np.ndarray, levels: int) -> tuple[np.ndarray, np.ndarray]:
+    """The next frontier below reached inner nodes: their descendants ``levels``
+    levels down, or the leaves met on the way."""
     next_queries, next_nodes = [], []
-    for _ in range(LEVELS_PER_STEP):
+    for _ in range(levels):
         queries = np.repeat(queries, 2)
         nodes = (tree.first_child[nodes][:, None] + np.arange(2)).ravel()
         leaf = tree.first_child[nodes] < 0
