@@ -33,24 +33,29 @@ from physics.vector import cross, dot
 class SphereTree:
     """Flat arrays of a sphere tree over ``F`` triangles (``2F - 1`` nodes).
 
-    ``centers (M, 3)``, ``radii (M,)``, ``first_child (M,)`` (-1 for a leaf),
+    ``center_components (3, M)`` (node centers component-first, as the traversal
+    kernels read them; ``centers`` is the (M, 3) view), ``radii (M,)``,
+    ``first_child (M,)`` (-1 for a leaf),
     ``parent (M,)`` (-1 for the root), ``face (M,)`` (a leaf's triangle, -1 for an
     internal node), ``depth (M,)`` (root 0), ``level_starts``: node index where each
     depth begins (nodes of depth k are ``level_starts[k]:level_starts[k + 1]``).
     """
 
-    centers: np.ndarray
+    center_components: np.ndarray
     radii: np.ndarray
     first_child: np.ndarray
     parent: np.ndarray
     face: np.ndarray
     depth: np.ndarray
     level_starts: np.ndarray
-    center_components: np.ndarray
-    """``centers`` component-first (3, M), as the traversal kernels read them."""
     extent: float
     """Largest |coordinate| of a node center plus the largest radius: the tree's
     coordinate scale (for ``tolerance.BVH_CULL_RTOL``)."""
+
+    @property
+    def centers(self) -> np.ndarray:
+        """Node centers (M, 3), a view of ``center_components``."""
+        return self.center_components.T
 
     @property
     def node_count(self) -> int:
@@ -280,9 +285,9 @@ def _assemble(level_runs, order, ordered_corners) -> SphereTree:
         first_child[inner] = level_starts[level + 1] + 2 * np.arange(len(inner))
         parent[first_child[inner]] = parent[first_child[inner] + 1] = inner
     centers, radii = _node_spheres(level_runs, level_starts, ordered_corners)
-    return SphereTree(centers=centers.T, radii=radii, first_child=first_child, parent=parent, face=face,
+    return SphereTree(center_components=centers, radii=radii, first_child=first_child, parent=parent, face=face,
                       depth=np.repeat(np.arange(len(level_runs)), level_sizes), level_starts=level_starts,
-                      center_components=centers, extent=float(max(centers.max(), -centers.min()) + radii.max()))
+                      extent=float(max(centers.max(), -centers.min()) + radii.max()))
 
 
 def _node_spheres(level_runs, level_starts, ordered_corners) -> tuple[np.ndarray, np.ndarray]:

@@ -48,11 +48,11 @@ class MeshEdges(NamedTuple):
 def mesh_edges(vertices: np.ndarray, faces: np.ndarray) -> MeshEdges:
     """Neighbours, internal edges and vertices, and face normals of a mesh."""
     neighbor, opposite = _neighbors(faces, len(vertices))
-    unit, area_positive = _unit_normals(vertices, faces)
+    coordinates = np.ascontiguousarray(vertices.T)
+    unit, area_positive = _unit_normals(coordinates, faces)
     has_neighbor = neighbor >= 0
     other = np.where(has_neighbor, neighbor, 0)
     internal = np.zeros(faces.shape, bool)
-    coordinates = np.ascontiguousarray(vertices.T)
     most_sine = np.sin(tolerance.INTERNAL_EDGE_ANGLE)
     for chunk in mesh_chunks(len(faces)):
         corner = [coordinates[:, faces[chunk, k]] for k in range(3)]  # (3, n) each
@@ -94,12 +94,12 @@ def _neighbors(faces: np.ndarray, vertex_count: int) -> tuple[np.ndarray, np.nda
     return neighbor.reshape(faces.shape), opposite.reshape(faces.shape)
 
 
-def _unit_normals(vertices, faces) -> tuple[np.ndarray, np.ndarray]:
+def _unit_normals(coordinates, faces) -> tuple[np.ndarray, np.ndarray]:
     """Unit face normals, component-first (3, F) (zero for zero-area faces), and
-    whether each face has a nonzero area."""
+    whether each face has a nonzero area; ``coordinates`` are the vertices
+    component-first (3, V)."""
     unit = np.empty((3, len(faces)))
     length = np.empty(len(faces))
-    coordinates = np.ascontiguousarray(vertices.T)
     for chunk in mesh_chunks(len(faces)):
         a, b, c = (coordinates[:, faces[chunk, k]] for k in range(3))
         normal = cross(b - a, c - a)

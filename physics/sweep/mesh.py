@@ -32,7 +32,7 @@ from physics import tolerance
 from physics.core import core_features
 from physics.mesh_edges import MeshEdges, internal_feature, mesh_edges
 from physics.result import SweepResult
-from physics.shapes import Capsule, Segment, Sphere, TriangleMesh
+from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
 from physics.sweep.ball import Contact, sweep_ball_core
 from physics.sweep.capsule import capsule_core, sweep_core_polygon
 from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
@@ -63,8 +63,7 @@ def core_points(moving: Sphere | Capsule | Segment) -> tuple[np.ndarray, np.ndar
     if isinstance(moving, Sphere):
         return moving.center[..., None, :], moving.radius
     start, end, radius = capsule_core(moving)
-    shape = np.broadcast_shapes(start.shape, end.shape)
-    return np.stack([np.broadcast_to(start, shape), np.broadcast_to(end, shape)], axis=-2), radius
+    return segment_vertices(start, end), radius
 
 
 def moving_core(moving: Sphere | Capsule | Segment, direction: np.ndarray, mesh: TriangleMesh) -> MovingCore:
