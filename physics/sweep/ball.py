@@ -27,7 +27,7 @@ import numpy as np
 from physics.core import EDGE, FACE, CoreFeatures, inside_face
 from physics.sweep.batching import chunk, chunk_ranges, flatten
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
-from physics.vector import any_perpendicular, components, dot, normalize_or
+from physics.vector import any_perpendicular, components, dot, normalize_or, store_rows
 
 
 class Contact(NamedTuple):
@@ -99,7 +99,8 @@ def _run_chunked(kernel, vector_inputs, scalar_inputs, features: CoreFeatures | 
             arguments.append(features.map_batch(lambda array, axis: chunk(array, axis, start, stop)))
         part = kernel(*arguments)
         t[start:stop], depth[start:stop] = part.t, part.depth
-        point[start:stop], normal[start:stop] = part.point.T, part.normal.T
+        store_rows(point, start, stop, part.point)
+        store_rows(normal, start, stop, part.normal)
         code[start:stop], index[start:stop] = part.feature_code, part.feature_index
     return Contact(t.reshape(shape), point.reshape(shape + (3,)), normal.reshape(shape + (3,)),
                    depth.reshape(shape), code.reshape(shape), index.reshape(shape))

@@ -25,6 +25,7 @@ the side of the motion (any perpendicular if the segments are collinear).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -81,7 +82,7 @@ def segment_separation(start, end, other_start, other_end):
 def _meeting(separation: np.ndarray, *points: np.ndarray) -> np.ndarray:
     """Whether a separation is below the rounding of the points' coordinates
     (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of their largest magnitude)."""
-    magnitude = np.max([np.max(np.abs(point), axis=0) for point in points], axis=0)
+    magnitude = functools.reduce(np.maximum, [np.max(np.abs(point), axis=0) for point in points])
     rounding = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(separation.dtype).eps * magnitude
     return np.sqrt(dot(separation, separation)) <= rounding
 
@@ -105,8 +106,8 @@ def _select(mask: np.ndarray, chosen: Contact, otherwise: Contact) -> Contact:
 def _earliest(shape: tuple, *contacts: Contact) -> Contact:
     """Per element of the batch ``shape``, the contact with the smallest t (NaN = none);
     ties keep the first."""
-    contacts = [Contact(*[np.broadcast_to(field, shape + np.shape(field)[len(np.shape(contact.t)):])
-                          for field in contact]) for contact in contacts]
+    contacts = [Contact(*[_broadcast(field, shape + np.shape(field)[len(np.shape(contact.t)):]) for field in contact])
+                for contact in contacts]
     best = contacts[0]
     for contact in contacts[1:]:
         best = _select((contact.t < best.t) | (np.isnan(best.t) & ~np.isnan(contact.t)), contact, best)
@@ -155,10 +156,16 @@ def _reversed(contact: Contact, target_vertex: np.ndarray, target_radius, vertex
                    np.where(hit, VERTEX, -1), np.where(hit, vertex_index, -1))
 
 
+def _broadcast(array, shape: tuple) -> np.ndarray:
+    """``np.broadcast_to``, skipped (it is slow on small arrays) where ``array``
+    already has ``shape``."""
+    return array if np.shape(array) == shape else np.broadcast_to(array, shape)
+
+
 def _components(shape: tuple, *vectors_):
     """Component-first copies of public (..., 3) arrays broadcast to one batch shape
     (so that their batch axes line up)."""
-    return [components(np.broadcast_to(v, shape + (3,))) for v in vectors_]
+    return [components(_broadcast(v, shape + (3,))) for v in vectors_]
 
 
 def _interiors(start, end, direction, other_start, other_end, total_radius, target_radius, shape,
@@ -322,77 +329,79 @@ def _leading_index(count: int, batch_dimensions: int) -> np.ndarray:
     return np.arange(count).reshape((count,) + (1,) * batch_dimensions)
 
 
+def _first_smallest(values: np.ndarray, *fields: np.ndarray):
+    """Per element, the first smallest of ``values`` (K, ...) along their leading
+    axis and each field at it: what keeping a running best with ``value < best``
+    from ``+inf`` gives (NaN never wins, ties keep the earlier).  Fields are (K, ...)
+    or component-first (3, K, ...), with axes of length 1 where they broadcast.
+    Returns the smallest value (+inf where none is finite or below it) and the
+    fields, 0 where no value won."""
+    values = np.where(np.isnan(values), np.inf, values)
+    first = np.argmin(values, axis=0)[None]
+    smallest = np.take_along_axis(values, first, axis=0)[0]
+    chosen = [np.take_along_axis(field, first[None], axis=1)[:, 0] if field.ndim > values.ndim
+              else np.take_along_axis(field, first, axis=0)[0] for field in fields]
+    return smallest, [np.where(smallest < np.inf, field, 0) for field in chosen]
+
+
 def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
     """Touching or overlap at t = 0 of a capsule core and polygons: the exact
     segment-polygon distance (edges by segment-segment closest points, end points
     over the face), and for a core piercing the face the separating-axis depth
-    over the face normal and the core-edge cross products."""
+    over the face normal and the core-edge cross products.  Every edge, end point
+    and axis is one slice of a stacked pass (component-first (3, V, ...) arrays)."""
     a, b, d = _components(shape, start, end, direction)
-    corners = [components(np.broadcast_to(vertices[..., i, :], shape + (3,))) for i in range(vertices.shape[-2])]
-    count = len(corners)
-    edges = [corners[(i + 1) % count] - corners[i] for i in range(count)]
+    count = vertices.shape[-2]
+    corners = components(np.broadcast_to(np.moveaxis(vertices, -2, 0), (count,) + shape + (3,)))  # (3, V, ...)
+    following = np.roll(corners, -1, axis=1)
+    edges = following - corners
     along = b - a
-    best_distance = np.full(shape, np.inf)
-    best_separation = np.zeros((3,) + shape)
-    best_witness = np.zeros((3,) + shape)
-    best_code, best_index = np.zeros(shape, int), np.zeros(shape, int)
+    own_index = _leading_index(count, len(shape))
 
-    def keep(distance, separation, witness, code, index):
-        nonlocal best_distance, best_separation, best_witness, best_code, best_index
-        better = distance < best_distance
-        best_distance = np.where(better, distance, best_distance)
-        best_separation = np.where(better, separation, best_separation)
-        best_witness = np.where(better, witness, best_witness)
-        best_code, best_index = np.where(better, code, best_code), np.where(better, index, best_index)
+    # nearest features: each edge by segment-segment distance, each core end over the face
+    separation, w = segment_separation(a[:, None], b[:, None], corners, following)
+    separation = np.where(_meeting(separation, a[:, None], b[:, None], corners, following), 0.0, separation)
+    edge_witness = np.where(w == 1, following, corners + w * edges)
+    edge_code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
+    edge_index = np.where(w >= 1, (own_index + 1) % count, own_index)
+    fan = cross(corners - corners[:, :1], following - corners[:, :1])  # (3, V, ...)
+    normal = normalize_or(sum(np.moveaxis(fan, 1, 0), np.zeros((3,) + shape)), 0)  # summed in edge order
+    inward = cross(normal[:, None], edges)
+    has_face = np.any(normal != 0, axis=0)
 
-    for i in range(count):
-        c, following = corners[i], corners[(i + 1) % count]
-        separation, w = segment_separation(a, b, c, following)
-        separation = np.where(_meeting(separation, a, b, c, following), 0.0, separation)
-        witness = np.where(w == 1, following, c + w * edges[i])
-        code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
-        keep(np.sqrt(dot(separation, separation)), separation, witness, code,
-             np.where(w >= 1, (i + 1) % count, i))
-    normal = sum((cross(corners[i] - corners[0], corners[(i + 1) % count] - corners[0]) for i in range(count)),
-                 np.zeros((3,) + shape))
-    normal = normalize_or(normal, 0)
-    inward = [cross(normal, edge) for edge in edges]
+    def over_face(points):
+        """(K, ...): whether points (3, K, ...) project onto the face."""
+        return np.all(dot(inward[:, None], points[:, :, None] - corners[:, None]) >= 0, axis=1) & has_face
 
-    def over_face(point):
-        return np.all([dot(inward[i], point - corners[i]) >= 0 for i in range(count)], axis=0) & np.any(normal != 0,
-                                                                                                          axis=0)
-
-    heights = [dot(normal, point - corners[0]) for point in (a, b)]
-    for point, height in zip((a, b), heights):
-        foot = point - height * normal
-        keep(np.where(over_face(foot), np.abs(height), np.inf), height * normal, foot, FACE, 0)
+    ends = np.stack([a, b], axis=1)
+    heights = dot(normal[:, None], ends - corners[:, :1])
+    feet = ends - heights * normal[:, None]
+    best_distance, (best_separation, best_witness, best_code, best_index) = _first_smallest(
+        np.concatenate([np.sqrt(dot(separation, separation)), np.where(over_face(feet), np.abs(heights), np.inf)]),
+        np.concatenate([separation, heights * normal[:, None]], axis=1), np.concatenate([edge_witness, feet], axis=1),
+        np.concatenate([edge_code, np.full((2,) + shape, FACE)]),
+        np.concatenate([edge_index, np.zeros((2,) + shape, int)]))
     crossing_at = np.where(heights[0] != heights[1], heights[0] / np.where(heights[0] != heights[1],
                                                                            heights[0] - heights[1], 1), 0)
     pierce = a + crossing_at * along
-    pierces = (heights[0] * heights[1] <= 0) & over_face(pierce) & np.any(normal != 0, axis=0)
+    pierces = (heights[0] * heights[1] <= 0) & over_face(pierce[:, None])[0] & has_face
 
     # separating axes of a piercing core: the face normal and core x edge directions
-    axes = [(normal, FACE, 0)] + [(normalize_or(cross(along, edge), 0), EDGE, i) for i, edge in enumerate(edges)]
-    escape_depth, escape_axis = np.full(shape, np.inf), np.zeros((3,) + shape)
-    escape_code, escape_index = np.zeros(shape, int), np.zeros(shape, int)
-    for axis, code, index in axes:
-        valid = np.any(axis != 0, axis=0)
-        core = [dot(axis, a), dot(axis, b)]
-        polygon = [dot(axis, corner) for corner in corners]
-        up = np.max(polygon, axis=0) - np.minimum(*core)
-        down = np.maximum(*core) - np.min(polygon, axis=0)
-        prefer_up = (up < down) | ((up == down) & (dot(axis, d) >= 0))
-        depth = np.where(prefer_up, up, down)
-        oriented = np.where(prefer_up, axis, -axis)
-        better = valid & (depth < escape_depth)
-        escape_depth, escape_axis = np.where(better, depth, escape_depth), np.where(better, oriented, escape_axis)
-        escape_code, escape_index = np.where(better, code, escape_code), np.where(better, index, escape_index)
+    axes = np.concatenate([normal[:, None], normalize_or(cross(along[:, None], edges), 0)], axis=1)
+    core = [dot(axes, a[:, None]), dot(axes, b[:, None])]
+    polygon = dot(axes[:, :, None], corners[:, None])
+    up = np.max(polygon, axis=1) - np.minimum(*core)
+    down = np.maximum(*core) - np.min(polygon, axis=1)
+    prefer_up = (up < down) | ((up == down) & (dot(axes, d[:, None]) >= 0))
+    axis_number = _leading_index(count + 1, len(shape))  # 0 the face normal, i + 1 edge i's
+    escape_depth, (escape_axis, escape_code, escape_index) = _first_smallest(
+        np.where(np.any(axes != 0, axis=0), np.where(prefer_up, up, down), np.inf), np.where(prefer_up, axes, -axes),
+        np.where(axis_number > 0, EDGE, FACE), np.maximum(axis_number - 1, 0))
 
     touching = pierces | (best_distance <= radius)
     # no separating axis (point-like polygon or core): leave across the core, else across the longest edge
-    longest = edges[0]
-    for edge in edges[1:]:
-        longest = np.where(dot(edge, edge) > dot(longest, longest), edge, longest)
+    edge_squared = dot(edges, edges)
+    longest = np.take_along_axis(edges, np.argmax(edge_squared, axis=0)[None, None], axis=1)[:, 0]
     fallback = _across(d, np.where(dot(along, along) > 0, along, longest))
     escape = normalize_or(escape_axis, fallback)
     closest_normal = normalize_or(best_separation, escape)
