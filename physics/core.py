@@ -15,6 +15,7 @@ indices of ``physics.result.FEATURE_KINDS``.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -79,6 +80,16 @@ def coordinate_rounding(vertices: np.ndarray) -> np.ndarray:
     """Per polygon (..., V, 3): the rounding its coordinates may carry
     (``tolerance.COORDINATE_ROUNDING_ULPS`` of the largest magnitude)."""
     return tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(vertices.dtype).eps * np.abs(vertices).max(axis=(-2, -1))
+
+
+def within_rounding(separation: np.ndarray, *points: np.ndarray) -> np.ndarray:
+    """Whether component-first (3, ...) ``separation`` vectors are no longer than the
+    rounding of the coordinates they were computed from
+    (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of the largest |coordinate| of
+    ``points``, component-first, broadcasting): their direction is round-off."""
+    magnitude = functools.reduce(np.maximum, [np.max(np.abs(point), axis=0) for point in points])
+    rounding = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(separation.dtype).eps * magnitude
+    return np.sqrt(dot(separation, separation)) <= rounding
 
 
 def polygon_slack(vertices: np.ndarray) -> np.ndarray:

@@ -48,7 +48,10 @@ extent (its vertices coincide up to round-off) has no face, only edges: its norm
 would point anywhere.  And: two capsule cores whose closest points are within this
 rounding of each other at t = 0 are treated as meeting when choosing the separating direction (the
 depth is unchanged): their difference vector is round-off and points anywhere,
-so the escape rule (common normal, else across the longer axis) is used instead."""
+so the escape rule (common normal, else across the longer axis) is used instead.
+Likewise a sphere's center within this rounding of its target's core at t = 0 (a
+center on a segment computes an along-the-segment residue of ~1e-16) leaves by the
+escape rule of ``physics.sweep.ball``, not along that residue."""
 
 
 # --- verification (tests, fixtures, reference solver) -------------------------
@@ -127,6 +130,17 @@ distances; the node test itself rounds (~ a few ulps of the scale), so without t
 margin a graze that the exact triangle test hits could be culled one level up.
 Typical: 1e-12 (thousands of ulps, still far below any node size).  Zero risks
 missed grazes under a node boundary; larger only visits more nodes."""
+
+START_CULL_ULPS = 4096
+"""Unit: ulps (of the lane's float type) of a capsule-polygon lane's coordinate
+scale (largest |coordinate| of the core and the polygon, plus the radius).
+
+Added to the capsule's radius when a box test decides that its core cannot touch a
+polygon at t = 0, so that the exact t = 0 distance test is skipped for that lane
+(its answer then: not touching).  The exact test rounds by a few ulps of the
+scale; 4096 ulps (~1e-12 of the scale in float64) keep the skip conservative.
+Zero could skip a lane that the exact test rounds into touching; larger only
+tests more lanes."""
 
 ROTATION_ATOL = 1e-9
 """Unit: dimensionless (entries of R^T R - I).

@@ -25,13 +25,12 @@ the side of the motion (any perpendicular if the segments are collinear).
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 
 from physics import tolerance
-from physics.core import EDGE, FACE, VERTEX, core_features
+from physics.core import EDGE, FACE, VERTEX, core_features, within_rounding
 from physics.result import SweepResult
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle, segment_vertices
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
@@ -77,14 +76,6 @@ def segment_separation(start, end, other_start, other_end):
                           np.where(on_this, _rejection(separation, along), separation))
     both = on_this & on_other & np.any(common != 0, axis=0)
     return np.where(both, dot(separation, unit) * unit, separation), w
-
-
-def _meeting(separation: np.ndarray, *points: np.ndarray) -> np.ndarray:
-    """Whether a separation is below the rounding of the points' coordinates
-    (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of their largest magnitude)."""
-    magnitude = functools.reduce(np.maximum, [np.max(np.abs(point), axis=0) for point in points])
-    rounding = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(separation.dtype).eps * magnitude
-    return np.sqrt(dot(separation, separation)) <= rounding
 
 
 def _rejection(vectors_: np.ndarray, axis: np.ndarray) -> np.ndarray:
@@ -222,7 +213,7 @@ def _at_start(start, end, direction, other_start, other_end, total_radius, targe
     separation, w = segment_separation(a, b, c, e)
     # cores that meet to within the rounding of their coordinates have no defined
     # separation direction (it would be round-off): they take the escape rule below
-    separation = np.where(_meeting(separation, a, b, c, e), 0.0, separation)
+    separation = np.where(within_rounding(separation, a, b, c, e), 0.0, separation)
     distance = np.sqrt(dot(separation, separation))
     common = cross(along, other_along)
     across = normalize_or(common, 0) * np.where(dot(common, d) < 0, -1.0, 1.0)
@@ -345,6 +336,34 @@ def _first_smallest(values: np.ndarray, *fields: np.ndarray):
 
 
 def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
+    """(touching mask, Contact) at t = 0 of capsule cores and polygons, batch
+    ``shape``: lanes whose core box, grown by the radius (plus
+    ``tolerance.START_CULL_ULPS`` of the lane's scale), misses the polygon's box
+    cannot touch and are answered "not touching" at once; the others run the exact
+    test (``_exact_polygon_at_start``) as a batch of their own."""
+    core_low, core_high = np.minimum(start, end), np.maximum(start, end)
+    polygon_low, polygon_high = np.min(vertices, axis=-2), np.max(vertices, axis=-2)
+    dtype = np.result_type(core_low, polygon_low, radius)
+    scale = np.maximum(np.max(np.maximum(np.abs(core_low), np.abs(core_high)), axis=-1),
+                       np.max(np.maximum(np.abs(polygon_low), np.abs(polygon_high)), axis=-1)) + radius
+    reach = (radius + tolerance.START_CULL_ULPS * np.finfo(dtype).eps * scale)[..., None]
+    near = np.broadcast_to(~np.any((polygon_low > core_high + reach) | (polygon_high < core_low - reach), axis=-1),
+                           shape)
+    if np.all(near):
+        return _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape)
+    lanes = [np.broadcast_to(value, shape + np.shape(value)[np.ndim(value) - trailing:])[near]
+             for value, trailing in ((start, 1), (end, 1), (direction, 1), (vertices, 2), (radius, 0))]
+    touching_near, contact_near = _exact_polygon_at_start(*lanes[:4], lanes[4], ignore_separating, lanes[0].shape[:1])
+    touching = np.zeros(shape, bool)
+    touching[near] = touching_near
+    contact = Contact(*[np.full(shape + np.shape(field)[1:], np.nan if field.dtype.kind == "f" else -1, field.dtype)
+                        for field in contact_near])
+    for field, part in zip(contact, contact_near):
+        field[near] = part
+    return touching, contact
+
+
+def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
     """Touching or overlap at t = 0 of a capsule core and polygons: the exact
     segment-polygon distance (edges by segment-segment closest points, end points
     over the face), and for a core piercing the face the separating-axis depth
@@ -360,7 +379,7 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
 
     # nearest features: each edge by segment-segment distance, each core end over the face
     separation, w = segment_separation(a[:, None], b[:, None], corners, following)
-    separation = np.where(_meeting(separation, a[:, None], b[:, None], corners, following), 0.0, separation)
+    separation = np.where(within_rounding(separation, a[:, None], b[:, None], corners, following), 0.0, separation)
     edge_witness = np.where(w == 1, following, corners + w * edges)
     edge_code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
     edge_index = np.where(w >= 1, (own_index + 1) % count, own_index)

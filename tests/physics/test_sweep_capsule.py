@@ -222,3 +222,15 @@ def test_regression_cores_meeting_at_a_shared_end(moving, target):
     shifted = [tuple(np.add(p, result.penetration_depth * result.normal)) for p in (moving.a, moving.b)]
     closest = segment_closest_points(*shifted, tuple(target.a), tuple(target.b))
     assert abs(np.linalg.norm(np.subtract(*closest)) - 1.0) <= tolerance.EXACT_RTOL  # just touching after it
+
+
+def test_regression_segment_through_a_still_sphere_center():
+    """Found by hypothesis (seed 1008 of a local run): a zero-radius capsule whose
+    core passes exactly through a sphere's center got the round-off residue along
+    its own axis as the separating normal, (0, -1, 0); moving it by the depth that
+    way left it still through the sphere.  It must leave across its axis."""
+    moving = Capsule([-1.0, -1.921875, 0.0], [-1.0, 0.5, 0.0], 0.0)
+    result = sweep(moving, Sphere([-1.0, -1.0, 0.0], 1.0), [0.0, 0.0, 0.0])
+    assert result.initially_overlapping and abs(result.penetration_depth - 1.0) <= tolerance.EXACT_RTOL
+    assert result.normal @ [0, 1, 0] == 0 and abs(np.linalg.norm(result.normal) - 1) <= tolerance.EXACT_RTOL
+    assert np.allclose(result.point, [-1.0, -1.0, 0.0] + result.normal, rtol=0, atol=tolerance.EXACT_RTOL)

@@ -3,6 +3,7 @@ segment distance, written here) and invariants."""
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from physics import Capsule, Plane, Point, Polygon, Sphere, sweep, tolerance
 from physics.reference import first_touch, minimum_time, segment_closest_points
 from tests.physics.brute_force import Core, closest_on_segment
-from tests.physics.strategies import direction, radius, targets, vector
+from tests.physics.strategies import convex_polygons, direction, radius, targets, vector
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TARGETS = ("point", "sphere", "segment", "capsule", "plane", "triangle", "polygon")
@@ -184,3 +185,47 @@ def test_large_batch_matches_scalar(kind):
             assert batch.t[i] == element.t and np.array_equal(batch.normal[i], element.normal)
             assert np.array_equal(batch.point[i], element.point)
             assert (batch.feature.kind[i], batch.feature.index[i]) == (element.feature.kind, element.feature.index)
+
+
+def _touching_threshold(exact, start, end, direction, vertices) -> float:
+    """The smallest float radius at which the exact t = 0 test calls a capsule core
+    and a polygon touching (found by bisection on the float's bit pattern)."""
+    def touching(radius):
+        with np.errstate(all="ignore"):
+            return bool(exact(start, end, direction, vertices, np.asarray(radius), False, ())[0])
+
+    def radius_of(bits: int) -> float:
+        return float(np.int64(bits).view(np.float64))
+
+    low, high = 0, int(np.float64(np.inf).view(np.int64))  # bit patterns; touching(+inf) always
+    if touching(0.0):
+        return 0.0
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if touching(radius_of(middle)) else (middle, high)
+    return radius_of(high)
+
+
+@settings(max_examples=80, deadline=None)
+@given(vector, vector, direction, st.sampled_from([3, 4, 5]).flatmap(convex_polygons),
+       st.one_of(st.none(), st.floats(-2, 2)), st.sampled_from([1e-3, 1.0, 1e3]), st.sampled_from([0.0, 1e6]))
+def test_start_cull_keeps_every_lane_the_exact_test_touches(start, end, motion, polygon, height, scale, shift):
+    """The box cull before the exact t = 0 test skips only lanes that cannot touch:
+    at the radius where the exact test starts to call a core and a polygon touching
+    (and one float either side), culled and exact answers agree in every field.
+    With a ``height``, the polygon lies flat in z and the core level above it: the
+    distance is then a box gap, where the cull's margin matters."""
+    capsule_module = importlib.import_module("physics.sweep.capsule")
+    if height is not None:
+        polygon[:, 2] = polygon[0, 2]
+        start[2] = end[2] = polygon[0, 2] + height
+    start, end, polygon = start * scale + shift, end * scale + shift, polygon * scale + shift
+    motion = motion * scale
+    threshold = _touching_threshold(capsule_module._exact_polygon_at_start, start, end, motion, polygon)
+    for radius in (np.nextafter(threshold, 0), threshold, np.nextafter(threshold, np.inf)):
+        with np.errstate(all="ignore"):
+            exact = capsule_module._exact_polygon_at_start(start, end, motion, polygon, np.asarray(radius), False, ())
+            culled = capsule_module._polygon_at_start(start, end, motion, polygon, np.asarray(radius), False, ())
+        assert bool(exact[0]) == bool(culled[0])
+        for exact_field, culled_field in zip(exact[1], culled[1]):
+            assert np.array_equal(exact_field, culled_field, equal_nan=True)

@@ -4,7 +4,7 @@ from decimal import Decimal, getcontext
 
 import numpy as np
 
-from physics import Segment, Sphere, sweep
+from physics import Segment, Sphere, sweep, tolerance
 from tests.physics.expect import assert_hit, assert_miss
 
 getcontext().prec = 60
@@ -74,6 +74,19 @@ def test_center_on_the_segment_separates_across_it():
     along_axis = sweep(Sphere([0.0, 0.5, 0], 1.0), SEGMENT, [0.0, 3.0, 0])
     assert along_axis.penetration_depth == 1.0 and along_axis.normal @ [0, 1, 0] == 0
     assert np.linalg.norm(along_axis.normal) == 1.0
+
+
+def test_regression_center_on_the_segment_up_to_rounding_separates_across_it():
+    """Found by the capsule property test (as a zero-radius capsule through a still
+    sphere): the center lies exactly on the segment, but its along-edge parameter
+    0.921875 * 2.421875 / 2.421875**2 rounds, leaving an along-the-segment residue
+    of ~1e-16, which was taken as the separating direction (normal (0, 1, 0), along
+    the segment: moving by the depth along it left the shapes overlapping)."""
+    segment = Segment([-1.0, -1.921875, 0.0], [-1.0, 0.5, 0.0])
+    result = sweep(Sphere([-1.0, -1.0, 0.0], 1.0), segment, [0.0, 0.0, 1.0])
+    assert_hit(result, t=0.0, normal=[0, 0, 1], point=[-1, -1, 0], depth=1.0, feature=("edge", 0))
+    still = sweep(Sphere([-1.0, -1.0, 0.0], 1.0), segment, [0.0, 0.0, 0.0])
+    assert still.normal @ [0, 1, 0] == 0 and abs(np.linalg.norm(still.normal) - 1) <= tolerance.EXACT_RTOL
 
 
 def test_moving_away_from_overlap_with_ignore_separating():
