@@ -222,10 +222,10 @@ def test_start_cull_keeps_every_lane_the_exact_test_touches(start, end, motion, 
     start, end, polygon = start * scale + shift, end * scale + shift, polygon * scale + shift
     motion = motion * scale
     threshold = _touching_threshold(capsule_module._exact_polygon_at_start, start, end, motion, polygon)
-    for radius in (np.nextafter(threshold, 0), threshold, np.nextafter(threshold, np.inf)):
+    for trial_radius in (np.nextafter(threshold, 0), threshold, np.nextafter(threshold, np.inf)):
         with np.errstate(all="ignore"):
-            exact = capsule_module._exact_polygon_at_start(start, end, motion, polygon, np.asarray(radius), False, ())
-            culled = capsule_module._polygon_at_start(start, end, motion, polygon, np.asarray(radius), False, ())
+            exact = capsule_module._exact_polygon_at_start(start, end, motion, polygon, np.asarray(trial_radius), False, ())
+            culled = capsule_module._polygon_at_start(start, end, motion, polygon, np.asarray(trial_radius), False, ())
         assert bool(exact[0]) == bool(culled[0])
         for exact_field, culled_field in zip(exact[1], culled[1]):
             assert np.array_equal(exact_field, culled_field, equal_nan=True)
