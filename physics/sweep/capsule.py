@@ -351,16 +351,20 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
                            shape)
     if np.all(near):
         return _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape)
-    lanes = [np.broadcast_to(value, shape + np.shape(value)[np.ndim(value) - trailing:])[near]
-             for value, trailing in ((start, 1), (end, 1), (direction, 1), (vertices, 2), (radius, 0))]
-    touching_near, contact_near = _exact_polygon_at_start(*lanes[:4], lanes[4], ignore_separating, lanes[0].shape[:1])
-    touching = np.zeros(shape, bool)
-    touching[near] = touching_near
-    contact = Contact(*[np.full(shape + np.shape(field)[1:], np.nan if field.dtype.kind == "f" else -1, field.dtype)
-                        for field in contact_near])
-    for field, part in zip(contact, contact_near):
-        field[near] = part
+    touching, contact = np.zeros(shape, bool), _misses(shape)
+    if np.any(near):
+        lanes = [np.broadcast_to(value, shape + np.shape(value)[np.ndim(value) - trailing:])[near]
+                 for value, trailing in ((start, 1), (end, 1), (direction, 1), (vertices, 2), (radius, 0))]
+        touching[near], contact_near = _exact_polygon_at_start(*lanes, ignore_separating, lanes[0].shape[:1])
+        for field, part in zip(contact, contact_near):
+            field[near] = part
     return touching, contact
+
+
+def _misses(shape: tuple) -> Contact:
+    """A writable no-contact answer (NaN, -1) for every element of ``shape``."""
+    return Contact(np.full(shape, np.nan), np.full(shape + (3,), np.nan), np.full(shape + (3,), np.nan),
+                   np.full(shape, np.nan), np.full(shape, -1), np.full(shape, -1))
 
 
 def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
