@@ -67,8 +67,14 @@ def newell_normal(vertices: np.ndarray) -> np.ndarray:
     Newell's method: exact for planar polygons, a best fit for warped ones, and
     oriented by the winding (counter-clockwise seen from the tip of the normal).
     """
-    following = vertices[..., (np.arange(vertices.shape[-2]) + 1) % vertices.shape[-2], :]
-    return np.cross(vertices, following).sum(axis=-2)
+    return np.moveaxis(newell_components(components(vertices)), 0, -1)
+
+
+def newell_components(loop: np.ndarray) -> np.ndarray:
+    """``newell_normal`` of component-first vertex loops (3, ..., V), as (3, ...): the
+    cross products of consecutive vertices summed in vertex order."""
+    crossed = cross(loop, np.roll(loop, -1, axis=-1))
+    return functools.reduce(np.add, [crossed[..., i] for i in range(loop.shape[-1])])
 
 
 def polygon_extent(vertices: np.ndarray) -> np.ndarray:
@@ -92,11 +98,14 @@ def within_rounding(separation: np.ndarray, *points: np.ndarray) -> np.ndarray:
     return np.sqrt(dot(separation, separation)) <= rounding
 
 
-def polygon_slack(vertices: np.ndarray) -> np.ndarray:
+def polygon_slack(vertices: np.ndarray, extent: np.ndarray | None = None,
+                  rounding: np.ndarray | None = None) -> np.ndarray:
     """Per polygon (..., V, 3), how far a vertex may stray from exact planarity or
     convexity: ``tolerance.POLYGON_RTOL`` of its extent plus the rounding of its
-    coordinates (``tolerance.COORDINATE_ROUNDING_ULPS``)."""
-    return tolerance.POLYGON_RTOL * polygon_extent(vertices) + coordinate_rounding(vertices)
+    coordinates (``tolerance.COORDINATE_ROUNDING_ULPS``); pass ``extent`` and
+    ``rounding`` when already computed."""
+    extent = polygon_extent(vertices) if extent is None else extent
+    return tolerance.POLYGON_RTOL * extent + (coordinate_rounding(vertices) if rounding is None else rounding)
 
 
 def core_features(vertices: np.ndarray) -> CoreFeatures:
@@ -123,14 +132,15 @@ def core_features(vertices: np.ndarray) -> CoreFeatures:
                             np.concatenate(codes), np.concatenate(indices), np.concatenate([starts, loop], axis=-1),
                             np.concatenate([edges, np.zeros_like(loop)], axis=-1), widest_code, widest_axis)
     anchor = loop[..., 0]
-    normal = components(newell_normal(vertices - vertices[..., :1, :]))
+    normal = newell_components(loop - loop[..., :1])
     length = np.sqrt(dot(normal, normal))
     # A Newell normal no longer than the rounding of its cross products (a polygon
     # whose vertices coincide up to round-off) points anywhere: no face, only edges.
-    has_area = length > coordinate_rounding(vertices) * polygon_extent(vertices)
+    extent, rounding = polygon_extent(vertices), coordinate_rounding(vertices)
+    has_area = length > rounding * extent
     normal = np.where(has_area, normal / np.where(has_area, length, 1), 0)
     inward = cross(normal[..., None], edges)
-    has_direction = np.sqrt(length_squared) > polygon_slack(vertices)[..., None]
+    has_direction = np.sqrt(length_squared) > polygon_slack(vertices, extent, rounding)[..., None]
     inward = np.where(has_direction, inward, 0)
     inward_offset = dot(inward, starts - anchor[..., None])
     # Degenerate triangles fall back to their longest edge (as in Jolt).
