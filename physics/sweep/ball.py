@@ -202,7 +202,8 @@ def _resolve(center, direction, total_radius, target_radius, anchor, axis, code,
     # a center on the core (to within the rounding of the coordinates: the separation's
     # direction is then round-off) leaves by the escape rule
     needs_tie = (separation[0] == 0) & (separation[1] == 0) & (separation[2] == 0)
-    needs_tie |= initially_touching & within_rounding(separation, center, anchor)
+    if np.any(initially_touching):
+        needs_tie |= initially_touching & within_rounding(separation, center, anchor)
     needs_tie |= ~initially_touching & (total_radius == 0)
     needs_tie &= hit  # a miss reports no normal
     if np.any(needs_tie):
