@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from physics import Sphere, tolerance
+from physics import Sphere, TriangleMesh, tolerance
 from physics.contacts import Classification, classify, contacts
+from physics.core import EDGE
 from physics.traversal import TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
 from tests.physics.strategies import meshes, vector
@@ -59,6 +60,32 @@ def test_contacts_of_a_sphere_sitting_on_a_vertex():
     assert sorted(found.face.tolist()) == [0, 1, 3, 4, 6, 7]
     assert np.allclose(found.normal, [0, 0, 1]) and np.allclose(found.depth, 0.25)
     assert np.allclose(found.point, [1, 1, 0])
+
+
+SLIVER = np.array([[0.0, 1.125, 0.0], [0.0, -2.0, 2.860055766769644e-08], [0.0, 0.0, 0.0]])
+"""A triangle of area ~3e-8 (hypothesis, local seed 2002)."""
+SLIVER_ROTATION = np.array([[-1.0, 0.0, 0.0], [0.0, -0.28000000000000025, 0.96], [0.0, 0.96, 0.28]])
+
+
+def test_regression_contacts_of_a_sliver():
+    """Found by hypothesis: on this sliver the tests' own brute-force closest point
+    (then Ericson's Voronoi-region method) was off by 1e-8 to 1e-2; sweeplab was
+    right.  Distances here are exact (rational arithmetic on the world corners)."""
+    on_vertex = TriangleMesh(SLIVER, [[0, 1, 2]], rotation=SLIVER_ROTATION)  # vertex 2 is the world origin
+    found = contacts(Sphere([0.0, 0.0, 0.0], 1.0), on_vertex, raw_edge_normals=True)
+    assert found.face.tolist() == [0] and found.depth[0] == 1.0 and np.all(found.point[0] == 0)
+    assert contacts(Sphere([0.0, 0.0, 0.0], 0.0), on_vertex, raw_edge_normals=True).face.tolist() == [0]
+    vertices = np.array([[0.0, 0.0, 0.0], [0.0, 1.5, 0.0], [0.0, -1.0, 2.860055766769644e-08]])
+    rotation = np.array([[-0.9999999999999998, 0.0, 0.0], [0.0, -0.5999999999999999, 0.7999999999999999],
+                         [0.0, 0.7999999999999999, 0.6000000000000001]])
+    along_edge = TriangleMesh(vertices, [[0, 1, 2]], translation=[0.0, 0.0, 1.0], rotation=rotation)
+    found = contacts(Sphere([0.0, 0.0, 0.0], 1.0), along_edge, raw_edge_normals=True)
+    exact_distance = 0.6000000228804458  # to edge 2, from vertex 2 to vertex 0
+    assert found.face.tolist() == [0] and (found.feature_code[0], found.feature_index[0]) == (EDGE, 2)
+    assert abs(found.depth[0] - (1.0 - exact_distance)) <= tolerance.EXACT_RTOL
+    corners = along_edge.to_world(vertices)
+    assert math.dist(found.point[0], closest_on_triangle(tuple(found.point[0]), *map(tuple, corners))) \
+        <= tolerance.EXACT_RTOL
 
 
 @SETTINGS
