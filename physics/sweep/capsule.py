@@ -184,7 +184,7 @@ def _interiors(start, end, direction, other_start, other_end, total_radius, targ
     t = np.where(inside, time, np.nan)
     hit = ~np.isnan(t)
     return Contact(t, np.where(hit[..., None], _public(point), np.nan), np.where(hit[..., None], _public(normal), np.nan),
-                   np.full(np.shape(t), np.nan), np.where(hit, EDGE, -1), np.where(hit, edge_index, -1))
+                   np.full(np.shape(t), np.nan, t.dtype), np.where(hit, EDGE, -1), np.where(hit, edge_index, -1))
 
 
 def _edge_interiors(start, end, direction, vertices, total_radius, target_radius, shape) -> list[Contact]:
@@ -227,7 +227,7 @@ def _at_start(start, end, direction, other_start, other_end, total_radius, targe
     depth = np.where(hit & (distance < total_radius), total_radius - distance, np.nan)
     code = np.where(w <= 0, VERTEX, np.where(w >= 1, VERTEX, EDGE))
     index = np.where(w >= 1, 1, 0)
-    return touching, Contact(np.where(hit, 0.0, np.nan), np.where(hit[..., None], _public(point), np.nan),
+    return touching, Contact(_zero_or_nan(hit, distance.dtype), np.where(hit[..., None], _public(point), np.nan),
                              np.where(hit[..., None], _public(normal), np.nan), depth, np.where(hit, code, -1),
                              np.where(hit, index, -1))
 
@@ -301,7 +301,7 @@ def sweep_capsule_plane(capsule: Capsule, plane: Plane, direction, *, ignore_sep
     touching = depth >= 0
     hit = touching & ~(ignore_separating & (np.einsum("...k,...k->...", direction, normal) >= 0))
     foot = lowest - (np.einsum("...k,...k->...", lowest, plane.normal) - plane.offset)[..., None] * plane.normal
-    initial = Contact(np.where(hit, 0.0, np.nan), np.where(hit[..., None], foot, np.nan),
+    initial = Contact(_zero_or_nan(hit, depth.dtype), np.where(hit[..., None], foot, np.nan),
                       np.where(hit[..., None], normal, np.nan), np.where(hit & (depth > 0), depth, np.nan),
                       np.where(hit, FACE, -1), np.where(hit, 0, -1))
     return to_result(_select(touching, initial, swept), scalar=is_scalar(capsule, plane, direction=direction))
@@ -351,7 +351,7 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
                            shape)
     if np.all(near):
         return _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape)
-    touching, contact = np.zeros(shape, bool), _misses(shape)
+    touching, contact = np.zeros(shape, bool), _misses(shape, dtype)
     if np.any(near):
         lanes = [np.broadcast_to(value, shape + np.shape(value)[np.ndim(value) - trailing:])[near]
                  for value, trailing in ((start, 1), (end, 1), (direction, 1), (vertices, 2), (radius, 0))]
@@ -361,10 +361,16 @@ def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating
     return touching, contact
 
 
-def _misses(shape: tuple) -> Contact:
-    """A writable no-contact answer (NaN, -1) for every element of ``shape``."""
-    return Contact(np.full(shape, np.nan), np.full(shape + (3,), np.nan), np.full(shape + (3,), np.nan),
-                   np.full(shape, np.nan), np.full(shape, -1), np.full(shape, -1))
+def _misses(shape: tuple, dtype) -> Contact:
+    """A writable no-contact answer (NaN, -1) in ``dtype`` for every element of ``shape``."""
+    return Contact(np.full(shape, np.nan, dtype), np.full(shape + (3,), np.nan, dtype),
+                   np.full(shape + (3,), np.nan, dtype), np.full(shape, np.nan, dtype), np.full(shape, -1),
+                   np.full(shape, -1))
+
+
+def _zero_or_nan(hit: np.ndarray, dtype) -> np.ndarray:
+    """The t of an answer at t = 0: 0 where ``hit``, else NaN, in ``dtype``."""
+    return np.where(hit, np.zeros((), dtype), np.full((), np.nan, dtype))
 
 
 def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
@@ -375,7 +381,7 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
     and axis is one slice of a stacked pass (component-first (3, V, ...) arrays)."""
     a, b, d = _components(shape, start, end, direction)
     count = vertices.shape[-2]
-    corners = components(np.broadcast_to(np.moveaxis(vertices, -2, 0), (count,) + shape + (3,)))  # (3, V, ...)
+    corners = components(np.broadcast_to(_lined_up(np.moveaxis(vertices, -2, 0), shape), (count,) + shape + (3,)))
     following = np.roll(corners, -1, axis=1)
     edges = following - corners
     along = b - a
@@ -388,7 +394,7 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
     edge_code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
     edge_index = np.where(w >= 1, (own_index + 1) % count, own_index)
     fan = cross(corners - corners[:, :1], following - corners[:, :1])  # (3, V, ...)
-    normal = normalize_or(sum(np.moveaxis(fan, 1, 0), np.zeros((3,) + shape)), 0)  # summed in edge order
+    normal = normalize_or(sum(np.moveaxis(fan, 1, 0), np.zeros((3,) + shape, fan.dtype)), 0)  # summed in edge order
     inward = cross(normal[:, None], edges)
     has_face = np.any(normal != 0, axis=0)
 
@@ -434,7 +440,7 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
     code = np.where(pierces, escape_code, best_code)
     index = np.where(pierces, escape_index, best_index)
     hit = touching & ~(ignore_separating & (dot(d, normal_out) >= 0))
-    return touching, Contact(np.where(hit, 0.0, np.nan), np.where(hit[..., None], _public(witness), np.nan),
+    return touching, Contact(_zero_or_nan(hit, depth.dtype), np.where(hit[..., None], _public(witness), np.nan),
                              np.where(hit[..., None], _public(normal_out), np.nan),
                              np.where(hit & (depth > 0), depth, np.nan), np.where(hit, code, -1),
                              np.where(hit, index, -1))

@@ -8,10 +8,10 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from physics import Capsule, Plane, Point, Polygon, Sphere, sweep, tolerance
+from physics import Capsule, Plane, Point, Polygon, Sphere, Triangle, sweep, tolerance
 from physics.reference import first_touch, minimum_time, segment_closest_points
 from tests.physics.brute_force import Core, closest_on_segment
 from tests.physics.strategies import convex_polygons, direction, radius, targets, vector
@@ -141,31 +141,57 @@ def test_swapped_subject(kind):
     check()
 
 
-def test_batch_matches_scalar():
+def _stacked(shapes):
+    """One batched shape of equal-shaped shapes of one kind."""
+    return type(shapes[0])(*[np.stack([getattr(shape, name) for shape in shapes]) for name in shapes[0]._fields])
+
+
+@pytest.mark.parametrize("source", ["moving", "target", "direction", "all"])
+@pytest.mark.parametrize("kind", TARGETS)
+def test_batch_matches_scalar(kind, source):
+    """A batch answers each element bit for bit as its scalar query does, whichever
+    inputs carry the batch (``source``; the others are one shape, broadcast)."""
     @SETTINGS
-    @given(st.lists(configurations("capsule"), min_size=1, max_size=6))
+    @given(st.lists(configurations(kind), min_size=1, max_size=6))
     def check(configs):
-        moving = Capsule(np.stack([c[0].a for c in configs]), np.stack([c[0].b for c in configs]),
-                         np.stack([c[0].radius for c in configs]))
-        targets = Capsule(np.stack([c[1].a for c in configs]), np.stack([c[1].b for c in configs]),
-                          np.stack([c[1].radius for c in configs]))
-        directions = np.stack([c[2] for c in configs])
-        batch = sweep(moving, targets, directions)
+        batched = {"moving": source in ("moving", "all"), "target": source in ("target", "all"),
+                   "direction": source in ("direction", "all")}
+        lanes = [[config[i] if batched[role] else configs[0][i] for config in configs]
+                 for i, role in enumerate(("moving", "target", "direction"))]
+        assume(len({tuple(np.shape(getattr(target, name)) for name in target._fields) for target in lanes[1]}) == 1)
+        moving = _stacked(lanes[0]) if batched["moving"] else lanes[0][0]
+        target = _stacked(lanes[1]) if batched["target"] else lanes[1][0]
+        directions = np.stack(lanes[2]) if batched["direction"] else lanes[2][0]
+        batch = sweep(moving, target, directions)
+        assert batch.hit.shape == (len(configs),)
         for i in range(len(configs)):
-            scalar = sweep(moving[i], targets[i], directions[i])
+            scalar = sweep(moving[i] if batched["moving"] else moving, target[i] if batched["target"] else target,
+                           directions[i] if batched["direction"] else directions)
             assert batch.hit[i] == scalar.hit
             if scalar.hit:
                 assert batch.t[i] == scalar.t and np.array_equal(batch.normal[i], scalar.normal)
                 assert np.array_equal(batch.point[i], scalar.point)
+                assert (batch.feature.kind[i], batch.feature.index[i]) == (scalar.feature.kind, scalar.feature.index)
+                assert np.array_equal(batch.penetration_depth[i], scalar.penetration_depth or np.nan, equal_nan=True)
 
     check()
+
+
+def test_regression_batched_capsules_piercing_one_triangle():
+    """A batch of capsules against one unbatched triangle: the t = 0 test lined the
+    triangle's vertices up with the batch axis (lane i saw a point polygon at vertex
+    i) and missed the cores piercing the face (2026-11-23, from a float32 test)."""
+    triangle = Triangle([-5.0, -5, 0], [5, -5, 0], [0, 5, 0])
+    starts = np.array([[0.0, 0, -1], [0.2, 0, -1], [0.4, 0, -1]])
+    found = sweep(Capsule(starts, starts + [0, 0, 2.5], 0.1), triangle, [0.0, 0, 6])
+    assert found.t.tolist() == [0, 0, 0] and np.allclose(found.penetration_depth, 1.1, rtol=0, atol=1e-15)
+    assert found.normal.tolist() == [[0, 0, 1]] * 3
 
 
 @pytest.mark.parametrize("kind", ["capsule", "polygon"])
 def test_large_batch_matches_scalar(kind):
     """A batch beyond ``CHUNK_SIZE`` runs the capsule kernels one candidate per pass
     (a small query stacks them into one pass): the answers agree bit for bit."""
-    from physics import Triangle
     from physics.sweep.batching import CHUNK_SIZE
 
     rng = np.random.default_rng(11)
