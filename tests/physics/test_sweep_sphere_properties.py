@@ -180,17 +180,27 @@ def _smallest_feature(core) -> float:
     return min(sizes, default=np.inf)
 
 
-def test_batched_agrees_with_scalar_element_by_element():
+@pytest.mark.parametrize("source", ["sphere", "target", "direction", "all"])
+def test_batched_agrees_with_scalar_element_by_element(source):
+    """A batch answers each element bit for bit as its scalar query does, whichever
+    inputs carry the batch (``source``; the others are one shape, broadcast)."""
     @PROPERTY_SETTINGS
     @given(same_kind_batches())
     def check(configs):
-        target_type = type(configs[0].target)
+        first = configs[0]
+        target_type = type(first.target)
         fields = target_type.__init__.__code__.co_varnames[1:target_type.__init__.__code__.co_argcount]
         stacked_target = target_type(*[np.stack([getattr(c.target, f) for c in configs]) for f in fields])
         spheres = Sphere(np.stack([c.sphere.center for c in configs]), np.stack([c.sphere.radius for c in configs]))
-        batch = sweep(spheres, stacked_target, np.stack([c.direction for c in configs]))
-        for i, config in enumerate(configs):  # element i exactly as the batch holds it
-            scalar = sweep(spheres[i], stacked_target[i], config.direction)
+        directions = np.stack([c.direction for c in configs])
+        moving = spheres if source in ("sphere", "all") else first.sphere
+        target = stacked_target if source in ("target", "all") else first.target
+        direction = directions if source in ("direction", "all") else first.direction
+        batch = sweep(moving, target, direction)
+        assert batch.hit.shape == (len(configs),)
+        for i in range(len(configs)):  # element i exactly as the batch holds it
+            scalar = sweep(moving[i] if moving is spheres else moving, target[i] if target is stacked_target else target,
+                           direction[i] if direction is directions else direction)
             assert batch.hit[i] == scalar.hit
             if scalar.hit:
                 assert batch.t[i] == scalar.t
