@@ -31,6 +31,14 @@ code -1 means no feature (no hit)."""
 NO_FEATURE = -1
 
 
+def answer_dtype(*inputs) -> np.dtype:
+    """The floating dtype of a query's answer: the common dtype of its inputs'
+    floating arrays (shapes' coordinate fields, directions) — float32 in, float32 out."""
+    arrays = [np.asarray(getattr(value, name)) for value in inputs for name in getattr(value, "_fields", ())]
+    arrays += [np.asarray(value) for value in inputs if not hasattr(value, "_fields")]
+    return np.result_type(*[array for array in arrays if np.issubdtype(array.dtype, np.floating)])
+
+
 @dataclass(frozen=True)
 class Feature:
     """Which feature of the target was touched: ``kind`` and its ``index``."""

@@ -59,8 +59,10 @@ escape rule of ``physics.sweep.ball``, not along that residue."""
 FLOAT32_RTOL = 1e-5
 """Unit: fraction of the configuration's coordinate scale (and of 1 for times).
 
-How closely a float32 query (the kernels keep the dtype they are given) matches
-the same query in float64 away from grazes: float32 eps is 1.2e-7 and a kernel
+How closely a float32 query matches the same query in float64 away from grazes
+(answers come in the inputs' dtype; the sphere, capsule and identity-pose mesh
+kernels compute in it, polyhedra and posed meshes in float64): float32 eps is
+1.2e-7 and a kernel
 chains a few dozen roundings.  At a graze the float32 answer may differ in hit
 or miss — that is what the editor's precision lens shows, not a bound."""
 

@@ -165,8 +165,9 @@ def _unswap(result: SweepResult, direction: np.ndarray, target: Shape) -> SweepR
     if scalar and not result.hit:
         return result
     hit = np.asarray(result.hit)
-    t = np.where(hit, np.asarray(result.t, dtype=float), np.nan) if scalar else result.t
-    depth = np.nan if result.penetration_depth is None else np.asarray(result.penetration_depth)
+    dtype = np.asarray(result.normal).dtype  # the answer's: a scalar's t and depth are Python floats
+    t = np.where(hit, np.asarray(result.t, dtype), np.nan) if scalar else result.t
+    depth = np.full((), np.nan, dtype) if result.penetration_depth is None else np.asarray(result.penetration_depth)
     normal = 0.0 - np.asarray(result.normal)  # 0.0 - x keeps +0.0 where x is 0
     shift = np.where(np.isnan(t), 0, t)[..., None] * direction + np.nan_to_num(depth)[..., None] * normal
     point = np.asarray(result.point) + shift
@@ -174,5 +175,6 @@ def _unswap(result: SweepResult, direction: np.ndarray, target: Shape) -> SweepR
     faces = _polyhedron_feature(target, point)[2] if isinstance(target, ConvexPolyhedron) else -1
     return SweepResult.from_arrays(
         t=t, point=point, normal=normal,
-        face_index=np.where(hit, faces, -1) * np.ones(np.shape(hit), int), penetration_depth=np.asarray(depth, dtype=float) * np.ones(np.shape(hit)),
+        face_index=np.where(hit, faces, -1) * np.ones(np.shape(hit), int),
+        penetration_depth=np.broadcast_to(np.asarray(depth, dtype), np.shape(hit)),
         feature_code=np.where(hit, code, -1), feature_index=np.where(hit, index, -1), scalar=scalar)

@@ -31,7 +31,7 @@ import numpy as np
 from physics import tolerance
 from physics.core import core_features
 from physics.mesh_edges import MeshEdges, internal_feature, mesh_edges
-from physics.result import SweepResult
+from physics.result import SweepResult, answer_dtype
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
 from physics.sweep.ball import Contact, sweep_ball_core
 from physics.sweep.capsule import capsule_core, sweep_core_polygon
@@ -44,12 +44,14 @@ from physics.vector import components, dot_last
 class MovingCore(NamedTuple):
     """A batch of moving shapes as cores in the mesh's body space: ``points (Q, K, 3)``
     (K = 1 for a sphere's center, 2 for a capsule's segment), ``radius (Q,)``,
-    ``direction (Q, 3)``; ``batch_shape`` is the query's."""
+    ``direction (Q, 3)``; ``batch_shape`` is the query's, ``dtype`` its answer's
+    (``physics.result.answer_dtype``: a posed mesh's body space is float64)."""
 
     points: np.ndarray
     radius: np.ndarray
     direction: np.ndarray
     batch_shape: tuple
+    dtype: np.dtype
 
 
 def edges_of(mesh: TriangleMesh) -> MeshEdges:
@@ -73,9 +75,10 @@ def moving_core(moving: Sphere | Capsule | Segment, direction: np.ndarray, mesh:
     points = np.broadcast_to(points, batch_shape + points.shape[-2:]).reshape(-1, points.shape[-2], 3)
     radius = np.broadcast_to(radius, batch_shape).reshape(-1)
     direction = np.broadcast_to(direction, batch_shape + (3,)).reshape(-1, 3)
+    dtype = answer_dtype(moving, direction, mesh)
     if not mesh.has_identity_pose:
         points, direction = mesh.to_body(points), mesh.vectors_to_body(direction)
-    return MovingCore(points, radius.astype(points.dtype), direction, batch_shape)
+    return MovingCore(points, radius.astype(points.dtype), direction, batch_shape, dtype)
 
 
 def culling_reach(points: np.ndarray, direction: np.ndarray, radius: np.ndarray, tree) -> np.ndarray:
@@ -174,9 +177,13 @@ def contact_to_world(contact: Contact, mesh: TriangleMesh) -> Contact:
     return contact._replace(point=mesh.to_world(contact.point), normal=mesh.vectors_to_world(contact.normal))
 
 
-def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scalar: bool,
-            shape: tuple) -> SweepResult:
+def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scalar: bool, shape: tuple,
+            dtype: np.dtype) -> SweepResult:
+    """The rows ``chosen`` of ``found`` as the public answer, in world space and ``dtype``
+    (a walk that tested no leaf, and the "no hit" row, hold float64 NaN)."""
     contact = contact_to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
+    contact = contact._replace(**{name: getattr(contact, name).astype(dtype, copy=False)
+                                  for name in ("t", "point", "normal", "depth")})
     faces = found.face[chosen]
     hit = ~np.isnan(contact.t)
     return SweepResult.from_arrays(
@@ -204,7 +211,8 @@ def first_hit_result(found: LeafContacts, core: MovingCore, mesh: TriangleMesh, 
     chosen = np.full(len(core.radius), len(found.query))  # one past the end: the "no hit" row
     chosen[found.query[first]] = first
     padded = _with_miss_row(found)
-    return _result(padded, chosen, mesh, scalar=core.batch_shape == (), shape=core.batch_shape)
+    return _result(padded, chosen, mesh, scalar=core.batch_shape == (), shape=core.batch_shape,
+                   dtype=core.dtype)
 
 
 def _with_miss_row(found: LeafContacts) -> LeafContacts:
@@ -224,7 +232,7 @@ def _all_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trac
     if not raw_edge_normals:
         found = flatten_internal_edges(found, core, mesh, ignore_separating)
     ranked = _ranked_hits(found)
-    return _result(found, ranked, mesh, scalar=False, shape=(len(ranked),))
+    return _result(found, ranked, mesh, scalar=False, shape=(len(ranked),), dtype=core.dtype)
 
 
 @sweep_query

@@ -22,6 +22,11 @@ Conventions as every sweep: the normal points from B towards A, ``point`` is on
 B's surface at t, an initial overlap answers t = 0 with the separating-axis depth
 (the minimum translation distance of two convex polytopes) and its direction.
 
+Precision: computed in float64 whatever the inputs' dtype (the hull and its
+tolerances are float64); the answer comes back in the inputs' dtype
+(``physics.result.answer_dtype``), so a float32 query sees the rounding of its
+inputs, not float32 arithmetic.
+
 Degenerate inputs: zero direction — an overlap test; zero-area faces and
 zero-length edges give zero axes, which never separate (the shape is answered as
 the lower-dimensional polytope it is); parallel faces sliding along each other
@@ -39,7 +44,7 @@ import numpy as np
 
 from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX, core_features, newell_normal
-from physics.result import SweepResult
+from physics.result import SweepResult, answer_dtype
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment
 from physics.sweep.capsule import closest_parameters, sweep_core_polygon
 from physics.sweep.ball import Contact, sweep_ball_core
@@ -288,7 +293,7 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
             slack = tolerance.HULL_RTOL * (1 + np.abs(moved).max(axis=(1, 2)))
             trace.moving_feature = moved[0][_support(moved, normal[:1], True, slack)[0]]
     return _result(t, point, normal, depth, code, index, face_index, batch_shape,
-                   is_scalar(polyhedron, target, direction=direction))
+                   is_scalar(polyhedron, target, direction=direction), answer_dtype(polyhedron, target, direction))
 
 
 def _sweep_rows(a: Polytope, b: Polytope, motion: np.ndarray, rows: slice, ignore_separating: bool) -> tuple:
@@ -301,15 +306,17 @@ def _sweep_rows(a: Polytope, b: Polytope, motion: np.ndarray, rows: slice, ignor
     return (t, normal, depth, chosen, axes, enter, exit_) + contact_features(a, b, motion[rows], t, normal)
 
 
-def _result(t, point, normal, depth, code, index, face_index, batch_shape: tuple, scalar: bool) -> SweepResult:
-    """The public answer from flat per-row arrays (``t`` NaN where no hit: every
-    other field is blanked there)."""
+def _result(t, point, normal, depth, code, index, face_index, batch_shape: tuple, scalar: bool,
+            dtype: np.dtype) -> SweepResult:
+    """The public answer in ``dtype`` from flat per-row float64 arrays (``t`` NaN
+    where no hit: every other field is blanked there)."""
     hit = ~np.isnan(t)
     return SweepResult.from_arrays(
-        t=t.reshape(batch_shape), point=np.where(hit[:, None], point, np.nan).reshape(batch_shape + (3,)),
-        normal=np.where(hit[:, None], normal, np.nan).reshape(batch_shape + (3,)),
+        t=t.astype(dtype).reshape(batch_shape),
+        point=np.where(hit[:, None], point, np.nan).astype(dtype).reshape(batch_shape + (3,)),
+        normal=np.where(hit[:, None], normal, np.nan).astype(dtype).reshape(batch_shape + (3,)),
         face_index=np.where(hit, face_index, -1).reshape(batch_shape),
-        penetration_depth=np.where(hit, depth, np.nan).reshape(batch_shape),
+        penetration_depth=np.where(hit, depth, np.nan).astype(dtype).reshape(batch_shape),
         feature_code=np.where(hit, code, -1).reshape(batch_shape),
         feature_index=np.where(hit, index, -1).reshape(batch_shape), scalar=scalar)
 
@@ -359,7 +366,8 @@ def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction
     point = at_t - (dot_last(at_t, normal) - offset)[:, None] * normal
     depth = np.where(depth > 0, depth, np.nan)
     return _result(t, point, contact_normal, depth, np.full(count, FACE), np.zeros(count, int), np.full(count, -1),
-                   batch_shape, is_scalar(polyhedron, plane, direction=direction))
+                   batch_shape, is_scalar(polyhedron, plane, direction=direction),
+                   answer_dtype(polyhedron, plane, direction))
 
 
 class FaceTriangles(NamedTuple):
@@ -427,7 +435,7 @@ def _rounded_against_polyhedron(moving, polyhedron: ConvexPolyhedron, direction,
             polyhedron.normals[..., 0, :], batch_shape + (3,)).reshape(count, 3)) >= 0, 0, 1)
         index = np.where(code == FACE, face, index)
     return _result(t, point, normal, depth, code, index, face, batch_shape,
-                   is_scalar(moving, polyhedron, direction=direction))
+                   is_scalar(moving, polyhedron, direction=direction), answer_dtype(moving, polyhedron, direction))
 
 
 def _first_per_row(contact) -> tuple[np.ndarray, np.ndarray]:
@@ -526,7 +534,7 @@ def sweep_polyhedron_mesh(polyhedron: ConvexPolyhedron, mesh, direction, *, igno
         vertices, motion = mesh.to_body(vertices), mesh.vectors_to_body(motion)
         normals, edges = mesh.vectors_to_body(normals), mesh.vectors_to_body(edges)
     body = body._replace(vertices=vertices, normals=normals, edges=edges)
-    core = MovingCore(vertices, np.zeros(count), motion, batch_shape)
+    core = MovingCore(vertices, np.zeros(count), motion, batch_shape, answer_dtype(polyhedron, direction, mesh))
     low, high = vertices.min(axis=1), vertices.max(axis=1)
     center = 0.5 * (low + high)
     bound = np.linalg.norm(vertices - center[:, None], axis=-1).max(axis=1)
