@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physics.core import EDGE, FACE, CoreFeatures, inside_face, within_rounding
+from physics.core import EDGE, FACE, VERTEX, CoreFeatures, inside_face, within_rounding
 from physics.sweep.batching import chunk, chunk_ranges, flatten
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
 from physics.vector import any_perpendicular, components, dot, normalize_or, store_rows
@@ -184,7 +184,7 @@ def _resolve(center, direction, total_radius, target_radius, anchor, axis, code,
 
     Where ``initially_touching``, the normal is the minimum-translation direction
     and, with ``ignore_separating``, a contact whose motion does not deepen it is
-    dropped.  If the center lies on the core itself (to within
+    dropped.  If the center lies on the core itself (exactly, or on an edge or face to within
     ``tolerance.COORDINATE_ROUNDING_ULPS``: ``physics.core.within_rounding``; the
     depth is still radius minus the computed distance), every direction that leaves
     the core's widest feature (``widest`` = (code, axis): its face, else its longest
@@ -199,11 +199,12 @@ def _resolve(center, direction, total_radius, target_radius, anchor, axis, code,
     else:
         separation = _off_feature(at_time, code, axis)
     distance = np.sqrt(dot(separation, separation))
-    # a center on the core (to within the rounding of the coordinates: the separation's
-    # direction is then round-off) leaves by the escape rule
+    # a center on an edge or face (to within the rounding of the coordinates: the
+    # separation's direction is then a projection's round-off) leaves by the escape
+    # rule; from a vertex the separation is a difference, exact in direction
     needs_tie = (separation[0] == 0) & (separation[1] == 0) & (separation[2] == 0)
     if np.any(initially_touching):
-        needs_tie |= initially_touching & within_rounding(separation, center, anchor)
+        needs_tie |= initially_touching & (code != VERTEX) & within_rounding(separation, center, anchor)
     needs_tie |= ~initially_touching & (total_radius == 0)
     needs_tie &= hit  # a miss reports no normal
     if np.any(needs_tie):

@@ -59,8 +59,10 @@ def closest_parameters(start, along, other_start, other_along):
 
 
 def segment_separation(start, end, other_start, other_end):
-    """(separation vector from the other segment to this one, w) at their closest
-    points, end points taken exactly as given.  Where both closest points are interior to non-parallel segments the
+    """(separation vector from the other segment to this one, w, projected) at their
+    closest points, end points taken exactly as given; ``projected`` where a closest
+    point is interior to its segment (the separation is then a projection's residue,
+    elsewhere the difference of two end points, exact in direction however short).  Where both closest points are interior to non-parallel segments the
     separation is taken along the common normal — exact in direction even when the
     segments (nearly) cross, where P - Q is round-off."""
     along, other_along = end - start, other_end - other_start
@@ -75,7 +77,7 @@ def segment_separation(start, end, other_start, other_end):
     separation = np.where(on_other, _rejection(point - other_start, other_along),
                           np.where(on_this, _rejection(separation, along), separation))
     both = on_this & on_other & np.any(common != 0, axis=0)
-    return np.where(both, dot(separation, unit) * unit, separation), w
+    return np.where(both, dot(separation, unit) * unit, separation), w, on_this | on_other
 
 
 def _rejection(vectors_: np.ndarray, axis: np.ndarray) -> np.ndarray:
@@ -210,10 +212,11 @@ def _at_start(start, end, direction, other_start, other_end, total_radius, targe
     (touching mask, Contact with the minimum translation)."""
     a, b, d, c, e = _components(shape, start, end, direction, other_start, other_end)
     along, other_along = b - a, e - c
-    separation, w = segment_separation(a, b, c, e)
-    # cores that meet to within the rounding of their coordinates have no defined
-    # separation direction (it would be round-off): they take the escape rule below
-    separation = np.where(within_rounding(separation, a, b, c, e), 0.0, separation)
+    separation, w, projected = segment_separation(a, b, c, e)
+    # cores that meet to within the rounding of their coordinates, at a point interior
+    # to one, have no defined separation direction (it would be the projection's
+    # round-off): they take the escape rule below
+    separation = np.where(projected & within_rounding(separation, a, b, c, e), 0.0, separation)
     distance = np.sqrt(dot(separation, separation))
     common = cross(along, other_along)
     across = normalize_or(common, 0) * np.where(dot(common, d) < 0, -1.0, 1.0)
@@ -388,8 +391,9 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
     own_index = _leading_index(count, len(shape))
 
     # nearest features: each edge by segment-segment distance, each core end over the face
-    separation, w = segment_separation(a[:, None], b[:, None], corners, following)
-    separation = np.where(within_rounding(separation, a[:, None], b[:, None], corners, following), 0.0, separation)
+    separation, w, projected = segment_separation(a[:, None], b[:, None], corners, following)
+    separation = np.where(projected & within_rounding(separation, a[:, None], b[:, None], corners, following), 0.0,
+                          separation)
     edge_witness = np.where(w == 1, following, corners + w * edges)
     edge_code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
     edge_index = np.where(w >= 1, (own_index + 1) % count, own_index)

@@ -234,3 +234,14 @@ def test_regression_segment_through_a_still_sphere_center():
     assert result.initially_overlapping and abs(result.penetration_depth - 1.0) <= tolerance.EXACT_RTOL
     assert result.normal @ [0, 1, 0] == 0 and abs(np.linalg.norm(result.normal) - 1) <= tolerance.EXACT_RTOL
     assert np.allclose(result.point, [-1.0, -1.0, 0.0] + result.normal, rtol=0, atol=tolerance.EXACT_RTOL)
+
+
+def test_regression_cores_meeting_end_to_end_within_rounding_keep_their_direction():
+    """Closest points at two end points 2.6e-99 apart: their difference is exact in
+    direction, so the normal is that direction (the escape rule is only for a
+    projection's round-off) and the swapped subject flips it."""
+    near, far = [0.0, 2.6261980610790738e-99, 1.0], [0.0, 0.0, 1.0]
+    moving, still = Capsule(near, [1.0, 2.6261980610790738e-99, 1.0], 0.0), Capsule(far, [0.0, 0, 2.0], 1.0)
+    result = sweep(moving, still, [0.0, 0, 0])
+    assert_hit(result, t=0.0, normal=[0, 1, 0], point=[0, 1, 1], depth=1.0)
+    assert np.array_equal(sweep(still, moving, [0.0, 0, 0]).normal, [0, -1, 0])

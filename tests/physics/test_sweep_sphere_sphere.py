@@ -57,3 +57,16 @@ def test_far_from_the_origin():
     offset = 1e6
     result = sweep(Sphere([offset - 5.0, offset, offset], 1.0), Sphere([offset, offset, offset], 2.0), [10.0, 0, 0])
     assert_hit(result, t=0.2, normal=[-1, 0, 0], point=[offset - 2, offset, offset], scale=offset)
+
+
+def test_regression_centers_closer_than_rounding_keep_their_direction_both_ways():
+    """Found by hypothesis (local seed 4002): centers 2.6e-99 apart, far below the
+    rounding of their coordinates, took the escape rule (+z) in both orders, so the
+    swapped subject did not flip the normal.  Two points' difference is exact in
+    direction however short: only a projection's residue (an edge, a face) is
+    round-off, so the normal is the true separation, flipped by the swap."""
+    point, center = [0.0, 2.6261980610790738e-99, 1.0], [0.0, 0.0, 1.0]
+    result = sweep(Sphere(point, 0.0), Sphere(center, 1.0), [0.0, 0, 0])
+    assert_hit(result, t=0.0, normal=[0, 1, 0], point=[0, 1, 1], depth=1.0)
+    swapped = sweep(Sphere(center, 1.0), Sphere(point, 0.0), [0.0, 0, 0])
+    assert_hit(swapped, t=0.0, normal=[0, -1, 0], point=point, depth=1.0)
