@@ -5,7 +5,9 @@ from pathlib import Path
 import numpy as np
 
 from app.scan import DIRECTION, ScanSpec, parameter_choices, run_scan
-from app.scene import load
+from app.scene import Scene, load
+from app.shape_kinds import build_shape
+from physics import Capsule, sweep
 
 GRAZE_SCENE = Path(__file__).resolve().parents[2] / "app" / "scenes" / "graze.json"
 
@@ -40,3 +42,27 @@ def test_parameter_choices():
                                                                           "radius"]
     assert len(parameter_choices(scene, "touched edge")) == 9
     assert parameter_choices(scene, DIRECTION)[-1][0] == "angle"
+
+
+PIERCING_SCENE = {
+    "format": "sweeplab-scene", "version": 1,
+    "objects": [
+        {"name": "capsule", "kind": "capsule", "params": {"a": [0.0, 0.0, -1.0], "b": [0.0, 0.0, 1.5], "radius": 0.1}},
+        {"name": "floor", "kind": "triangle", "params": {"a": [-5.0, -5.0, 0.0], "b": [5.0, -5.0, 0.0],
+                                                         "c": [0.0, 5.0, 0.0]}},
+    ],
+    "moving": "capsule", "direction": [0.0, 0.0, 6.0], "options": {"ignore_separating": False},
+}
+
+
+def test_scan_of_a_capsule_piercing_a_triangle_answers_as_each_step_alone():
+    """Regression: a scan is a batch of capsules against one triangle, which the
+    capsule t = 0 test got wrong (9c5c872): every step must answer as its scalar
+    sweep does (here an overlap from the start, depth 1.1)."""
+    scene = Scene.from_json(PIERCING_SCENE)
+    scan = run_scan(scene, ScanSpec("floor", "capsule", "a", 0, 0.5, 5))
+    assert scan.message == "" and scan.hit.all() and scan.t.tolist() == [0.0] * 5
+    for offset, t in zip(scan.offsets, scan.t):
+        single = sweep(Capsule([offset, 0.0, -1.0], [0.0, 0.0, 1.5], 0.1), build_shape(
+            "triangle", PIERCING_SCENE["objects"][1]["params"]), PIERCING_SCENE["direction"])
+        assert single.t == t and single.initially_overlapping
