@@ -181,14 +181,17 @@ def _target_core(target: Shape):
 
 
 def _pierce(p0, p1, corners, closest):
-    """[(point, point)] where the segment pierces the polygon's face, else []."""
+    """[(pierce point, pierce point)] where the segment pierces the polygon's face
+    (distance exactly 0: the projection of the computed pierce point back onto the
+    face would leave ~1e-16 of round-off, and a zero-radius sweep through the face
+    would then seem to touch only at isolated instants), else []."""
     normal = _polygon_normal(corners)
     h0, h1 = _dot(_sub(p0, corners[0]), normal), _dot(_sub(p1, corners[0]), normal)
     if _length(normal) == 0 or h0 * h1 > 0 or h0 == h1:
         return []
     pierce = _along(p0, h0 / (h0 - h1), _sub(p1, p0))
-    on_face, (kind, _) = closest(pierce)
-    return [(pierce, on_face)] if kind == "face" else []
+    _, (kind, _) = closest(pierce)
+    return [(pierce, pierce)] if kind == "face" else []
 
 
 def reference_sweep(moving: Shape, target: Shape, direction, trace: ReferenceTrace | None = None) -> SweepResult:

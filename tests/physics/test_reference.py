@@ -69,3 +69,21 @@ def test_agrees_with_analytic_sweep_and_brute_force(kind):
             assert abs(reference.t - analytic.t) <= tolerance.REFERENCE_TIME_ATOL
 
     check()
+
+
+def test_zero_radius_segment_through_a_face_touches_from_its_first_contact():
+    """Found by a bulk comparison with the analytic sweep: a moving segment (radius 0)
+    that passes through a triangle's face is at distance exactly 0 while it pierces
+    it.  The reference measured the pierce point against its projection onto the face
+    (~1e-16 of round-off), so its bisection saw the contact only at isolated instants
+    and answered t = 0.444 for a first contact at 0.4355 (an edge; the gap just
+    before it is 0.0046)."""
+    segment = Capsule([3.605024309155275, 2.1885923943199863, 2.0327561628797515],
+                      [4.572845928477268, 0.4094430905442823, 0.4652872654577722], 0.0)
+    triangle = Triangle([1.6997591284972917, -0.9902932197867806, 2.662743330873344],
+                        [2.1997999872335146, 0.40424457676697, 0.27391643548933065],
+                        [3.2485764216847697, -0.9653070731228373, 2.927506762332378])
+    direction = [-3.944649913745316, -2.6217324879223423, -1.6579424916958643]
+    analytic, reference = sweep(segment, triangle, direction), reference_sweep(segment, triangle, direction)
+    assert analytic.feature.kind == "edge" and abs(analytic.t - 0.4354710735810356) <= tolerance.EXACT_RTOL
+    assert abs(reference.t - analytic.t) <= tolerance.REFERENCE_TIME_ATOL
