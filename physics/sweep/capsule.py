@@ -206,8 +206,8 @@ def _public(components_: np.ndarray) -> np.ndarray:
     return np.moveaxis(components_, 0, -1)
 
 
-def _at_start(start, end, direction, other_start, other_end, total_radius, target_radius, ignore_separating,
-              shape):
+def _exact_segment_at_start(start, end, direction, other_start, other_end, total_radius, target_radius,
+                            ignore_separating, shape):
     """Touching or overlap at t = 0 from the exact segment-segment distance:
     (touching mask, Contact with the minimum translation)."""
     a, b, d, c, e = _components(shape, start, end, direction, other_start, other_end)
@@ -219,7 +219,8 @@ def _at_start(start, end, direction, other_start, other_end, total_radius, targe
     separation = np.where(projected & within_rounding(separation, a, b, c, e), 0.0, separation)
     distance = np.sqrt(dot(separation, separation))
     common = cross(along, other_along)
-    across = normalize_or(common, 0) * np.where(dot(common, d) < 0, -1.0, 1.0)
+    unit_common = normalize_or(common, 0)
+    across = np.where(dot(common, d) < 0, -unit_common, unit_common)
     # parallel or point-like cores: leave across the longer axis (always separates by the full radius)
     axis = np.where(dot(along, along) >= dot(other_along, other_along), along, other_along)
     tie = np.where(dot(common, common) > 0, across, _across(d, axis))
@@ -233,6 +234,19 @@ def _at_start(start, end, direction, other_start, other_end, total_radius, targe
     return touching, Contact(_zero_or_nan(hit, distance.dtype), np.where(hit[..., None], _public(point), np.nan),
                              np.where(hit[..., None], _public(normal), np.nan), depth, np.where(hit, code, -1),
                              np.where(hit, index, -1))
+
+
+def _segment_at_start(start, end, direction, other_start, other_end, total_radius, target_radius, ignore_separating,
+                      shape):
+    """(touching mask, Contact) at t = 0 of two capsule cores, batch ``shape``: the
+    exact test (``_exact_segment_at_start``) on the lanes the box cull
+    (``_start_cull``) keeps."""
+    def exact(values, lane_shape):
+        return _exact_segment_at_start(*values, ignore_separating, lane_shape)
+
+    near = _start_cull(start, end, segment_vertices(other_start, other_end), total_radius, shape)
+    return _on_near_lanes(exact, near, ((start, 1), (end, 1), (direction, 1), (other_start, 1), (other_end, 1),
+                                        (total_radius, 0), (target_radius, 0)), shape)
 
 
 def sweep_core_segment(start, end, radius, direction, other_start, other_end, target_radius,
@@ -253,8 +267,8 @@ def sweep_core_segment(start, end, radius, direction, other_start, other_end, ta
         target_ends, _ball_sweeps(target_ends, target_radius, -direction, moving_features, moving_core.shape[:-2],
                                   radius, shape)))]
     candidates.append(_interiors(start, end, direction, other_start, other_end, total_radius, target_radius, shape))
-    touching, initial = _at_start(start, end, direction, other_start, other_end, total_radius, target_radius,
-                                  ignore_separating, shape)
+    touching, initial = _segment_at_start(start, end, direction, other_start, other_end, total_radius, target_radius,
+                                          ignore_separating, shape)
     return _select(np.broadcast_to(touching, shape), initial, _earliest(shape, *candidates))
 
 
@@ -338,30 +352,48 @@ def _first_smallest(values: np.ndarray, *fields: np.ndarray):
     return smallest, [np.where(smallest < np.inf, field, 0) for field in chosen]
 
 
-def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
-    """(touching mask, Contact) at t = 0 of capsule cores and polygons, batch
-    ``shape``: lanes whose core box, grown by the radius (plus
-    ``tolerance.START_CULL_ULPS`` of the lane's scale), misses the polygon's box
-    cannot touch and are answered "not touching" at once; the others run the exact
-    test (``_exact_polygon_at_start``) as a batch of their own."""
+def _start_cull(start, end, vertices, radius, shape: tuple) -> np.ndarray:
+    """Per lane of batch ``shape``, whether a capsule core (``start``-``end``) may touch
+    a target with corners ``vertices`` (..., V, 3) at t = 0: whether the core's box,
+    grown by ``radius`` plus ``tolerance.START_CULL_ULPS`` of the lane's scale, meets
+    the target's box.  A lane where it does not cannot touch."""
     core_low, core_high = np.minimum(start, end), np.maximum(start, end)
-    polygon_low, polygon_high = np.min(vertices, axis=-2), np.max(vertices, axis=-2)
-    dtype = np.result_type(core_low, polygon_low, radius)
+    target_low, target_high = np.min(vertices, axis=-2), np.max(vertices, axis=-2)
+    dtype = np.result_type(core_low, target_low, radius)
     scale = np.maximum(np.max(np.maximum(np.abs(core_low), np.abs(core_high)), axis=-1),
-                       np.max(np.maximum(np.abs(polygon_low), np.abs(polygon_high)), axis=-1)) + radius
+                       np.max(np.maximum(np.abs(target_low), np.abs(target_high)), axis=-1)) + radius
     reach = (radius + tolerance.START_CULL_ULPS * np.finfo(dtype).eps * scale)[..., None]
-    near = np.broadcast_to(~np.any((polygon_low > core_high + reach) | (polygon_high < core_low - reach), axis=-1),
+    return np.broadcast_to(~np.any((target_low > core_high + reach) | (target_high < core_low - reach), axis=-1),
                            shape)
+
+
+def _on_near_lanes(exact, near: np.ndarray, arguments: tuple, shape: tuple):
+    """(touching mask, Contact) of batch ``shape`` from ``exact(values, lane_shape)``
+    run on the ``near`` lanes only (all of them: as given); the other lanes are "not
+    touching".  ``arguments``: (value, its trailing element dimensions) pairs, each
+    broadcast to the batch and picked lane by lane."""
+    values = [value for value, _ in arguments]
     if np.all(near):
-        return _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape)
-    touching, contact = np.zeros(shape, bool), _misses(shape, dtype)
+        return exact(values, shape)
+    touching, contact = np.zeros(shape, bool), _misses(shape, np.result_type(*values))
     if np.any(near):
         lanes = [np.broadcast_to(value, shape + np.shape(value)[np.ndim(value) - trailing:])[near]
-                 for value, trailing in ((start, 1), (end, 1), (direction, 1), (vertices, 2), (radius, 0))]
-        touching[near], contact_near = _exact_polygon_at_start(*lanes, ignore_separating, lanes[0].shape[:1])
+                 for value, trailing in arguments]
+        touching[near], contact_near = exact(lanes, lanes[0].shape[:1])
         for field, part in zip(contact, contact_near):
             field[near] = part
     return touching, contact
+
+
+def _polygon_at_start(start, end, direction, vertices, radius, ignore_separating, shape):
+    """(touching mask, Contact) at t = 0 of capsule cores and polygons, batch
+    ``shape``: the exact test (``_exact_polygon_at_start``) on the lanes the box cull
+    (``_start_cull``) keeps."""
+    def exact(values, lane_shape):
+        return _exact_polygon_at_start(*values, ignore_separating, lane_shape)
+
+    return _on_near_lanes(exact, _start_cull(start, end, vertices, radius, shape),
+                          ((start, 1), (end, 1), (direction, 1), (vertices, 2), (radius, 0)), shape)
 
 
 def _misses(shape: tuple, dtype) -> Contact:

@@ -92,3 +92,16 @@ def test_every_pair_keeps_float32(moving_kind, target_kind):
         assert single.initially_overlapping.tolist() == double.initially_overlapping.tolist()
         np.testing.assert_allclose(single.t, double.t, atol=tolerance.FLOAT32_RTOL * 10)
         np.testing.assert_allclose(single.normal, double.normal, atol=tolerance.FLOAT32_RTOL * 10)
+
+
+def test_crossing_cores_stay_float32():
+    """Capsule cores that cross at t = 0 (zero separation: the escape rule picks the
+    normal) answer in float32 too, batched with a lane that does not cross."""
+    f32 = np.float32
+    moving = Capsule(np.array([[0, 0, 0], [0, 0, 0]], f32), np.array([[1, 0, 0], [1, 0, 0]], f32), f32(0.3))
+    target = Capsule(np.array([[0.5, -1, 0], [0.5, -1, 0.4]], f32), np.array([[0.5, 1, 0], [0.5, 1, 0.4]], f32),
+                     f32(0.2))
+    found = sweep(moving, target, np.array([[0, 0, 1], [0, 1, 0]], f32))
+    assert found.initially_overlapping.tolist() == [True, True]
+    assert found.t.dtype == found.point.dtype == found.normal.dtype == found.penetration_depth.dtype == np.float32
+    np.testing.assert_allclose(found.penetration_depth, [0.5, 0.1], rtol=1e-6)

@@ -274,26 +274,51 @@ def _touching_threshold(exact, start, end, direction, vertices) -> float:
     return radius_of(high)
 
 
-@settings(max_examples=80, deadline=None)
-@given(vector, vector, direction, st.sampled_from([3, 4, 5]).flatmap(convex_polygons),
-       st.one_of(st.none(), st.floats(-2, 2)), st.sampled_from([1e-3, 1.0, 1e3]), st.sampled_from([0.0, 1e6]))
-def test_start_cull_keeps_every_lane_the_exact_test_touches(start, end, motion, polygon, height, scale, shift):
-    """The box cull before the exact t = 0 test skips only lanes that cannot touch:
-    at the radius where the exact test starts to call a core and a polygon touching
-    (and one float either side), culled and exact answers agree in every field.
-    With a ``height``, the polygon lies flat in z and the core level above it: the
-    distance is then a box gap, where the cull's margin matters."""
+def _start_tests(kind: str):
+    """(exact, culled) t = 0 tests of a capsule core against a polygon or a segment,
+    both called as ``test(start, end, direction, corners, radius, ignore_separating,
+    shape)`` (a segment's corners are its two ends)."""
     capsule_module = importlib.import_module("physics.sweep.capsule")
-    if height is not None:
-        polygon[:, 2] = polygon[0, 2]
-        start[2] = end[2] = polygon[0, 2] + height
-    start, end, polygon = start * scale + shift, end * scale + shift, polygon * scale + shift
-    motion = motion * scale
-    threshold = _touching_threshold(capsule_module._exact_polygon_at_start, start, end, motion, polygon)
-    for trial_radius in (np.nextafter(threshold, 0), threshold, np.nextafter(threshold, np.inf)):
-        with np.errstate(all="ignore"):
-            exact = capsule_module._exact_polygon_at_start(start, end, motion, polygon, np.asarray(trial_radius), False, ())
-            culled = capsule_module._polygon_at_start(start, end, motion, polygon, np.asarray(trial_radius), False, ())
-        assert bool(exact[0]) == bool(culled[0])
-        for exact_field, culled_field in zip(exact[1], culled[1]):
-            assert np.array_equal(exact_field, culled_field, equal_nan=True)
+    if kind == "polygon":
+        return capsule_module._exact_polygon_at_start, capsule_module._polygon_at_start
+
+    def as_segment(test):
+        def segment_test(start, end, direction, corners, radius, ignore_separating, shape):
+            return test(start, end, direction, corners[0], corners[1], radius, np.zeros(()), ignore_separating, shape)
+        return segment_test
+
+    return as_segment(capsule_module._exact_segment_at_start), as_segment(capsule_module._segment_at_start)
+
+
+TARGET_CORNERS = {"polygon": st.sampled_from([3, 4, 5]).flatmap(convex_polygons),
+                  "segment": st.tuples(vector, vector).map(np.array)}
+
+
+@pytest.mark.parametrize("kind", ["polygon", "segment"])
+def test_start_cull_keeps_every_lane_the_exact_test_touches(kind):
+    """The box cull before the exact t = 0 test skips only lanes that cannot touch:
+    at the radius where the exact test starts to call a core and a polygon (or a
+    segment) touching, and one float either side, culled and exact answers agree in
+    every field.  With a ``height``, the target lies flat in z and the core level
+    above it: the distance is then a box gap, where the cull's margin matters."""
+    exact_test, culled_test = _start_tests(kind)
+
+    @settings(max_examples=80, deadline=None)
+    @given(vector, vector, direction, TARGET_CORNERS[kind], st.one_of(st.none(), st.floats(-2, 2)),
+           st.sampled_from([1e-3, 1.0, 1e3]), st.sampled_from([0.0, 1e6]))
+    def check(start, end, motion, corners, height, scale, shift):
+        if height is not None:
+            corners[:, 2] = corners[0, 2]
+            start[2] = end[2] = corners[0, 2] + height
+        start, end, corners = start * scale + shift, end * scale + shift, corners * scale + shift
+        motion = motion * scale
+        threshold = _touching_threshold(exact_test, start, end, motion, corners)
+        for trial_radius in (np.nextafter(threshold, 0), threshold, np.nextafter(threshold, np.inf)):
+            with np.errstate(all="ignore"):
+                exact = exact_test(start, end, motion, corners, np.asarray(trial_radius), False, ())
+                culled = culled_test(start, end, motion, corners, np.asarray(trial_radius), False, ())
+            assert bool(exact[0]) == bool(culled[0])
+            for exact_field, culled_field in zip(exact[1], culled[1]):
+                assert np.array_equal(exact_field, culled_field, equal_nan=True)
+
+    check()
