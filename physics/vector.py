@@ -43,6 +43,44 @@ def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.stack((a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]))
 
 
+def two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(a * b rounded, its rounding error), so that a * b == product + error exactly
+    (Dekker's algorithm, with Veltkamp's splitting: no fused multiply-add needed).
+    Computed in the arrays' dtype; exact while the products neither overflow nor
+    underflow."""
+    dtype = np.result_type(a, b)
+    split = np.asarray(2.0 ** ((np.finfo(dtype).nmant + 2) // 2) + 1, dtype)  # 2^27 + 1 for float64
+    product = a * b
+    a_scaled, b_scaled = split * a, split * b
+    a_high, b_high = a_scaled - (a_scaled - a), b_scaled - (b_scaled - b)
+    a_low, b_low = a - a_high, b - b_high
+    error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+    return product, error
+
+
+def difference_of_products(a, b, c, d) -> np.ndarray:
+    """a * b - c * d to within about one rounding of the result, however much the two
+    products cancel (their rounding errors are carried: ``two_product``)."""
+    ab, ab_error = two_product(a, b)
+    cd, cd_error = two_product(c, d)
+    return (ab - cd) + (ab_error - cd_error)
+
+
+def cross_accurate(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The cross product of (3, ...) arrays with each component accurate to about one
+    rounding of its own size (``difference_of_products``).
+
+    Where ``a`` and ``b`` are nearly parallel, ``cross`` cancels: its components carry
+    errors of ~eps |a| |b| against a true size of |a| |b| sin(angle), so for directions
+    parallel up to rounding it is pure round-off, pointing anywhere (and not square to
+    ``a`` or ``b``).  This one is the exact cross product of the given (rounded)
+    vectors up to one rounding: square to both, and exactly zero only for exactly
+    parallel ones.  Use it wherever a direction or a length is taken from the cross
+    product of two directions that may be nearly parallel."""
+    return np.stack((difference_of_products(a[1], b[2], a[2], b[1]), difference_of_products(a[2], b[0], a[0], b[2]),
+                     difference_of_products(a[0], b[1], a[1], b[0])))
+
+
 def normalize_or(vectors_: np.ndarray, fallback: np.ndarray) -> np.ndarray:
     """Unit vectors along (3, ...) ``vectors_``; ``fallback`` where a vector is zero.
 

@@ -25,6 +25,7 @@ the side of the motion (any perpendicular if the segments are collinear).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -37,21 +38,33 @@ from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
 from physics.sweep.batching import CHUNK_SIZE
 from physics.sweep.rounded import slab_entry_time
 from physics.sweep.sphere import is_scalar, sweep_query, to_result
-from physics.vector import any_perpendicular, components, cross, dot, normalize_or
+from physics.vector import any_perpendicular, components, cross, cross_accurate, dot, normalize_or
 
 
 def closest_parameters(start, along, other_start, other_along):
     """Parameters (s, w) in [0, 1] of the closest points of the segments
     ``start + s along`` and ``other_start + w other_along`` (component-first
     vectors).  Ericson, Real-Time Collision Detection 5.1.9, every branch
-    computed and selected, degenerate (zero-length, parallel) cases included."""
+    computed and selected, degenerate (zero-length, parallel) cases included.
+
+    The lines' closest point is s = (b f - c e) / (a e - b^2) in Ericson's
+    notation; both are cancellations for nearly parallel segments (a e - b^2 is
+    |along|^2 |other|^2 sin^2 of their angle, computed with an error of eps |along|^2
+    |other|^2), so they are taken from Lagrange's identity instead:
+    a e - b^2 = |n|^2 and b f - c e = n . (other_along x offset), with the common
+    normal n = along x other_along computed accurately (``cross_accurate``).  The
+    denominator is then zero only for exactly parallel segments (Ericson's
+    parallel branch: any s, here 0, then w and s clamped in turn)."""
     offset = start - other_start
     a, e = dot(along, along), dot(other_along, other_along)
     b, c, f = dot(along, other_along), dot(along, offset), dot(other_along, offset)
-    denominator = a * e - b * b
+    common = cross_accurate(along, other_along)
+    length = np.sqrt(dot(common, common))
+    parallel = ~(length > 0)
+    unit = common / np.where(parallel, 1, length)
     s_at_w0 = np.where(a > 0, np.clip(-c / np.where(a > 0, a, 1), 0, 1), 0)
     s_at_w1 = np.where(a > 0, np.clip((b - c) / np.where(a > 0, a, 1), 0, 1), 0)
-    s = np.where(denominator > 0, np.clip((b * f - c * e) / np.where(denominator > 0, denominator, 1), 0, 1), 0)
+    s = np.where(parallel, 0, np.clip(dot(unit, cross(other_along, offset)) / np.where(parallel, 1, length), 0, 1))
     s = np.where(a > 0, np.where(e > 0, s, s_at_w0), 0)  # a point-like other segment: project onto ours
     w = np.where(e > 0, (b * s + f) / np.where(e > 0, e, 1), 0)
     s = np.where(w < 0, s_at_w0, np.where(w > 1, s_at_w1, s))
@@ -62,22 +75,31 @@ def segment_separation(start, end, other_start, other_end):
     """(separation vector from the other segment to this one, w, projected) at their
     closest points, end points taken exactly as given; ``projected`` where a closest
     point is interior to its segment (the separation is then a projection's residue,
-    elsewhere the difference of two end points, exact in direction however short).  Where both closest points are interior to non-parallel segments the
-    separation is taken along the common normal — exact in direction even when the
-    segments (nearly) cross, where P - Q is round-off."""
+    elsewhere the difference of two end points, exact in direction however short).
+
+    Its length is the distance of the closest points.  Its direction, where both
+    closest points are interior, is whichever of two estimates is known better: the
+    closest points' difference (direction error ~ eps M / distance, M the largest
+    |coordinate|: round-off where the segments nearly cross) or the common normal
+    (~ eps / sin of the segments' angle: round-off where they are nearly parallel);
+    the common normal is taken where distance |along| |other| < M |along x other|."""
     along, other_along = end - start, other_end - other_start
     s, w = closest_parameters(start, along, other_start, other_along)
     point = np.where(s == 1, end, start + s * along)  # an end point is exactly itself
     witness = np.where(w == 1, other_end, other_start + w * other_along)
     separation = point - witness
-    common = cross(along, other_along)
-    unit = normalize_or(common, 0)
     on_this, on_other = (s > 0) & (s < 1), (w > 0) & (w < 1)
     # an interior closest point: the separation is square to that segment (rejection, not a difference)
     separation = np.where(on_other, _rejection(point - other_start, other_along),
                           np.where(on_this, _rejection(separation, along), separation))
-    both = on_this & on_other & np.any(common != 0, axis=0)
-    return np.where(both, dot(separation, unit) * unit, separation), w, on_this | on_other
+    common = cross_accurate(along, other_along)
+    distance = np.sqrt(dot(separation, separation))
+    magnitude = functools.reduce(np.maximum, [np.max(np.abs(v), axis=0) for v in (start, end, other_start, other_end)])
+    sizes = np.sqrt(dot(along, along)) * np.sqrt(dot(other_along, other_along))
+    common_is_better = on_this & on_other & (distance * sizes < magnitude * np.sqrt(dot(common, common)))
+    unit = normalize_or(common, 0)
+    along_common = np.where(dot(separation, unit) >= 0, distance, -distance) * unit
+    return np.where(common_is_better, along_common, separation), w, on_this | on_other
 
 
 def _rejection(vectors_: np.ndarray, axis: np.ndarray) -> np.ndarray:
@@ -167,18 +189,19 @@ def _interiors(start, end, direction, other_start, other_end, total_radius, targ
     broadcasts against the batch ``shape``), for non-parallel segments."""
     a, b, d, c, e = _components(shape, start, end, direction, other_start, other_end)
     along, other_along = b - a, e - c
-    common = cross(along, other_along)
+    # the common normal, accurate however nearly parallel the segments (closest_parameters)
+    common = cross_accurate(along, other_along)
     length = np.sqrt(dot(common, common))
     unit = np.where(length > 0, common / np.where(length > 0, length, 1), 0)
     time = slab_entry_time(dot(unit, a - c), dot(unit, d), total_radius)
     time = np.where(length > 0, time, np.inf)
     moved = a + np.where(time <= 1, time, 0) * d
-    # the lines' closest points must be interior to both segments (else an end ball touches first)
+    # the lines' closest points must be interior to both segments (else an end ball touches first):
+    # s = n . (other_along x offset) / |n|^2, w = n . (along x offset) / |n|^2 (Lagrange's identity)
     offset = moved - c
-    aa, ee, ab = dot(along, along), dot(other_along, other_along), dot(along, other_along)
-    denominator = np.where(length > 0, aa * ee - ab * ab, 1)
-    line_s = (ab * dot(other_along, offset) - dot(along, offset) * ee) / denominator
-    line_w = (aa * dot(other_along, offset) - ab * dot(along, offset)) / denominator
+    safe_length = np.where(length > 0, length, 1)
+    line_s = dot(unit, cross(other_along, offset)) / safe_length
+    line_w = dot(unit, cross(along, offset)) / safe_length
     inside = (line_s > 0) & (line_s < 1) & (line_w > 0) & (line_w < 1) & (time <= 1)
     side = np.sign(dot(unit, a - c))  # the side the core comes from
     normal = np.where(side < 0, -unit, unit) + 0.0
@@ -218,7 +241,7 @@ def _exact_segment_at_start(start, end, direction, other_start, other_end, total
     # round-off): they take the escape rule below
     separation = np.where(projected & within_rounding(separation, a, b, c, e), 0.0, separation)
     distance = np.sqrt(dot(separation, separation))
-    common = cross(along, other_along)
+    common = cross_accurate(along, other_along)
     unit_common = normalize_or(common, 0)
     across = np.where(dot(common, d) < 0, -unit_common, unit_common)
     # parallel or point-like cores: leave across the longer axis (always separates by the full radius)
@@ -452,7 +475,7 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
     pierces = (heights[0] * heights[1] <= 0) & over_face(pierce[:, None])[0] & has_face
 
     # separating axes of a piercing core: the face normal and core x edge directions
-    axes = np.concatenate([normal[:, None], normalize_or(cross(along[:, None], edges), 0)], axis=1)
+    axes = np.concatenate([normal[:, None], normalize_or(cross_accurate(along[:, None], edges), 0)], axis=1)
     core = [dot(axes, a[:, None]), dot(axes, b[:, None])]
     polygon = dot(axes[:, :, None], corners[:, None])
     up = np.max(polygon, axis=1) - np.minimum(*core)

@@ -2,12 +2,14 @@
 against capsule; moving segments), built so that the answer is known."""
 
 from decimal import Decimal, getcontext
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from physics import Capsule, Plane, Point, Segment, Sphere, sweep, tolerance
 from tests.physics.expect import assert_hit, assert_miss
+from tests.physics.rational import segment_distance_squared
 
 getcontext().prec = 60
 GRAZE = 2.0 ** -40
@@ -245,3 +247,48 @@ def test_regression_cores_meeting_end_to_end_within_rounding_keep_their_directio
     result = sweep(moving, still, [0.0, 0, 0])
     assert_hit(result, t=0.0, normal=[0, 1, 0], point=[0, 1, 1], depth=1.0)
     assert np.array_equal(sweep(still, moving, [0.0, 0, 0]).normal, [0, -1, 0])
+
+
+# Issue #17: cores parallel up to rounding.  Their common normal was taken as
+# normalize(cross(along, other_along)), a cross product that is itself round-off
+# there, and the distance measured along it came out far too small.
+NEAR_PARALLEL_APART = (
+    Capsule([1.2088107351139339, 1.4693342073696587, -1.4849613150885959],
+            [-0.23107214179029834, 1.1508403200109036, -0.2800141928183213], 0.25152266004108936),
+    Capsule([0.9196056114425808, 1.7659080455551557, -1.9704349052929937],
+            [-0.23673215592127828, 1.5101327206764543, -1.0027687933428429], 0.19377775831270339),
+    [-0.7031004634823288, -0.04277496786565527, 0.41137488984721604])
+NEAR_PARALLEL_ARRIVING = (
+    Capsule([1.995209950529607, -1.4239385694798505, -1.0227422286140682],
+            [3.1763282185425914, -2.139762261800867, 0.548271150894307], 0.18653937849291613),
+    Capsule([1.6809589521617538, -1.5038524981837689, -0.5246711776259766],
+            [2.301351652438263, -1.8798451531344365, 0.30051733996708974], 0.18067039165207965),
+    [-0.11251815783694674, -0.7966637680126598, 0.9111478365497101])
+
+
+def _cores_apart_at_start(moving, target) -> bool:
+    summed = Fraction(float(moving.radius)) + Fraction(float(target.radius))
+    return segment_distance_squared(moving.a, moving.b, target.a, target.b) > summed * summed
+
+
+def test_regression_near_parallel_cores_apart_do_not_touch():
+    # sweeplab answered t = 0, edge 0: the cores are 0.62306 apart (exact), the
+    # summed radius 0.44530; the motion never closes the gap (first_touch in
+    # 60-digit arithmetic: closest gap 0.0157)
+    moving, target, direction = NEAR_PARALLEL_APART
+    assert _cores_apart_at_start(moving, target)
+    assert_miss(sweep(moving, target, direction))
+    assert_miss(sweep(target, moving, -np.asarray(direction)))
+
+
+def test_regression_near_parallel_cores_arrive_later():
+    # sweeplab answered t = 0 with depth 0.0757: the cores are 0.5505 apart (exact)
+    # against a summed radius of 0.3672; they first touch at t = 0.370909340621435930
+    # (bisection on the exact distance in 60-digit arithmetic)
+    moving, target, direction = NEAR_PARALLEL_ARRIVING
+    assert _cores_apart_at_start(moving, target)
+    result = sweep(moving, target, direction)
+    assert result.hit and not result.initially_overlapping
+    assert abs(result.t - 0.37090934062143593) <= tolerance.TIME_ATOL
+    swapped = sweep(target, moving, -np.asarray(direction))
+    assert swapped.t == result.t and np.allclose(swapped.normal, -result.normal, atol=tolerance.NORMAL_ATOL)
