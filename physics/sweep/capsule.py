@@ -60,11 +60,11 @@ def closest_parameters(start, along, other_start, other_along):
     b, c, f = dot(along, other_along), dot(along, offset), dot(other_along, offset)
     common = cross_accurate(along, other_along)
     length = np.sqrt(dot(common, common))
-    parallel = ~(length > 0)
-    unit = common / np.where(parallel, 1, length)
+    safe_length = np.where(length > 0, length, 1)
+    unit = common / safe_length  # zero for parallel segments, whose s is then 0
     s_at_w0 = np.where(a > 0, np.clip(-c / np.where(a > 0, a, 1), 0, 1), 0)
     s_at_w1 = np.where(a > 0, np.clip((b - c) / np.where(a > 0, a, 1), 0, 1), 0)
-    s = np.where(parallel, 0, np.clip(dot(unit, cross(other_along, offset)) / np.where(parallel, 1, length), 0, 1))
+    s = np.clip(dot(unit, cross(other_along, offset)) / safe_length, 0, 1)
     s = np.where(a > 0, np.where(e > 0, s, s_at_w0), 0)  # a point-like other segment: project onto ours
     w = np.where(e > 0, (b * s + f) / np.where(e > 0, e, 1), 0)
     s = np.where(w < 0, s_at_w0, np.where(w > 1, s_at_w1, s))
@@ -192,14 +192,14 @@ def _interiors(start, end, direction, other_start, other_end, total_radius, targ
     # the common normal, accurate however nearly parallel the segments (closest_parameters)
     common = cross_accurate(along, other_along)
     length = np.sqrt(dot(common, common))
-    unit = np.where(length > 0, common / np.where(length > 0, length, 1), 0)
+    safe_length = np.where(length > 0, length, 1)
+    unit = common / safe_length
     time = slab_entry_time(dot(unit, a - c), dot(unit, d), total_radius)
-    time = np.where(length > 0, time, np.inf)
     moved = a + np.where(time <= 1, time, 0) * d
     # the lines' closest points must be interior to both segments (else an end ball touches first):
-    # s = n . (other_along x offset) / |n|^2, w = n . (along x offset) / |n|^2 (Lagrange's identity)
+    # s = n . (other_along x offset) / |n|^2, w = n . (along x offset) / |n|^2 (Lagrange's identity);
+    # parallel segments (n = 0) have s = w = 0: their contacts are the end balls'
     offset = moved - c
-    safe_length = np.where(length > 0, length, 1)
     line_s = dot(unit, cross(other_along, offset)) / safe_length
     line_w = dot(unit, cross(along, offset)) / safe_length
     inside = (line_s > 0) & (line_s < 1) & (line_w > 0) & (line_w < 1) & (time <= 1)
@@ -445,13 +445,6 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
     along = b - a
     own_index = _leading_index(count, len(shape))
 
-    # nearest features: each edge by segment-segment distance, each core end over the face
-    separation, w, projected = segment_separation(a[:, None], b[:, None], corners, following)
-    separation = np.where(projected & within_rounding(separation, a[:, None], b[:, None], corners, following), 0.0,
-                          separation)
-    edge_witness = np.where(w == 1, following, corners + w * edges)
-    edge_code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
-    edge_index = np.where(w >= 1, (own_index + 1) % count, own_index)
     fan = cross(corners - corners[:, :1], following - corners[:, :1])  # (3, V, ...)
     normal = normalize_or(sum(np.moveaxis(fan, 1, 0), np.zeros((3,) + shape, fan.dtype)), 0)  # summed in edge order
     inward = cross(normal[:, None], edges)
@@ -461,14 +454,28 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
         """(K, ...): whether points (3, K, ...) project onto the face."""
         return np.all(dot(inward[:, None], points[:, :, None] - corners[:, None]) >= 0, axis=1) & has_face
 
-    ends = np.stack([a, b], axis=1)
-    heights = dot(normal[:, None], ends - corners[:, :1])
-    feet = ends - heights * normal[:, None]
-    best_distance, (best_separation, best_witness, best_code, best_index) = _first_smallest(
-        np.concatenate([np.sqrt(dot(separation, separation)), np.where(over_face(feet), np.abs(heights), np.inf)]),
-        np.concatenate([separation, heights * normal[:, None]], axis=1), np.concatenate([edge_witness, feet], axis=1),
-        np.concatenate([edge_code, np.full((2,) + shape, FACE)]),
-        np.concatenate([edge_index, np.zeros((2,) + shape, int)]))
+    def nearest(a, b):
+        """(distance, separation, witness on the polygon, its feature code and index)
+        of the nearest features of the core a-b and the polygon: each edge by
+        segment-segment distance, each core end over the face."""
+        separation, w, projected = segment_separation(a[:, None], b[:, None], corners, following)
+        separation = np.where(projected & within_rounding(separation, a[:, None], b[:, None], corners, following),
+                              0.0, separation)
+        edge_witness = np.where(w == 1, following, corners + w * edges)
+        edge_code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
+        edge_index = np.where(w >= 1, (own_index + 1) % count, own_index)
+        ends = np.stack([a, b], axis=1)
+        heights = dot(normal[:, None], ends - corners[:, :1])
+        feet = ends - heights * normal[:, None]
+        distance, fields = _first_smallest(
+            np.concatenate([np.sqrt(dot(separation, separation)), np.where(over_face(feet), np.abs(heights), np.inf)]),
+            np.concatenate([separation, heights * normal[:, None]], axis=1),
+            np.concatenate([edge_witness, feet], axis=1), np.concatenate([edge_code, np.full((2,) + shape, FACE)]),
+            np.concatenate([edge_index, np.zeros((2,) + shape, int)]))
+        return (distance, *fields)
+
+    best_distance, best_separation, best_witness, best_code, best_index = nearest(a, b)
+    heights = dot(normal[:, None], np.stack([a, b], axis=1) - corners[:, :1])
     crossing_at = np.where(heights[0] != heights[1], heights[0] / np.where(heights[0] != heights[1],
                                                                            heights[0] - heights[1], 1), 0)
     pierce = a + crossing_at * along
@@ -481,10 +488,8 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
     up = np.max(polygon, axis=1) - np.minimum(*core)
     down = np.maximum(*core) - np.min(polygon, axis=1)
     prefer_up = (up < down) | ((up == down) & (dot(axes, d[:, None]) >= 0))
-    axis_number = _leading_index(count + 1, len(shape))  # 0 the face normal, i + 1 edge i's
-    escape_depth, (escape_axis, escape_code, escape_index) = _first_smallest(
-        np.where(np.any(axes != 0, axis=0), np.where(prefer_up, up, down), np.inf), np.where(prefer_up, axes, -axes),
-        np.where(axis_number > 0, EDGE, FACE), np.maximum(axis_number - 1, 0))
+    escape_depth, (escape_axis,) = _first_smallest(
+        np.where(np.any(axes != 0, axis=0), np.where(prefer_up, up, down), np.inf), np.where(prefer_up, axes, -axes))
 
     touching = pierces | (best_distance <= radius)
     # no separating axis (point-like polygon or core): leave across the core, else across the longest edge
@@ -495,9 +500,13 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
     closest_normal = normalize_or(best_separation, escape)
     normal_out = np.where(pierces, escape, closest_normal) + 0.0
     depth = np.where(pierces, radius + escape_depth, radius - best_distance)
-    witness = np.where(pierces, pierce, best_witness)
-    code = np.where(pierces, escape_code, best_code)
-    index = np.where(pierces, escape_index, best_index)
+    # a piercing core, moved out along the escape axis, touches the polygon where the
+    # capsule moved by depth x normal does: the contact point and feature are there
+    moved_out = np.where(np.isfinite(escape_depth), escape_depth, 0) * escape
+    _, _, out_witness, out_code, out_index = nearest(a + moved_out, b + moved_out)
+    witness = np.where(pierces, out_witness, best_witness)
+    code = np.where(pierces, out_code, best_code)
+    index = np.where(pierces, out_index, best_index)
     hit = touching & ~(ignore_separating & (dot(d, normal_out) >= 0))
     return touching, Contact(_zero_or_nan(hit, depth.dtype), np.where(hit[..., None], _public(witness), np.nan),
                              np.where(hit[..., None], _public(normal_out), np.nan),

@@ -24,8 +24,8 @@ from physics.sweep.sphere import (CORE_TARGETS, sweep_sphere_capsule, sweep_sphe
                                   sweep_sphere_polygon, sweep_sphere_segment, sweep_sphere_sphere, sweep_sphere_targets,
                                   sweep_sphere_triangle)
 from physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
-from physics.sweep.polyhedron import (sweep_capsule_polyhedron, sweep_polyhedron_mesh, sweep_polyhedron_plane,
-                                      sweep_polyhedron_polytope, sweep_sphere_polyhedron)
+from physics.sweep.polyhedron import (point_or_segment, sweep_capsule_polyhedron, sweep_polyhedron_mesh,
+                                      sweep_polyhedron_plane, sweep_polyhedron_polytope, sweep_sphere_polyhedron)
 
 PAIR_TESTS = {
     (Sphere, Point): sweep_sphere_point,
@@ -145,6 +145,8 @@ def _target_feature(target: Shape, point: np.ndarray) -> tuple[np.ndarray, np.nd
     contact point on it: a sphere's surface, a point, a capsule's / segment's side
     or end, or a polyhedron's face, edge or vertex."""
     count_shape = point.shape[:-1]
+    if isinstance(target, ConvexPolyhedron) and target.dimension < 2:
+        target = point_or_segment(target)  # its vertices and edge are numbered as the polyhedron's
     if isinstance(target, ConvexPolyhedron):
         return _polyhedron_feature(target, point)[:2]
     if isinstance(target, Sphere):
@@ -172,7 +174,8 @@ def _unswap(result: SweepResult, direction: np.ndarray, target: Shape) -> SweepR
     shift = np.where(np.isnan(t), 0, t)[..., None] * direction + np.nan_to_num(depth)[..., None] * normal
     point = np.asarray(result.point) + shift
     code, index = _target_feature(target, point)
-    faces = _polyhedron_feature(target, point)[2] if isinstance(target, ConvexPolyhedron) else -1
+    faces = _polyhedron_feature(target, point)[2] if isinstance(target, ConvexPolyhedron) and target.dimension >= 2 \
+        else -1
     return SweepResult.from_arrays(
         t=t, point=point, normal=normal,
         face_index=np.where(hit, faces, -1) * np.ones(np.shape(hit), int),

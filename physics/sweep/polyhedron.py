@@ -37,15 +37,15 @@ whose hull is a single point is a moving point.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
 
 from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX, core_features, newell_normal
-from physics.result import SweepResult, answer_dtype
-from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment
+from physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype
+from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
 from physics.sweep.capsule import closest_parameters, sweep_core_polygon
 from physics.sweep.ball import Contact, sweep_ball_core
 from physics.sweep.batching import chunk_ranges
@@ -53,7 +53,7 @@ from physics.sweep.mesh import MovingCore, core_points, culling_reach, first_hit
 from physics.sweep.rounded import ball_entry_time
 from physics.traversal import lower_to_first_hit, walk
 from physics.sweep.sphere import is_scalar, sweep_query
-from physics.vector import components, dot_last
+from physics.vector import any_perpendicular, components, dot_last
 
 
 class Polytope(NamedTuple):
@@ -86,8 +86,9 @@ def polytope_of(shape, batch_shape: tuple) -> Polytope:
     if isinstance(shape, Segment):
         ends = np.stack(np.broadcast_arrays(shape.a, shape.b), axis=-2)
         return Polytope(flat(ends, 2), none, flat((shape.b - shape.a)[..., None, :], 2), np.array([[0, 1]]), 1, 0)
-    if isinstance(shape, Polygon):
-        return polygon_polytopes(flat(shape.vertices, 2))
+    if isinstance(shape, Polygon):  # a triangle's faces are not numbered (its face_index is None)
+        polytope = polygon_polytopes(flat(shape.vertices, 2))
+        return polytope._replace(faces=0) if isinstance(shape, Triangle) else polytope
     if isinstance(shape, ConvexPolyhedron):
         directions = shape.edge_vectors[..., shape.distinct_edges, :]
         return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(directions, 2), shape.edges,
@@ -110,8 +111,9 @@ def _motion_axes(a: Polytope, b: Polytope, direction: np.ndarray) -> np.ndarray:
     """Axes from the motion, for two non-solid shapes: d, two perpendiculars of d,
     every edge crossed with d, and the in-plane normals of every edge."""
     d = direction[:, None, :]
-    helper = np.where(np.abs(direction[:, :1]) < 0.9, np.array([[1.0, 0, 0]]), np.array([[0.0, 1, 0]]))
-    first = np.cross(direction, helper)[:, None, :]
+    # two perpendiculars of d (none for a still shape), whatever its length
+    moving = np.any(direction != 0, axis=1)[:, None]
+    first = np.where(moving, any_perpendicular(direction.T).T, 0)[:, None, :]
     second = np.cross(direction[:, None, :], first)
     edges = np.concatenate([a.edges, b.edges], axis=1)
     normals = np.concatenate([a.normals, b.normals], axis=1)
@@ -208,70 +210,180 @@ def _support(vertices: np.ndarray, normal: np.ndarray, lowest: bool, slack: np.n
     return np.abs(heights - extreme) <= slack[:, None]
 
 
+class TouchingFeature(NamedTuple):
+    """A polytope's vertices extreme along a contact normal, per row: ``on (n, V)``
+    which they are, ``kind (n,)`` what they span (1 a point, 2 a segment, 3 a
+    polygon: ``FEATURE_SPAN``), ``first``/``last (n, 3)`` the two farthest apart (the
+    ends of a segment)."""
+
+    on: np.ndarray
+    kind: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+
+
+FEATURE_SPAN = {1: "vertex", 2: "edge", 3: "face"}
+
+
+def touching_feature(vertices: np.ndarray, on: np.ndarray, slack: np.ndarray) -> TouchingFeature:
+    """What the ``on`` vertices (n, V) of ``vertices`` (n, V, 3) span, within ``slack``:
+    a point where they all lie within it of each other, a segment where they lie
+    within it of the line through the two farthest apart (three collinear corners
+    of a sliver triangle are its longest edge, not a face), else a polygon."""
+    rows = np.arange(len(on))
+    gaps = np.linalg.norm(vertices[:, :, None] - vertices[:, None], axis=-1)
+    gaps = np.where(on[:, :, None] & on[:, None], gaps, -1.0)
+    farthest = np.argmax(gaps.reshape(len(on), -1), axis=1)
+    first, last = vertices[rows, farthest // on.shape[1]], vertices[rows, farthest % on.shape[1]]
+    along = last - first
+    with np.errstate(all="ignore"):
+        across = np.linalg.norm(np.cross(vertices - first[:, None], along[:, None]), axis=-1) / \
+            np.linalg.norm(along, axis=-1)[:, None]
+    straight = np.all(~on | (across <= slack[:, None]), axis=1)
+    extent = np.linalg.norm(along, axis=-1)
+    kind = np.where(extent <= slack, 1, np.where(straight, 2, 3))
+    return TouchingFeature(on, kind, first, last)
+
+
 def contact_features(a: Polytope, b: Polytope, direction: np.ndarray, t: np.ndarray, normal: np.ndarray):
-    """(point (n, 3), B's feature code and index, face index, A's and B's support
-    sizes) at the contact: B's vertices extreme along the normal and A's (moved to
-    t) extreme against it say which features touch."""
+    """(point (n, 3), B's feature code and index, face index, what A's and B's
+    touching features span (``FEATURE_SPAN``)) at the contact: B's vertices extreme
+    along the normal and A's (moved to t) extreme against it say which features touch."""
     hit = ~np.isnan(t)
     moved = a.vertices + np.where(hit, t, 0)[:, None, None] * direction[:, None, :]
     scale = 1 + np.maximum(np.abs(moved).max(axis=(1, 2)), np.abs(b.vertices).max(axis=(1, 2)))
     slack = tolerance.HULL_RTOL * scale
     safe_normal = np.where(hit[:, None], normal, 0)
-    on_b = _support(b.vertices, safe_normal, False, slack)
-    on_a = _support(moved, safe_normal, True, slack)
-    count_a, count_b = on_a.sum(axis=1), on_b.sum(axis=1)
-    ends = b.edge_ends
-    edge_match = on_b[:, ends[:, 0]] & on_b[:, ends[:, 1]] if len(ends) else np.zeros((len(t), 0), bool)
-    face_index = (np.argmax(dot_last(b.normals, safe_normal[:, None, :]), axis=1) if b.faces
-                  else np.full(len(t), -1))
-    code = np.where(count_b == 1, VERTEX, np.where((count_b == 2) & edge_match.any(axis=1), EDGE, FACE))
-    code = np.where((b.dimension == 1) & (count_b >= 2), EDGE, code)
-    index = np.where(code == VERTEX, np.argmax(on_b, axis=1),
-                     np.where(code == EDGE, np.argmax(edge_match, axis=1) if edge_match.shape[1] else 0,
-                              np.maximum(face_index, 0)))
-    point = _contact_point(moved, b, on_a, on_b, count_a, count_b, safe_normal)
-    return point, code, index, face_index, count_a, count_b
-
-
-def _contact_point(moved, b, on_a, on_b, count_a, count_b, normal):
-    """A point of the contact set, on B's supporting plane: a touching vertex; the
-    closest points of two touching edges; the point of a touching edge nearest the
-    middle of the face it lies on; the middle of A's face for two faces."""
-    rows = np.arange(len(normal))
-    plane = dot_last(b.vertices, normal[:, None, :]).max(axis=1)
+    plane = dot_last(b.vertices, safe_normal[:, None, :]).max(axis=1)
 
     def onto_plane(points):
-        return points - (dot_last(points, normal) - plane)[:, None] * normal
+        return points - (dot_last(points, safe_normal[:, None, :]) - plane[:, None])[..., None] * safe_normal[:, None, :]
 
-    middle_a = (on_a[..., None] * moved).sum(axis=1) / np.maximum(count_a, 1)[:, None]
-    middle_b = (on_b[..., None] * b.vertices).sum(axis=1) / np.maximum(count_b, 1)[:, None]
-    first_a, second_a = _two(on_a, moved)
-    first_b, second_b = _two(on_b, b.vertices)
-    _, w = closest_parameters(components(first_a), components(second_a - first_a), components(first_b),
-                              components(second_b - first_b))
-    edge_b = first_b + w[:, None] * (second_b - first_b)
-    point = onto_plane(middle_a)  # face against face
-    point = np.where((count_a == 2)[:, None], onto_plane(_nearest_on_segment(first_a, second_a, middle_b)), point)
-    point = np.where((count_b == 2)[:, None], _nearest_on_segment(first_b, second_b, middle_a), point)
-    point = np.where(((count_a == 2) & (count_b == 2))[:, None], edge_b, point)
-    point = np.where((count_a == 1)[:, None], onto_plane(moved[rows, np.argmax(on_a, axis=1)]), point)
-    return np.where((count_b == 1)[:, None], b.vertices[rows, np.argmax(on_b, axis=1)], point)
+    flat_a, flat_b = onto_plane(moved), onto_plane(b.vertices)
+    touching_a = touching_feature(flat_a, _support(moved, safe_normal, True, slack), slack)
+    touching_b = touching_feature(flat_b, _support(b.vertices, safe_normal, False, slack), slack)
+    face_index = (np.argmax(dot_last(b.normals, safe_normal[:, None, :]), axis=1) if b.faces
+                  else np.full(len(t), -1))
+    code, index = _feature_of(b, flat_b, touching_b, face_index)
+    point = _contact_point(flat_a, a.edge_ends, touching_a, flat_b, b.edge_ends, touching_b, safe_normal, slack)
+    return point, code, index, face_index, touching_a.kind, touching_b.kind
+
+
+def _feature_of(b: Polytope, flat_b: np.ndarray, touching: TouchingFeature, face_index: np.ndarray):
+    """(code, index) of B's touching feature: its vertex; the edge joining the ends of
+    a touching segment (any edge of a straight polytope; else, failing such an edge,
+    the face); its face."""
+    rows = np.arange(len(face_index))
+    first = np.argmax(np.all(flat_b == touching.first[:, None], axis=-1) & touching.on, axis=1)
+    last = np.argmax(np.all(flat_b == touching.last[:, None], axis=-1) & touching.on, axis=1)
+    ends = b.edge_ends
+    if len(ends):
+        joins = ((ends[:, 0] == first[:, None]) & (ends[:, 1] == last[:, None])) | \
+            ((ends[:, 0] == last[:, None]) & (ends[:, 1] == first[:, None]))
+    else:
+        joins = np.zeros((len(rows), 0), bool)
+    is_edge = (touching.kind == 2) & (joins.any(axis=1) | (b.dimension == 1))
+    code = np.where(touching.kind == 1, VERTEX, np.where(is_edge, EDGE, FACE))
+    edge = np.argmax(joins, axis=1) if joins.shape[1] else np.zeros(len(rows), int)
+    index = np.where(code == VERTEX, first, np.where(code == EDGE, np.where(b.dimension == 1, 0, edge),
+                                                      np.maximum(face_index, 0)))
+    return code, index
+
+
+def _contact_point(flat_a, a_edge_ends, touching_a, flat_b, b_edge_ends, touching_b, normal, slack):
+    """A point of the contact set, on B's supporting plane (both shapes' vertices
+    projected onto it along the normal).
+
+    The touching features are convex sets in that plane; where they overlap is the
+    contact set, a convex polygon whose corners are A's touching corners inside B's
+    feature, B's inside A's, and the crossings of their touching edges.  Their mean
+    lies in it: in both shapes, where they touch.  Where round-off leaves no corner
+    (features touching within ``slack`` only), the nearest point of B's feature to
+    the middle of A's is taken."""
+    a_in_b = touching_a.on & _in_feature(flat_a, flat_b, b_edge_ends, touching_b, normal, slack)
+    b_in_a = touching_b.on & _in_feature(flat_b, flat_a, a_edge_ends, touching_a, normal, slack)
+    crossings, crossing = _feature_crossings(flat_a, a_edge_ends, touching_a.on, flat_b, b_edge_ends, touching_b.on,
+                                             slack)
+    number = a_in_b.sum(axis=1) + b_in_a.sum(axis=1) + crossing.sum(axis=1)
+    total = ((a_in_b[..., None] * flat_a).sum(axis=1) + (b_in_a[..., None] * flat_b).sum(axis=1)
+             + (crossing[..., None] * crossings).sum(axis=1))
+    middle_a = (touching_a.on[..., None] * flat_a).sum(axis=1) / np.maximum(touching_a.on.sum(axis=1), 1)[:, None]
+    nearest = _nearest_in_feature(middle_a, flat_b, b_edge_ends, touching_b, normal)
+    return np.where((number > 0)[:, None], total / np.maximum(number, 1)[:, None], nearest)
+
+
+def _feature_edges(edge_ends: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """(n, E): which edges of a polytope lie in its touching feature (both ends on it)."""
+    if len(edge_ends) == 0:
+        return np.zeros((len(on), 0), bool)
+    return on[:, edge_ends[:, 0]] & on[:, edge_ends[:, 1]]
+
+
+def _in_feature(points, vertices, edge_ends, touching: TouchingFeature, normal, slack) -> np.ndarray:
+    """(n, P): whether points (n, P, 3), in the contact plane, lie in a polytope's
+    touching feature (its vertices projected onto that plane): within ``slack`` of
+    a touching point or segment, or inside every edge of a touching polygon (on the
+    side of the feature's middle, seen along the normal)."""
+    nearest = _nearest_on_segment(touching.first[:, None], touching.last[:, None], points)
+    near_segment = np.linalg.norm(points - nearest, axis=-1) <= slack[:, None]
+    if len(edge_ends) == 0:
+        return near_segment
+    on = touching.on
+    middle = (on[..., None] * vertices).sum(axis=1) / np.maximum(on.sum(axis=1), 1)[:, None]
+    starts, edges = vertices[:, edge_ends[:, 0]], vertices[:, edge_ends[:, 1]] - vertices[:, edge_ends[:, 0]]
+    inward = np.cross(normal[:, None, :], edges)  # (n, E, 3), in the plane, square to each edge
+    inward = np.where((dot_last(inward, middle[:, None] - starts) < 0)[..., None], -inward, inward)
+    heights = dot_last(inward[:, None], points[:, :, None] - starts[:, None])  # (n, P, E)
+    lengths = np.linalg.norm(edges, axis=-1)[:, None]
+    inside = np.all((heights >= -slack[:, None, None] * lengths) | ~_feature_edges(edge_ends, on)[:, None], axis=-1)
+    return np.where((touching.kind == 3)[:, None], inside, near_segment)
+
+
+def _feature_crossings(flat_a, a_edge_ends, on_a, flat_b, b_edge_ends, on_b, slack):
+    """(points (n, Ea * Eb, 3) on B's touching edges, mask (n, Ea * Eb)): where a
+    touching edge of A crosses one of B's, not parallel to it (closest points within
+    ``slack``)."""
+    n = len(flat_a)
+    if len(a_edge_ends) == 0 or len(b_edge_ends) == 0:
+        return np.zeros((n, 0, 3)), np.zeros((n, 0), bool)
+    a0, b0 = flat_a[:, a_edge_ends[:, 0]], flat_b[:, b_edge_ends[:, 0]]
+    along_a, along_b = flat_a[:, a_edge_ends[:, 1]] - a0, flat_b[:, b_edge_ends[:, 1]] - b0
+    s, w = closest_parameters(components(a0[:, :, None]), components(along_a[:, :, None]),
+                              components(b0[:, None]), components(along_b[:, None]))
+    on_a_edge = a0[:, :, None] + s[..., None] * along_a[:, :, None]
+    on_b_edge = b0[:, None] + w[..., None] * along_b[:, None]
+    touching = _feature_edges(a_edge_ends, on_a)[:, :, None] & _feature_edges(b_edge_ends, on_b)[:, None]
+    # parallel edges overlap along a stretch whose ends are already corners in the other feature
+    turn = np.linalg.norm(np.cross(along_a[:, :, None], along_b[:, None]), axis=-1)
+    across = turn > tolerance.HULL_RTOL * np.linalg.norm(along_a, axis=-1)[:, :, None] * np.linalg.norm(
+        along_b, axis=-1)[:, None]
+    crossing = touching & across & (np.linalg.norm(on_a_edge - on_b_edge, axis=-1) <= slack[:, None, None])
+    return on_b_edge.reshape(n, -1, 3), crossing.reshape(n, -1)
+
+
+def _nearest_in_feature(points, vertices, edge_ends, touching: TouchingFeature, normal) -> np.ndarray:
+    """The point of a polytope's touching feature nearest each of ``points`` (n, 3): of
+    a touching point or segment; of a polygon, the point itself where it is inside,
+    else the nearest point of the polygon's edges."""
+    segment = _nearest_on_segment(touching.first, touching.last, points)
+    if len(edge_ends) == 0:
+        return segment
+    starts, ends = vertices[:, edge_ends[:, 0]], vertices[:, edge_ends[:, 1]]
+    candidates = _nearest_on_segment(starts, ends, points[:, None])
+    distances = np.where(_feature_edges(edge_ends, touching.on), np.linalg.norm(candidates - points[:, None], axis=-1),
+                         np.inf)
+    on_edges = candidates[np.arange(len(points)), np.argmin(distances, axis=1)]
+    inside = _in_feature(points[:, None], vertices, edge_ends, touching, normal, np.zeros(len(points)))[:, 0]
+    return np.where((touching.kind == 3)[:, None], np.where(inside[:, None], points, on_edges), segment)
 
 
 def _nearest_on_segment(start, end, point):
+    """The points of segments ``start``-``end`` nearest ``point`` (all (..., 3), broadcast)."""
     along = end - start
     length_squared = dot_last(along, along)
     with np.errstate(all="ignore"):
         s = np.where(length_squared > 0, dot_last(point - start, along) / length_squared, 0)
-    return start + np.clip(s, 0, 1)[:, None] * along
-
-
-def _two(mask: np.ndarray, vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The first and last masked vertex of each row (the ends of a two-vertex support)."""
-    rows = np.arange(len(mask))
-    first = np.argmax(mask, axis=1)
-    last = mask.shape[1] - 1 - np.argmax(mask[:, ::-1], axis=1)
-    return vertices[rows, first], vertices[rows, last]
+    return start + np.clip(s, 0, 1)[..., None] * along
 
 
 def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, trace) -> SweepResult:
@@ -281,13 +393,13 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
     motion = np.broadcast_to(direction, batch_shape + (3,)).reshape(count, 3).astype(float)
     parts = [_sweep_rows(a, b, motion, slice(start, stop), ignore_separating)
              for start, stop in chunk_ranges(count)]  # cache-sized passes, as every batched kernel
-    (t, normal, depth, chosen, axes, enter, exit_, point, code, index, face_index, count_a,
-     count_b) = (np.concatenate(column) for column in zip(*parts))
+    (t, normal, depth, chosen, axes, enter, exit_, point, code, index, face_index, span_a,
+     span_b) = (np.concatenate(column) for column in zip(*parts))
     if trace is not None and count == 1:
         trace.axes, trace.enter, trace.exit = axes[0], enter[0], exit_[0]
         trace.kinds = candidate_axes(a, b, motion)[1]
         trace.chosen = int(chosen[0])
-        trace.feature_pair = (_kind_of(count_a[0]), _kind_of(count_b[0]))
+        trace.feature_pair = (FEATURE_SPAN[int(span_a[0])], FEATURE_SPAN[int(span_b[0])])
         if not np.isnan(t[0]):
             moved = a.vertices[:1] + t[0] * motion[:1, None, :]
             slack = tolerance.HULL_RTOL * (1 + np.abs(moved).max(axis=(1, 2)))
@@ -321,8 +433,22 @@ def _result(t, point, normal, depth, code, index, face_index, batch_shape: tuple
         feature_index=np.where(hit, index, -1).reshape(batch_shape), scalar=scalar)
 
 
-def _kind_of(support_size: int) -> str:
-    return "vertex" if support_size == 1 else "edge" if support_size == 2 else "face"
+def point_or_segment(polyhedron: ConvexPolyhedron):
+    """The ``Point`` or ``Segment`` a polyhedron whose hull is one point or straight is."""
+    corners = polyhedron.vertices
+    return Point(corners[..., 0, :]) if polyhedron.dimension == 0 else Segment(corners[..., 0, :], corners[..., 1, :])
+
+
+def _sweep_lower_dimensional(moving, target, direction, **options) -> SweepResult:
+    """A sweep with a point- or segment-like polyhedron (``dimension < 2``) on either
+    side, answered as the point or segment it is (feature numbers agree: its vertex
+    0 and 1, its edge 0; it has no faces)."""
+    from physics.sweep.dispatch import sweep
+
+    def lowered(shape):
+        return point_or_segment(shape) if isinstance(shape, ConvexPolyhedron) and shape.dimension < 2 else shape
+
+    return sweep(lowered(moving), lowered(target), direction, **options)
 
 
 @sweep_query
@@ -331,7 +457,11 @@ def sweep_polyhedron_polytope(polyhedron: ConvexPolyhedron, target, direction, *
     """A moving convex polyhedron against a Point, Segment, Triangle, Polygon or
     ConvexPolyhedron by the separating axis test over time (module docstring).
     ``face_index``: B's face whose normal is nearest the contact normal (polyhedra,
-    polygons); ``feature``: B's vertex, edge or face that touched."""
+    polygons); ``feature``: B's vertex, edge or face that touched.  A polyhedron
+    whose hull is a point or a segment (either side) is answered as that shape
+    (``trace`` then stays empty)."""
+    if polyhedron.dimension < 2 or (isinstance(target, ConvexPolyhedron) and target.dimension < 2):
+        return _sweep_lower_dimensional(polyhedron, target, direction, ignore_separating=ignore_separating)
     return _sweep(polyhedron, target, direction, ignore_separating, trace)
 
 
@@ -341,7 +471,9 @@ def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction
     """A moving convex polyhedron against a two-sided plane: its extreme heights over
     the plane move at ``dot(d, n)``; it touches when the nearer one reaches 0.
     Feature: face 0.  Degenerate inputs: motion parallel to the plane — a hit only
-    when touching at t = 0."""
+    when touching at t = 0; a point- or segment-like hull — that shape."""
+    if polyhedron.dimension < 2:
+        return _sweep_lower_dimensional(polyhedron, plane, direction, ignore_separating=ignore_separating)
     batch_shape = np.broadcast_shapes(polyhedron.batch_shape, plane.batch_shape, direction.shape[:-1])
     count = int(np.prod(batch_shape, dtype=int))
     a = polytope_of(polyhedron, batch_shape)
@@ -399,11 +531,9 @@ def _rounded_against_polyhedron(moving, polyhedron: ConvexPolyhedron, direction,
     mesh rule, features mapped to the hull's; a core that starts inside the solid
     overlaps by the separating-axis depth plus the radius."""
     if polyhedron.dimension < 2:
-        target = Point(polyhedron.vertices[..., 0, :]) if polyhedron.dimension == 0 else \
-            Segment(polyhedron.vertices[..., 0, :], polyhedron.vertices[..., 1, :])
-        from physics.sweep.dispatch import sweep
-
-        return sweep(moving, target, direction, ignore_separating=ignore_separating)
+        return _sweep_lower_dimensional(moving, polyhedron, direction, ignore_separating=ignore_separating)
+    if polyhedron.dimension == 2:
+        return _against_flat_hull(moving, polyhedron, direction, ignore_separating)
     batch_shape = np.broadcast_shapes(moving.batch_shape, polyhedron.batch_shape, direction.shape[:-1])
     count = int(np.prod(batch_shape, dtype=int))
     points, radius = core_points(moving)
@@ -426,16 +556,37 @@ def _rounded_against_polyhedron(moving, polyhedron: ConvexPolyhedron, direction,
     index = np.where(code == VERTEX, vertex, np.where(code == EDGE, hull_edge, face))
     t = np.asarray(contact.t)[rows, best]
     point, normal, depth = (np.asarray(field)[rows, best] for field in (contact.point, contact.normal, contact.depth))
-    if polyhedron.dimension == 3:
-        t, point, normal, depth, code, index, face = _core_inside(
-            polyhedron, batch_shape, points, radius, motion, ignore_separating, t, point, normal, depth, code, index,
-            face)
-    elif polyhedron.dimension == 2:  # a flat hull: face 0 or 1 by the side touched
-        face = np.where(dot_last(normal, np.broadcast_to(
-            polyhedron.normals[..., 0, :], batch_shape + (3,)).reshape(count, 3)) >= 0, 0, 1)
-        index = np.where(code == FACE, face, index)
+    t, point, normal, depth, code, index, face = _core_inside(
+        polyhedron, batch_shape, points, radius, motion, ignore_separating, t, point, normal, depth, code, index, face)
     return _result(t, point, normal, depth, code, index, face, batch_shape,
                    is_scalar(moving, polyhedron, direction=direction), answer_dtype(moving, polyhedron, direction))
+
+
+def _against_flat_hull(moving, polyhedron: ConvexPolyhedron, direction, ignore_separating) -> SweepResult:
+    """A sphere or capsule against a flat hull: the polygon it is, whole (its fan
+    triangles would each see a core on their shared diagonal at their boundary, and
+    could leave across it into the other); the polygon's features renumbered as the
+    hull's: edge i of the loop is the hull edge joining loop[i] and loop[i + 1],
+    vertex i is loop[i], and the face is 0 or 1 by the side touched."""
+    from physics.sweep.dispatch import sweep
+
+    loop = np.array(polyhedron.faces[0])
+    found = sweep(moving, Polygon(polyhedron.vertices[..., loop, :]), direction, ignore_separating=ignore_separating)
+    edge_ids = {tuple(sorted(map(int, edge))): number for number, edge in enumerate(polyhedron.edges)}
+    hull_edge = np.array([edge_ids[tuple(sorted((int(loop[i]), int(loop[(i + 1) % len(loop)]))))]
+                          for i in range(len(loop))])
+    hit = np.asarray(found.hit)
+    kind = np.asarray(found.feature.kind, dtype=object)
+    local = np.maximum(np.asarray(-1 if found.feature.index is None else found.feature.index), 0)
+    code = np.select([kind == "vertex", kind == "edge"], [VERTEX, EDGE], FACE)
+    normal = np.nan_to_num(np.asarray(found.normal if found.hit is not False else np.zeros(3), float))
+    side = np.where(dot_last(normal, polyhedron.normals[..., 0, :]) >= 0, 0, 1)
+    index = np.where(code == VERTEX, loop[local], np.where(code == EDGE, hull_edge[local], side))
+    if np.ndim(hit) == 0:
+        return replace(found, face_index=int(side), feature=Feature(FEATURE_KINDS[int(code)], int(index))) \
+            if found.hit else found
+    kinds = np.array(("",) + FEATURE_KINDS)[np.where(hit, code, -1) + 1]
+    return replace(found, face_index=np.where(hit, side, -1), feature=Feature(kinds, np.where(hit, index, -1)))
 
 
 def _first_per_row(contact) -> tuple[np.ndarray, np.ndarray]:
@@ -465,32 +616,32 @@ def _rounded_triangle_contacts(points, radius, motion, corners, ignore_separatin
 
 def _core_inside(polyhedron, batch_shape, points, radius, motion, ignore_separating, t, point, normal, depth,
                  code, index, face):
-    """Where the moving core starts inside the solid, the overlap is the core's
-    separating-axis depth plus the radius, along that axis (the faces alone would
-    only see the radius)."""
+    """Where the moving core starts inside the solid (or on its surface), the overlap is
+    the core's separating-axis depth plus the radius, along that axis, outward (the
+    faces alone would only see the radius, and a core on a face, edge or vertex could
+    leave into the solid)."""
     count = len(radius)
     a = Polytope(points, np.zeros((count, 0, 3)), (points[:, -1] - points[:, 0])[:, None, :] if points.shape[1] == 2
                  else np.zeros((count, 0, 3)), np.array([[0, 1]]) if points.shape[1] == 2 else np.zeros((0, 2), int),
                  points.shape[1] - 1, 0)
     b = polytope_of(polyhedron, batch_shape)
     inside_t, inside_normal, inside_depth, *_ = sat_sweep(a, b, np.zeros((count, 3)), False)
-    inside = ~np.isnan(inside_depth)
+    inside = ~np.isnan(inside_t)  # in the solid or on its surface: the faces alone cannot tell outward
     if not np.any(inside):
         return t, point, normal, depth, code, index, face
-    total = inside_depth + radius
-    plane = dot_last(b.vertices, inside_normal[:, None, :]).max(axis=1)
-    lowest = np.argmin(dot_last(points, inside_normal[:, None, :]), axis=1)
-    deepest = points[np.arange(count), lowest]
-    witness = deepest - (dot_last(deepest, inside_normal) - plane)[:, None] * inside_normal
+    total = np.nan_to_num(inside_depth) + radius
+    # where the core touches B once moved by the SAT depth along the normal (the
+    # capsule's surface then touches there too): B's feature and a point of the contact
+    witness, feature_code, feature_index, best_face, _, _ = contact_features(
+        a, b, np.zeros((count, 3)), np.where(inside, 0.0, np.nan), np.where(inside[:, None], inside_normal, 0))
     keep = inside & ~(ignore_separating & (dot_last(motion, inside_normal) >= 0))
     drop = inside & ~keep
-    best_face = np.argmax(dot_last(b.normals, inside_normal[:, None, :]), axis=1)
     t = np.where(keep, 0.0, np.where(drop, np.nan, t))
     point = np.where(keep[:, None], witness, np.where(drop[:, None], np.nan, point))
     normal = np.where(keep[:, None], inside_normal, np.where(drop[:, None], np.nan, normal))
-    depth = np.where(keep, total, np.where(drop, np.nan, depth))
-    code = np.where(keep, FACE, np.where(drop, -1, code))
-    index = np.where(keep, best_face, np.where(drop, -1, index))
+    depth = np.where(keep, np.where(total > 0, total, np.nan), np.where(drop, np.nan, depth))
+    code = np.where(keep, feature_code, np.where(drop, -1, code))
+    index = np.where(keep, feature_index, np.where(drop, -1, index))
     face = np.where(keep, best_face, face)
     return t, point, normal, depth, code, index, face
 
@@ -524,7 +675,11 @@ def sweep_polyhedron_mesh(polyhedron: ConvexPolyhedron, mesh, direction, *, igno
     walked with the polyhedron's bounding sphere (a conservative node test), each
     leaf triangle tested exactly by the separating axis test over time; the first
     hit, internal edges and world space as for spheres (``physics.sweep.mesh``).
-    Batched over polyhedra and directions.  ``trace``: a ``TraversalTrace``."""
+    Batched over polyhedra and directions.  ``trace``: a ``TraversalTrace``.  A point-
+    or segment-like hull is answered as that shape."""
+    if polyhedron.dimension < 2:
+        return _sweep_lower_dimensional(polyhedron, mesh, direction, ignore_separating=ignore_separating,
+                                        raw_edge_normals=raw_edge_normals, trace=trace)
     batch_shape = np.broadcast_shapes(polyhedron.batch_shape, direction.shape[:-1])
     count = int(np.prod(batch_shape, dtype=int))
     body = polytope_of(polyhedron, batch_shape)

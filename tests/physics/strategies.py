@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle
@@ -99,3 +100,88 @@ def meshes(draw, max_faces: int = 12):
     if draw(st.booleans()):
         mesh = mesh.moved(translation=draw(vector), rotation=draw(rotations()))
     return mesh
+
+
+# --- every kind, close together (initial overlaps are common), degenerate on purpose ---
+
+near = st.floats(-1.5, 1.5).filter(lambda x: x == 0 or abs(x) >= 1e-100)
+near_vector = st.tuples(near, near, near).map(np.array)
+unit_vector = st.tuples(*[st.floats(-1, 1)] * 3).map(np.array).filter(lambda v: np.linalg.norm(v) > 0.1)
+
+
+@st.composite
+def near_parallel_segments(draw, start=None) -> tuple[np.ndarray, np.ndarray]:
+    """(a, b) ends of a segment: its direction one drawn before (``start`` is a
+    (point, direction) pair) exactly, negated, scaled, or turned by a rounding-sized
+    amount — the near-parallel cases — else random."""
+    a = draw(near_vector)
+    if start is None or draw(st.booleans()):
+        return a, draw(near_vector)
+    along = start[1] * draw(st.sampled_from([1.0, -1.0, 0.5, 3.0]))
+    if draw(st.booleans()):
+        along = along + draw(unit_vector) * np.linalg.norm(along) * draw(st.sampled_from([1e-16, 1e-13, 1e-9, 1e-5]))
+    return a, a + along
+
+
+@st.composite
+def degenerate_hulls(draw) -> np.ndarray:
+    """Points whose hull is one point, a segment or a flat polygon (along or across
+    the coordinate axes), small and close to the origin."""
+    kind = draw(st.sampled_from(["point", "segment", "flat"]))
+    origin = draw(near_vector)
+    if kind == "point":
+        return origin[None]
+    if kind == "segment":
+        along = draw(st.sampled_from([np.eye(3)[0], np.eye(3)[1], np.eye(3)[2]]) | unit_vector)
+        return np.stack([origin, origin + draw(st.floats(0.05, 2)) * along])
+    count = draw(st.integers(3, 5))
+    angles = np.linspace(0, 2 * np.pi, count, endpoint=False) + draw(st.floats(0, 1))
+    size = draw(st.floats(0.1, 1.5))
+    flat = np.stack([size * np.cos(angles), size * np.sin(angles), np.zeros(count)], axis=1)
+    return flat @ draw(st.sampled_from([np.eye(3), np.roll(np.eye(3), 1, axis=1)]) | rotations()).T + origin
+
+
+@st.composite
+def near_polyhedra(draw):
+    """A box (turned or not), a tetrahedron, the hull of 4 to 8 random points, or a
+    degenerate hull (``degenerate_hulls``)."""
+    from physics import ConvexPolyhedron
+
+    kind = draw(st.sampled_from(["box", "tetrahedron", "hull", "degenerate"]))
+    if kind == "box":
+        rotation = draw(st.none() | rotations())
+        return ConvexPolyhedron.box(np.array(draw(st.tuples(*[st.floats(0.1, 1.2)] * 3))), draw(near_vector),
+                                    rotation)
+    if kind == "degenerate":
+        return ConvexPolyhedron(draw(degenerate_hulls()))
+    count = 4 if kind == "tetrahedron" else draw(st.integers(5, 8))
+    points = np.array(draw(st.lists(near_vector, min_size=count, max_size=count)))
+    assume(np.linalg.matrix_rank(points - points.mean(axis=0), tol=1e-2) == 3)
+    return ConvexPolyhedron(points)
+
+
+@st.composite
+def near_shapes(draw, kind: str):
+    """One shape of ``kind`` (``tests.physics.bodies.KINDS``) within a few units of the
+    origin, with radius 0, zero-length segments and zero-area triangles now and then."""
+    from physics import ConvexPolyhedron  # noqa: F401
+
+    if kind == "point":
+        return Point(draw(near_vector))
+    if kind == "sphere":
+        return Sphere(draw(near_vector), draw(st.just(0.0) | st.floats(0.05, 1.2)))
+    if kind in ("segment", "capsule"):
+        a, b = draw(near_parallel_segments())
+        if draw(st.integers(0, 9)) == 0:
+            b = a
+        return Segment(a, b) if kind == "segment" else Capsule(a, b, draw(st.just(0.0) | st.floats(0.05, 1)))
+    if kind == "plane":
+        return Plane(draw(unit_vector), draw(st.floats(-1, 1)))
+    if kind == "triangle":
+        a, b, c = draw(near_vector), draw(near_vector), draw(near_vector)
+        return Triangle(a, b, draw(st.just(a + 0.5 * (b - a)) | st.just(c)))
+    if kind == "polygon":
+        return Polygon(draw(convex_polygons()) * 0.4)
+    if kind == "polyhedron":
+        return draw(near_polyhedra())
+    return draw(meshes(max_faces=6))

@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from physics import Capsule, Plane, Point, Segment, Sphere, sweep, tolerance
+from physics import Capsule, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
 from tests.physics.expect import assert_hit, assert_miss
 from tests.physics.rational import segment_distance_squared
 
@@ -292,3 +292,36 @@ def test_regression_near_parallel_cores_arrive_later():
     assert abs(result.t - 0.37090934062143593) <= tolerance.TIME_ATOL
     swapped = sweep(target, moving, -np.asarray(direction))
     assert swapped.t == result.t and np.allclose(swapped.normal, -result.normal, atol=tolerance.NORMAL_ATOL)
+
+
+def test_regression_core_piercing_a_triangle_leaves_across_an_edge():
+    """A core piercing a triangle 0.1 above its bottom edge leaves most cheaply across
+    that edge (0.1 down, plus the radius): moved so, it touches the edge at (0, 0, -1),
+    which is the contact point.  It was the pierce point (0, 0, -0.9), on the triangle
+    but not where the shapes touch (the overlap property of every pair, issue #17)."""
+    triangle = Triangle([0.0, -1, -1], [0, 1, -1], [0, 0, 1])
+    result = sweep(Capsule([-1.0, 0, -0.9], [1, 0, -0.9], 0.05), triangle, [0, 0, 0])
+    assert_hit(result, t=0, normal=[0, 0, -1], point=[0, 0, -1], depth=0.15, feature=("edge", 0))
+
+
+def test_parallel_cores_overlapping_side_by_side():
+    """Cores parallel (their common normal is zero) and half overlapping in length,
+    0.5 apart against a summed radius of 1: depth 0.5 straight across (-y); the
+    closest points are taken at the target's end (Ericson's parallel branch: any
+    pair of the overlap, here s = 0 clamped in turn), so the point is (1, 0, 0)."""
+    result = sweep(Capsule([0.0, 0, 0], [2, 0, 0], 0.5), Capsule([1.0, 0.5, 0], [3, 0.5, 0], 0.5), [0, 0, 0])
+    assert_hit(result, t=0, normal=[0, -1, 0], point=[1, 0, 0], depth=0.5, feature=("vertex", 0))
+
+
+def test_parallel_cores_apart_sliding_past_each_other_miss():
+    """Exactly parallel cores 2 apart, moving along their length: never within the
+    summed radius (0.2); the interior test has no common normal to measure along."""
+    assert_miss(sweep(Capsule([0.0, 0, 0], [1, 0, 0], 0.1), Capsule([3.0, 2, 0], [4, 2, 0], 0.1), [6, 0, 0]))
+    assert_miss(sweep(Segment([0.0, 0, 0], [1, 0, 0]), Segment([-3.0, 0, 1e-3], [-2, 0, 1e-3]), [-6, 0, 0]))
+
+
+def test_capsule_centred_across_a_plane_leaves_upwards():
+    """A core from z = -1 to 1 across the plane z = 0: clearing it upwards (r - min h
+    = 1.5) and downwards (r + max h = 1.5) tie; the documented tie goes up (+z)."""
+    result = sweep(Capsule([0.0, 0, -1], [0, 0, 1], 0.5), Plane([0.0, 0, 1], 0.0), [0, 0, 0])
+    assert_hit(result, t=0, normal=[0, 0, 1], point=[0, 0, 0], depth=1.5, feature=("face", 0))

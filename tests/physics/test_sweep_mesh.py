@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from physics import Capsule, Segment, Sphere, Triangle, TriangleMesh, sweep, tolerance
 from physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
-from physics.traversal import LEAF_MISSED, TraversalTrace
+from physics.traversal import LEAF_MISSED, STATUS_NAMES, TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 from tests.physics.strategies import direction, meshes, radius, vector
@@ -266,3 +266,33 @@ def test_moving_segment_is_a_capsule_of_radius_zero():
     assert_hit(result, t=0.5, normal=[0, 0, 1], point=[0.2, 0.5, 0], feature=("face", 0), face_index=4)
     all_hits = sweep_capsule_mesh_all(Capsule(segment.a, segment.b, 0.0), floor(), [0, 0, -2])
     assert all_hits.t[0] == 0.5
+
+
+def test_sphere_grazing_a_vertex_on_its_tree_sphere():
+    """The tree sphere of the obtuse triangle (0, 0, 0), (4, 0, 0), (2, 1, 0) is its
+    longest edge's circle: centre (2, 0, 0), radius 2, through the vertex (4, 0, 0).
+    A sphere of radius 0.5 passing x = 4.5 touches that vertex exactly (at t = 0.5)
+    and the tree sphere at the same point, from outside: the node test must not
+    cull a graze the triangle test hits (``tolerance.BVH_CULL_RTOL``)."""
+    mesh = TriangleMesh([[0.0, 0, 0], [4, 0, 0], [2, 1, 0]], [[0, 1, 2]])
+    assert mesh.tree.centers.tolist() == [[2, 0, 0]] and mesh.tree.radii.tolist() == [2]
+    assert_hit(sweep(Sphere([4.5, 0, -3], 0.5), mesh, [0, 0, 6]), t=0.5, normal=[1, 0, 0], point=[4, 0, 0],
+               feature=("vertex", 1), face_index=0)
+
+
+def test_tie_between_equally_deep_faces_found_in_different_leaf_rounds():
+    """A big sphere over a 288-triangle grid overlaps 154 triangles at t = 0: more than a
+    first round of leaf tests holds (``LEAF_ROUND_PAIRS``), so the second round must
+    still test leaves entered exactly at the best time so far (t = 0).  Faces 29 and 172
+    (the two halves of the square under the center, which sits on their shared
+    diagonal) are equally deep (4.75); the tie goes to the lower face index."""
+    mesh = floor(12)
+    sphere, motion = Sphere([2.5, 5.0, 0.25], 5.0), [3.0, 1.0, 0.0]
+    trace = TraversalTrace()
+    result = sweep(sphere, mesh, motion, trace=trace)
+    leaf_steps = trace.step[trace.status >= STATUS_NAMES.index("leaf missed")]
+    assert len(np.unique(leaf_steps)) >= 2  # two rounds of leaf tests
+    every = sweep(sphere, triangles_of(mesh), motion)
+    deepest = np.flatnonzero(every.penetration_depth == np.nanmax(every.penetration_depth))
+    assert deepest.tolist() == [29, 172] and np.all(every.feature.kind[deepest] == "face")
+    assert_hit(result, t=0, normal=[0, 0, 1], point=[2.5, 5, 0], depth=4.75, feature=("face", 0), face_index=29)

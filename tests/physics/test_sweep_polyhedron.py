@@ -80,7 +80,8 @@ def test_face_onto_face():
     trace = SatTrace()
     result = sweep(ConvexPolyhedron.box([1, 1, 1], [0, 0.5, 5]), ConvexPolyhedron.box([1, 1, 1]), [0, 0, -6],
                    trace=trace)
-    assert_hit(result, t=0.5, normal=[0, 0, 1], point=[0, 0.5, 1], feature=("face", result.feature.index),
+    # the contact is the rectangle x in [-1, 1], y in [-0.5, 1]: the point is the mean of its corners
+    assert_hit(result, t=0.5, normal=[0, 0, 1], point=[0, 0.25, 1], feature=("face", result.feature.index),
                face_index=result.face_index)
     assert result.feature.kind == "face" and trace.feature_pair == ("face", "face")
 
@@ -129,13 +130,45 @@ def test_against_points_segments_triangles_polygons_and_planes():
     along_z = sweep(box, Segment([0, 0, -3], [0, 0, 3]), [10, 0, 0])
     assert_hit(along_z, t=0.4, normal=[-1, 0, 0], point=along_z.point, feature=("edge", 0))
     triangle = sweep(box, Triangle([0, -1, -1], [0, 1, -1], [0, 0, 1]), [10, 0, 0])
-    assert_hit(triangle, t=0.4, normal=[-1, 0, 0], point=triangle.point, feature=("face", 0), face_index=0)
+    assert_hit(triangle, t=0.4, normal=[-1, 0, 0], point=triangle.point, feature=("face", 0), face_index=None)
     corner_first = sweep(box, Polygon([[0, 2, 2], [1, 2, 2], [1, 0.5, 0.5]]), [10, 0, 0])
     assert_close(corner_first.t, (4 + 2 / 3) / 10, what="t")  # the polygon's edge enters the box's y, z at x = 2/3
     assert_hit(sweep(box, Plane([1, 0, 0], 0), [10, 0, 0]), t=0.4, normal=[-1, 0, 0], point=[0, -1, -1],
                feature=("face", 0))
     assert_miss(sweep(box, Plane([1, 0, 0], 0), [3, 0, 0]))
     assert_miss(sweep(box, Point([0, 1 + 2.0**-40, 0]), [10, 0, 0]))  # passes a point just above its top face
+
+
+@pytest.mark.parametrize("axis", range(3))
+@pytest.mark.parametrize("points", [[[0.0, 0, 0]], [[0.0, 0, 0], [0.1, 0, 0]], [[0.0, 0, 0], [0.1, 0, 0], [0, 0.1, 0]]],
+                         ids=["one point", "two points", "flat"])
+def test_regression_degenerate_polyhedron_moving_a_short_way_passes_a_point(points, axis):
+    """Issue #17: a one- or two-point polyhedron moving 0.5 along x passed a point 1
+    away in y and answered a hit (t = 0.4, 0.5): the helper axis of the motion axes was
+    chosen by |d.x| < 0.9 on the unnormalised direction, so for a motion shorter than
+    0.9 along x both "perpendicular" axes vanished.  Now along every axis, both ways."""
+    rotate = np.roll(np.eye(3), axis, axis=1)  # x -> the axis
+    body = ConvexPolyhedron(np.array(points) @ rotate)
+    beside = np.array([0.3, 1, 0]) @ rotate
+    motion = np.array([0.5, 0, 0]) @ rotate
+    assert_miss(sweep(body, Point(beside), motion))
+    assert_miss(sweep(Point(beside), body, -motion))
+    hit = sweep(body, Point(beside - np.array([0, 1, 0]) @ rotate), motion)
+    assert_close(hit.t, 0.4 if len(points) > 1 else 0.6, what="t")
+
+
+def test_flat_square_sliding_into_coplanar_point_and_segment():
+    """Two non-solid shapes need the motion's axes: a flat square sliding in its own
+    plane meets a coplanar point or segment at t = 0.4, not 0 (without those axes
+    nothing separates them; and a two-point polyhedron against a point had no axis
+    at all)."""
+    square = ConvexPolyhedron([[-1.0, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]])
+    assert_hit(sweep(square, Point([3.0, 0, 0]), [5.0, 0, 0]), t=0.4, normal=[-1, 0, 0], point=[3, 0, 0],
+               feature=("vertex", 0))
+    along_y = sweep(square, Segment([3.0, -0.5, 0], [3.0, 0.5, 0]), [5.0, 0, 0])
+    assert_hit(along_y, t=0.4, normal=[-1, 0, 0], point=along_y.point, feature=("edge", 0))
+    assert_hit(sweep(ConvexPolyhedron([[0.0, 0, 0], [1, 0, 0]]), Point([3.0, 0, 0]), [5.0, 0, 0]), t=0.4,
+               normal=[-1, 0, 0], point=[3, 0, 0], feature=("vertex", 0))
 
 
 def test_rounded_shapes_against_a_box():
@@ -154,6 +187,35 @@ def test_rounded_shapes_against_a_box():
     through = sweep(Capsule([0, 0, -3], [0, 0, 3], 0.25), box, [1, 0, 0])  # a capsule through the box
     assert through.initially_overlapping and abs(through.penetration_depth - 1.25) <= 1e-15
     assert_miss(sweep(Sphere([-5, 2, 2.2], 0.5), box, [10, 0, 0]))
+
+
+def _edge_index(polyhedron, first, second) -> int:
+    ends = {tuple(polyhedron.vertices[i]): i for i in range(len(polyhedron.vertices))}
+    wanted = sorted((ends[tuple(map(float, first))], ends[tuple(map(float, second))]))
+    return [sorted(map(int, edge)) for edge in polyhedron.edges].index(wanted)
+
+
+def test_regression_capsule_through_a_box_touches_it_on_the_face():
+    """Issue #17: a capsule through a box answered the point (1, 0, -10), its deepest
+    end projected onto the box's supporting plane, far outside the face.  Moved by
+    depth x normal (0.6 along +x) the capsule touches the face x = 1 along y = 0,
+    z in [-1, 1]: the point must be there (the middle, by symmetry)."""
+    box = ConvexPolyhedron.box([1, 1, 1])
+    result = sweep(Capsule([0.5, 0, -10], [0.5, 0, 10], 0.1), box, [0, 0, 0])
+    face = int(np.argmax(box.normals @ [1, 0, 0]))
+    assert_hit(result, t=0, normal=[1, 0, 0], point=[1, 0, 0], depth=0.6, feature=("face", face), face_index=face)
+
+
+def test_regression_segment_in_a_box_leaves_across_an_edge():
+    """The segment (0, 0, 0)-(0, 1, 1) inside the box [-1, 1]^2 x [0, 2] leaves it
+    most cheaply along (0, 1, -1) / sqrt 2, by sqrt(2) / 2: it then touches the box's
+    edge y = 1, z = 0 at (0, 1, 0).  The point was (0, 0.5, -0.5), off the box, and the
+    feature a face (hypothesis, the overlap property of every pair)."""
+    box = ConvexPolyhedron.box([1, 1, 1], [0, 0, 1])
+    result = sweep(Segment([0.0, 0, 0], [0, 1, 1]), box, [0, 0, 0])
+    edge = _edge_index(box, [-1, 1, 0], [1, 1, 0])
+    assert_hit(result, t=0, normal=[0, math.sqrt(0.5), -math.sqrt(0.5)], point=[0, 1, 0], depth=math.sqrt(0.5),
+               feature=("edge", edge), face_index=result.face_index)
 
 
 def test_batched_boxes_match_one_by_one():
@@ -317,3 +379,57 @@ def test_feature_pair_trace_gives_the_moving_shapes_touching_face():
     sweep(ConvexPolyhedron.box([1, 1, 1], [0, 0, 5]), ConvexPolyhedron.box([2, 2, 1]), [0, 0, -6], trace=trace)
     assert trace.feature_pair == ("face", "face") and len(trace.moving_feature) == 4
     assert np.allclose(trace.moving_feature[:, 2], 1.0)  # the falling box's bottom face, at z = 1 when it lands
+
+
+def test_regression_sliver_triangle_in_a_box_touches_the_edge_it_leaves_across():
+    """A zero-area triangle (its corners on one line) inside a box, as a segment would:
+    it leaves across the box's edge y = z = 1 and touches it at (0, 1, 1).  Its three
+    collinear corners were taken for a face whose inside test let a corner of the box's
+    edge through: the point came out as (0.2, 1, 1) (the overlap property of every pair)."""
+    sliver = Triangle([0.0, 0, 1], [0, 1, 0], [0, 0.5, 0.5])
+    box = ConvexPolyhedron.box([1, 1, 1])
+    result = sweep(sliver, box, [0, 0, 0])
+    edge = _edge_index(box, [-1, 1, 1], [1, 1, 1])
+    assert_hit(result, t=0, normal=[0, math.sqrt(0.5), math.sqrt(0.5)], point=[0, 1, 1], depth=math.sqrt(0.5),
+               feature=("edge", edge), face_index=result.face_index)
+    swapped = sweep(box, sliver, [0, 0, 0])
+    assert_hit(swapped, t=0, normal=[0, -math.sqrt(0.5), -math.sqrt(0.5)], point=[0, 0.5, 0.5], depth=math.sqrt(0.5),
+               feature=("edge", 0))  # the triangle's longest edge, a to b
+
+
+def test_regression_point_like_and_straight_hulls_answer_as_points_and_segments():
+    """A polyhedron whose hull is one point touching a point answered normal (0, 0, 0)
+    and depth inf (no axis separates two points); as a target of a moving plane it
+    raised "argmin of an empty sequence".  Such hulls are the point or segment they
+    are, on either side (the overlap property of every pair)."""
+    dot = ConvexPolyhedron([[0.0, 0, 0]])
+    assert_hit(sweep(dot, Point([0.0, 0, 0]), [0, 0, 0]), t=0, normal=[0, 0, 1], point=[0, 0, 0],
+               feature=("vertex", 0))
+    assert_hit(sweep(Plane([0.0, 0, 1], 0), dot, [0, 0, 0]), t=0, normal=[0, 0, -1], point=[0, 0, 0],
+               feature=("vertex", 0))
+    stick = ConvexPolyhedron([[0.0, 0, -1], [0, 0, 1]])
+    assert_hit(sweep(Sphere([3.0, 0, 0.5], 1), stick, [-4, 0, 0]), t=0.5, normal=[1, 0, 0], point=[0, 0, 0.5],
+               feature=("edge", 0))
+    assert_hit(sweep(Triangle([2.0, -1, 0], [2, 1, 0], [3, 0, 0]), stick, [-4, 0, 0]), t=0.5, normal=[1, 0, 0],
+               point=[0, 0, 0], feature=("edge", 0))
+
+
+def test_regression_sphere_centred_on_a_corner_leaves_outward():
+    """A sphere centred exactly on a corner of a tetrahedron, moving along an edge into
+    it: every face through the corner saw the center on its plane (two-sided), and the
+    one picked left along the motion, +z, into the solid: moved so, the sphere still
+    overlapped (hypothesis, the overlap property of every pair).  A core on the
+    surface now leaves outward, by the separating-axis rule of a core inside."""
+    corner = ConvexPolyhedron([[0.0, -1, 0], [0, 0, 0], [0, 0, 1], [1, 0, 0]])
+    result = sweep(Sphere([0.0, 0, 0], 1.0), corner, [0, 0, 2])
+    assert result.initially_overlapping and result.penetration_depth == 1.0 and result.point.tolist() == [0, 0, 0]
+    assert result.normal.tolist() in ([0, 0, -1], [-1, 0, 0], [0, 1, 0])  # outward normals of the faces at the corner
+
+
+def test_ray_through_the_centre_of_a_box_face():
+    """The centre of a box's face lies on the diagonal its fan triangles share: the
+    boundary of both, which counts as the face."""
+    box = ConvexPolyhedron.box([1, 1, 1])
+    top = int(np.argmax(box.normals @ [0, 0, 1]))
+    assert_hit(sweep(Point([0.0, 0, 5]), box, [0, 0, -10]), t=0.4, normal=[0, 0, 1], point=[0, 0, 1],
+               feature=("face", top), face_index=top)

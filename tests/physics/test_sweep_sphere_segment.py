@@ -93,3 +93,14 @@ def test_moving_away_from_overlap_with_ignore_separating():
     overlapping = Sphere([0.5, 0.2, 0], 1.0)
     assert sweep(overlapping, SEGMENT, [1.0, 0, 0], ignore_separating=True).hit is False
     assert sweep(overlapping, SEGMENT, [-1.0, 0, 0], ignore_separating=True).hit is True
+
+
+def test_still_sphere_centred_on_a_segment_leaves_by_the_escape_rule():
+    """A center exactly on the segment has no separating direction of its own; with no
+    motion off the segment, it leaves across the segment's axis crossed with the world
+    axis it is least aligned with: y x x = -z (``physics.vector.any_perpendicular``),
+    by the full radius.  Moving along the segment changes nothing."""
+    segment = Segment([0.0, -1, 0], [0, 1, 0])
+    for motion in ([0.0, 0, 0], [0.0, 3, 0]):
+        result = sweep(Sphere([0.0, 0, 0], 0.5), segment, motion)
+        assert_hit(result, t=0, normal=[0, 0, -1], point=[0, 0, 0], depth=0.5, feature=("edge", 0))

@@ -111,3 +111,10 @@ def test_moving_away_from_overlap_with_ignore_separating():
     assert sweep(overlapping, TRIANGLE, [0.0, 0, 1], ignore_separating=True).hit is False
     assert sweep(overlapping, TRIANGLE, [0.0, 0, -1], ignore_separating=True).hit is True
     assert sweep(overlapping, TRIANGLE, [0.0, 0, 1]).hit is True
+
+
+def test_sphere_landing_on_an_edge_reports_the_face():
+    """The face includes its boundary: a sphere dropped over the midpoint of edge 0
+    touches the face and the edge at the same t = 0.5; the tie goes to the face."""
+    result = sweep(Sphere([0.5, 0, 2], 0.5), Triangle([0.0, 0, 0], [1, 0, 0], [0, 1, 0]), [0, 0, -3])
+    assert_hit(result, t=0.5, normal=[0, 0, 1], point=[0.5, 0, 0], feature=("face", 0))

@@ -1,0 +1,95 @@
+"""Invariants that every supported pair keeps, in both orders (issue #17):
+
+* every hit has a unit normal, and its contact point lies on both shapes' surfaces
+  where they touch: on the target, and on the moving shape at time t (moved, for
+  an initial overlap, by depth x normal);
+* moving an initially overlapping shape by depth x normal leaves the two just
+  touching: no longer overlapping (a little further they are apart) and not apart.
+
+Shapes are drawn close together so that overlaps are common, with near-parallel
+segments and degenerate hulls among them (``tests.physics.strategies.near_shapes``);
+distances come from the brute-force bodies of ``tests.physics.bodies``.  A mesh is a
+surface: its overlap separates the moving shape from the triangle it reports (for a
+moving mesh, from some triangle of it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh,
+                     sweep, tolerance)
+from tests.physics.bodies import KINDS, Body, body_of, gap, length, scale, surface_distance
+from tests.physics.strategies import near_shapes, near_vector
+
+SETTINGS = settings(max_examples=30, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+EXAMPLES = {"point": Point([0.0, 0, 0]), "sphere": Sphere([0.0, 0, 0], 1.0), "segment": Segment([0.0, 0, 0], [1.0, 0, 0]),
+            "capsule": Capsule([0.0, 0, 0], [1.0, 0, 0], 1.0), "plane": Plane([0.0, 0, 1], 0.0),
+            "triangle": Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]),
+            "polygon": Polygon([[0.0, 0, 0], [1.0, 0, 0], [1.0, 1, 0], [0.0, 1, 0]]),
+            "polyhedron": ConvexPolyhedron.box([1.0, 1, 1]), "mesh": TriangleMesh([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]],
+                                                                                  [[0, 1, 2]])}
+
+
+def _supported(moving_kind: str, target_kind: str) -> bool:
+    try:
+        sweep(EXAMPLES[moving_kind], EXAMPLES[target_kind], [0.0, 0, 1])
+    except TypeError:
+        return False
+    return True
+
+
+PAIRS = [(moving, target) for moving in KINDS for target in KINDS if _supported(moving, target)]
+directions = st.just(np.zeros(3)) | near_vector.map(lambda v: 2 * v)
+
+
+def _touching_after_the_move(moving_bodies: list[Body], target_bodies: list[Body], depth: float, normal,
+                             margin: float) -> bool:
+    """Whether some moving body, moved by depth x normal, touches some target body
+    (gap within ``margin``: not apart, not overlapping rounded parts) and is apart from
+    it a little further along the normal (no overlap left)."""
+    step = 4 * margin
+    for moving in moving_bodies:
+        moved, further = moving.moved(depth * normal), moving.moved((depth + step) * normal)
+        for target in target_bodies:
+            if abs(gap(moved, target)) <= margin and gap(further, target) > 0:
+                return True
+    return False
+
+
+def _bodies(shape, face) -> list[Body]:
+    if isinstance(shape, TriangleMesh):
+        return body_of(shape) if face is None else [body_of(shape, face)]
+    return [body_of(shape)]
+
+
+@pytest.mark.parametrize("moving_kind, target_kind", PAIRS)
+def test_unit_normals_and_overlap_contacts_on_the_target(moving_kind, target_kind):
+    @SETTINGS
+    @given(near_shapes(moving_kind), near_shapes(target_kind), directions)
+    def check(moving, target, direction):
+        result = sweep(moving, target, direction)
+        if not result.hit:
+            return
+        assert abs(length(result.normal) - 1) <= tolerance.EXACT_RTOL, result
+        margin = tolerance.LENGTH_RTOL * scale(moving, target, direction=direction)
+        face = result.face_index if isinstance(target, TriangleMesh) else None
+        targets = _bodies(target, face)
+        point = tuple(result.point)
+        off_target = min(surface_distance(point, body) for body in targets)
+        assert off_target <= margin, f"contact point {off_target:g} off the target: {result}"
+        offset = result.t * np.asarray(direction) + (result.penetration_depth or 0.0) * result.normal
+        off_moving = min(surface_distance(point, body.moved(offset)) for body in _bodies(moving, None))
+        assert off_moving <= margin, f"contact point {off_moving:g} off the moving shape: {result}"
+        if not result.initially_overlapping:
+            return
+        assert _touching_after_the_move(_bodies(moving, None), targets, result.penetration_depth, result.normal,
+                                        margin), f"moving by depth x normal does not leave them just touching: {result}"
+
+    check()
