@@ -197,3 +197,13 @@ Points of a polyhedron closer than this to each other are one vertex of its hull
 normal known only to ~eps / this, so without merging such points leave slivers that
 no plane fits and the hull gets a hole.  Smaller keeps more near-duplicates (and
 risks those holes); larger moves corners by up to this much of the extent."""
+
+FEATURE_CLEARANCE = 1e-6
+"""Unit: fraction of the configuration's coordinate scale (distances) and radians (angles).
+
+How clearly a brute-force contact must lie in one feature's region before a test
+compares the feature a sweep reports with it: its point at least this far from every
+other edge and vertex, its normal at least this far in angle from the face normal
+(face) and from square to the edge (edge).  Within it, ties and round-off decide
+(a sphere landing on an edge touches face and edge at once; the face wins).  Larger
+compares fewer contacts; smaller compares grazes that either feature may claim."""

@@ -178,3 +178,98 @@ def polytope_parts(polyhedron) -> tuple:
                  for k in range(1, len(loop) - 1)]
     edges = [(vertices[i], vertices[j]) for i, j in polyhedron.edges]
     return vertices, triangles, edges
+
+
+# --- which feature a contact touches, where that is clear ----------------------------
+
+def _angle(u, v) -> float:
+    """Angle between two non-zero vectors."""
+    cosine = _dot(u, v) / (_norm(u) * _norm(v))
+    return math.acos(max(-1.0, min(1.0, cosine)))
+
+
+def clear_feature(target, core_point, normal, scale: float) -> tuple[str, int] | None:
+    """The (kind, index) of the target feature that a contact at ``core_point`` (on the
+    target's core) with ``normal`` touches, by the rules of ``physics.shapes`` — or None
+    where the point or normal lies within ``tolerance.FEATURE_CLEARANCE`` of another
+    feature's region, where ties and round-off decide.
+
+    Spheres and planes are face 0, points vertex 0.  On a segment (capsule): an end is
+    its vertex unless the normal is square to the segment (then the side, edge 0, ties
+    with it), the interior is edge 0.  On a polygon: a normal along the face normal is
+    the face (its boundary included); elsewhere a point on an edge's interior is that
+    edge, a point at a corner whose normal is square to neither of its edges is that
+    vertex.  Without a ``normal`` (the moving shape touches with no radius, so none
+    is measured) only what the position alone says: a point clearly inside a face is
+    the face, clearly inside a segment its edge."""
+    from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, tolerance
+
+    clearance = tolerance.FEATURE_CLEARANCE
+    near = clearance * scale
+    point = tuple(float(x) for x in core_point)
+    if normal is None:
+        return _clear_by_position(target, point, near)
+    normal = tuple(float(x) for x in normal)
+    if isinstance(target, (Sphere, Plane)):
+        return ("face", 0)
+    if isinstance(target, Point):
+        return ("vertex", 0)
+    if isinstance(target, (Segment, Capsule)):
+        ends = [tuple(float(x) for x in target.a), tuple(float(x) for x in target.b)]
+        along = _sub(ends[1], ends[0])
+        if _norm(along) <= near:
+            return None
+        square = abs(_angle(normal, along) - math.pi / 2)
+        for index, end in enumerate(ends):
+            if _norm(_sub(point, end)) <= near * 1e-3:
+                return ("vertex", index) if square > clearance else None
+        if all(_norm(_sub(point, end)) > near for end in ends):
+            return ("edge", 0)
+        return None
+    assert isinstance(target, Polygon)
+    corners = [tuple(float(x) for x in v) for v in target.vertices]
+    count = len(corners)
+    face_normal = (0.0, 0.0, 0.0)
+    for i in range(count):
+        face_normal = tuple(f + c for f, c in zip(face_normal, _cross3(_sub(corners[i], corners[0]),
+                                                                       _sub(corners[(i + 1) % count], corners[0]))))
+    if _norm(face_normal) <= near * scale:
+        return None  # no face to speak of: a sliver, left to the kernels' rounding
+    tilt = min(_angle(normal, face_normal), _angle(normal, tuple(-x for x in face_normal)))
+    if tilt <= clearance * 1e-3:
+        return ("face", 0)
+    if tilt <= clearance:
+        return None
+    edges = [(corners[i], corners[(i + 1) % count]) for i in range(count)]
+    at_corner = [i for i, corner in enumerate(corners) if _norm(_sub(point, corner)) <= near * 1e-3]
+    if at_corner:
+        i = at_corner[0]
+        adjacent = [_sub(edges[i][1], edges[i][0]), _sub(edges[i - 1][1], edges[i - 1][0])]
+        if all(abs(_angle(normal, edge) - math.pi / 2) > clearance for edge in adjacent if _norm(edge) > near):
+            return ("vertex", i)
+        return None
+    if any(_norm(_sub(point, corner)) <= near for corner in corners):
+        return None
+    on_edges = [i for i, (a, b) in enumerate(edges) if _norm(_sub(point, closest_on_segment(point, a, b))) <= near * 1e-3]
+    if len(on_edges) == 1:
+        return ("edge", on_edges[0])
+    return None
+
+
+def _clear_by_position(target, point, near: float) -> tuple[str, int] | None:
+    """``clear_feature`` for a contact without a normal: by its position alone."""
+    from physics import Capsule, Plane, Point, Polygon, Segment, Sphere
+
+    if isinstance(target, (Sphere, Plane)):
+        return ("face", 0)
+    if isinstance(target, Point):
+        return ("vertex", 0)
+    if isinstance(target, (Segment, Capsule)):
+        ends = [tuple(float(x) for x in target.a), tuple(float(x) for x in target.b)]
+        return ("edge", 0) if all(_norm(_sub(point, end)) > near for end in ends) else None
+    assert isinstance(target, Polygon)
+    corners = [tuple(float(x) for x in v) for v in target.vertices]
+    edges = [(corners[i], corners[(i + 1) % len(corners)]) for i in range(len(corners))]
+    if all(_norm(_sub(point, closest_on_segment(point, a, b))) > near for a, b in edges):
+        return ("face", 0)
+    return None

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from physics import Capsule, Plane, Point, Polygon, Sphere, Triangle, sweep, tolerance
 from physics.reference import first_touch, minimum_time, segment_closest_points
-from tests.physics.brute_force import Core, closest_on_segment
+from tests.physics.brute_force import Core, clear_feature, closest_on_segment
 from tests.physics.strategies import convex_polygons, direction, radius, targets, vector
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -107,6 +107,7 @@ def check_against_brute_force(capsule: Capsule, target, d, result) -> float:
     assert result.hit == (expected is not None), (result, expected)
     if not result.hit:
         return closest
+    assert result.face_index == (0 if type(target) is Polygon else None)
     if result.initially_overlapping:
         # a minimum translation: moving by depth along the normal leaves the shapes just touching
         assert result.t == 0 and result.penetration_depth >= -gap(0.0) - margin
@@ -116,8 +117,13 @@ def check_against_brute_force(capsule: Capsule, target, d, result) -> float:
     assert all(gap(result.t * k / 16) >= -margin for k in range(16)), "no overlap before t"
     moving_point, target_point, _ = closest_points(capsule, target, result.t * d)
     separation = np.subtract(moving_point, target_point)
+    normal = None  # a contact without radii measures none: the feature is then judged by position
     if np.linalg.norm(separation) > 1e-3 * scale_of(capsule, target, d):
-        assert np.linalg.norm(result.normal - separation / np.linalg.norm(separation)) <= tolerance.NORMAL_ATOL
+        normal = separation / np.linalg.norm(separation)
+        assert np.linalg.norm(result.normal - normal) <= tolerance.NORMAL_ATOL
+    feature = clear_feature(target, target_point, normal, scale_of(capsule, target, d))
+    if feature is not None:
+        assert (result.feature.kind, result.feature.index) == feature, (result, feature)
     return closest
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from physics import Point, Sphere, sweep
-from tests.physics.expect import assert_hit, assert_miss
+from tests.physics.expect import assert_close, assert_hit, assert_miss
 
 getcontext().prec = 60
 GRAZE = 2.0 ** -40  # ~9.1e-13, exactly representable
@@ -105,3 +105,18 @@ def test_batched_matches_scalar():
     assert np.isnan(batch.t[2]) and np.all(np.isnan(batch.point[2])) and batch.face_index.tolist() == [-1] * 4
     assert batch.feature.kind.tolist() == ["vertex", "vertex", "", "vertex"]
     assert np.isnan(batch.penetration_depth[:3]).all() and batch.penetration_depth[3] == 0.75
+
+
+def test_entry_time_keeps_every_digit_where_the_textbook_root_cancels():
+    """A sphere of radius 1e6 starting 1 away from a point, moving 2.1 per unit time:
+    the entry time is the small root of a quadratic whose -b and sqrt(b^2 - 4ac) agree
+    in their first ten digits.  The textbook formula (-b - sqrt(...)) / 2a loses them
+    (6e-11 off here); c / q, as ``physics.solve`` writes it, keeps them (c = 2000001
+    is exact).  Expected: the root in 60-digit arithmetic."""
+    center, radius, motion = [1000001.0, 0, 0], 1000000.0, [-2.1, 0.001, 0]
+    d, m = [Decimal(x) for x in motion], [Decimal(x) for x in center]
+    a, half_b = sum(x * x for x in d), sum(x * y for x, y in zip(m, d))
+    c = sum(x * x for x in m) - Decimal(radius) ** 2
+    exact = float((-half_b - (half_b * half_b - a * c).sqrt()) / a)
+    result = sweep(Sphere(center, radius), Point([0.0, 0, 0]), motion)
+    assert_close(result.t, exact, what="t")

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 
 from physics import Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
-from tests.physics.brute_force import core_of, gap, reference_sweep
+from tests.physics.brute_force import clear_feature, core_of, gap, reference_sweep
 from tests.physics.strategies import TARGET_KINDS, Configuration, configurations, same_kind_batches
 
 PROPERTY_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -50,11 +50,17 @@ def check_against_reference(config: Configuration, result) -> None:
     separation = center_at_t - core_point
     distance = np.linalg.norm(separation)
     assert abs(np.linalg.norm(result.normal) - 1) <= tolerance.EXACT_RTOL
+    assert result.face_index == (0 if type(config.target) is Polygon else None)
     if distance > 1e-3 * config.scale and not result.initially_overlapping:
         assert np.linalg.norm(result.normal - separation / distance) <= tolerance.NORMAL_ATOL
         target_radius = core.radius
         expected_point = core_point + target_radius * separation / distance
         assert np.linalg.norm(result.point - expected_point) <= tolerance.LENGTH_RTOL * config.scale * 10
+    if not result.initially_overlapping:
+        normal = separation / distance if distance > 1e-3 * config.scale else None
+        feature = clear_feature(config.target, core_point, normal, config.scale)
+        if feature is not None:
+            assert (result.feature.kind, result.feature.index) == feature, (result, feature)
 
 
 @pytest.mark.parametrize("kind", TARGET_KINDS)
