@@ -185,3 +185,31 @@ def near_shapes(draw, kind: str):
     if kind == "polyhedron":
         return draw(near_polyhedra())
     return draw(meshes(max_faces=6))
+
+
+def target_edges(target) -> list[np.ndarray]:
+    """The edge vectors of a segment, capsule, triangle or polygon (none for others)."""
+    if isinstance(target, (Segment, Capsule)):
+        return [target.b - target.a]
+    if isinstance(target, Polygon):  # triangles too
+        corners = np.asarray(target.vertices)
+        return list(np.roll(corners, -1, axis=0) - corners)
+    return []
+
+
+@st.composite
+def capsules_along(draw, target):
+    """A capsule whose axis runs along one of ``target``'s edges: exactly, reversed,
+    scaled, or turned by a rounding-sized angle (1e-16 to 1e-5) — near-parallel cores,
+    where common normals are round-off — placed near the target; a random capsule
+    when the target has no edge."""
+    edges = [edge for edge in target_edges(target) if np.any(edge)]
+    start = draw(vector)
+    if not edges:
+        return Capsule(start, draw(vector), draw(radius))
+    along = draw(st.sampled_from(edges)) * draw(st.sampled_from([1.0, -1.0, 0.5, 2.0]))
+    turn = draw(st.sampled_from([0.0, 1e-16, 1e-13, 1e-9, 1e-5]))
+    along = along + turn * np.linalg.norm(along) * draw(unit_vector)
+    anchor = np.asarray(getattr(target, "a", None) if hasattr(target, "a") else target.vertices[0])
+    start = anchor + draw(st.tuples(*[st.floats(-2, 2)] * 3).map(np.array))
+    return Capsule(start, start + along, draw(radius))

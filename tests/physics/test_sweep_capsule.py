@@ -305,12 +305,12 @@ def test_regression_core_piercing_a_triangle_leaves_across_an_edge():
 
 
 def test_parallel_cores_overlapping_side_by_side():
-    """Cores parallel (their common normal is zero) and half overlapping in length,
-    0.5 apart against a summed radius of 1: depth 0.5 straight across (-y); the
-    closest points are taken at the target's end (Ericson's parallel branch: any
-    pair of the overlap, here s = 0 clamped in turn), so the point is (1, 0, 0)."""
-    result = sweep(Capsule([0.0, 0, 0], [2, 0, 0], 0.5), Capsule([1.0, 0.5, 0], [3, 0.5, 0], 0.5), [0, 0, 0])
-    assert_hit(result, t=0, normal=[0, -1, 0], point=[1, 0, 0], depth=0.5, feature=("vertex", 0))
+    """Cores parallel (their common normal is zero) and overlapping in length, 0.5
+    apart against a summed radius of 1: depth 0.5 straight across (-y).  Ericson's
+    parallel branch takes s = 0, then clamps w (to 0: the target's end at x = 0.5) and
+    s in turn, so the closest points are at x = 0.5 and the point is (0.5, 0, 0)."""
+    result = sweep(Capsule([0.0, 0, 0], [2, 0, 0], 0.5), Capsule([0.5, 0.5, 0], [3, 0.5, 0], 0.5), [0, 0, 0])
+    assert_hit(result, t=0, normal=[0, -1, 0], point=[0.5, 0, 0], depth=0.5, feature=("vertex", 0))
 
 
 def test_parallel_cores_apart_sliding_past_each_other_miss():

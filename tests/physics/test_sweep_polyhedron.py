@@ -16,7 +16,9 @@ from physics.gjk import closest_on_simplex, convex_cast
 from physics.hull import MAX_HULL_POINTS, convex_hull
 from physics.sweep.polyhedron import SatTrace
 from tests.physics.expect import assert_close, assert_hit, assert_miss
-from tests.physics.strategies import meshes, rotations
+from tests.physics.bodies import body_of, scale
+from tests.physics.bodies import gap as gap_of
+from tests.physics.strategies import degenerate_hulls, meshes, near_shapes, rotations
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GJK_SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -433,3 +435,33 @@ def test_ray_through_the_centre_of_a_box_face():
     top = int(np.argmax(box.normals @ [0, 0, 1]))
     assert_hit(sweep(Point([0.0, 0, 5]), box, [0, 0, -10]), t=0.4, normal=[0, 0, 1], point=[0, 0, 1],
                feature=("face", top), face_index=top)
+
+
+short_axis_motions = st.tuples(st.integers(0, 2), st.sampled_from([-1.0, 1.0]), st.floats(0.05, 1.0)).map(
+    lambda axis_sign_length: axis_sign_length[1] * axis_sign_length[2] * np.eye(3)[axis_sign_length[0]])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.builds(ConvexPolyhedron, degenerate_hulls()),
+       st.one_of(st.builds(ConvexPolyhedron, degenerate_hulls()), near_shapes("polyhedron"), near_shapes("point"),
+                 near_shapes("segment"), near_shapes("triangle")),
+       short_axis_motions)
+def test_degenerate_hulls_moving_a_short_way_along_an_axis(moving, target, motion):
+    """Point, straight and flat hulls moving less than 1 along a coordinate axis (the
+    motion axes' helper once vanished there, issue #17), both ways round, against
+    bisection on the brute-force bodies' exact distance."""
+    from physics.reference import first_touch, minimum_time
+
+    first, second = body_of(moving), body_of(target)
+
+    def gap(t):
+        return gap_of(first.moved(tuple(t * float(m) for m in motion)), second)
+
+    margin = tolerance.LENGTH_RTOL * scale(moving, target, direction=motion)
+    assume(abs(gap(minimum_time(gap))) > margin)  # not a graze
+    expected = first_touch(gap)
+    for result in (sweep(moving, target, motion), sweep(target, moving, -motion)):
+        assert result.hit == (expected is not None), (result, expected)
+        if result.hit:
+            assert abs(result.t - expected) <= tolerance.TIME_ATOL * 10
+            assert abs(np.linalg.norm(result.normal) - 1) <= tolerance.EXACT_RTOL
