@@ -128,7 +128,13 @@ def _first_contact(center, direction, total_radius, target_radius, features: Cor
         along_at_hit = along + np.where(edge_time <= 1, edge_time, 0) * rate_along
         is_edge = inverse_squared > 0  # a zero-length edge is left to its vertices
         times.append(np.where(is_edge & (along_at_hit > 0) & (along_at_hit < 1), edge_time, np.inf))
-        start_distances.append(np.where(is_edge & (along > 0) & (along < 1), dot(across, across), np.inf))
+        # at t = 0 a center is the edge's where it projects strictly between the edge's
+        # ends by the sign of its offsets from them (``along`` rounds: a center inside
+        # by less than that rounding would be given to the end vertex, leaving along
+        # the edge)
+        edge_ends = np.roll(features.vertices, -1, axis=-1)[..., :edges.shape[-1]]
+        between = (dot(offset, edges) > 0) & (dot(center[..., None] - edge_ends, edges) < 0)
+        start_distances.append(np.where(is_edge & between, dot(across, across), np.inf))
     offset = center[..., None] - features.vertices
     times.append(ball_entry_time(offset, direction[..., None], radius))
     start_distances.append(dot(offset, offset))

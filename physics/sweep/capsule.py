@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -71,11 +72,27 @@ def closest_parameters(start, along, other_start, other_along):
     return s, np.clip(w, 0, 1)
 
 
-def segment_separation(start, end, other_start, other_end):
-    """(separation vector from the other segment to this one, w, projected) at their
-    closest points, end points taken exactly as given; ``projected`` where a closest
-    point is interior to its segment (the separation is then a projection's residue,
-    elsewhere the difference of two end points, exact in direction however short).
+class SegmentSeparation(NamedTuple):
+    """Two segments at their closest points: ``vector`` from the other to this one,
+    ``w`` the other's parameter, and whether the closest point of this one
+    (``interior``) and of the other (``interior_other``) lies strictly inside its
+    segment — judged by the signs of the offsets from the segments' ends, not by the
+    rounded parameters.  Where either does, the vector is a projection's residue;
+    elsewhere the difference of two end points, exact in direction however short."""
+
+    vector: np.ndarray
+    w: np.ndarray
+    interior: np.ndarray
+    interior_other: np.ndarray
+
+    @property
+    def projected(self) -> np.ndarray:
+        return self.interior | self.interior_other
+
+
+def segment_separation(start, end, other_start, other_end) -> SegmentSeparation:
+    """The separation of two segments at their closest points (``SegmentSeparation``),
+    end points taken exactly as given.
 
     Its length is the distance of the closest points.  Its direction, where both
     closest points are interior, is whichever of two estimates is known better: the
@@ -88,7 +105,11 @@ def segment_separation(start, end, other_start, other_end):
     point = np.where(s == 1, end, start + s * along)  # an end point is exactly itself
     witness = np.where(w == 1, other_end, other_start + w * other_along)
     separation = point - witness
-    on_this, on_other = (s > 0) & (s < 1), (w > 0) & (w < 1)
+    # interior closest points: by the sign of the offsets from each segment's ends, not
+    # by s and w, which round (a point inside by less than that rounding would be
+    # given an end, and a difference pointing along the segment)
+    on_this = (dot(witness - start, along) > 0) & (dot(witness - end, along) < 0)
+    on_other = (dot(point - other_start, other_along) > 0) & (dot(point - other_end, other_along) < 0)
     # an interior closest point: the separation is square to that segment (rejection, not a difference)
     separation = np.where(on_other, _rejection(point - other_start, other_along),
                           np.where(on_this, _rejection(separation, along), separation))
@@ -99,7 +120,7 @@ def segment_separation(start, end, other_start, other_end):
     common_is_better = on_this & on_other & (distance * sizes < magnitude * np.sqrt(dot(common, common)))
     unit = normalize_or(common, 0)
     along_common = np.where(dot(separation, unit) >= 0, distance, -distance) * unit
-    return np.where(common_is_better, along_common, separation), w, on_this | on_other
+    return SegmentSeparation(np.where(common_is_better, along_common, separation), w, on_this, on_other)
 
 
 def _rejection(vectors_: np.ndarray, axis: np.ndarray) -> np.ndarray:
@@ -235,7 +256,8 @@ def _exact_segment_at_start(start, end, direction, other_start, other_end, total
     (touching mask, Contact with the minimum translation)."""
     a, b, d, c, e = _components(shape, start, end, direction, other_start, other_end)
     along, other_along = b - a, e - c
-    separation, w, projected = segment_separation(a, b, c, e)
+    closest = segment_separation(a, b, c, e)
+    separation, w, projected = closest.vector, closest.w, closest.projected
     # cores that meet to within the rounding of their coordinates, at a point interior
     # to one, have no defined separation direction (it would be the projection's
     # round-off): they take the escape rule below
@@ -252,8 +274,8 @@ def _exact_segment_at_start(start, end, direction, other_start, other_end, total
     hit = touching & ~(ignore_separating & (dot(d, normal) >= 0))
     point = np.where(w == 1, e, c + w * other_along) + np.asarray(target_radius) * normal
     depth = np.where(hit & (distance < total_radius), total_radius - distance, np.nan)
-    code = np.where(w <= 0, VERTEX, np.where(w >= 1, VERTEX, EDGE))
-    index = np.where(w >= 1, 1, 0)
+    code = np.where(closest.interior_other, EDGE, VERTEX)
+    index = np.where(closest.interior_other, 0, np.where(w >= 1, 1, 0))
     return touching, Contact(_zero_or_nan(hit, distance.dtype), np.where(hit[..., None], _public(point), np.nan),
                              np.where(hit[..., None], _public(normal), np.nan), depth, np.where(hit, code, -1),
                              np.where(hit, index, -1))
@@ -458,12 +480,13 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
         """(distance, separation, witness on the polygon, its feature code and index)
         of the nearest features of the core a-b and the polygon: each edge by
         segment-segment distance, each core end over the face."""
-        separation, w, projected = segment_separation(a[:, None], b[:, None], corners, following)
+        closest = segment_separation(a[:, None], b[:, None], corners, following)
+        separation, w, projected = closest.vector, closest.w, closest.projected
         separation = np.where(projected & within_rounding(separation, a[:, None], b[:, None], corners, following),
                               0.0, separation)
         edge_witness = np.where(w == 1, following, corners + w * edges)
-        edge_code = np.where((w > 0) & (w < 1), EDGE, VERTEX)
-        edge_index = np.where(w >= 1, (own_index + 1) % count, own_index)
+        edge_code = np.where(closest.interior_other, EDGE, VERTEX)
+        edge_index = np.where((w >= 1) & ~closest.interior_other, (own_index + 1) % count, own_index)
         ends = np.stack([a, b], axis=1)
         heights = dot(normal[:, None], ends - corners[:, :1])
         feet = ends - heights * normal[:, None]

@@ -3,8 +3,9 @@
 from decimal import Decimal, getcontext
 
 import numpy as np
+import pytest
 
-from physics import Segment, Sphere, sweep, tolerance
+from physics import Capsule, Segment, Sphere, sweep, tolerance
 from tests.physics.expect import assert_hit, assert_miss
 
 getcontext().prec = 60
@@ -104,3 +105,18 @@ def test_still_sphere_centred_on_a_segment_leaves_by_the_escape_rule():
     for motion in ([0.0, 0, 0], [0.0, 3, 0]):
         result = sweep(Sphere([0.0, 0, 0], 0.5), segment, motion)
         assert_hit(result, t=0, normal=[0, 0, -1], point=[0, 0, 0], depth=0.5, feature=("edge", 0))
+
+
+@pytest.mark.parametrize("moving", [Sphere([0.0, 0, 0], 1.0), Capsule([0.0, 0, 0], [0.0, 0, 0], 1.0)],
+                         ids=["sphere", "zero-length capsule"])
+def test_regression_center_inside_a_segment_by_less_than_its_rounding(moving):
+    """The segment runs from y = 1 down to y = -5.1e-37: the center (0, 0, 0) lies on
+    it, inside.  Its direction rounds to exactly (0, -1, 0), which puts the center's
+    projection at the end (w = 1), and the difference from that end, exact but 5e-37
+    long, pointed +y, along the segment: moved so, the ball still sat on it
+    (hypothesis, the overlap property of every pair).  A point inside a segment's span
+    by the exact sign of its offsets is the edge's, whose escape rule leaves across it:
+    the axis crossed with the world axis it is least aligned with, (0, -1, 0) x x = +z."""
+    segment = Segment([0.0, 1.0, 0.0], [0.0, -5.114260319951797e-37, 0.0])
+    result = sweep(moving, segment, [0.0, 0, 0])
+    assert_hit(result, t=0, normal=[0, 0, 1], point=[0, 0, 0], depth=1.0, feature=("edge", 0))
