@@ -207,13 +207,9 @@ def clear_feature(target, core_point, normal, scale: float) -> tuple[str, int] |
     clearance = tolerance.FEATURE_CLEARANCE
     near = clearance * scale
     point = tuple(float(x) for x in core_point)
-    if normal is None:
+    if normal is None or isinstance(target, (Sphere, Plane, Point)):
         return _clear_by_position(target, point, near)
     normal = tuple(float(x) for x in normal)
-    if isinstance(target, (Sphere, Plane)):
-        return ("face", 0)
-    if isinstance(target, Point):
-        return ("vertex", 0)
     if isinstance(target, (Segment, Capsule)):
         ends = [tuple(float(x) for x in target.a), tuple(float(x) for x in target.b)]
         along = _sub(ends[1], ends[0])

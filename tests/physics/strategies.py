@@ -164,8 +164,6 @@ def near_polyhedra(draw):
 def near_shapes(draw, kind: str):
     """One shape of ``kind`` (``tests.physics.bodies.KINDS``) within a few units of the
     origin, with radius 0, zero-length segments and zero-area triangles now and then."""
-    from physics import ConvexPolyhedron  # noqa: F401
-
     if kind == "point":
         return Point(draw(near_vector))
     if kind == "sphere":
