@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from physics import tolerance
-from physics.core import core_features
+from physics.core import VERTEX, core_features
 from physics.mesh_edges import MeshEdges, internal_feature, mesh_edges
 from physics.result import SweepResult, answer_dtype
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
@@ -128,6 +128,8 @@ def flatten_internal_edges(found: LeafContacts, core: MovingCore, mesh: Triangle
     contact = found.contact
     edges = edges_of(mesh)
     flat = internal_feature(edges, found.face, contact.feature_code, contact.feature_index) & ~np.isnan(contact.t)
+    if np.any(flat):
+        flat &= _over_the_flat_surface(found, core, mesh, edges)
     if not np.any(flat):
         return found
     face_normal = edges.face_normal[found.face]
@@ -148,6 +150,40 @@ def flatten_internal_edges(found: LeafContacts, core: MovingCore, mesh: Triangle
         sliding = flat & (dot_last(direction, normal) >= 0)
         contact = _dropped(contact, sliding)
     return found._replace(contact=contact)
+
+
+def _over_the_flat_surface(found: LeafContacts, core: MovingCore, mesh: TriangleMesh, edges: MeshEdges) -> np.ndarray:
+    """Per contact on an internal edge or vertex: whether the moving core's point
+    nearest the contact (at its time) lies over the flat surface there, i.e. projects
+    into the face or a neighbour across one of the face's edges at the feature (up to
+    the rounding of the coordinates).  Only there is the edge a seam of one flat
+    surface; a core beside the surface touches the edge from the side, and its raw
+    normal is the true one."""
+    contact = found.contact
+    faces = mesh.faces
+    at_t = core.points[found.query] + np.nan_to_num(contact.t)[:, None, None] * core.direction[found.query][:, None, :]
+    if at_t.shape[1] == 1:
+        nearest = at_t[:, 0]
+    else:  # the capsule core's point nearest the contact
+        start, along = at_t[:, 0], at_t[:, 1] - at_t[:, 0]
+        length_squared = dot_last(along, along)
+        with np.errstate(all="ignore"):
+            s = np.where(length_squared > 0, dot_last(np.nan_to_num(contact.point) - start, along) / length_squared, 0)
+        nearest = start + np.clip(s, 0, 1)[:, None] * along
+    index = np.clip(contact.feature_index, 0, 2)
+    candidates = [found.face, edges.neighbor[found.face, index],
+                  np.where(contact.feature_code == VERTEX, edges.neighbor[found.face, (index + 2) % 3], -1)]
+    scale = np.abs(mesh.vertices).max() + np.abs(nearest).max(axis=1)
+    slack = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(float).eps * scale
+    over = np.zeros(len(found.face), bool)
+    for face in candidates:
+        corners = mesh.vertices[faces[np.maximum(face, 0)]]  # (n, 3, 3)
+        normal = edges.face_normal[np.maximum(face, 0)]
+        following = np.roll(corners, -1, axis=1)
+        sides = dot_last(np.cross(following - corners, nearest[:, None] - corners), normal[:, None])
+        lengths = np.linalg.norm(following - corners, axis=-1)
+        over |= (face >= 0) & np.all(sides >= -slack[:, None] * lengths, axis=1)
+    return over
 
 
 def _dropped(contact: Contact, rows: np.ndarray) -> Contact:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from physics import Capsule, Segment, Sphere, Triangle, TriangleMesh, sweep, tolerance
+from physics.sweep.mesh import edges_of as mesh_edges_of
 from physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
 from physics.traversal import LEAF_MISSED, STATUS_NAMES, TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
@@ -296,3 +297,21 @@ def test_tie_between_equally_deep_faces_found_in_different_leaf_rounds():
     deepest = np.flatnonzero(every.penetration_depth == np.nanmax(every.penetration_depth))
     assert deepest.tolist() == [29, 172] and np.all(every.feature.kind[deepest] == "face")
     assert_hit(result, t=0, normal=[0, 0, 1], point=[2.5, 5, 0], depth=4.75, feature=("face", 0), face_index=29)
+
+
+def test_regression_internal_edge_rule_only_where_the_core_is_over_the_flat_surface():
+    """Two coplanar triangles in x = 0 share an (internal) edge; a unit ball centred in
+    their plane, outside both, overlaps face 1 across its outer edge 0 by
+    1 - sqrt(0.2) (its closest point (0, 0.4, -0.2)) and face 0 across the shared
+    edge.  The internal-edge rule turned the latter into a face contact of depth 1
+    along -x, which won as the deepest: moved so, the ball was apart from the mesh
+    (hypothesis, the overlap property of every pair).  The rule flattens a contact
+    only where the core is over the flat surface the edge lies in."""
+    mesh = TriangleMesh([[0.0, 0.0, -2.0], [0.0, 0.5, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]], [[0, 2, 3], [1, 2, 3]])
+    assert mesh_edges_of(mesh).internal[0].tolist() == [False, True, False]
+    result = sweep(Sphere([0.0, 0, 0], 1.0), mesh, [0, 0, 0])
+    assert_hit(result, t=0, normal=np.array([0, -2, 1]) / math.sqrt(5), point=[0, 0.4, -0.2],
+               depth=1 - math.sqrt(0.2), feature=("edge", 0), face_index=1)
+    over_the_seam = sweep(Sphere([0.1, 0.5, -0.5], 1.0), mesh, [0, 0, 0])  # above the shared edge: flat
+    assert_hit(over_the_seam, t=0, normal=[1, 0, 0], point=[0, 0.5, -0.5], depth=0.9, feature=("face", 0),
+               face_index=0)
