@@ -26,7 +26,7 @@ import numpy as np
 from physics import tolerance
 from physics.bvh import SphereTree, build_sphere_tree
 from physics.hull import convex_hull
-from physics.core import CoreFeatures, core_features, newell_normal, polygon_slack
+from physics.core import newell_normal, polygon_slack
 
 
 def _float_array(value, name: str) -> np.ndarray:
@@ -106,8 +106,6 @@ class Shape:
         object.__setattr__(picked, "_batch_shape", batch_shape)
         for name in self._shared_fields:
             object.__setattr__(picked, name, getattr(self, name))
-        if isinstance(self, Cored):
-            object.__setattr__(picked, "_features", None)
         return picked
 
     def __repr__(self) -> str:
@@ -119,18 +117,11 @@ class Cored(Shape):
     """A shape that is a convex polygon *core* (``physics.core``), inflated by a
     radius for spheres and capsules: a point, a segment or a polygon's vertex loop."""
 
-    __slots__ = ("_features",)
+    __slots__ = ()
 
     def core_vertices(self) -> np.ndarray:
         """The core's vertex loop, (..., V, 3)."""
         raise NotImplementedError
-
-    @property
-    def features(self) -> CoreFeatures:
-        """The core's face, edges and vertices (``physics.core.CoreFeatures``), computed once."""
-        if self._features is None:
-            self._set(_features=core_features(self.core_vertices()))
-        return self._features
 
 
 def segment_vertices(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -148,7 +139,7 @@ class Point(Cored):
 
     def __init__(self, p):
         p = vector_argument(p, "p")
-        self._set(p=p, _batch_shape=p.shape[:-1], _features=None)
+        self._set(p=p, _batch_shape=p.shape[:-1])
 
     def core_vertices(self) -> np.ndarray:
         return self.p[..., None, :]
@@ -163,7 +154,7 @@ class Segment(Cored):
 
     def __init__(self, a, b):
         a, b = vector_argument(a, "a"), vector_argument(b, "b")
-        self._set(a=a, b=b, _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], names="a, b"), _features=None)
+        self._set(a=a, b=b, _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], names="a, b"))
 
     def core_vertices(self) -> np.ndarray:
         return segment_vertices(self.a, self.b)
@@ -210,7 +201,7 @@ class Polygon(Cored):
         if vertices.ndim < 2 or vertices.shape[-2] < 3:
             raise ValueError(f"vertices must have shape (..., V, 3) with V >= 3, got {vertices.shape}")
         _check_planar_convex(vertices)
-        self._set(vertices=vertices, _batch_shape=vertices.shape[:-2], _features=None)
+        self._set(vertices=vertices, _batch_shape=vertices.shape[:-2])
 
     def core_vertices(self) -> np.ndarray:
         return self.vertices
@@ -259,7 +250,7 @@ class Triangle(Polygon):
         shape = _batch_shape(a.shape[:-1], b.shape[:-1], c.shape[:-1], names="a, b, c")
         vertices = np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2)
         vertices.flags.writeable = False
-        self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape, _features=None)
+        self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape)
 
 
 class Sphere(Cored):
@@ -272,7 +263,7 @@ class Sphere(Cored):
     def __init__(self, center, radius):
         center, radius = vector_argument(center, "center"), _radius(radius)
         self._set(center=center, radius=radius,
-                  _batch_shape=_batch_shape(center.shape[:-1], radius.shape, names="center, radius"), _features=None)
+                  _batch_shape=_batch_shape(center.shape[:-1], radius.shape, names="center, radius"))
 
     def core_vertices(self) -> np.ndarray:
         return self.center[..., None, :]
@@ -288,8 +279,7 @@ class Capsule(Cored):
     def __init__(self, a, b, radius):
         a, b, radius = vector_argument(a, "a"), vector_argument(b, "b"), _radius(radius)
         self._set(a=a, b=b, radius=radius,
-                  _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], radius.shape, names="a, b, radius"),
-                  _features=None)
+                  _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], radius.shape, names="a, b, radius"))
 
     def core_vertices(self) -> np.ndarray:
         return segment_vertices(self.a, self.b)

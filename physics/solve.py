@@ -3,7 +3,7 @@
 ``solve_quadratic`` is the robust quadratic of the seed's ``SolveQuadratic``:
 it degrades to the linear (a = 0) and constant (a = b = 0) cases and computes the
 smaller-magnitude root as ``c / q`` so that no root is lost to cancellation.
-``first_nonpositive_time`` is the same formula reduced to what a sweep needs, the
+``first_nonpositive_times`` is the same formula reduced to what a sweep needs, the
 first time a convex quadratic reaches zero, in a handful of array operations.
 Divisions by zero happen in lanes whose result is then discarded, so the solver
 runs under ``np.errstate(all="ignore")``.
@@ -11,7 +11,12 @@ runs under ``np.errstate(all="ignore")``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
+
+from physics.geometry import COMPILE, like, maximum
 
 IDENTICALLY_ZERO = -1
 """``root_count`` value meaning a = b = c = 0: every t is a root."""
@@ -55,7 +60,7 @@ def _solve_quadratic(a, b, c, discriminant):
     return root_count, low, high
 
 
-def first_nonpositive_time(a, half_b, c, quarter_discriminant=None):
+def first_nonpositive_times(a, half_b, c, quarter_discriminant=None):
     """Earliest t >= 0 with ``a t^2 + 2 half_b t + c <= 0``, for ``a >= 0``; +inf if none.
 
     This is the entry time of every sweep kernel (squared distance minus squared
@@ -73,3 +78,20 @@ def first_nonpositive_time(a, half_b, c, quarter_discriminant=None):
     with np.errstate(all="ignore"):
         entry = c / (np.sqrt(np.maximum(quarter_discriminant, 0)) - half_b)
     return np.where(c <= 0, 0, np.where((half_b < 0) & (quarter_discriminant >= 0), entry, np.inf))
+
+
+@njit(**COMPILE)
+def first_nonpositive_time(a, half_b, c, quarter_discriminant):
+    """One lane of ``first_nonpositive_times``: the earliest t >= 0 with
+    ``a t^2 + 2 half_b t + c <= 0`` (a >= 0), +inf if none.  ``c <= 0``: already
+    inside, 0.  Else the quadratic must fall at 0 (``half_b < 0``) with real roots,
+    and the entry is the smaller root without cancellation,
+    ``c / (sqrt(half_b^2 - a c) - half_b)`` (the roots' product is c / a); with
+    a = 0 it is the linear root -c / (2 half_b).  ``quarter_discriminant`` is
+    ``half_b^2 - a c``, computed by the caller (from geometry where that is more
+    accurate: ``a (r^2 - |m_perp|^2)`` for a ray against a ball)."""
+    if c <= 0:
+        return like(c, 0.0)
+    if half_b < 0 and quarter_discriminant >= 0:
+        return c / (math.sqrt(maximum(quarter_discriminant, like(c, 0.0))) - half_b)
+    return like(c, math.inf)

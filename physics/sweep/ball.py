@@ -1,20 +1,29 @@
-"""A moving ball (center + radius) against a target core inflated by a radius.
+"""A moving ball (center + radius) against a target core inflated by a radius: the
+whole sphere family, reduced (compiled scalar kernels, one lane at a time).
 
-This is the whole sphere family, reduced: a sphere, point, segment, triangle or
-polygon target is a convex polygon core (``physics.core``) with a radius (the
-target sphere's radius, else 0), and the moving sphere's own radius inflates it
-further.  A plane is the one target with an unbounded core and has its own,
-simpler kernel.  Both broadcast their batch dimensions, run in cache-sized chunks
-(``physics.sweep.batching``) in the component-first layout (``physics.vector``),
-and return a ``Contact`` in the public (..., 3) layout.  Run them under
-``np.errstate(all="ignore")``.
+A sphere, point, segment, triangle or polygon target is a convex polygon *core*
+(``physics.core``: V = 1 a point, 2 a segment, >= 3 a polygon) with a radius (the
+target sphere's or capsule's, else 0); the moving sphere's radius inflates it
+further, so the sweep is the center point against the rounded core (inflate and
+deflate).  The rounded core is split by features (the seed's decomposition): a slab
+over the face (kept where the contact projects into the face), an infinite cylinder
+around each edge (kept where the contact projects inside the edge), a ball around
+each vertex.  The first contact is the earliest entry; ties go to the face, then
+edges, then vertices (their order).  A plane is the one target with an unbounded
+core and has its own slab.
 
-At t = 0 the nearest feature decides touching/overlap (then t = 0, with the
-minimum translation distance and direction).  Otherwise the first contact is the
-earliest entry into the rounded features (``physics.sweep.rounded``), and the
-contact normal is the direction from the feature to the center at that time,
-computed from anchor-relative offsets so that coordinates far from the origin do
-not swamp it.
+At t = 0 the nearest feature decides touching or overlap: t = 0 with the minimum
+translation's depth and direction.  Otherwise the contact normal is the direction
+from the feature to the center at that time, from anchor-relative offsets (far from
+the origin the coordinates do not swamp it).
+
+Degenerate inputs: a center on the core itself (exactly, or on an edge or face up to
+the rounding of the coordinates: its separation would be round-off) leaves by the
+*escape rule*: every direction off the core's widest feature (its face, else its
+longest edge, else the vertex) separates by the full radius, and the one nearest the
+motion is taken (a face's normal, an edge's perpendicular ``any_perpendicular``, +z,
+when the motion gives none).  With zero radius (a ray) the normal at an edge or
+vertex is the limit just before contact: the reversed motion, made perpendicular.
 """
 
 from __future__ import annotations
@@ -23,11 +32,13 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
-from physics.core import EDGE, FACE, VERTEX, CoreFeatures, inside_face, within_rounding
-from physics.sweep.batching import chunk, chunk_ranges, flatten
+from physics.core import (EDGE, FACE, VERTEX, edge_count, edge_of, extent_and_rounding, face_normal, inside_face,
+                          is_within_rounding, vertex, widest_feature)
+from physics.geometry import (COMPILE, add, any_perpendicular, dot, like, normalize_or, plus_zero, scale, sub)
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
-from physics.vector import any_perpendicular, components, dot, normalize_or, store_rows
+from physics import tolerance
 
 
 class Contact(NamedTuple):
@@ -43,188 +54,217 @@ class Contact(NamedTuple):
     feature_index: np.ndarray
 
 
-def sweep_ball_core(center, radius, direction, features: CoreFeatures, feature_batch: tuple, target_radius,
-                    ignore_separating: bool = False) -> Contact:
-    """Sweep balls along ``direction`` against convex polygon cores inflated by
-    ``target_radius``.  ``features`` (``physics.core.core_features``) has batch
-    dimensions ``feature_batch``.
+# --- one lane -------------------------------------------------------------------------
 
-    Feature codes and indices are the core's.  Ties between features at the same
-    t go to the face, then edges, then vertices.
-    """
-    def kernel(center_, direction_, radius_, target_radius_, features_):
-        return _first_contact(center_, direction_, radius_ + target_radius_, target_radius_, features_,
-                              ignore_separating)
-
-    return _run_chunked(kernel, [center, direction], [radius, target_radius], features, feature_batch)
-
-
-def sweep_ball_plane(center, radius, direction, plane_normal, plane_offset,
-                     ignore_separating: bool = False) -> Contact:
-    """Sweep balls against two-sided planes ``dot(plane_normal, x) == plane_offset``
-    (unit normals).  The feature is always face 0."""
-    def kernel(center_, direction_, normal_, radius_, offset_):
-        height = dot(center_, normal_) - offset_
-        touching = np.abs(height) <= radius_
-        t = np.where(touching, 0, slab_entry_time(height, dot(direction_, normal_), radius_))
-        code = np.full(np.shape(t), FACE)
-        return _resolve(center_, direction_, radius_, 0, center_ - height * normal_, normal_, code, code * 0, t,
-                        touching, ignore_separating)
-
-    return _run_chunked(kernel, [center, direction, plane_normal], [radius, plane_offset])
-
-
-def _run_chunked(kernel, vector_inputs, scalar_inputs, features: CoreFeatures | None = None,
-                 feature_batch: tuple = ()) -> Contact:
-    """Broadcast, flatten and chunk the inputs; run ``kernel(*vectors, *scalars[,
-    features])`` per chunk (vectors turned component-first chunk by chunk, while
-    they are in cache); reassemble a ``Contact`` of the broadcast batch shape."""
-    floating = [np.asarray(value) for value in scalar_inputs if np.issubdtype(np.asarray(value).dtype, np.floating)]
-    dtype = np.result_type(*vector_inputs, *floating, *([features.vertices] if features else []))
-    scalar_inputs = [np.asarray(value, dtype=dtype) for value in scalar_inputs]  # a literal 0 must not widen
-    shape = np.broadcast_shapes(*[v.shape[:-1] for v in vector_inputs], *[s.shape for s in scalar_inputs],
-                                feature_batch)
-    flat_vectors = [flatten(v, 0, v.shape[:-1], shape) for v in vector_inputs]
-    flat_scalars = [flatten(s, 0, s.shape, shape) for s in scalar_inputs]
-    if features is not None:
-        features = features.map_batch(lambda array, axis: flatten(array, axis, feature_batch, shape))
-    count = math.prod(shape)
-    t, depth = np.empty(count, dtype), np.empty(count, dtype)
-    point, normal = np.empty((count, 3), dtype), np.empty((count, 3), dtype)
-    code, index = np.empty(count, np.int64), np.empty(count, np.int64)
-    for start, stop in chunk_ranges(count):
-        arguments = [components(chunk(v, 0, start, stop)) for v in flat_vectors]
-        arguments += [chunk(s, 0, start, stop) for s in flat_scalars]
-        if features is not None:
-            arguments.append(features.map_batch(lambda array, axis: chunk(array, axis, start, stop)))
-        part = kernel(*arguments)
-        t[start:stop], depth[start:stop] = part.t, part.depth
-        store_rows(point, start, stop, part.point)
-        store_rows(normal, start, stop, part.normal)
-        code[start:stop], index[start:stop] = part.feature_code, part.feature_index
-    return Contact(t.reshape(shape), point.reshape(shape + (3,)), normal.reshape(shape + (3,)),
-                   depth.reshape(shape), code.reshape(shape), index.reshape(shape))
-
-
-def _first_contact(center, direction, total_radius, target_radius, features: CoreFeatures,
-                   ignore_separating) -> Contact:
-    """One chunk of ``sweep_ball_core``: center/direction (3, n), radii (n,), features
-    with batch n or 1."""
-    times, start_distances = [], []  # per feature family: (n, count)
-    if features.face_normal is not None:
-        normal, offset = features.face_normal, center - features.face_anchor
-        height = dot(offset, normal)
-        face_time = slab_entry_time(height, dot(direction, normal), total_radius)
-        at_hit = offset + np.where(face_time <= 1, face_time, 0) * direction
-        times.append(np.where(inside_face(at_hit, features), face_time, np.inf)[..., None])
-        start_distances.append(np.where(inside_face(offset, features), height * height, np.inf)[..., None])
-    radius = total_radius[..., None]
-    if features.edges is not None:
-        edges, inverse_squared = features.edges, features.edge_inverse_squared
-        offset = center[..., None] - features.edge_starts
-        along, rate_along = dot(offset, edges) * inverse_squared, dot(direction[..., None], edges) * inverse_squared
-        across = offset - along * edges
-        edge_time = ball_entry_time(across, direction[..., None] - rate_along * edges, radius)
-        along_at_hit = along + np.where(edge_time <= 1, edge_time, 0) * rate_along
-        is_edge = inverse_squared > 0  # a zero-length edge is left to its vertices
-        times.append(np.where(is_edge & (along_at_hit > 0) & (along_at_hit < 1), edge_time, np.inf))
-        # at t = 0 a center is the edge's where it projects strictly between the edge's
-        # ends by the sign of its offsets from them (``along`` rounds: a center inside
-        # by less than that rounding would be given to the end vertex, leaving along
-        # the edge)
-        edge_ends = np.roll(features.vertices, -1, axis=-1)[..., :edges.shape[-1]]
-        between = (dot(offset, edges) > 0) & (dot(center[..., None] - edge_ends, edges) < 0)
-        start_distances.append(np.where(is_edge & between, dot(across, across), np.inf))
-    offset = center[..., None] - features.vertices
-    times.append(ball_entry_time(offset, direction[..., None], radius))
-    start_distances.append(dot(offset, offset))
-
-    if len(times) == 1 and times[0].shape[-1] == 1:  # a single vertex (point, sphere): nothing to choose
-        touching = start_distances[0][..., 0] <= total_radius * total_radius
-        t = np.where(touching, 0, times[0][..., 0])
-        return _resolve(center, direction, total_radius, target_radius, features.vertices[..., 0], None,
-                        features.codes[0], features.indices[0], t, touching, ignore_separating)
-    rows = max(np.shape(t)[0] for t in times + start_distances)
-    times = np.concatenate([np.broadcast_to(t, (rows, t.shape[-1])) for t in times], axis=-1)
-    start_distances = np.concatenate([np.broadcast_to(s, (rows, s.shape[-1])) for s in start_distances], axis=-1)
-    every_row = np.arange(rows)
-    start_feature = np.argmin(start_distances, axis=-1)
-    touching = start_distances[every_row, start_feature] <= total_radius * total_radius
-    sweep_feature = np.argmin(times, axis=-1)
-    feature = np.where(touching, start_feature, sweep_feature)
-    t = np.where(touching, 0, times[every_row, sweep_feature])
-
-    anchors, axes = features.anchors, features.axes
-    count = anchors.shape[-1]
-    flat_index = feature + every_row * count if anchors.shape[1] > 1 else feature
-    anchor = np.take(anchors.reshape(3, -1), flat_index, axis=1)
-    axis = np.take(axes.reshape(3, -1), flat_index, axis=1)
-    return _resolve(center, direction, total_radius, target_radius, anchor, axis, features.codes[feature],
-                    features.indices[feature], t, touching, ignore_separating,
-                    (features.widest_code, features.widest_axis))
-
-
-def _off_feature(vectors_: np.ndarray, code: np.ndarray, axis: np.ndarray) -> np.ndarray:
-    """The part of (3, n) ``vectors_`` that leaves a feature: all of it from a vertex
-    (zero axis), the part across an edge (axis = edge vector), the part along a
-    face's unit normal (axis)."""
+@njit(**COMPILE)
+def off_feature(vector, code, axis):
+    """The part of ``vector`` that leaves a feature: all of it from a vertex (zero axis),
+    the part across an edge (axis = the edge vector), the part along a face's unit
+    normal (axis)."""
     axis_squared = dot(axis, axis)
-    along = np.where(axis_squared > 0, dot(vectors_, axis) / axis_squared, 0) * axis
-    return np.where(code == FACE, along, vectors_ - along)
+    along = scale(dot(vector, axis) / axis_squared if axis_squared > 0 else like(axis_squared, 0.0), axis)
+    return along if code == FACE else sub(vector, along)
 
 
-def _normal_along(motion: np.ndarray, code: np.ndarray, axis: np.ndarray) -> np.ndarray:
-    """The normal of a feature picked by a motion, for when the center lies on the
-    feature itself: the motion's off-feature part, normalised; failing that, any
-    perpendicular of an edge, a face's own normal, or +z for a vertex."""
-    up = np.zeros_like(axis)
-    up[2] = 1
-    secondary = np.where(code == EDGE, any_perpendicular(axis), np.where(code == FACE, axis, up))
-    return normalize_or(_off_feature(motion, code, axis), secondary)
-
-
-def _resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t,
-             initially_touching, ignore_separating, widest=None) -> Contact:
-    """Turn the chosen feature (anchor, axis, code, index) and time into a ``Contact``;
-    ``axis`` None means every chosen feature is a vertex.
-
-    Where ``initially_touching``, the normal is the minimum-translation direction
-    and, with ``ignore_separating``, a contact whose motion does not deepen it is
-    dropped.  If the center lies on the core itself (exactly, or on an edge or face to within
-    ``tolerance.COORDINATE_ROUNDING_ULPS``: ``physics.core.within_rounding``; the
-    depth is still radius minus the computed distance), every direction that leaves
-    the core's widest feature (``widest`` = (code, axis): its face, else its longest
-    edge, else the vertex) separates by the full radius: the one closest to the
-    motion is taken.  Elsewhere the normal is the approach direction at contact
-    (ties picked against the motion: the limit of a zero radius).
-    """
-    hit = t <= 1  # t is +inf where nothing was hit
-    at_time = (center - anchor) + np.where(hit, t, 0) * direction
-    if axis is None:  # only vertices
-        axis, separation = np.zeros_like(at_time), at_time
+@njit(**COMPILE)
+def normal_along(motion, code, axis):
+    """The normal of a feature picked by a motion, for a center on the feature itself:
+    the motion's off-feature part, normalised; failing that, any perpendicular of an
+    edge, a face's own normal, or +z for a vertex."""
+    zero = like(axis[0], 0.0)
+    if code == EDGE:
+        secondary = any_perpendicular(axis)
+    elif code == FACE:
+        secondary = axis
     else:
-        separation = _off_feature(at_time, code, axis)
-    distance = np.sqrt(dot(separation, separation))
-    # a center on an edge or face (to within the rounding of the coordinates: the
-    # separation's direction is then a projection's round-off) leaves by the escape
-    # rule; from a vertex the separation is a difference, exact in direction
-    needs_tie = (separation[0] == 0) & (separation[1] == 0) & (separation[2] == 0)
-    if np.any(initially_touching):
-        needs_tie |= initially_touching & (code != VERTEX) & within_rounding(separation, center, anchor)
-    needs_tie |= ~initially_touching & (total_radius == 0)
-    needs_tie &= hit  # a miss reports no normal
-    if np.any(needs_tie):
-        escape = _normal_along(direction, *(widest if widest is not None else (code, axis)))
-        tie = np.where(initially_touching, escape, _normal_along(-direction, code, axis))
-        normal = np.where(needs_tie, tie, normalize_or(separation, tie))
+        secondary = (zero, zero, like(zero, 1.0))
+    return normalize_or(off_feature(motion, code, axis), secondary)
+
+
+@njit(**COMPILE)
+def resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t, touching,
+            ignore_separating, widest_code, widest_axis):
+    """Turn the chosen feature (``anchor``, ``axis``, ``code``, ``index``) and time into
+    an answer: (t, point, normal, depth, code, index), NaN and -1 where no hit.
+
+    Where ``touching`` at t = 0, the normal is the minimum translation's direction
+    and, with ``ignore_separating``, a contact the motion does not deepen is dropped;
+    a center on the core (module docstring) takes the escape rule off the widest
+    feature, a ray at an edge or vertex the reversed motion.  Elsewhere the normal
+    is the approach direction at contact."""
+    nan = like(total_radius, math.nan)
+    hit = t <= 1
+    at_time = add(sub(center, anchor), scale(t if hit else like(t, 0.0), direction))
+    separation = off_feature(at_time, code, axis)
+    distance = math.sqrt(dot(separation, separation))
+    needs_tie = separation[0] == 0 and separation[1] == 0 and separation[2] == 0
+    needs_tie = needs_tie or (touching and code != VERTEX and is_within_rounding(separation, center, anchor))
+    needs_tie = needs_tie or (not touching and total_radius == 0)
+    if touching:
+        tie = normal_along(direction, widest_code, widest_axis)
     else:
-        normal = normalize_or(separation, 0)
-    normal = normal + 0.0  # turns -0.0 into +0.0
-    point = anchor + (at_time - separation) + target_radius * normal
-    if ignore_separating:
-        hit = hit & ~(initially_touching & (dot(direction, normal) >= 0))
-    overlapping = hit & initially_touching & (distance < total_radius)
-    nan = np.asarray(np.nan, dtype=normal.dtype)
-    return Contact(t=np.where(hit, t, nan), point=np.where(hit, point, nan), normal=np.where(hit, normal, nan),
-                   depth=np.where(overlapping, total_radius - distance, nan),
-                   feature_code=np.where(hit, code, -1), feature_index=np.where(hit, index, -1))
+        tie = normal_along((-direction[0], -direction[1], -direction[2]), code, axis)
+    normal = plus_zero(tie if (needs_tie and hit) else normalize_or(separation, tie))
+    point = add(add(anchor, sub(at_time, separation)), scale(target_radius, normal))
+    if ignore_separating and touching and dot(direction, normal) >= 0:
+        hit = False
+    if not hit:
+        return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
+    depth = total_radius - distance if (touching and distance < total_radius) else nan
+    return t, point, normal, depth, code, index
+
+
+@njit(**COMPILE)
+def ball_core(center, radius, direction, vertices, target_radius, ignore_separating):
+    """A ball (``center``, ``radius``) moving along ``direction`` against the core
+    ``vertices`` (V, 3) inflated by ``target_radius``: (t, point, normal, depth, code,
+    index) as ``resolve`` gives it."""
+    total_radius = radius + target_radius
+    radius_squared = total_radius * total_radius
+    inf = like(total_radius, math.inf)
+    count = vertices.shape[0]
+    # features in order: the face (polygons), the edges, the vertices; each with the
+    # first t it is entered and its squared distance at t = 0 (inf: not its region)
+    best_time, time_feature, best_start, start_feature = inf, 0, inf, 0
+    feature = 0
+    normal = (like(inf, 0.0), like(inf, 0.0), like(inf, 0.0))
+    if count >= 3:
+        extent, rounding = extent_and_rounding(vertices)
+        slack = like(extent, tolerance.POLYGON_RTOL) * extent + rounding
+        normal = face_normal(vertices, extent, rounding)
+        offset = sub(center, vertex(vertices, 0))
+        height = dot(offset, normal)
+        time = slab_entry_time(height, dot(direction, normal), total_radius)
+        at_hit = add(offset, scale(time if time <= 1 else like(time, 0.0), direction))
+        best_time = time if inside_face(vertices, normal, at_hit, slack) else inf
+        best_start = height * height if inside_face(vertices, normal, offset, slack) else inf
+        feature = 1
+    for i in range(edge_count(vertices)):
+        start, edge = edge_of(vertices, i)
+        length_squared = dot(edge, edge)
+        inverse_squared = like(length_squared, 1.0) / length_squared if length_squared > 0 else like(inf, 0.0)
+        offset = sub(center, start)
+        along = dot(offset, edge) * inverse_squared
+        rate_along = dot(direction, edge) * inverse_squared
+        across = sub(offset, scale(along, edge))
+        time = ball_entry_time(across, sub(direction, scale(rate_along, edge)), total_radius)
+        along_at_hit = along + (time if time <= 1 else like(time, 0.0)) * rate_along
+        is_edge = inverse_squared > 0  # a zero-length edge is left to its vertices
+        if is_edge and along_at_hit > 0 and along_at_hit < 1 and time < best_time:
+            best_time, time_feature = time, feature
+        # at t = 0 the center is the edge's where it projects strictly between the edge's
+        # ends by the sign of its offsets from them (``along`` rounds: a center inside by
+        # less than that would be given to the end vertex, and leave along the edge)
+        between = dot(offset, edge) > 0 and dot(sub(center, vertex(vertices, (i + 1) % count)), edge) < 0
+        if is_edge and between and dot(across, across) < best_start:
+            best_start, start_feature = dot(across, across), feature
+        feature += 1
+    for i in range(count):
+        offset = sub(center, vertex(vertices, i))
+        time = ball_entry_time(offset, direction, total_radius)
+        if time < best_time:
+            best_time, time_feature = time, feature
+        if dot(offset, offset) < best_start:
+            best_start, start_feature = dot(offset, offset), feature
+        feature += 1
+    touching = best_start <= radius_squared
+    chosen = start_feature if touching else time_feature
+    t = like(inf, 0.0) if touching else best_time
+    zero = (like(inf, 0.0), like(inf, 0.0), like(inf, 0.0))
+    faces = 1 if count >= 3 else 0
+    if chosen < faces:
+        anchor, axis, code, index = vertex(vertices, 0), normal, FACE, 0
+    elif chosen < faces + edge_count(vertices):
+        anchor, axis = edge_of(vertices, chosen - faces)
+        code, index = EDGE, chosen - faces
+    else:
+        anchor, axis, code, index = vertex(vertices, chosen - faces - edge_count(vertices)), zero, VERTEX, \
+            chosen - faces - edge_count(vertices)
+    widest_code, widest_axis = widest_feature(vertices, normal)
+    return resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t, touching,
+                   ignore_separating, widest_code, widest_axis)
+
+
+@njit(**COMPILE)
+def ball_plane(center, radius, direction, normal, offset, ignore_separating):
+    """A ball against the two-sided plane ``dot(normal, x) == offset`` (unit normal):
+    its center against the slab of half-width ``radius``.  Feature: face 0."""
+    height = dot(center, normal) - offset
+    touching = abs(height) <= radius
+    t = like(radius, 0.0) if touching else slab_entry_time(height, dot(direction, normal), radius)
+    return resolve(center, direction, radius, like(radius, 0.0), sub(center, scale(height, normal)), normal, FACE, 0,
+                   t, touching, ignore_separating, FACE, normal)
+
+
+# --- batches ----------------------------------------------------------------------------
+
+@njit(**COMPILE)
+def _row(array, i):
+    return (array[i, 0], array[i, 1], array[i, 2])
+
+
+@njit(**COMPILE)
+def _store(out, i, answer):
+    t, point, normal, depth, code, index = answer
+    out_t, out_point, out_normal, out_depth, out_code, out_index = out
+    out_t[i], out_depth[i], out_code[i], out_index[i] = t, depth, code, index
+    for k in range(3):
+        out_point[i, k], out_normal[i, k] = point[k], normal[k]
+
+
+@njit(**COMPILE)
+def _ball_core_lanes(centers, radii, directions, vertices, target_radii, ignore_separating, out):
+    for i in range(len(radii)):
+        _store(out, i, ball_core(_row(centers, i), radii[i], _row(directions, i), vertices[i], target_radii[i],
+                                 ignore_separating))
+
+
+@njit(**COMPILE)
+def _ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separating, out):
+    for i in range(len(radii)):
+        _store(out, i, ball_plane(_row(centers, i), radii[i], _row(directions, i), _row(normals, i), offsets[i],
+                                  ignore_separating))
+
+
+def _lanes(shape: tuple, dtype, *arrays_with_element_dims):
+    """Each (array, element dims) broadcast to the batch ``shape`` and flattened to one
+    lane axis, in ``dtype`` (zero-copy where numpy can)."""
+    count = math.prod(shape)
+    return [np.broadcast_to(np.asarray(array, dtype), shape + np.shape(array)[np.ndim(array) - dims:]).reshape(
+        (count,) + np.shape(array)[np.ndim(array) - dims:]) for array, dims in arrays_with_element_dims]
+
+
+def _answers(count: int, dtype) -> tuple:
+    return (np.empty(count, dtype), np.empty((count, 3), dtype), np.empty((count, 3), dtype), np.empty(count, dtype),
+            np.empty(count, np.int64), np.empty(count, np.int64))
+
+
+def _contact(out, shape: tuple) -> Contact:
+    t, point, normal, depth, code, index = out
+    return Contact(t.reshape(shape), point.reshape(shape + (3,)), normal.reshape(shape + (3,)), depth.reshape(shape),
+                   code.reshape(shape), index.reshape(shape))
+
+
+def sweep_ball_core(center, radius, direction, vertices, target_radius, ignore_separating: bool = False) -> Contact:
+    """Balls (``center`` (..., 3), ``radius`` (...)) along ``direction`` (..., 3) against
+    cores ``vertices`` (..., V, 3) inflated by ``target_radius`` (...); batch dimensions
+    broadcast.  Computed in the inputs' common floating dtype."""
+    dtype = np.result_type(center, radius, direction, vertices, target_radius, np.float16)
+    shape = np.broadcast_shapes(np.shape(center)[:-1], np.shape(radius), np.shape(direction)[:-1],
+                                np.shape(vertices)[:-2], np.shape(target_radius))
+    lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (vertices, 2), (target_radius, 0))
+    out = _answers(math.prod(shape), dtype)
+    _ball_core_lanes(*lanes, bool(ignore_separating), out)
+    return _contact(out, shape)
+
+
+def sweep_ball_plane(center, radius, direction, plane_normal, plane_offset, ignore_separating: bool = False) -> Contact:
+    """Balls against two-sided planes ``dot(plane_normal, x) == plane_offset`` (unit
+    normals), batched as ``sweep_ball_core``.  The feature is always face 0."""
+    dtype = np.result_type(center, radius, direction, plane_normal, plane_offset, np.float16)
+    shape = np.broadcast_shapes(np.shape(center)[:-1], np.shape(radius), np.shape(direction)[:-1],
+                                np.shape(plane_normal)[:-1], np.shape(plane_offset))
+    lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (plane_normal, 1), (plane_offset, 0))
+    out = _answers(math.prod(shape), dtype)
+    _ball_plane_lanes(*lanes, bool(ignore_separating), out)
+    return _contact(out, shape)

@@ -32,12 +32,12 @@ from typing import NamedTuple
 import numpy as np
 
 from physics import tolerance
-from physics.core import EDGE, FACE, VERTEX, core_features, within_rounding
+from physics.core import EDGE, FACE, VERTEX, within_rounding
 from physics.result import SweepResult
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle, segment_vertices
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
 from physics.sweep.batching import CHUNK_SIZE
-from physics.sweep.rounded import slab_entry_time
+from physics.sweep.rounded import slab_entry_times
 from physics.sweep.sphere import is_scalar, sweep_query, to_result
 from physics.vector import any_perpendicular, components, cross, cross_accurate, dot, normalize_or
 
@@ -165,15 +165,10 @@ def _lined_up(stacked: np.ndarray, shape: tuple) -> np.ndarray:
     return stacked.reshape((len(stacked),) + (1,) * (len(shape) + 2 - stacked.ndim) + stacked.shape[1:])
 
 
-def _ball_sweeps(centers: list, radius, direction, features, feature_batch: tuple, target_radius,
-                 shape: tuple) -> list[Contact]:
-    """``sweep_ball_core`` for each of several ball centers (..., 3) in a query of
-    batch ``shape``, in one pass or one each (``_in_one_pass``)."""
-    if not _in_one_pass(shape, len(centers)):
-        return [sweep_ball_core(center, radius, direction, features, feature_batch, target_radius)
-                for center in centers]
-    stacked = _lined_up(np.stack(np.broadcast_arrays(*centers)), shape)
-    return _unstacked(sweep_ball_core(stacked, radius, direction, features, feature_batch, target_radius))
+def _ball_sweeps(centers: list, radius, direction, vertices, target_radius) -> list[Contact]:
+    """``sweep_ball_core`` of each of several ball centers (..., 3) against the cores
+    ``vertices`` (..., V, 3)."""
+    return [sweep_ball_core(center, radius, direction, vertices, target_radius) for center in centers]
 
 
 def _unstacked(contact: Contact) -> list[Contact]:
@@ -215,7 +210,7 @@ def _interiors(start, end, direction, other_start, other_end, total_radius, targ
     length = np.sqrt(dot(common, common))
     safe_length = np.where(length > 0, length, 1)
     unit = common / safe_length
-    time = slab_entry_time(dot(unit, a - c), dot(unit, d), total_radius)
+    time = slab_entry_times(dot(unit, a - c), dot(unit, d), total_radius)
     moved = a + np.where(time <= 1, time, 0) * d
     # the lines' closest points must be interior to both segments (else an end ball touches first):
     # s = n . (other_along x offset) / |n|^2, w = n . (along x offset) / |n|^2 (Lagrange's identity);
@@ -304,13 +299,10 @@ def sweep_core_segment(start, end, radius, direction, other_start, other_end, ta
                                 np.shape(other_start)[:-1], np.shape(other_end)[:-1], total_radius.shape)
     target_core = segment_vertices(other_start, other_end)
     moving_core = segment_vertices(start, end)
-    target_features, moving_features = core_features(target_core), core_features(moving_core)
-    candidates = _ball_sweeps([start, end], radius, direction, target_features, target_core.shape[:-2],
-                              target_radius, shape)
+    candidates = _ball_sweeps([start, end], radius, direction, target_core, target_radius)
     target_ends = (other_start, other_end)
     candidates += [_reversed(contact, vertex, target_radius, index) for index, (vertex, contact) in enumerate(zip(
-        target_ends, _ball_sweeps(target_ends, target_radius, -direction, moving_features, moving_core.shape[:-2],
-                                  radius, shape)))]
+        target_ends, _ball_sweeps(target_ends, target_radius, -direction, moving_core, radius)))]
     candidates.append(_interiors(start, end, direction, other_start, other_end, total_radius, target_radius, shape))
     touching, initial = _segment_at_start(start, end, direction, other_start, other_end, total_radius, target_radius,
                                           ignore_separating, shape)
@@ -537,7 +529,7 @@ def _exact_polygon_at_start(start, end, direction, vertices, radius, ignore_sepa
                              np.where(hit, index, -1))
 
 
-def sweep_core_polygon(start, end, radius, direction, polygon_vertices, features, feature_batch,
+def sweep_core_polygon(start, end, radius, direction, polygon_vertices,
                        ignore_separating: bool = False) -> Contact:
     """A moving capsule core against convex polygons (..., V, 3), batched.
 
@@ -552,12 +544,11 @@ def sweep_core_polygon(start, end, radius, direction, polygon_vertices, features
                                 polygon_vertices.shape[:-2], radius.shape)
     zero = np.zeros((), radius.dtype)
     moving_core = segment_vertices(start, end)
-    moving_features = core_features(moving_core)
-    candidates = _ball_sweeps([start, end], radius, direction, features, feature_batch, zero, shape)
+    candidates = _ball_sweeps([start, end], radius, direction, polygon_vertices, zero)
     count = polygon_vertices.shape[-2]
     corners = [polygon_vertices[..., i, :] for i in range(count)]  # vertex i starts edge i
     vertex_balls = [_reversed(contact, corner, zero, index) for index, (corner, contact) in enumerate(zip(
-        corners, _ball_sweeps(corners, zero, -direction, moving_features, moving_core.shape[:-2], radius, shape)))]
+        corners, _ball_sweeps(corners, zero, -direction, moving_core, radius)))]
     edge_interiors = _edge_interiors(start, end, direction, polygon_vertices, radius, zero, shape)
     for vertex_ball, edge_interior in zip(vertex_balls, edge_interiors):  # the order ties are broken in
         candidates += [vertex_ball, edge_interior]
@@ -581,6 +572,5 @@ def sweep_capsule_polygon(capsule: Capsule, polygon: Polygon, direction, *, igno
 
 def _sweep_polygon(capsule, polygon, direction, ignore_separating, face_index) -> SweepResult:
     start, end, radius = capsule_core(capsule)
-    contact = sweep_core_polygon(start, end, radius, direction, polygon.vertices, polygon.features,
-                                 polygon.batch_shape, ignore_separating)
+    contact = sweep_core_polygon(start, end, radius, direction, polygon.vertices, ignore_separating)
     return to_result(contact, scalar=is_scalar(capsule, polygon, direction=direction), face_index=face_index)

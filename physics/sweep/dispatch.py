@@ -20,8 +20,8 @@ from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Se
                             vector_argument)
 from physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
                                    sweep_capsule_segment, sweep_capsule_triangle)
-from physics.sweep.sphere import (CORE_TARGETS, sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point,
-                                  sweep_sphere_polygon, sweep_sphere_segment, sweep_sphere_sphere, sweep_sphere_targets,
+from physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point,
+                                  sweep_sphere_polygon, sweep_sphere_segment, sweep_sphere_sphere,
                                   sweep_sphere_triangle)
 from physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
 from physics.sweep.polyhedron import (point_or_segment, sweep_capsule_polyhedron, sweep_polyhedron_mesh,
@@ -101,24 +101,12 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
 
 
 def sweep_each(moving: Shape, targets: list[Shape], direction, *, ignore_separating: bool = False) -> list[SweepResult]:
-    """``[sweep(moving, target, direction) for target in targets]``, answer for answer
-    bit-identical, in fewer kernel calls: for an unbatched moving sphere or point, the
-    unbatched targets that are cores (``physics.sweep.sphere.CORE_TARGETS``: all the
-    sphere family but the plane) share one call (``sweep_sphere_targets``, about the
-    cost of one of them); the rest are swept one by one.  Raises what ``sweep`` raises
-    for a target it cannot sweep.
+    """``[sweep(moving, target, direction) for target in targets]``: the editor's way of
+    asking about every target of a scene.  Raises what ``sweep`` raises for a target
+    it cannot sweep.
 
     Degenerate inputs: as ``sweep``; an empty ``targets`` gives []."""
-    direction = vector_argument(direction, "direction")
-    subject = _promoted(moving) if isinstance(moving, Point) else moving
-    one_sphere = isinstance(subject, Sphere) and subject.batch_shape == () and direction.shape == (3,)
-    shared = [position for position, target in enumerate(targets)
-              if one_sphere and isinstance(target, CORE_TARGETS) and target.batch_shape == ()]
-    answers = dict(zip(shared, sweep_sphere_targets(subject, [targets[position] for position in shared], direction,
-                                                    ignore_separating=ignore_separating))) if shared else {}
-    return [answers[position] if position in answers else sweep(moving, target, direction,
-                                                                  ignore_separating=ignore_separating)
-            for position, target in enumerate(targets)]
+    return [sweep(moving, target, direction, ignore_separating=ignore_separating) for target in targets]
 
 
 def _polyhedron_feature(target: ConvexPolyhedron, point: np.ndarray):

@@ -3,8 +3,8 @@
 The moving shape is reduced to its *core* (a sphere's center, a capsule's segment)
 and radius, carried into the mesh's body space (no transform for the identity
 pose), and walked down the tree (``physics.traversal``): the node test is the
-same sweep against the node's sphere (``ball_entry_time`` for a sphere,
-``segment_ball_entry_time`` for a capsule), the leaf test the exact triangle sweep
+same sweep against the node's sphere (``ball_entry_times`` for a sphere,
+``segment_ball_entry_times`` for a capsule), the leaf test the exact triangle sweep
 of ``physics.sweep.sphere`` / ``physics.sweep.capsule``.  Nodes entered later
 than the best hit so far are culled.
 
@@ -29,13 +29,13 @@ from typing import NamedTuple
 import numpy as np
 
 from physics import tolerance
-from physics.core import VERTEX, core_features
+from physics.core import VERTEX
 from physics.mesh_edges import MeshEdges, internal_feature, mesh_edges
 from physics.result import SweepResult, answer_dtype
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
 from physics.sweep.ball import Contact, sweep_ball_core
 from physics.sweep.capsule import capsule_core, sweep_core_polygon
-from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
+from physics.sweep.rounded import ball_entry_times, segment_ball_entry_times
 from physics.sweep.sphere import sweep_query
 from physics.traversal import LEAF_ROUND_PAIRS, BoundUpdate, LeafContacts, TraversalTrace, lower_to_first_hit, walk
 from physics.vector import components, dot_last
@@ -103,17 +103,16 @@ def walk_mesh(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bool, 
         offset = starts[:, queries] - tree.center_components[:, nodes]
         total = reach[queries] + tree.radii[nodes]
         if points.shape[1] == 1:
-            return ball_entry_time(offset, directions[:, queries], total)
-        return segment_ball_entry_time(offset, axes[:, queries], directions[:, queries], total)
+            return ball_entry_times(offset, directions[:, queries], total)
+        return segment_ball_entry_times(offset, axes[:, queries], directions[:, queries], total)
 
     def leaf_test(queries, faces):
         triangles = mesh.vertices[mesh.faces[faces]]
-        features = core_features(triangles)
         if points.shape[1] == 1:
-            return sweep_ball_core(points[queries, 0], radius[queries], direction[queries], features,
-                                   (len(faces),), np.zeros((), radius.dtype), ignore_separating)
+            return sweep_ball_core(points[queries, 0], radius[queries], direction[queries], triangles,
+                                   np.zeros((), radius.dtype), ignore_separating)
         return sweep_core_polygon(points[queries, 0], points[queries, 1], radius[queries], direction[queries],
-                                  triangles, features, (len(faces),), ignore_separating)
+                                  triangles, ignore_separating)
 
     return walk(tree, len(radius), node_entry, leaf_test, update_bound, trace, first_round_pairs)
 

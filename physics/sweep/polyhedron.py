@@ -43,14 +43,14 @@ from typing import NamedTuple
 import numpy as np
 
 from physics import tolerance
-from physics.core import EDGE, FACE, VERTEX, core_features, newell_normal
+from physics.core import EDGE, FACE, VERTEX, newell_normal
 from physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
 from physics.sweep.capsule import closest_parameters, sweep_core_polygon
 from physics.sweep.ball import Contact, sweep_ball_core
 from physics.sweep.batching import chunk_ranges
 from physics.sweep.mesh import MovingCore, core_points, culling_reach, first_hit_result, ranked_hits
-from physics.sweep.rounded import ball_entry_time
+from physics.sweep.rounded import ball_entry_times
 from physics.traversal import lower_to_first_hit, walk
 from physics.sweep.sphere import is_scalar, sweep_query
 from physics.vector import any_perpendicular, components, dot_last
@@ -605,13 +605,11 @@ def _first_per_row(contact) -> tuple[np.ndarray, np.ndarray]:
 
 def _rounded_triangle_contacts(points, radius, motion, corners, ignore_separating):
     """Contacts (n, T) of the moving cores (n, K, 3) with every face triangle."""
-    shape = corners.shape[:2]
-    features = core_features(corners)
     if points.shape[1] == 1:
-        return sweep_ball_core(points[:, None, 0], radius[:, None], motion[:, None], features, shape,
-                               np.zeros(()), ignore_separating)
+        return sweep_ball_core(points[:, None, 0], radius[:, None], motion[:, None], corners, np.zeros(()),
+                               ignore_separating)
     return sweep_core_polygon(points[:, None, 0], points[:, None, 1], radius[:, None], motion[:, None], corners,
-                              features, shape, ignore_separating)
+                              ignore_separating)
 
 
 def _core_inside(polyhedron, batch_shape, points, radius, motion, ignore_separating, t, point, normal, depth,
@@ -698,7 +696,7 @@ def sweep_polyhedron_mesh(polyhedron: ConvexPolyhedron, mesh, direction, *, igno
     centers, directions = components(center), components(motion)
 
     def node_entry(queries, nodes):
-        return ball_entry_time(centers[:, queries] - tree.center_components[:, nodes], directions[:, queries],
+        return ball_entry_times(centers[:, queries] - tree.center_components[:, nodes], directions[:, queries],
                                reach[queries] + tree.radii[nodes])
 
     def leaf_test(queries, faces):

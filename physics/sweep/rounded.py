@@ -17,19 +17,23 @@ exactly when float64 says the discriminant is >= 0.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
-from physics.solve import first_nonpositive_time
-from physics.vector import dot
+from physics.geometry import COMPILE, dot, like, maximum, minimum, scale, sub
+from physics.solve import first_nonpositive_time, first_nonpositive_times
+from physics.vector import dot as dots
 
 
-def first_time_in(low: np.ndarray, high: np.ndarray) -> np.ndarray:
+def first_times_in(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """Earliest t of the interval [low, high] that lies in [0, 1]; +inf if none."""
     start = np.maximum(low, 0)
     return np.where((start <= high) & (start <= 1), start, np.asarray(np.inf, dtype=start.dtype))
 
 
-def ball_entry_time(offset: np.ndarray, direction: np.ndarray, radius: np.ndarray) -> np.ndarray:
+def ball_entry_times(offset: np.ndarray, direction: np.ndarray, radius: np.ndarray) -> np.ndarray:
     """First t in [0, 1] with ``|offset + t direction| <= radius``; vectors are
     component-first (3, ...), ``radius`` broadcasts against their batch.
 
@@ -39,16 +43,16 @@ def ball_entry_time(offset: np.ndarray, direction: np.ndarray, radius: np.ndarra
     cylinder is this ball in the plane perpendicular to its axis: pass the offset
     and direction with their axial parts removed.
     """
-    speed_squared = dot(direction, direction)
-    half_b = dot(offset, direction)
+    speed_squared = dots(direction, direction)
+    half_b = dots(offset, direction)
     perpendicular = offset - np.where(speed_squared > 0, half_b / speed_squared, 0) * direction
     radius_squared = radius * radius
-    time = first_nonpositive_time(speed_squared, half_b, dot(offset, offset) - radius_squared,
-                                  speed_squared * (radius_squared - dot(perpendicular, perpendicular)))
+    time = first_nonpositive_times(speed_squared, half_b, dots(offset, offset) - radius_squared,
+                                  speed_squared * (radius_squared - dots(perpendicular, perpendicular)))
     return np.where(time <= 1, time, np.inf)
 
 
-def slab_entry_time(height: np.ndarray, rate: np.ndarray, radius: np.ndarray) -> np.ndarray:
+def slab_entry_times(height: np.ndarray, rate: np.ndarray, radius: np.ndarray) -> np.ndarray:
     """First t in [0, 1] with ``|height + t rate| <= radius``: a point approaching a
     plane at signed ``height`` with speed ``rate`` along its normal."""
     first = (-radius - height) / rate
@@ -56,10 +60,10 @@ def slab_entry_time(height: np.ndarray, rate: np.ndarray, radius: np.ndarray) ->
     inf = np.where(np.abs(height) <= radius, np.inf, -np.inf).astype(first.dtype)  # still: always or never
     low = np.where(rate != 0, np.minimum(first, second), -inf)
     high = np.where(rate != 0, np.maximum(first, second), inf)
-    return first_time_in(low, high)
+    return first_times_in(low, high)
 
 
-def segment_ball_entry_time(offset: np.ndarray, axis: np.ndarray, direction: np.ndarray,
+def segment_ball_entry_times(offset: np.ndarray, axis: np.ndarray, direction: np.ndarray,
                             radius: np.ndarray) -> np.ndarray:
     """First t in [0, 1] at which the moving segment ``offset + s axis + t direction``
     (s in [0, 1]) comes within ``radius`` of the origin; +inf if never.
@@ -68,11 +72,50 @@ def segment_ball_entry_time(offset: np.ndarray, axis: np.ndarray, direction: np.
     infinite cylinder kept where the closest point at contact lies inside the
     segment (elsewhere an end ball is reached first).  Component-first vectors.
     """
-    ends = np.minimum(ball_entry_time(offset, direction, radius), ball_entry_time(offset + axis, direction, radius))
-    axis_squared = dot(axis, axis)
+    ends = np.minimum(ball_entry_times(offset, direction, radius), ball_entry_times(offset + axis, direction, radius))
+    axis_squared = dots(axis, axis)
     inverse = np.where(axis_squared > 0, 1 / axis_squared, 0)
-    along, rate = -dot(offset, axis) * inverse, -dot(direction, axis) * inverse
-    side = ball_entry_time(offset + along * axis, direction + rate * axis, radius)
+    along, rate = -dots(offset, axis) * inverse, -dots(direction, axis) * inverse
+    side = ball_entry_times(offset + along * axis, direction + rate * axis, radius)
     along_at_hit = along + np.where(side <= 1, side, 0) * rate
     side = np.where((axis_squared > 0) & (along_at_hit >= 0) & (along_at_hit <= 1), side, np.inf)
     return np.minimum(ends, side)
+
+
+# --- one lane (compiled) ----------------------------------------------------------------
+
+@njit(**COMPILE)
+def first_time_in(low, high):
+    """Earliest t of the interval [low, high] that lies in [0, 1]; +inf if none."""
+    start = maximum(low, like(low, 0.0))
+    return start if (start <= high and start <= 1) else like(low, math.inf)
+
+
+@njit(**COMPILE)
+def ball_entry_time(offset, direction, radius):
+    """First t in [0, 1] with ``|offset + t direction| <= radius`` (3-vector tuples).
+
+    The quadratic ``|d|^2 t^2 + 2 (m.d) t + |m|^2 - r^2`` takes its discriminant from
+    the perpendicular distance of the line, ``|d|^2 (r^2 - |m_perp|^2)``: no
+    ``b^2 - 4ac`` cancellation at a graze.  An infinite cylinder is this ball in the
+    plane square to its axis: pass the offset and direction without their axial parts."""
+    speed_squared = dot(direction, direction)
+    half_b = dot(offset, direction)
+    perpendicular = sub(offset, scale(half_b / speed_squared if speed_squared > 0 else like(half_b, 0.0), direction))
+    radius_squared = radius * radius
+    time = first_nonpositive_time(speed_squared, half_b, dot(offset, offset) - radius_squared,
+                                  speed_squared * (radius_squared - dot(perpendicular, perpendicular)))
+    return time if time <= 1 else like(time, math.inf)
+
+
+@njit(**COMPILE)
+def slab_entry_time(height, rate, radius):
+    """First t in [0, 1] with ``|height + t rate| <= radius``: a point approaching a
+    plane at signed ``height`` with speed ``rate`` along its normal (a still one is
+    always inside or never)."""
+    if rate != 0:
+        first, second = (-radius - height) / rate, (radius - height) / rate
+        return first_time_in(minimum(first, second), maximum(first, second))
+    inside = abs(height) <= radius
+    return first_time_in(like(height, -math.inf) if inside else like(height, math.inf),
+                         like(height, math.inf) if inside else like(height, -math.inf))

@@ -6,8 +6,7 @@ a point is a one-vertex core, a sphere a one-vertex core inflated by its radius
 two-vertex core, a triangle or polygon its vertex loop; a plane has its own slab.
 
 Every pair function takes ``(sphere, target, direction, *, ignore_separating=False)``
-and returns a ``SweepResult`` (batched when any input is); ``sweep_sphere_targets``
-answers one sphere against a list of different core targets in one kernel call.
+and returns a ``SweepResult`` (batched when any input is).
 ``ignore_separating`` drops a contact at t = 0 whose motion does not move deeper
 into the target (``dot(direction, normal) >= 0``): what a character controller wants
 to slide along a wall it already touches.  Convex targets cannot be touched again
@@ -34,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physics.core import FACE, CoreFeatures, stack_cores
+from physics.core import FACE
 from physics.result import SweepResult
 from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
 from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
@@ -153,7 +152,7 @@ def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_
 class TargetCore(NamedTuple):
     """A sphere-family target as the ball kernel sees it."""
 
-    features: CoreFeatures
+    vertices: np.ndarray     # (..., V, 3): the core (1 a point, 2 a segment, >= 3 a polygon)
     radius: np.ndarray       # how far the core is inflated: a sphere's or capsule's radius, else 0
     face_index: int | None   # reported on every hit (a polygon's one face), else none
     surface: bool            # every contact is the target's face 0 (a sphere's surface)
@@ -164,60 +163,17 @@ CORE_TARGETS = (Point, Sphere, Segment, Capsule, Triangle, Polygon)
 
 
 def target_core(target) -> TargetCore:
-    """How the ball kernel sees a ``CORE_TARGETS`` shape: its core (cached on it, see
-    ``physics.shapes.Cored``) inflated by its radius (0 for all but spheres and
-    capsules)."""
-    features = target.features
-    radius = target.radius if isinstance(target, (Sphere, Capsule)) else np.zeros((), features.vertices.dtype)
+    """How the ball kernel sees a ``CORE_TARGETS`` shape: its core inflated by its
+    radius (0 for all but spheres and capsules)."""
+    vertices = target.core_vertices()
+    radius = target.radius if isinstance(target, (Sphere, Capsule)) else np.zeros((), vertices.dtype)
     face_index = 0 if isinstance(target, Polygon) and not isinstance(target, Triangle) else None
-    return TargetCore(features, radius, face_index, isinstance(target, Sphere))
+    return TargetCore(vertices, radius, face_index, isinstance(target, Sphere))
 
 
 def _sweep_target_core(sphere: Sphere, target, direction, ignore_separating) -> SweepResult:
     core = target_core(target)
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core.features,
-                              core.features.vertices.shape[1:-1], core.radius, ignore_separating)
-    return _core_result(contact, core, is_scalar(sphere, target, direction=direction))
-
-
-def _core_result(contact: Contact, core: TargetCore, scalar: bool) -> SweepResult:
+    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core.vertices, core.radius, ignore_separating)
     if core.surface:
         contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
-    return to_result(contact, scalar=scalar, face_index=core.face_index)
-
-
-@sweep_query
-def sweep_sphere_targets(sphere: Sphere, targets, direction, *, ignore_separating=False) -> list[SweepResult]:
-    """One sphere against a list of ``CORE_TARGETS``, all unbatched, in one kernel
-    call per dtype: their cores are stacked into one batch (``physics.core.stack_cores``),
-    so the call costs about what a single target does (numpy's per-call overhead
-    dominates a small query).  Answer i is, bit for bit, the answer of the pair's own
-    test (``sweep(sphere, targets[i], direction)``).
-
-    Raises ``ValueError`` naming ``sphere``, ``direction`` or ``targets`` when one is
-    batched, ``TypeError`` for a target that is not a core (a plane, a mesh...).
-
-    Degenerate inputs: as for each pair test; an empty ``targets`` gives []."""
-    if sphere.batch_shape != ():
-        raise ValueError(f"sphere must be one sphere, got a batch of shape {sphere.batch_shape}")
-    if direction.shape != (3,):
-        raise ValueError(f"direction must be one vector of shape (3,), got {direction.shape}")
-    for position, target in enumerate(targets):
-        if not isinstance(target, CORE_TARGETS):
-            raise TypeError(f"targets[{position}] is a {type(target).__name__}, not one of "
-                            + ", ".join(kind.__name__ for kind in CORE_TARGETS))
-        if target.batch_shape != ():
-            raise ValueError(f"targets[{position}] must be unbatched, got a batch of shape {target.batch_shape}")
-    cores = [target_core(target) for target in targets]
-    by_dtype: dict[np.dtype, list[int]] = {}
-    for position, core in enumerate(cores):
-        by_dtype.setdefault(np.result_type(core.features.vertices, core.radius), []).append(position)
-    results: list[SweepResult | None] = [None] * len(targets)
-    for positions in by_dtype.values():
-        features = stack_cores([cores[position].features for position in positions])
-        radii = np.stack([cores[position].radius for position in positions])
-        contact = sweep_ball_core(sphere.center, sphere.radius, direction, features, (len(positions),), radii,
-                                  ignore_separating)
-        for row, position in enumerate(positions):
-            results[position] = _core_result(Contact(*(field[row] for field in contact)), cores[position], True)
-    return results
+    return to_result(contact, scalar=is_scalar(sphere, target, direction=direction), face_index=core.face_index)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -411,14 +412,31 @@ def main(argv=None) -> int:
         print(dict(Counter(record["family"] for record in records)))
         return 0
     meshes, records = read_corpus()
-    changed = Counter()
+    changed, largest = Counter(), {}
     for record in records:
-        fields = differences(record, answer_json(query(record, meshes)))
+        answer = answer_json(query(record, meshes))
+        fields = differences(record, answer)
         if fields:
             changed[(record["pair"], record["family"])] += 1
-            print(f"#{record['id']} {record['pair']} {record['family']}: {', '.join(fields)}")
-    print(f"{sum(changed.values())} of {len(records)} records differ")
+            sizes = {name: _float_difference(record["answer"][name], answer[name]) if name in FLOAT_FIELDS else math.nan
+                     for name in fields}
+            for name, size in sizes.items():
+                largest[name] = max(largest.get(name, 0.0), size) if not np.isnan(size) else largest.get(name, 0)
+            print(f"#{record['id']} {record['pair']} {record['family']}: "
+                  + ", ".join(name if np.isnan(size) else f"{name} {size:.3g}" for name, size in sizes.items()))
+    print(f"{sum(changed.values())} of {len(records)} records differ; largest difference per float field "
+          "(0: only other fields, or a value present in one answer only):", largest)
     return 1 if changed else 0
+
+
+FLOAT_FIELDS = ("t", "point", "normal", "depth")
+
+
+def _float_difference(recorded, now) -> float:
+    """The largest |difference| of two hex float fields (NaN where one answer has none)."""
+    if recorded is None or now is None:
+        return math.nan
+    return float(np.max(np.abs(_unhex(recorded, np.float64) - _unhex(now, np.float64))))
 
 
 if __name__ == "__main__":

@@ -1,65 +1,49 @@
-"""Target cores: feature frames and the widest feature, per batch element."""
+"""Target cores as the compiled kernels see them: face normal, inside test, widest
+feature, rounding."""
 
 import numpy as np
 
-from physics.core import EDGE, FACE, VERTEX, core_features, stack_cores
+from physics.core import (EDGE, FACE, VERTEX, edge_count, extent_and_rounding, face_normal, inside_face,
+                          is_within_rounding, widest_feature)
+
+TRIANGLE = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
 
-def test_frames_list_face_edges_vertices_in_code_order():
-    triangle = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-    features = core_features(triangle)
-    assert features.codes.tolist() == [FACE, EDGE, EDGE, EDGE, VERTEX, VERTEX, VERTEX]
-    anchors, axes = features.anchors.T, features.axes.T  # (F, 3)
-    np.testing.assert_array_equal(anchors[0], triangle[0])
-    np.testing.assert_array_equal(axes[0], [0.0, 0.0, 1.0])
-    np.testing.assert_array_equal(anchors[1:4], triangle)
-    np.testing.assert_array_equal(axes[1:4], np.roll(triangle, -1, axis=0) - triangle)
-    np.testing.assert_array_equal(anchors[4:], triangle)
-    np.testing.assert_array_equal(axes[4:], 0)
+def _normal(vertices):
+    return face_normal(vertices, *extent_and_rounding(vertices))
 
 
-def test_widest_feature_per_element_face_longest_edge_or_vertex():
-    batch = np.array([
-        [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],   # a face
-        [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [3.0, 0.0, 0.0]],   # a sliver: its longest edge, 2 -> 0
-        [[5.0, 5.0, 5.0], [5.0, 5.0, 5.0], [5.0, 5.0, 5.0]],   # a point
-    ])
-    features = core_features(batch)
-    assert features.widest_code.tolist() == [FACE, EDGE, VERTEX]
-    np.testing.assert_array_equal(features.widest_axis.T, [[0.0, 0.0, 1.0], [-3.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+def test_face_normal_follows_the_winding_and_vanishes_without_area():
+    assert _normal(TRIANGLE) == (0.0, 0.0, 1.0)
+    assert _normal(TRIANGLE[::-1].copy()) == (0.0, 0.0, -1.0)
+    assert _normal(np.array([[0.0, 0, 0], [1.0, 0, 0], [3.0, 0, 0]])) == (0.0, 0.0, 0.0)  # a sliver
+    nearly_a_point = np.array([[1.0, 1, 1], [1.0, 1, 1 + 2.0**-52], [1.0 + 2.0**-52, 1, 1]])
+    assert _normal(nearly_a_point) == (0.0, 0.0, 0.0)  # its area is round-off
 
 
-def test_segment_and_point_cores():
-    segment = core_features(np.array([[0.0, 0.0, 0.0], [0.0, 2.0, 0.0]]))
-    assert segment.widest_code == EDGE
-    np.testing.assert_array_equal(segment.widest_axis, [0.0, 2.0, 0.0])
-    assert segment.codes.tolist() == [EDGE, VERTEX, VERTEX]
-    point = core_features(np.array([[1.0, 2.0, 3.0]]))
-    assert point.widest_code == VERTEX
-    np.testing.assert_array_equal(point.anchors[:, 0], [1.0, 2.0, 3.0])
-    np.testing.assert_array_equal(point.axes, 0)
+def test_extent_and_rounding():
+    extent, rounding = extent_and_rounding(np.array([[-1.0, 0, 0], [1.0, 0, 0]]))
+    assert extent == 2.0 and rounding == 64 * 2.0**-52
 
 
-def test_stacked_cores_are_padded_with_features_that_cannot_be_chosen():
-    point = np.array([[1.0, 2.0, 3.0]])
-    segment = np.array([[0.0, 0.0, 0.0], [0.0, 2.0, 0.0]])
-    pentagon = np.array([[5.0, 0, 0], [5.0, 1, 0], [5.0, 2, 1], [5.0, 1, 2], [5.0, 0, 1]])
-    alone = [core_features(vertices) for vertices in (point, segment, pentagon)]
-    stacked = stack_cores(alone)
-    assert stacked.codes.tolist() == [FACE] + [EDGE] * 5 + [VERTEX] * 5
-    assert stacked.indices.tolist() == [0, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4]
-    vertices = np.moveaxis(stacked.vertices, 0, -1)  # (core, vertex, 3)
-    np.testing.assert_array_equal(vertices[0], np.repeat(point, 5, axis=0))
-    np.testing.assert_array_equal(vertices[1], np.concatenate([segment, np.repeat(segment[:1], 3, axis=0)]))
-    np.testing.assert_array_equal(vertices[2], pentagon)
-    np.testing.assert_array_equal(stacked.edge_inverse_squared[:2], [[0.0] * 5, [0.25, 0, 0, 0, 0]])
-    segment_edges = np.zeros((5, 3))
-    segment_edges[0] = segment[1] - segment[0]
-    np.testing.assert_array_equal(stacked.edges[:, 0].T, 0)
-    np.testing.assert_array_equal(stacked.edges[:, 1].T, segment_edges)
-    np.testing.assert_array_equal(stacked.face_normal[:, :2], 0)
-    np.testing.assert_array_equal(stacked.inward[:, :2], 0)
-    np.testing.assert_array_equal(stacked.face_normal[:, 2], alone[2].face_normal)
-    np.testing.assert_array_equal(stacked.widest_code, [VERTEX, EDGE, FACE])
-    for field in ("anchors", "axes"):  # the pentagon is not padded at all
-        np.testing.assert_array_equal(getattr(stacked, field)[:, 2], getattr(alone[2], field))
+def test_inside_face_counts_the_boundary():
+    normal, slack = (0.0, 0.0, 1.0), 1e-9
+    assert inside_face(TRIANGLE, normal, (0.5, 0.25, 7.0), slack)
+    assert inside_face(TRIANGLE, normal, (1.0, 0.0, 0.0), slack)  # on edge 0
+    assert not inside_face(TRIANGLE, normal, (1.0, 0.6, 0.0), slack)
+    assert not inside_face(TRIANGLE, (0.0, 0.0, 0.0), (0.5, 0.25, 0.0), slack)  # no face
+
+
+def test_widest_feature_face_longest_edge_or_vertex():
+    assert widest_feature(TRIANGLE, (0.0, 0.0, 1.0)) == (FACE, (0.0, 0.0, 1.0))
+    sliver = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [3.0, 0.0, 0.0]])
+    assert widest_feature(sliver, (0.0, 0.0, 0.0)) == (EDGE, (-3.0, 0.0, 0.0))  # edge 2 -> 0
+    assert widest_feature(np.full((3, 3), 5.0), (0.0, 0.0, 0.0)) == (VERTEX, (0.0, 0.0, 0.0))
+    assert widest_feature(np.array([[0.0, 0, 0], [0.0, 2, 0]]), (0.0, 0.0, 0.0)) == (EDGE, (0.0, 2.0, 0.0))
+    assert [edge_count(np.zeros((count, 3))) for count in (1, 2, 3, 5)] == [0, 1, 3, 5]
+
+
+def test_within_rounding_scales_with_the_coordinates():
+    assert is_within_rounding((1e-14, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 0.0, 0.0))
+    assert not is_within_rounding((1e-13, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 0.0, 0.0))
+    assert is_within_rounding((1e-8, 0.0, 0.0), (1e6, 0.0, 0.0), (0.0, 0.0, 0.0))

@@ -1,0 +1,167 @@
+"""Scalar geometry for one lane of a compiled kernel: 3-vectors as tuples ``(x, y, z)``.
+
+Every function here is plain Python on floats, compiled with ``numba.njit``; with
+``NUMBA_DISABLE_JIT=1`` the same source runs as Python (step through a sweep in a
+debugger).  Arithmetic stays in the dtype it is given: a float32 lane computes in
+float32 (the editor's precision lens), so constants are made with ``like``.  The
+evaluation order of every expression is part of the answer (``dot`` is
+``x + y + z`` summed left to right): kernels are expected to give the same floats
+for a lane whatever batch it is in, and the golden corpus holds them to it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+from numba.extending import overload
+
+COMPILE = {"cache": True, "error_model": "numpy"}
+"""Options of every kernel's ``njit``: compiled once per signature, on first use,
+and kept in numba's disk cache (``sweeplab warmup`` compiles them all); a division
+by zero gives inf or NaN as in numpy (lanes that divide by zero discard the result)."""
+
+
+def like(template, value):
+    """``value`` as a float of ``template``'s type (a float32 lane keeps float32)."""
+    return type(template)(value)
+
+
+@overload(like)
+def _like(template, value):
+    kind = template
+
+    def implementation(template, value):
+        return kind(value)
+
+    return implementation
+
+
+@njit(**COMPILE)
+def epsilon(template):
+    """Machine epsilon of ``template``'s float type (2^-52, or 2^-23 for float32)."""
+    wide = like(template, 16777217.0) != like(template, 16777216.0)
+    return like(template, 2.220446049250313e-16) if wide else like(template, 1.1920928955078125e-07)
+
+
+@njit(**COMPILE)
+def minimum(a, b):
+    """``numpy.minimum`` of two scalars: NaN if either is, ``b`` on a tie."""
+    return a if (a < b or a != a) else b
+
+
+@njit(**COMPILE)
+def maximum(a, b):
+    """``numpy.maximum`` of two scalars: NaN if either is, ``b`` on a tie."""
+    return a if (a > b or a != a) else b
+
+
+@njit(**COMPILE)
+def add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+@njit(**COMPILE)
+def sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+@njit(**COMPILE)
+def scale(s, a):
+    """s a"""
+    return (s * a[0], s * a[1], s * a[2])
+
+
+@njit(**COMPILE)
+def along(a, s, b):
+    """a + s b"""
+    return (a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2])
+
+
+@njit(**COMPILE)
+def dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(**COMPILE)
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(**COMPILE)
+def two_product(a, b):
+    """(a b rounded, its rounding error): a b == product + error exactly (Dekker's
+    algorithm with Veltkamp's splitting; no fused multiply-add needed), in the
+    lane's dtype, while the product neither overflows nor underflows."""
+    wide = like(a, 16777217.0) != like(a, 16777216.0)  # more than float32's 24 bits
+    split = like(a, 134217729.0) if wide else like(a, 4097.0)  # 2^27 + 1, 2^12 + 1
+    product = a * b
+    a_scaled, b_scaled = split * a, split * b
+    a_high, b_high = a_scaled - (a_scaled - a), b_scaled - (b_scaled - b)
+    a_low, b_low = a - a_high, b - b_high
+    return product, ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+
+
+@njit(**COMPILE)
+def difference_of_products(a, b, c, d):
+    """a b - c d within about one rounding of the result, however much the products
+    cancel (their rounding errors are carried along)."""
+    ab, ab_error = two_product(a, b)
+    cd, cd_error = two_product(c, d)
+    return (ab - cd) + (ab_error - cd_error)
+
+
+@njit(**COMPILE)
+def cross_accurate(a, b):
+    """a x b with each component within about one rounding of its own size.
+
+    Where ``a`` and ``b`` are nearly parallel, ``cross`` cancels: its components carry
+    errors of ~eps |a| |b| against a true size of |a| |b| sin(angle), so for directions
+    parallel up to rounding it is pure round-off, pointing anywhere (and not square
+    to either).  This one is the cross product of the given vectors up to a rounding:
+    square to both, zero only for exactly parallel ones."""
+    return (difference_of_products(a[1], b[2], a[2], b[1]), difference_of_products(a[2], b[0], a[0], b[2]),
+            difference_of_products(a[0], b[1], a[1], b[0]))
+
+
+@njit(**COMPILE)
+def largest_magnitude(a):
+    return maximum(maximum(abs(a[0]), abs(a[1])), abs(a[2]))
+
+
+@njit(**COMPILE)
+def normalize_or(a, fallback):
+    """a / |a|; ``fallback`` where a is zero.  A vector whose squared length
+    underflows or overflows is scaled by its largest component first."""
+    squared = dot(a, a)
+    if squared > 0 and squared < math.inf:
+        length = math.sqrt(squared)
+        return (a[0] / length, a[1] / length, a[2] / length)
+    largest = largest_magnitude(a)
+    if not largest > 0:
+        return fallback
+    scaled = (a[0] / largest, a[1] / largest, a[2] / largest)
+    length = math.sqrt(dot(scaled, scaled))
+    return (scaled[0] / length, scaled[1] / length, scaled[2] / length)
+
+
+@njit(**COMPILE)
+def any_perpendicular(axis):
+    """A unit vector square to ``axis`` (+z where it is zero): the axis crossed with the
+    world axis it is least aligned with."""
+    one, zero = like(axis[0], 1.0), like(axis[0], 0.0)
+    x, y, z = abs(axis[0]), abs(axis[1]), abs(axis[2])
+    if x <= minimum(y, z):
+        world = (one, zero, zero)
+    elif y <= z:
+        world = (zero, one, zero)
+    else:
+        world = (zero, zero, one)
+    return normalize_or(cross(axis, world), (zero, zero, one))
+
+
+@njit(**COMPILE)
+def plus_zero(a):
+    """a with -0.0 components made +0.0 (``a + 0.0``)."""
+    zero = like(a[0], 0.0)
+    return (a[0] + zero, a[1] + zero, a[2] + zero)
