@@ -175,10 +175,9 @@ def widest_feature(vertices, normal):
 
 
 @njit(**COMPILE)
-def is_within_rounding(separation, first, second):
-    """Whether ``separation`` is no longer than the rounding of the coordinates of the
-    points it was computed from (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of their
-    largest |coordinate|): its direction is then round-off."""
-    magnitude = maximum(largest_magnitude(first), largest_magnitude(second))
+def is_within_rounding(separation, magnitude):
+    """Whether ``separation`` is no longer than the rounding of coordinates of up to
+    ``magnitude`` (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of it; pass the largest
+    |coordinate| of the points it was computed from): its direction is then round-off."""
     rounding = like(magnitude, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(magnitude) * magnitude
     return math.sqrt(dot_one(separation, separation)) <= rounding

@@ -36,7 +36,8 @@ from numba import njit
 
 from physics.core import (EDGE, FACE, VERTEX, edge_count, edge_of, extent_and_rounding, face_normal, inside_face,
                           is_within_rounding, vertex, widest_feature)
-from physics.geometry import (COMPILE, add, any_perpendicular, dot, like, normalize_or, plus_zero, scale, sub)
+from physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, like, maximum, normalize_or,
+                              plus_zero, scale, sub)
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
 from physics import tolerance
 
@@ -98,7 +99,8 @@ def resolve(center, direction, total_radius, target_radius, anchor, axis, code, 
     separation = off_feature(at_time, code, axis)
     distance = math.sqrt(dot(separation, separation))
     needs_tie = separation[0] == 0 and separation[1] == 0 and separation[2] == 0
-    needs_tie = needs_tie or (touching and code != VERTEX and is_within_rounding(separation, center, anchor))
+    magnitude = maximum(largest_magnitude(center), largest_magnitude(anchor))
+    needs_tie = needs_tie or (touching and code != VERTEX and is_within_rounding(separation, magnitude))
     needs_tie = needs_tie or (not touching and total_radius == 0)
     if touching:
         tie = normal_along(direction, widest_code, widest_axis)

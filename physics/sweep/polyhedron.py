@@ -46,7 +46,8 @@ from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX, newell_normal
 from physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
-from physics.sweep.capsule import closest_parameters, sweep_core_polygon
+from physics.closest import closest_parameters_batch
+from physics.sweep.capsule import sweep_core_polygon
 from physics.sweep.ball import Contact, sweep_ball_core
 from physics.sweep.batching import chunk_ranges
 from physics.sweep.mesh import MovingCore, core_points, culling_reach, first_hit_result, ranked_hits
@@ -348,8 +349,7 @@ def _feature_crossings(flat_a, a_edge_ends, on_a, flat_b, b_edge_ends, on_b, sla
         return np.zeros((n, 0, 3)), np.zeros((n, 0), bool)
     a0, b0 = flat_a[:, a_edge_ends[:, 0]], flat_b[:, b_edge_ends[:, 0]]
     along_a, along_b = flat_a[:, a_edge_ends[:, 1]] - a0, flat_b[:, b_edge_ends[:, 1]] - b0
-    s, w = closest_parameters(components(a0[:, :, None]), components(along_a[:, :, None]),
-                              components(b0[:, None]), components(along_b[:, None]))
+    s, w = closest_parameters_batch(a0[:, :, None], along_a[:, :, None], b0[:, None], along_b[:, None])
     on_a_edge = a0[:, :, None] + s[..., None] * along_a[:, :, None]
     on_b_edge = b0[:, None] + w[..., None] * along_b[:, None]
     touching = _feature_edges(a_edge_ends, on_a)[:, :, None] & _feature_edges(b_edge_ends, on_b)[:, None]

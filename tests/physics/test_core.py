@@ -44,6 +44,6 @@ def test_widest_feature_face_longest_edge_or_vertex():
 
 
 def test_within_rounding_scales_with_the_coordinates():
-    assert is_within_rounding((1e-14, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 0.0, 0.0))
-    assert not is_within_rounding((1e-13, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 0.0, 0.0))
-    assert is_within_rounding((1e-8, 0.0, 0.0), (1e6, 0.0, 0.0), (0.0, 0.0, 0.0))
+    assert is_within_rounding((1e-14, 0.0, 0.0), 1.0)
+    assert not is_within_rounding((1e-13, 0.0, 0.0), 1.0)
+    assert is_within_rounding((1e-8, 0.0, 0.0), 1e6)
