@@ -84,3 +84,22 @@ class SweepResult:
             initially_overlapping=bool(overlapping),
             feature=Feature(kind=str(kinds), index=int(feature_index)),
         )
+
+
+MISS = SweepResult(hit=False, t=None, point=None, normal=None, face_index=None, penetration_depth=None,
+                   initially_overlapping=False, feature=Feature(kind=None, index=None))
+"""The answer of a scalar query that hits nothing."""
+
+
+def lane_result(answer: tuple, dtype, face_index: int | None = None, surface: bool = False) -> SweepResult:
+    """The public answer of one lane of a compiled kernel: ``answer`` is (t, point,
+    normal, depth, code, index) with t NaN where there is no hit; ``face_index`` is
+    reported on every hit, and ``surface`` makes every contact face 0 (a sphere's)."""
+    t, point, normal, depth, code, index = answer
+    if t != t:
+        return MISS
+    overlapping = depth == depth
+    return SweepResult(hit=True, t=float(t), point=np.array(point, dtype), normal=np.array(normal, dtype),
+                       face_index=face_index, penetration_depth=float(depth) if overlapping else None,
+                       initially_overlapping=overlapping,
+                       feature=Feature(kind=FEATURE_KINDS[2 if surface else code], index=0 if surface else int(index)))

@@ -228,6 +228,12 @@ def _ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separ
                                   ignore_separating))
 
 
+def lane_vector(vector, dtype) -> tuple:
+    """An unbatched (3,) array as one lane's 3-vector tuple in ``dtype``."""
+    vector = vector if vector.dtype == dtype else vector.astype(dtype)
+    return (vector[0], vector[1], vector[2])
+
+
 def _lanes(shape: tuple, dtype, *arrays_with_element_dims):
     """Each (array, element dims) broadcast to the batch ``shape`` and flattened to one
     lane axis, in ``dtype`` (zero-copy where numpy can)."""

@@ -35,9 +35,9 @@ from physics.closest import rejection, segment_separation
 from physics.core import EDGE, FACE, VERTEX, is_within_rounding, vertex
 from physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude, like,
                               maximum, minimum, normalize_or, plus_zero, scale, sub)
-from physics.result import SweepResult
+from physics.result import SweepResult, lane_result
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
-from physics.sweep.ball import Contact, _answers, _contact, _lanes, _row, _store, ball_core, ball_plane
+from physics.sweep.ball import Contact, _answers, _contact, _lanes, _row, _store, ball_core, ball_plane, lane_vector
 from physics.sweep.rounded import slab_entry_time
 from physics.sweep.sphere import is_scalar, sweep_query, to_result
 
@@ -355,6 +355,15 @@ def _capsule_plane_lanes(starts, ends, radii, directions, normals, offsets, igno
                                      offsets[i], ignore_separating))
 
 
+def _one_lane(kernel, inputs: list, ignore_separating: bool, face_index=None) -> SweepResult:
+    """``kernel`` on one unbatched query: ``inputs`` are (array, element dims) pairs,
+    3-vectors passed as tuples and polygons as (V, 3) arrays, in their common dtype."""
+    dtype = np.result_type(*[array for array, _ in inputs])
+    arguments = [lane_vector(array, dtype) if dims == 1 else np.asarray(array, dtype) if dims == 2 else dtype.type(array)
+                 for array, dims in inputs]
+    return lane_result(kernel(*arguments, bool(ignore_separating)), dtype, face_index)
+
+
 def _batched(lanes_kernel, inputs: list, ignore_separating: bool) -> Contact:
     """Run ``lanes_kernel`` over ``inputs`` ((array, element dims) pairs, batch
     dimensions broadcast) in their common floating dtype."""
@@ -391,26 +400,32 @@ def sweep_capsule_capsule(capsule: Capsule, target: Capsule, direction, *, ignor
     """Capsule against capsule: core segment against core segment inflated by both
     radii.  Features of the target: edge 0 (side), vertex 0 / 1 (end caps)."""
     start, end, radius = capsule_core(capsule)
-    contact = sweep_core_segment(start, end, radius, direction, target.a, target.b, target.radius, ignore_separating)
-    return to_result(contact, scalar=is_scalar(capsule, target, direction=direction))
+    return _sweep_segment(capsule, target, (start, end, radius), direction, target.radius, ignore_separating)
 
 
 @sweep_query
 def sweep_capsule_segment(capsule: Capsule, segment: Segment, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against a segment (a capsule of radius 0).  Features: edge 0, vertex 0 / 1."""
-    start, end, radius = capsule_core(capsule)
-    contact = sweep_core_segment(start, end, radius, direction, segment.a, segment.b,
-                                 np.zeros((), segment.a.dtype), ignore_separating)
-    return to_result(contact, scalar=is_scalar(capsule, segment, direction=direction))
+    return _sweep_segment(capsule, segment, capsule_core(capsule), direction, np.zeros((), segment.a.dtype),
+                          ignore_separating)
+
+
+def _sweep_segment(capsule, target, core, direction, target_radius, ignore_separating) -> SweepResult:
+    start, end, radius = core
+    inputs = [(start, 1), (end, 1), (radius, 0), (direction, 1), (target.a, 1), (target.b, 1), (target_radius, 0)]
+    if is_scalar(capsule, target, direction=direction):
+        return _one_lane(capsule_segment, inputs, ignore_separating)
+    return to_result(_batched(_capsule_segment_lanes, inputs, ignore_separating), scalar=False)
 
 
 @sweep_query
 def sweep_capsule_plane(capsule: Capsule, plane: Plane, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against a two-sided plane (``capsule_plane``).  Feature: face 0."""
     start, end, radius = capsule_core(capsule)
-    contact = _batched(_capsule_plane_lanes, [(start, 1), (end, 1), (radius, 0), (direction, 1), (plane.normal, 1),
-                                              (plane.offset, 0)], ignore_separating)
-    return to_result(contact, scalar=is_scalar(capsule, plane, direction=direction))
+    inputs = [(start, 1), (end, 1), (radius, 0), (direction, 1), (plane.normal, 1), (plane.offset, 0)]
+    if is_scalar(capsule, plane, direction=direction):
+        return _one_lane(capsule_plane, inputs, ignore_separating)
+    return to_result(_batched(_capsule_plane_lanes, inputs, ignore_separating), scalar=False)
 
 
 @sweep_query
@@ -429,6 +444,9 @@ def sweep_capsule_polygon(capsule: Capsule, polygon: Polygon, direction, *, igno
 
 def _sweep_polygon(capsule, polygon, direction, ignore_separating, face_index) -> SweepResult:
     start, end, radius = capsule_core(capsule)
+    if is_scalar(capsule, polygon, direction=direction):
+        return _one_lane(capsule_polygon, [(start, 1), (end, 1), (radius, 0), (direction, 1), (polygon.vertices, 2)],
+                         ignore_separating, face_index)
     contact = sweep_core_polygon(start, end, radius, direction, polygon.vertices, ignore_separating)
-    return to_result(contact, scalar=is_scalar(capsule, polygon, direction=direction), face_index=face_index)
+    return to_result(contact, scalar=False, face_index=face_index)
 

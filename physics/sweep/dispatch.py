@@ -90,13 +90,15 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     """
     direction = vector_argument(direction, "direction")
     test, subject = _find(moving, target)
-    if test is not None:
-        return test(subject, target, direction, ignore_separating=ignore_separating, **options)
+    if test is not None:  # the pair test without its own check of the direction, just done
+        with np.errstate(all="ignore"):
+            return test.__wrapped__(subject, target, direction, ignore_separating=ignore_separating, **options)
     test, subject = _find(target, moving)
     if test is None:
         raise TypeError(f"no sweep test for a moving {type(moving).__name__} "
                         f"against a {type(target).__name__}")
-    swapped = test(subject, moving, -direction, ignore_separating=ignore_separating, **options)
+    with np.errstate(all="ignore"):
+        swapped = test.__wrapped__(subject, moving, -direction, ignore_separating=ignore_separating, **options)
     return _unswap(swapped, direction, target)
 
 

@@ -34,9 +34,9 @@ from typing import NamedTuple
 import numpy as np
 
 from physics.core import FACE
-from physics.result import SweepResult
+from physics.result import SweepResult, lane_result
 from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
-from physics.sweep.ball import Contact, sweep_ball_core, sweep_ball_plane
+from physics.sweep.ball import Contact, ball_core, ball_plane, lane_vector, sweep_ball_core, sweep_ball_plane
 
 
 def sweep_query(test):
@@ -121,6 +121,11 @@ def sweep_sphere_plane(sphere: Sphere, plane: Plane, direction, *, ignore_separa
     Degenerate inputs: zero direction — an overlap test; zero radius — a ray cast;
     motion parallel to the plane — a hit only when touching at t = 0; center on the
     plane — depth = radius, normal = the plane normal on the side of the motion."""
+    if is_scalar(sphere, plane, direction=direction):
+        dtype = np.result_type(sphere.center, sphere.radius, direction, plane.normal, plane.offset)
+        answer = ball_plane(lane_vector(sphere.center, dtype), dtype.type(sphere.radius), lane_vector(direction, dtype),
+                            lane_vector(plane.normal, dtype), dtype.type(plane.offset), bool(ignore_separating))
+        return lane_result(answer, dtype)
     contact = sweep_ball_plane(sphere.center, sphere.radius, direction, plane.normal, plane.offset,
                                ignore_separating)
     return to_result(contact, scalar=is_scalar(sphere, plane, direction=direction))
@@ -173,6 +178,11 @@ def target_core(target) -> TargetCore:
 
 def _sweep_target_core(sphere: Sphere, target, direction, ignore_separating) -> SweepResult:
     core = target_core(target)
+    if is_scalar(sphere, target, direction=direction):  # one lane, straight to the kernel
+        dtype = np.result_type(sphere.center, sphere.radius, direction, core.vertices, core.radius)
+        answer = ball_core(lane_vector(sphere.center, dtype), dtype.type(sphere.radius), lane_vector(direction, dtype),
+                           np.asarray(core.vertices, dtype), dtype.type(core.radius), bool(ignore_separating))
+        return lane_result(answer, dtype, core.face_index, core.surface)
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core.vertices, core.radius, ignore_separating)
     if core.surface:
         contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
