@@ -1,8 +1,12 @@
-"""sweeplab physics: sweep tests (linear shape casts) in pure numpy.
+"""sweeplab physics: sweep tests (linear shape casts), compiled scalar kernels (numba).
 
 Never imports the editor, GL or UI code.  Public API (stable): the shapes, the
 answer type and ``sweep``.
 """
+
+from physics.kernel_cache import keep_cache_in_step
+
+keep_cache_in_step()  # before any kernel is loaded from numba's cache
 
 from physics.result import Feature, SweepResult
 from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,

@@ -17,8 +17,8 @@ import numpy as np
 
 from physics.shapes import Sphere, TriangleMesh, vector_argument
 from physics.sweep.ball import Contact
-from physics.sweep.mesh import contact_to_world, flatten_internal_edges, moving_core, walk_mesh
-from physics.traversal import TraversalTrace
+from physics.sweep.mesh import contact_to_world, moving_core, rounded_walks
+from physics.traversal import EVERY_HIT, TraversalTrace
 
 
 class Classification(enum.IntEnum):
@@ -60,15 +60,12 @@ def contacts(sphere: Sphere, mesh: TriangleMesh, *, contact_tolerance: float = 0
     triangle — depth = radius, normal = the face normal (+z side preferred for a
     still sphere, as the sweep kernels pick)."""
     tolerance_ = _tolerance_argument(contact_tolerance)
-    with np.errstate(all="ignore"):
-        core = moving_core(Sphere(sphere.center, sphere.radius + tolerance_), _zero_direction(sphere), mesh)
-        found = walk_mesh(core, mesh, ignore_separating=False, update_bound=None, trace=trace)
-        if not raw_edge_normals:
-            found = flatten_internal_edges(found, core, mesh)
-    hit = np.flatnonzero(~np.isnan(found.contact.t))
-    order = hit[np.lexsort((found.face[hit], -np.nan_to_num(found.contact.depth[hit]), found.query[hit]))]
-    contact = contact_to_world(Contact(*[field[order] for field in found.contact]), mesh)
-    return MeshContacts(found.query[order], found.face[order], contact.point, contact.normal,
+    core = moving_core(Sphere(sphere.center, sphere.radius + tolerance_), _zero_direction(sphere), mesh)
+    walks = rounded_walks(core, mesh, ignore_separating=False, raw_edge_normals=raw_edge_normals, mode=EVERY_HIT,
+                          trace=trace)
+    order = np.lexsort((walks.found_face, -np.nan_to_num(walks.found.depth), walks.found_query))
+    contact = contact_to_world(Contact(*[field[order] for field in walks.found]), mesh)
+    return MeshContacts(walks.found_query[order], walks.found_face[order], contact.point, contact.normal,
                         np.nan_to_num(contact.depth) - tolerance_, contact.feature_code, contact.feature_index)
 
 
@@ -91,18 +88,12 @@ def classify(sphere: Sphere, mesh: TriangleMesh, *, contact_tolerance: float = 0
     """
     tolerance_ = _tolerance_argument(contact_tolerance)
     band = Sphere(sphere.center, sphere.radius + tolerance_)
-
-    def stop_when_penetrating(bound: np.ndarray, queries: np.ndarray, contact: Contact) -> None:
-        bound[queries[np.nan_to_num(contact.depth) > 2 * tolerance_]] = -1
-
-    with np.errstate(all="ignore"):
-        core = moving_core(band, _zero_direction(band), mesh)
-        found = walk_mesh(core, mesh, ignore_separating=False, update_bound=stop_when_penetrating, trace=trace,
-                          first_round_pairs=0)  # small rounds: stop soon after the first penetration
-    depth = found.contact.depth
-    level = np.where(np.nan_to_num(depth) > 2 * tolerance_, Classification.PENETRATING,
-                     np.where(np.isnan(found.contact.t), Classification.CLEAR, Classification.COLLIDING))
+    core = moving_core(band, _zero_direction(band), mesh)
+    walks = rounded_walks(core, mesh, ignore_separating=False, raw_edge_normals=True, mode=EVERY_HIT,
+                          stop_depth=2 * tolerance_, trace=trace)  # a walk stops at its first penetration
+    level = np.where(np.nan_to_num(walks.found.depth) > 2 * tolerance_, Classification.PENETRATING,
+                     Classification.COLLIDING)
     answer = np.zeros(len(core.radius), np.int64)
-    np.maximum.at(answer, found.query, level)
+    np.maximum.at(answer, walks.found_query, level)
     answer = answer.reshape(core.batch_shape)
     return Classification(int(answer)) if core.batch_shape == () else answer

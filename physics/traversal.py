@@ -22,8 +22,12 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 import numpy as np
+from numba import njit
 
 from physics.bvh import SphereTree
+from numba.extending import overload
+
+from physics.geometry import COMPILE, like
 from physics.sweep.ball import Contact
 
 VISITED, CULLED, LEAF_MISSED, LEAF_HIT = range(4)
@@ -45,6 +49,14 @@ class TraversalTrace:
 
     def record(self, step: int, queries, nodes, entry, status) -> None:
         self._records.append((np.full(len(nodes), step), queries, nodes, entry, status))
+
+    def record_walks(self, queries, nodes, entry, status) -> None:
+        """Record compiled walks (``walk_query``), whose steps are their node tests:
+        the step of a test is its position in its query's walk."""
+        queries = np.asarray(queries)
+        starts = np.flatnonzero(np.concatenate([[True], queries[1:] != queries[:-1]])) if len(queries) else queries
+        step = np.arange(len(queries)) - np.repeat(starts, np.diff(np.concatenate([starts, [len(queries)]])))
+        self._records.append((step, queries, nodes, entry, status))
 
     def _column(self, index: int) -> np.ndarray:
         if not self._records:
@@ -223,3 +235,148 @@ def _concatenate(found: list[LeafContacts]) -> LeafContacts:
     contact = Contact(*[np.concatenate([part.contact[i] for part in found]) for i in range(len(Contact._fields))])
     return LeafContacts(np.concatenate([part.query for part in found]), np.concatenate([part.face for part in found]),
                         contact)
+
+
+# --- one query, compiled: a depth-first walk ----------------------------------------------
+# A query is a NamedTuple of a kind registered with ``register_query``: the walk calls the
+# kind's node test and leaf test through ``node_entry`` and ``leaf`` (resolved when the
+# walk is compiled for that kind, so every kind gets its own machine code, cached).
+
+_QUERY_KINDS: dict = {}
+
+
+def register_query(query_class, node_entry_function, leaf_function) -> None:
+    """Make ``walk_query`` take queries of ``query_class`` (a NamedTuple):
+    ``node_entry_function(query, center, radius)`` is the earliest t in [0, 1] at which
+    the query can touch a node's sphere (+inf: never; conservative),
+    ``leaf_function(query, face)`` the exact answer (t, point, normal, depth, code,
+    index) with the triangle of a leaf."""
+    _QUERY_KINDS[query_class] = (node_entry_function, leaf_function)
+
+
+def node_entry(query, center, radius):
+    return _QUERY_KINDS[type(query)][0](query, center, radius)
+
+
+def leaf(query, face):
+    return _QUERY_KINDS[type(query)][1](query, face)
+
+
+@overload(node_entry)
+def _node_entry(query, center, radius):
+    kind = _QUERY_KINDS.get(getattr(query, "instance_class", None))
+    if kind is not None:
+        function = kind[0]
+        return lambda query, center, radius: function(query, center, radius)
+
+
+@overload(leaf)
+def _leaf(query, face):
+    kind = _QUERY_KINDS.get(getattr(query, "instance_class", None))
+    if kind is not None:
+        function = kind[1]
+        return lambda query, face: function(query, face)
+
+
+FIRST_HIT, EVERY_HIT = 0, 1
+"""Walk modes: keep the first hit by the tie rule (nodes entered after it are culled),
+or every hit (only nodes never entered in [0, 1] are culled)."""
+
+
+@njit(**COMPILE)
+def ranks_before(answer, face, best, best_face) -> bool:
+    """The first-hit rule: smaller t; at equal t the deeper initial overlap; then a
+    face before an edge before a vertex; then the lower face index.  A miss never
+    ranks before anything."""
+    t, best_t = answer[0], best[0]
+    if t != t:
+        return False
+    if best_t != best_t or t < best_t:
+        return True
+    if t > best_t:
+        return False
+    depth = answer[3] if answer[3] == answer[3] else like(t, 0.0)
+    best_depth = best[3] if best[3] == best[3] else like(t, 0.0)
+    if depth != best_depth:
+        return depth > best_depth
+    if answer[4] != best[4]:
+        return answer[4] > best[4]
+    return face < best_face
+
+
+@njit(**COMPILE)
+def _record(trace, count, node, entry, status):
+    nodes, entries, statuses = trace
+    if count[0] < len(nodes):
+        nodes[count[0]], entries[count[0]], statuses[count[0]] = node, entry, status
+    count[0] += 1
+
+
+@njit(**COMPILE)
+def walk_query(centers, radii, first_child, node_face, query, mode, stop_depth, found, found_count, trace, trace_count,
+               miss):
+    """Walk a sphere tree for one query, depth first, the nearer child first.
+
+    ``query`` is of a kind registered with ``register_query``, which gives its node
+    and leaf tests.  ``FIRST_HIT``: returns (best answer, its face) by ``ranks_before``; a node entered
+    later than the best t is culled (not one entered at it: ties must be seen).
+    ``EVERY_HIT``: every hit is written to ``found`` (t, point, normal, depth, code,
+    index, face arrays; ``found_count[0]`` counts them, also beyond their length),
+    and the walk stops at the first hit deeper than ``stop_depth``.  Every node test
+    is written to ``trace`` (node, entry, status arrays; ``trace_count[0]`` likewise).
+    ``miss`` is the no-hit answer, in the lane's dtype."""
+    best, best_face = miss, -1
+    bound = like(radii[0], 1.0)
+    stack_nodes = np.empty(64, np.int64)
+    stack_entries = np.empty(64, radii.dtype)
+    root_entry = node_entry(query, (centers[0, 0], centers[1, 0], centers[2, 0]), radii[0])
+    stack_nodes[0], stack_entries[0], depth = 0, root_entry, 1
+    while depth > 0:
+        depth -= 1
+        node, entry = stack_nodes[depth], stack_entries[depth]
+        if not entry <= bound:
+            _record(trace, trace_count, node, entry, CULLED)
+            continue
+        child = first_child[node]
+        if child < 0:
+            face = node_face[node]
+            answer = leaf(query, face)
+            hit = answer[0] == answer[0]
+            _record(trace, trace_count, node, entry, LEAF_HIT if hit else LEAF_MISSED)
+            if not hit:
+                continue
+            if mode == FIRST_HIT:
+                if ranks_before(answer, face, best, best_face):
+                    best, best_face = answer, face
+                    bound = answer[0]
+                continue
+            _store_found(found, found_count, answer, face)
+            if answer[3] == answer[3] and answer[3] > stop_depth:
+                return best, best_face
+            continue
+        _record(trace, trace_count, node, entry, VISITED)
+        first = node_entry(query, (centers[0, child], centers[1, child], centers[2, child]), radii[child])
+        second = node_entry(query, (centers[0, child + 1], centers[1, child + 1], centers[2, child + 1]),
+                            radii[child + 1])
+        if depth + 2 > len(stack_nodes):
+            stack_nodes = np.concatenate((stack_nodes, np.empty(len(stack_nodes), np.int64)))
+            stack_entries = np.concatenate((stack_entries, np.empty(len(stack_entries), radii.dtype)))
+        near, far, near_entry, far_entry = child, child + 1, first, second
+        if second < first:
+            near, far, near_entry, far_entry = child + 1, child, second, first
+        stack_nodes[depth], stack_entries[depth] = far, far_entry  # the nearer child is popped first
+        stack_nodes[depth + 1], stack_entries[depth + 1] = near, near_entry
+        depth += 2
+    return best, best_face
+
+
+@njit(**COMPILE)
+def _store_found(found, count, answer, face):
+    t, point, normal, depth, code, index = answer
+    times, points, normals, depths, codes, indices, faces = found
+    i = count[0]
+    if i < len(times):
+        times[i], depths[i], codes[i], indices[i], faces[i] = t, depth, code, index, face
+        for k in range(3):
+            points[i, k], normals[i, k] = point[k], normal[k]
+    count[0] += 1

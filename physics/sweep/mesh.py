@@ -24,20 +24,25 @@ separating normal (a mesh is a surface, so this separates from that triangle).
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from physics import tolerance
-from physics.core import VERTEX
+from physics.closest import clip01
+from physics.core import EDGE, VERTEX
+from physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, scale, sub
 from physics.mesh_edges import MeshEdges, internal_feature, mesh_edges
 from physics.result import SweepResult, answer_dtype
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
-from physics.sweep.ball import Contact, sweep_ball_core
-from physics.sweep.capsule import capsule_core, sweep_core_polygon
-from physics.sweep.rounded import ball_entry_times, segment_ball_entry_times
+from physics.sweep.ball import Contact, _answers, _store, ball_core, sweep_ball_core
+from physics.sweep.capsule import capsule_core, capsule_polygon, sweep_core_polygon
+from physics.sweep.rounded import ball_entry_time, ball_entry_times, segment_ball_entry_time, segment_ball_entry_times
 from physics.sweep.sphere import sweep_query
-from physics.traversal import LEAF_ROUND_PAIRS, BoundUpdate, LeafContacts, TraversalTrace, lower_to_first_hit, walk
+from physics.traversal import (EVERY_HIT, FIRST_HIT, LEAF_ROUND_PAIRS, BoundUpdate, LeafContacts, TraversalTrace,
+                               register_query, walk, walk_query)
 from physics.vector import components, dot_last
 
 
@@ -228,10 +233,64 @@ def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scal
         feature_index=contact.feature_index.reshape(shape), scalar=scalar)
 
 
+class Walks(NamedTuple):
+    """What the compiled walks of a batch of queries found: per query its first hit
+    (``first``, a ``Contact`` of shape (Q,), and ``first_face``), and with
+    ``EVERY_HIT`` every hit (``found``, ``found_face``, ``found_query``), in body space."""
+
+    first: Contact
+    first_face: np.ndarray
+    found: Contact
+    found_face: np.ndarray
+    found_query: np.ndarray
+
+
+def rounded_walks(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bool, raw_edge_normals: bool,
+                  mode: int = FIRST_HIT, stop_depth: float = math.inf, trace: TraversalTrace | None = None) -> Walks:
+    """The compiled walk (``physics.traversal.walk``) of every query of ``core`` (a
+    sphere's center or a capsule's segment) through ``mesh``'s sphere tree, in the
+    common dtype of the core and the mesh."""
+    tree, edges = mesh.tree, edges_of(mesh)
+    dtype = np.result_type(core.points, core.radius, core.direction, mesh.vertices)
+    count = len(core.radius)
+    points = np.ascontiguousarray(core.points, dtype)
+    radius, direction = np.asarray(core.radius, dtype), np.ascontiguousarray(core.direction, dtype)
+    reach = culling_reach(points, direction, radius, tree).astype(dtype)
+    tree_arrays = (np.asarray(tree.center_components, dtype), np.asarray(tree.radii, dtype), tree.first_child,
+                   tree.face)
+    vertices = np.asarray(mesh.vertices, dtype)
+    mesh_arrays = (vertices, mesh.faces, edges.neighbor, edges.internal, edges.internal_vertex,
+                   np.asarray(edges.face_normal, dtype), dtype.type(np.abs(vertices).max()))
+    out, out_face = _answers(count, dtype), np.empty(count, np.int64)
+    capacity = 0 if mode == FIRST_HIT else 16 * count
+    trace_capacity = tree.node_count * count if trace is not None else 0
+    while True:
+        found, found_query = _answers(capacity, dtype) + (np.empty(capacity, np.int64),), np.empty(capacity, np.int64)
+        trace_arrays = (np.empty(trace_capacity, np.int64), np.empty(trace_capacity, dtype),
+                        np.empty(trace_capacity, np.int64))
+        trace_query = np.empty(trace_capacity, np.int64)
+        found_count, trace_count = np.zeros(1, np.int64), np.zeros(1, np.int64)
+        _rounded_walks(tree_arrays, points, radius, direction, reach, bool(ignore_separating), bool(raw_edge_normals),
+                       mesh_arrays, mode, dtype.type(stop_depth), out, out_face, found, found_query, found_count,
+                       trace_arrays, trace_query, trace_count)
+        if found_count[0] <= capacity:
+            break
+        capacity = int(found_count[0])  # too many hits for the first guess: walk again with room for all
+    if trace is not None:
+        nodes, entries, statuses = (array[:trace_count[0]] for array in trace_arrays)
+        trace.record_walks(trace_query[:trace_count[0]], nodes, entries, statuses)
+    kept = int(found_count[0])
+    return Walks(Contact(*out), out_face, Contact(*[array[:kept] for array in found[:6]]), found[6][:kept],
+                 found_query[:kept])
+
+
 def _first_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
     core = moving_core(moving, direction, mesh)
-    found = walk_mesh(core, mesh, ignore_separating=ignore_separating, update_bound=lower_to_first_hit, trace=trace)
-    return first_hit_result(found, core, mesh, ignore_separating, raw_edge_normals)
+    walks = rounded_walks(core, mesh, ignore_separating=ignore_separating, raw_edge_normals=raw_edge_normals,
+                          trace=trace)
+    rows = np.arange(len(core.radius))
+    return _result(LeafContacts(rows, walks.first_face, walks.first), rows, mesh, scalar=core.batch_shape == (),
+                   shape=core.batch_shape, dtype=core.dtype)
 
 
 def first_hit_result(found: LeafContacts, core: MovingCore, mesh: TriangleMesh, ignore_separating: bool,
@@ -263,9 +322,9 @@ def _all_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trac
     core = moving_core(moving, direction, mesh)
     if core.batch_shape != ():
         raise ValueError("all-hits sweeps take one moving shape and one direction, not a batch")
-    found = walk_mesh(core, mesh, ignore_separating=ignore_separating, update_bound=None, trace=trace)
-    if not raw_edge_normals:
-        found = flatten_internal_edges(found, core, mesh, ignore_separating)
+    walks = rounded_walks(core, mesh, ignore_separating=ignore_separating, raw_edge_normals=raw_edge_normals,
+                          mode=EVERY_HIT, trace=trace)
+    found = LeafContacts(walks.found_query, walks.found_face, walks.found)
     ranked = _ranked_hits(found)
     return _result(found, ranked, mesh, scalar=False, shape=(len(ranked),), dtype=core.dtype)
 
@@ -299,3 +358,161 @@ def sweep_capsule_mesh_all(capsule: Capsule, mesh: TriangleMesh, direction, *, i
                            raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
     """Every triangle a single moving capsule touches along its sweep, sorted by t."""
     return _all_hits(capsule, mesh, direction, ignore_separating, raw_edge_normals, trace)
+
+
+# --- compiled: one query's walk with a rounded core (a sphere's center or a capsule's segment) ---
+
+class RoundedQuery(NamedTuple):
+    """A sphere's center (K = 1) or a capsule's segment (K = 2) swept through a mesh,
+    for ``physics.traversal.walk_query``; the mesh's arrays ride along."""
+
+    points: np.ndarray           # (K, 3)
+    radius: float
+    direction: tuple
+    reach: float                 # radius plus the culling margin (``culling_reach``)
+    ignore_separating: bool
+    raw_edge_normals: bool
+    vertices: np.ndarray
+    faces: np.ndarray
+    neighbor: np.ndarray         # ``physics.mesh_edges.MeshEdges``
+    internal: np.ndarray
+    internal_vertex: np.ndarray
+    face_normal: np.ndarray
+    largest: float               # largest |coordinate| of the mesh
+    triangle: np.ndarray         # (3, 3) scratch for a leaf's corners
+
+@njit(**COMPILE)
+def _point(points, k):
+    return (points[k, 0], points[k, 1], points[k, 2])
+
+
+@njit(**COMPILE)
+def rounded_node_entry(query, center, node_radius):
+    """When a sphere's center (or a capsule's segment), inflated by the culling reach,
+    first touches a node's sphere."""
+    points, direction, reach = query.points, query.direction, query.reach
+    offset = sub(_point(points, 0), center)
+    if points.shape[0] == 1:
+        return ball_entry_time(offset, direction, reach + node_radius)
+    return segment_ball_entry_time(offset, sub(_point(points, 1), _point(points, 0)), direction, reach + node_radius)
+
+
+@njit(**COMPILE)
+def rounded_leaf(query, face):
+    """The exact sweep of a query's rounded core against triangle ``face``, with the
+    internal-edge rule unless the query asks for raw edge normals."""
+    points, radius, direction, vertices, faces = query.points, query.radius, query.direction, query.vertices, query.faces
+    triangle = query.triangle
+    for corner in range(3):
+        for k in range(3):
+            triangle[corner, k] = vertices[faces[face, corner], k]
+    zero = like(radius, 0.0)
+    if points.shape[0] == 1:
+        answer = ball_core(_point(points, 0), radius, direction, triangle, zero, query.ignore_separating)
+    else:
+        answer = capsule_polygon(_point(points, 0), _point(points, 1), radius, direction, triangle,
+                                 query.ignore_separating)
+    return answer if query.raw_edge_normals else flattened(query, face, answer)
+
+
+@njit(**COMPILE)
+def flattened(query, face, answer):
+    """The internal-edge rule (``physics.mesh_edges``) on one contact with triangle
+    ``face``: on an internal edge or vertex, where the core is over the flat surface
+    there (``over_the_flat_surface``), the face's normal on the core's side; an
+    initial overlap's depth measured along it (radius minus the core's lowest
+    height), its point under that lowest core point.  With ``ignore_separating``, a
+    flattened contact the motion does not deepen is dropped (the shape slides)."""
+    t, point, normal, depth, code, index = answer
+    points, radius, direction, faces, face_normals = query.points, query.radius, query.direction, query.faces, \
+        query.face_normal
+    if t != t or index < 0:
+        return answer
+    if not ((code == EDGE and query.internal[face, index]) or (code == VERTEX and query.internal_vertex[face, index])):
+        return answer
+    if not over_the_flat_surface(query, face, code, index, point, t):
+        return answer
+    face_normal = (face_normals[face, 0], face_normals[face, 1], face_normals[face, 2])
+    side = -like(t, 1.0) if dot(normal, face_normal) < 0 else like(t, 1.0)
+    normal = scale(side, face_normal)
+    if depth == depth:
+        anchor = _point(query.vertices, faces[face, 0])
+        lowest, lowest_height = _point(points, 0), like(t, math.inf)
+        for k in range(points.shape[0]):
+            at_t = add(_point(points, k), scale(t, direction))
+            height = dot(sub(at_t, anchor), normal)
+            if height < lowest_height or k == 0:
+                lowest, lowest_height = at_t, height
+        depth = radius - lowest_height
+        point = sub(lowest, scale(lowest_height, normal))
+    if query.ignore_separating and dot(direction, normal) >= 0:
+        nan = like(t, math.nan)
+        return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
+    return t, point, normal, depth, code, index
+
+
+@njit(**COMPILE)
+def over_the_flat_surface(query, face, code, index, point, t):
+    """Whether the moving core's point nearest a contact (at its time) lies over the
+    flat surface there: projects into the face or a neighbour across one of the
+    face's edges at the feature (up to the rounding of the coordinates).  Only there
+    is the edge a seam of one flat surface; a core beside the surface touches the edge
+    from the side, and its raw normal is the true one."""
+    points, direction, vertices, faces = query.points, query.direction, query.vertices, query.faces
+    neighbor, face_normals, largest = query.neighbor, query.face_normal, query.largest
+    start = add(_point(points, 0), scale(t, direction))
+    nearest = start
+    if points.shape[0] == 2:  # the capsule core's point nearest the contact
+        along = sub(add(_point(points, 1), scale(t, direction)), start)
+        length_squared = dot(along, along)
+        s = dot(sub(point, start), along) / length_squared if length_squared > 0 else like(t, 0.0)
+        nearest = add(start, scale(clip01(s), along))
+    slack = like(t, tolerance.COORDINATE_ROUNDING_ULPS) * like(t, 2.220446049250313e-16) * (
+        largest + largest_magnitude(nearest))
+    for candidate in range(3):
+        other = face if candidate == 0 else neighbor[face, index] if candidate == 1 else (
+            neighbor[face, (index + 2) % 3] if code == VERTEX else -1)
+        if other < 0:
+            continue
+        normal = (face_normals[other, 0], face_normals[other, 1], face_normals[other, 2])
+        inside = True
+        for j in range(3):
+            corner = (vertices[faces[other, j], 0], vertices[faces[other, j], 1], vertices[faces[other, j], 2])
+            next_index = faces[other, (j + 1) % 3]
+            following = (vertices[next_index, 0], vertices[next_index, 1], vertices[next_index, 2])
+            edge = sub(following, corner)
+            if not dot(cross(edge, sub(nearest, corner)), normal) >= -slack * math.sqrt(dot(edge, edge)):
+                inside = False
+        if inside:
+            return True
+    return False
+
+
+@njit(**COMPILE)
+def _rounded_walks(tree, points, radius, directions, reach, ignore_separating, raw_edge_normals, mesh, mode,
+                   stop_depth, out, out_face, found, found_query, found_count, trace, trace_query, trace_count):
+    """The walk of every query (``points`` (Q, K, 3), ``radius``, ``directions``,
+    ``reach`` (Q,)) through ``tree`` (centers (3, M), radii, first child, face) over
+    ``mesh`` (vertices, faces, neighbor, internal, internal vertex, face normals,
+    largest |vertex|): first hits to ``out`` and ``out_face``; with ``EVERY_HIT``,
+    every hit to ``found`` and the query it belongs to to ``found_query``."""
+    centers, radii, first_child, node_face = tree
+    vertices = mesh[0]
+    triangle = np.empty((3, 3), vertices.dtype)
+    nan = like(vertices[0, 0], math.nan)
+    miss = (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1)
+    for i in range(len(radius)):
+        query = RoundedQuery(points[i], radius[i], _point(directions, i), reach[i], ignore_separating,
+                             raw_edge_normals, mesh[0], mesh[1], mesh[2], mesh[3], mesh[4], mesh[5], mesh[6], triangle)
+        before, traced = found_count[0], trace_count[0]
+        best, face = walk_query(centers, radii, first_child, node_face, query, mode, stop_depth, found, found_count,
+                                trace, trace_count, miss)
+        _store(out, i, best)
+        out_face[i] = face
+        for row in range(before, min(found_count[0], len(found_query))):
+            found_query[row] = i
+        for row in range(traced, min(trace_count[0], len(trace_query))):
+            trace_query[row] = i
+
+
+register_query(RoundedQuery, rounded_node_entry, rounded_leaf)

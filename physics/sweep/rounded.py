@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from physics.geometry import COMPILE, dot, like, maximum, minimum, scale, sub
+from physics.geometry import COMPILE, add, dot, like, maximum, minimum, scale, sub
 from physics.solve import first_nonpositive_time, first_nonpositive_times
 from physics.vector import dot as dots
 
@@ -119,3 +119,25 @@ def slab_entry_time(height, rate, radius):
     inside = abs(height) <= radius
     return first_time_in(like(height, -math.inf) if inside else like(height, math.inf),
                          like(height, math.inf) if inside else like(height, -math.inf))
+
+
+@njit(**COMPILE)
+def segment_ball_entry_time(offset, axis, direction, radius):
+    """First t in [0, 1] at which the moving segment ``offset + s axis + t direction``
+    (s in [0, 1]) comes within ``radius`` of the origin; +inf if never.
+
+    A capsule reaching a ball: the earlier of its two end balls and its side, the
+    infinite cylinder kept where the closest point at contact lies inside the
+    segment (elsewhere an end ball is reached first)."""
+    ends = minimum(ball_entry_time(offset, direction, radius),
+                   ball_entry_time((offset[0] + axis[0], offset[1] + axis[1], offset[2] + axis[2]), direction, radius))
+    axis_squared = dot(axis, axis)
+    if not axis_squared > 0:
+        return ends
+    inverse = like(axis_squared, 1.0) / axis_squared
+    closest, rate = -dot(offset, axis) * inverse, -dot(direction, axis) * inverse  # s of the point nearest the origin
+    side = ball_entry_time(add(offset, scale(closest, axis)), add(direction, scale(rate, axis)), radius)
+    along_at_hit = closest + (side if side <= 1 else like(side, 0.0)) * rate
+    if not (along_at_hit >= 0 and along_at_hit <= 1):
+        side = like(side, math.inf)
+    return minimum(ends, side)

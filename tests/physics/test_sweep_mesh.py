@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from physics import Capsule, Segment, Sphere, Triangle, TriangleMesh, sweep, tolerance
 from physics.sweep.mesh import edges_of as mesh_edges_of
 from physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
-from physics.traversal import LEAF_MISSED, STATUS_NAMES, TraversalTrace
+from physics.traversal import STATUS_NAMES, TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 from tests.physics.strategies import direction, meshes, radius, vector
@@ -117,8 +117,8 @@ def test_trace_accounts_for_every_leaf():
     assert result.hit and counts["leaf hit"] >= 1
     assert counts["visited"] + counts["culled"] + counts["leaf hit"] + counts["leaf missed"] == len(trace.node)
     assert counts["leaf hit"] + counts["leaf missed"] < 128  # pruned: not every triangle was tested
-    assert np.all(np.diff(trace.step) >= 0)  # recorded in walk order
-    assert trace.status[trace.step == trace.step.max()].min() >= LEAF_MISSED  # leaves are tested last
+    assert np.array_equal(trace.step, np.arange(len(trace.step)))  # one query: every node test in walk order
+    assert trace.node[0] == 0 and set(trace.query) == {0}
 
 
 def test_batched_queries_match_one_by_one():
@@ -281,18 +281,18 @@ def test_sphere_grazing_a_vertex_on_its_tree_sphere():
                feature=("vertex", 1), face_index=0)
 
 
-def test_tie_between_equally_deep_faces_found_in_different_leaf_rounds():
-    """A big sphere over a 288-triangle grid overlaps 154 triangles at t = 0: more than a
-    first round of leaf tests holds (``LEAF_ROUND_PAIRS``), so the second round must
-    still test leaves entered exactly at the best time so far (t = 0).  Faces 29 and 172
-    (the two halves of the square under the center, which sits on their shared
-    diagonal) are equally deep (4.75); the tie goes to the lower face index."""
+def test_tie_between_equally_deep_faces_entered_at_the_same_time():
+    """A big sphere over a 288-triangle grid overlaps 153 triangles at t = 0.  Faces 29
+    and 172 (the two halves of the square under the center, which sits on their shared
+    diagonal) are equally deep (4.75); the tie goes to the lower face index, whichever
+    the walk meets first: a leaf entered exactly at the best time so far (t = 0) must
+    still be tested."""
     mesh = floor(12)
     sphere, motion = Sphere([2.5, 5.0, 0.25], 5.0), [3.0, 1.0, 0.0]
     trace = TraversalTrace()
     result = sweep(sphere, mesh, motion, trace=trace)
-    leaf_steps = trace.step[trace.status >= STATUS_NAMES.index("leaf missed")]
-    assert len(np.unique(leaf_steps)) >= 2  # two rounds of leaf tests
+    tested = trace.node[trace.status >= STATUS_NAMES.index("leaf missed")]
+    assert len(tested) >= 153
     every = sweep(sphere, triangles_of(mesh), motion)
     deepest = np.flatnonzero(every.penetration_depth == np.nanmax(every.penetration_depth))
     assert deepest.tolist() == [29, 172] and np.all(every.feature.kind[deepest] == "face")
