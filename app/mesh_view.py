@@ -130,9 +130,9 @@ def node_spheres(mesh: TriangleMesh, depth: int, trace: TraversalTrace | None) -
 
 
 def _status_of(tree, lookup: dict, node: int) -> int:
-    """A node's walk status; a node on a level the walk stepped over (it descends
-    several levels per test, ``physics.traversal.LEVELS_PER_STEP``) was reached if a descendant was, else
-    culled if its descendants were tested, else untouched (-1)."""
+    """A node's walk status; a node the walk did not test itself (the dual walk of
+    ``physics.overlap`` steps over levels) was reached if a descendant was, else culled
+    if its descendants were tested, else untouched (-1)."""
     if node in lookup:
         return lookup[node]
     child = tree.first_child[node]

@@ -21,7 +21,7 @@ from numba import njit
 
 from physics import tolerance
 from physics.result import FEATURE_KINDS
-from physics.geometry import COMPILE, add, epsilon, largest_magnitude, like, maximum
+from physics.geometry import COMPILE, add, epsilon, largest_magnitude, like, maximum, row
 from physics.geometry import cross as cross_one
 from physics.geometry import dot as dot_one
 from physics.geometry import sub
@@ -80,12 +80,6 @@ def polygon_slack(vertices: np.ndarray, extent: np.ndarray | None = None,
 # --- one lane (compiled): a core given by its vertices (V, 3), V = 1, 2 or >= 3 ---------
 
 @njit(**COMPILE)
-def vertex(vertices, i):
-    """Vertex ``i`` of a core, as a 3-vector tuple."""
-    return (vertices[i, 0], vertices[i, 1], vertices[i, 2])
-
-
-@njit(**COMPILE)
 def edge_count(vertices) -> int:
     """0 for a point, 1 for a segment, V for a polygon (edge i from vertex i to i + 1)."""
     count = vertices.shape[0]
@@ -95,8 +89,8 @@ def edge_count(vertices) -> int:
 @njit(**COMPILE)
 def edge_of(vertices, i):
     """(start, edge vector) of edge ``i``."""
-    start = vertex(vertices, i)
-    return start, sub(vertex(vertices, (i + 1) % vertices.shape[0]), start)
+    start = row(vertices, i)
+    return start, sub(row(vertices, (i + 1) % vertices.shape[0]), start)
 
 
 @njit(**COMPILE)
@@ -109,13 +103,14 @@ def extent_and_rounding(vertices):
     sums = (like(first, 0.0), like(first, 0.0), like(first, 0.0))
     largest = like(first, 0.0)
     for i in range(count):
-        point = vertex(vertices, i)
+        point = row(vertices, i)
         sums = add(sums, point)
         largest = maximum(largest, largest_magnitude(point))
-    mean = (sums[0] / count, sums[1] / count, sums[2] / count)
+    divisor = like(first, count)  # an integer would make the division float64
+    mean = (sums[0] / divisor, sums[1] / divisor, sums[2] / divisor)
     farthest = like(first, 0.0)
     for i in range(count):
-        offset = sub(vertex(vertices, i), mean)
+        offset = sub(row(vertices, i), mean)
         farthest = maximum(farthest, math.sqrt(dot_one(offset, offset)))
     rounding = like(first, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(first) * largest
     return like(first, 2.0) * farthest, rounding
@@ -127,11 +122,11 @@ def face_normal(vertices, extent, rounding):
     winding); zero where its length is no more than ``rounding * extent`` (the
     vertices coincide up to round-off: no face, only edges)."""
     count = vertices.shape[0]
-    anchor = vertex(vertices, 0)
-    previous = sub(vertex(vertices, 0), anchor)
-    total = cross_one(previous, sub(vertex(vertices, 1 % count), anchor))
+    anchor = row(vertices, 0)
+    previous = sub(row(vertices, 0), anchor)
+    total = cross_one(previous, sub(row(vertices, 1 % count), anchor))
     for i in range(1, count):
-        total = add(total, cross_one(sub(vertex(vertices, i), anchor), sub(vertex(vertices, (i + 1) % count), anchor)))
+        total = add(total, cross_one(sub(row(vertices, i), anchor), sub(row(vertices, (i + 1) % count), anchor)))
     length = math.sqrt(dot_one(total, total))
     zero = like(length, 0.0)
     if length > rounding * extent:
@@ -147,8 +142,8 @@ def inside_face(vertices, normal, offset, slack):
     bound the face."""
     if normal[0] == 0 and normal[1] == 0 and normal[2] == 0:
         return False
-    anchor = vertex(vertices, 0)
-    zero = like(slack, 0.0)
+    anchor = row(vertices, 0)
+    zero = like(normal[0], 0.0)
     for i in range(vertices.shape[0]):
         start, edge = edge_of(vertices, i)
         inward = cross_one(normal, edge) if math.sqrt(dot_one(edge, edge)) > slack else (zero, zero, zero)

@@ -57,6 +57,12 @@ def maximum(a, b):
 
 
 @njit(**COMPILE)
+def row(array, i):
+    """Row ``i`` of an (N, 3) array as a 3-vector tuple."""
+    return (array[i, 0], array[i, 1], array[i, 2])
+
+
+@njit(**COMPILE)
 def add(a, b):
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 

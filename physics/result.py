@@ -98,8 +98,9 @@ def lane_result(answer: tuple, dtype, face_index: int | None = None, surface: bo
     t, point, normal, depth, code, index = answer
     if t != t:
         return MISS
-    overlapping = depth == depth
-    return SweepResult(hit=True, t=float(t), point=np.array(point, dtype), normal=np.array(normal, dtype),
-                       face_index=face_index, penetration_depth=float(depth) if overlapping else None,
+    overlapping = bool(depth == depth)
+    kind = np.dtype(dtype).type  # a lane computed in float64 for float32 inputs answers in float32
+    return SweepResult(hit=True, t=float(kind(t)), point=np.array(point, dtype), normal=np.array(normal, dtype),
+                       face_index=face_index, penetration_depth=float(kind(depth)) if overlapping else None,
                        initially_overlapping=overlapping,
                        feature=Feature(kind=FEATURE_KINDS[2 if surface else code], index=0 if surface else int(index)))

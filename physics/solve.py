@@ -1,12 +1,10 @@
-"""Small root finders, vectorized over numpy arrays.
+"""Small root finders.
 
-``solve_quadratic`` is the robust quadratic of the seed's ``SolveQuadratic``:
-it degrades to the linear (a = 0) and constant (a = b = 0) cases and computes the
-smaller-magnitude root as ``c / q`` so that no root is lost to cancellation.
-``first_nonpositive_times`` is the same formula reduced to what a sweep needs, the
-first time a convex quadratic reaches zero, in a handful of array operations.
-Divisions by zero happen in lanes whose result is then discarded, so the solver
-runs under ``np.errstate(all="ignore")``.
+``solve_quadratic`` is the robust quadratic of the seed's ``SolveQuadratic``
+(arrays): it degrades to the linear (a = 0) and constant (a = b = 0) cases and
+computes the smaller-magnitude root as ``c / q`` so that no root is lost to
+cancellation.  ``first_nonpositive_time`` (one lane, compiled) is the same formula
+reduced to what a sweep needs: the first time a convex quadratic reaches zero.
 """
 
 from __future__ import annotations
@@ -60,29 +58,9 @@ def _solve_quadratic(a, b, c, discriminant):
     return root_count, low, high
 
 
-def first_nonpositive_times(a, half_b, c, quarter_discriminant=None):
-    """Earliest t >= 0 with ``a t^2 + 2 half_b t + c <= 0``, for ``a >= 0``; +inf if none.
-
-    This is the entry time of every sweep kernel (squared distance minus squared
-    radius is such a convex quadratic in t).  ``c <= 0`` means already inside: 0.
-    Otherwise the quadratic must be decreasing at 0 (``half_b < 0``) with real
-    roots, and the entry is the smaller root written without cancellation, as in
-    ``solve_quadratic``: ``c / (sqrt(half_b^2 - a c) - half_b)`` (the product of the
-    roots is c / a).  With a = 0 this is the linear root -c / (2 half_b).
-
-    ``quarter_discriminant`` (``half_b^2 - a c``) may be passed when geometry gives
-    it more accurately (``a (r^2 - |m_perp|^2)`` for a ray against a ball).
-    """
-    if quarter_discriminant is None:
-        quarter_discriminant = half_b * half_b - a * c
-    with np.errstate(all="ignore"):
-        entry = c / (np.sqrt(np.maximum(quarter_discriminant, 0)) - half_b)
-    return np.where(c <= 0, 0, np.where((half_b < 0) & (quarter_discriminant >= 0), entry, np.inf))
-
-
 @njit(**COMPILE)
 def first_nonpositive_time(a, half_b, c, quarter_discriminant):
-    """One lane of ``first_nonpositive_times``: the earliest t >= 0 with
+    """The entry time of every sweep kernel: the earliest t >= 0 with
     ``a t^2 + 2 half_b t + c <= 0`` (a >= 0), +inf if none.  ``c <= 0``: already
     inside, 0.  Else the quadratic must fall at 0 (``half_b < 0``) with real roots,
     and the entry is the smaller root without cancellation,

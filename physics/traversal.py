@@ -1,30 +1,29 @@
-"""Walking a sphere tree with a batch of queries at once.
+"""Walking a sphere tree: one query at a time, compiled, depth first.
 
-The walk keeps a *frontier* of (query, node) pairs and processes it level by level
-as arrays: one node test for every pair (``node_entry``: the earliest t in [0, 1]
-at which the query can touch the node's sphere, +inf if never), leaves tested
-exactly (``leaf_test``: a sweep against the leaf's triangle), the children of the
-surviving inner nodes forming the next frontier.  No Python runs per node.
+``walk_query`` pops a node, tests it (``node_entry``: the earliest t in [0, 1] at
+which the query can touch the node's sphere, +inf if never), and either descends
+(the nearer child first) or, at a leaf, tests its triangle exactly (``leaf``).
 
-Pruning: each query has a ``bound``; a node whose entry time exceeds it is culled.
-A first-hit query lowers its bound to the best hit found so far, an all-hits query
-keeps it at 1, and an overlap classification can set it below 0 to stop a query
-early.  Node tests are conservative (``tolerance.BVH_CULL_RTOL``), leaf tests
-exact, so pruning changes the work, never the answer.
+Pruning: each query has a bound; a node whose entry time exceeds it is culled.  A
+first-hit query lowers its bound to the best hit found so far (a node entered
+exactly at it is still tested: ties are decided by the first-hit rule,
+``ranks_before``), an every-hit query keeps it at 1 and may stop at its first hit
+deeper than a depth (a classification).  Node tests are conservative
+(``tolerance.BVH_CULL_RTOL``), leaf tests exact, so pruning changes the work, never
+the answer.
 
-A ``TraversalTrace`` records every tested pair with its depth and status, for the
-editor to draw.
+A ``TraversalTrace`` records every tested (query, node) pair with its entry time and
+status, for the editor to draw.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from physics.bvh import SphereTree
 from numba.extending import overload
 
 from physics.geometry import COMPILE, like
@@ -40,10 +39,9 @@ tested and missed, a leaf whose triangle was hit."""
 @dataclass
 class TraversalTrace:
     """What a walk did: for every tested (query, node) pair in test order, its
-    ``step`` (the walk step that tested it: a frontier of nodes, or a round of
-    leaf tests; a frontier holding only leaves records nothing), ``query``,
-    ``node``, node ``entry`` time (+inf when the sphere is never reached) and
-    ``status`` (see ``STATUS_NAMES``)."""
+    ``step`` (the position of the test in its query's walk), ``query``, ``node``,
+    node ``entry`` time (+inf when the sphere is never reached) and ``status`` (see
+    ``STATUS_NAMES``)."""
 
     _records: list = field(default_factory=list)
 
@@ -83,158 +81,6 @@ class LeafContacts(NamedTuple):
     query: np.ndarray
     face: np.ndarray
     contact: Contact
-
-
-NodeEntry = Callable[[np.ndarray, np.ndarray], np.ndarray]
-LeafTest = Callable[[np.ndarray, np.ndarray], Contact]
-BoundUpdate = Callable[[np.ndarray, np.ndarray, Contact], None]
-
-LEVELS_PER_STEP = 2
-"""Levels a walk descends between node tests (a speed setting): the grandchildren
-of a reached node are tested directly.  Per node test the Python overhead is fixed,
-so two levels per step halve it at the price of testing some grandchildren a
-child test would have culled."""
-
-SMALL_FRONTIER = 1024
-"""A frontier of at most this many reached inner nodes descends one level more
-per step (a speed setting): with few pairs the fixed cost of a step outweighs the
-extra descendants tested (one query: 8 steps instead of 12 on a 1.3M-triangle
-tree; a large batch keeps two levels, where the extra pairs would cost more)."""
-
-FIRST_LEAF_ROUND = 16
-"""Leaves per query that a first-hit query without a hit yet tests in its first
-round (a speed setting); the round size doubles each round until the query has a
-hit.  From then on every pooled leaf entered before that hit is tested in the next
-round (they all must be), so a query usually needs two rounds."""
-
-LEAF_ROUND_PAIRS = 128
-"""Pairs of leaves a walk gathers before a round of leaf tests, and the fewest a
-first round holds (a speed setting; see ``walk``): a round costs a fixed ~1 ms of
-kernel calls plus a little per pair, so one query tests its 128 earliest leaves at
-once and usually finds every leaf that matters in a single round."""
-
-
-def lower_to_first_hit(bound: np.ndarray, queries: np.ndarray, contact: Contact) -> None:
-    """Bound update of a first-hit query: nothing later than the best hit matters."""
-    hit = ~np.isnan(contact.t)
-    np.minimum.at(bound, queries[hit], contact.t[hit])
-
-
-class _LeafPool(NamedTuple):
-    """Leaves reached but not yet tested: per pair its query, node and entry time."""
-
-    query: np.ndarray
-    node: np.ndarray
-    entry: np.ndarray
-
-    def join(self, query, node, entry) -> "_LeafPool":
-        return _LeafPool(np.concatenate([self.query, query]), np.concatenate([self.node, node]),
-                         np.concatenate([self.entry, entry]))
-
-    def pick(self, mask) -> "_LeafPool":
-        return _LeafPool(self.query[mask], self.node[mask], self.entry[mask])
-
-
-def walk(tree: SphereTree, query_count: int, node_entry: NodeEntry, leaf_test: LeafTest,
-         update_bound: BoundUpdate | None = lower_to_first_hit, trace: TraversalTrace | None = None,
-         first_round_pairs: int = LEAF_ROUND_PAIRS) -> LeafContacts:
-    """Walk ``tree`` for ``query_count`` queries; return every leaf test made.
-
-    ``node_entry(queries, nodes)`` gives each pair's entry time into the node's
-    sphere (+inf if never in [0, 1]); ``leaf_test(queries, faces)`` the exact
-    contact with the leaf's triangle; ``update_bound(bound, queries, contact)``
-    lowers the per-query bounds after each round of leaf tests (``None``: bounds
-    stay 1 and every reachable leaf is tested in one round).
-
-    Inner nodes are expanded level by level; reached leaves wait in a pool and are
-    tested in rounds: the earliest-entered first until the query has a hit, then
-    all those entered before it.  A round runs once the pool holds
-    ``first_round_pairs`` pairs (``LEAF_ROUND_PAIRS``), or when no inner node is
-    left: a walk of a few queries (whose time goes to the fixed cost of each round)
-    then tests its leaves in one round, a large batch (whose time goes to the
-    pairs) early enough for its hits to cull what is left.  The first round tests
-    ``FIRST_LEAF_ROUND`` leaves per query, more if that makes fewer than
-    ``first_round_pairs`` pairs; a test that stops at its first find, as
-    ``classify`` does, passes 0 to test every leaf as soon as it is reached.
-    """
-    bound = np.ones(query_count)
-    queries = np.arange(query_count)
-    nodes = np.zeros(query_count, np.int64)
-    pool = _LeafPool(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
-    found = []
-    round_size = max(FIRST_LEAF_ROUND, -(-first_round_pairs // max(query_count, 1)))
-    step = 0
-    while len(nodes) or len(pool.query):
-        if len(nodes):
-            entry = node_entry(queries, nodes)
-            reached = entry <= bound[queries]
-            children = tree.first_child[nodes]
-            leaf = reached & (children < 0)
-            pool = pool.join(queries[leaf], nodes[leaf], entry[leaf])
-            if trace is not None:
-                trace.record(step, queries[~leaf], nodes[~leaf], entry[~leaf],
-                             np.where(reached[~leaf], VISITED, CULLED))
-            inner = reached & (children >= 0)
-            levels = LEVELS_PER_STEP + (np.count_nonzero(inner) <= SMALL_FRONTIER)
-            queries, nodes = _descend(tree, queries[inner], nodes[inner], levels)
-        if len(pool.query) and (len(pool.query) >= first_round_pairs or not len(nodes)):
-            late = pool.entry > bound[pool.query]
-            if trace is not None and np.any(late):
-                trace.record(step, pool.query[late], pool.node[late], pool.entry[late], np.full(np.sum(late), CULLED))
-            pool = pool.pick(~late)
-            if len(pool.query):
-                tested = np.ones(len(pool.query), bool)
-                if update_bound is not None:
-                    tested = _earliest_per_query(pool, round_size) | (bound[pool.query] < 1)
-                batch = pool.pick(tested)
-                faces = tree.face[batch.node]
-                contact = leaf_test(batch.query, faces)
-                found.append(LeafContacts(batch.query, faces, contact))
-                if trace is not None:
-                    trace.record(step, batch.query, batch.node, batch.entry,
-                                 np.where(np.isnan(contact.t), LEAF_MISSED, LEAF_HIT))
-                if update_bound is not None:
-                    update_bound(bound, batch.query, contact)
-                pool = pool.pick(~tested)
-                round_size *= 2
-        step += 1
-    return _concatenate(found)
-
-
-def _descend(tree: SphereTree, queries: np.ndarray, nodes: np.ndarray, levels: int) -> tuple[np.ndarray, np.ndarray]:
-    """The next frontier below reached inner nodes: their descendants ``levels``
-    levels down, or the leaves met on the way."""
-    next_queries, next_nodes = [], []
-    for _ in range(levels):
-        queries = np.repeat(queries, 2)
-        nodes = (tree.first_child[nodes][:, None] + np.arange(2)).ravel()
-        leaf = tree.first_child[nodes] < 0
-        next_queries.append(queries[leaf])
-        next_nodes.append(nodes[leaf])
-        queries, nodes = queries[~leaf], nodes[~leaf]
-    return np.concatenate(next_queries + [queries]), np.concatenate(next_nodes + [nodes])
-
-
-def _earliest_per_query(pool: _LeafPool, count: int) -> np.ndarray:
-    """Mask of the ``count`` pool pairs of each query with the earliest entry."""
-    order = np.lexsort((pool.entry, pool.query))
-    grouped = pool.query[order]
-    group_start = np.flatnonzero(np.concatenate([[True], grouped[1:] != grouped[:-1]]))
-    rank = np.arange(len(order)) - np.repeat(group_start, np.diff(np.concatenate([group_start, [len(order)]])))
-    mask = np.zeros(len(order), bool)
-    mask[order[rank < count]] = True
-    return mask
-
-
-def _concatenate(found: list[LeafContacts]) -> LeafContacts:
-    if not found:
-        empty = np.zeros(0)
-        return LeafContacts(np.zeros(0, np.int64), np.zeros(0, np.int64),
-                            Contact(empty, np.zeros((0, 3)), np.zeros((0, 3)), empty, np.zeros(0, np.int64),
-                                    np.zeros(0, np.int64)))
-    contact = Contact(*[np.concatenate([part.contact[i] for part in found]) for i in range(len(Contact._fields))])
-    return LeafContacts(np.concatenate([part.query for part in found]), np.concatenate([part.face for part in found]),
-                        contact)
 
 
 # --- one query, compiled: a depth-first walk ----------------------------------------------

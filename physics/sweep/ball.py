@@ -35,9 +35,9 @@ import numpy as np
 from numba import njit
 
 from physics.core import (EDGE, FACE, VERTEX, edge_count, edge_of, extent_and_rounding, face_normal, inside_face,
-                          is_within_rounding, vertex, widest_feature)
+                          is_within_rounding, widest_feature)
 from physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, like, maximum, normalize_or,
-                              plus_zero, scale, sub)
+                              plus_zero, row, scale, sub)
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
 from physics import tolerance
 
@@ -134,7 +134,7 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
         extent, rounding = extent_and_rounding(vertices)
         slack = like(extent, tolerance.POLYGON_RTOL) * extent + rounding
         normal = face_normal(vertices, extent, rounding)
-        offset = sub(center, vertex(vertices, 0))
+        offset = sub(center, row(vertices, 0))
         height = dot(offset, normal)
         time = slab_entry_time(height, dot(direction, normal), total_radius)
         at_hit = add(offset, scale(time if time <= 1 else like(time, 0.0), direction))
@@ -157,12 +157,12 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
         # at t = 0 the center is the edge's where it projects strictly between the edge's
         # ends by the sign of its offsets from them (``along`` rounds: a center inside by
         # less than that would be given to the end vertex, and leave along the edge)
-        between = dot(offset, edge) > 0 and dot(sub(center, vertex(vertices, (i + 1) % count)), edge) < 0
+        between = dot(offset, edge) > 0 and dot(sub(center, row(vertices, (i + 1) % count)), edge) < 0
         if is_edge and between and dot(across, across) < best_start:
             best_start, start_feature = dot(across, across), feature
         feature += 1
     for i in range(count):
-        offset = sub(center, vertex(vertices, i))
+        offset = sub(center, row(vertices, i))
         time = ball_entry_time(offset, direction, total_radius)
         if time < best_time:
             best_time, time_feature = time, feature
@@ -175,12 +175,12 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
     zero = (like(inf, 0.0), like(inf, 0.0), like(inf, 0.0))
     faces = 1 if count >= 3 else 0
     if chosen < faces:
-        anchor, axis, code, index = vertex(vertices, 0), normal, FACE, 0
+        anchor, axis, code, index = row(vertices, 0), normal, FACE, 0
     elif chosen < faces + edge_count(vertices):
         anchor, axis = edge_of(vertices, chosen - faces)
         code, index = EDGE, chosen - faces
     else:
-        anchor, axis, code, index = vertex(vertices, chosen - faces - edge_count(vertices)), zero, VERTEX, \
+        anchor, axis, code, index = row(vertices, chosen - faces - edge_count(vertices)), zero, VERTEX, \
             chosen - faces - edge_count(vertices)
     widest_code, widest_axis = widest_feature(vertices, normal)
     return resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t, touching,
@@ -201,11 +201,6 @@ def ball_plane(center, radius, direction, normal, offset, ignore_separating):
 # --- batches ----------------------------------------------------------------------------
 
 @njit(**COMPILE)
-def _row(array, i):
-    return (array[i, 0], array[i, 1], array[i, 2])
-
-
-@njit(**COMPILE)
 def _store(out, i, answer):
     t, point, normal, depth, code, index = answer
     out_t, out_point, out_normal, out_depth, out_code, out_index = out
@@ -217,14 +212,14 @@ def _store(out, i, answer):
 @njit(**COMPILE)
 def _ball_core_lanes(centers, radii, directions, vertices, target_radii, ignore_separating, out):
     for i in range(len(radii)):
-        _store(out, i, ball_core(_row(centers, i), radii[i], _row(directions, i), vertices[i], target_radii[i],
+        _store(out, i, ball_core(row(centers, i), radii[i], row(directions, i), vertices[i], target_radii[i],
                                  ignore_separating))
 
 
 @njit(**COMPILE)
 def _ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separating, out):
     for i in range(len(radii)):
-        _store(out, i, ball_plane(_row(centers, i), radii[i], _row(directions, i), _row(normals, i), offsets[i],
+        _store(out, i, ball_plane(row(centers, i), radii[i], row(directions, i), row(normals, i), offsets[i],
                                   ignore_separating))
 
 

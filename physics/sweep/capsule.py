@@ -32,12 +32,12 @@ import numpy as np
 from numba import njit
 
 from physics.closest import rejection, segment_separation
-from physics.core import EDGE, FACE, VERTEX, is_within_rounding, vertex
+from physics.core import EDGE, FACE, VERTEX, is_within_rounding
 from physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude, like,
-                              maximum, minimum, normalize_or, plus_zero, scale, sub)
+                              maximum, minimum, normalize_or, plus_zero, row, scale, sub)
 from physics.result import SweepResult, lane_result
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
-from physics.sweep.ball import Contact, _answers, _contact, _lanes, _row, _store, ball_core, ball_plane, lane_vector
+from physics.sweep.ball import Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane, lane_vector
 from physics.sweep.rounded import slab_entry_time
 from physics.sweep.sphere import is_scalar, sweep_query, to_result
 
@@ -170,11 +170,11 @@ def _polygon_normal(vertices):
     """The unit normal of a polygon (the cross products of its fan from vertex 0,
     summed in edge order; zero where it has none)."""
     count = vertices.shape[0]
-    first = vertex(vertices, 0)
+    first = row(vertices, 0)
     zero = like(vertices[0, 0], 0.0)
     total = (zero, zero, zero)
     for i in range(count):
-        total = add(total, cross(sub(vertex(vertices, i), first), sub(vertex(vertices, (i + 1) % count), first)))
+        total = add(total, cross(sub(row(vertices, i), first), sub(row(vertices, (i + 1) % count), first)))
     return normalize_or(total, (zero, zero, zero))
 
 
@@ -186,8 +186,8 @@ def _over_face(vertices, normal, point):
         return False
     count = vertices.shape[0]
     for i in range(count):
-        corner = vertex(vertices, i)
-        inward = cross(normal, sub(vertex(vertices, (i + 1) % count), corner))
+        corner = row(vertices, i)
+        inward = cross(normal, sub(row(vertices, (i + 1) % count), corner))
         if not dot(inward, sub(point, corner)) >= 0:
             return False
     return True
@@ -205,7 +205,7 @@ def _nearest_to_polygon(start, end, vertices, normal):
     zero = like(inf, 0.0)
     best = (inf, (zero, zero, zero), (zero, zero, zero), 0, 0)
     for i in range(count):
-        corner, following = vertex(vertices, i), vertex(vertices, (i + 1) % count)
+        corner, following = row(vertices, i), row(vertices, (i + 1) % count)
         separation, w, interior, interior_other = segment_separation(start, end, corner, following)
         magnitude = maximum(maximum(magnitude_core, largest_magnitude(corner)), largest_magnitude(following))
         if (interior or interior_other) and is_within_rounding(separation, magnitude):
@@ -216,7 +216,7 @@ def _nearest_to_polygon(start, end, vertices, normal):
             code = EDGE if interior_other else VERTEX
             index = (i + 1) % count if (w >= 1 and not interior_other) else i
             best = (distance, separation, witness, code, index)
-    first = vertex(vertices, 0)
+    first = row(vertices, 0)
     for point in (start, end):
         height = dot(normal, sub(point, first))
         foot = sub(point, scale(height, normal))
@@ -240,7 +240,7 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
     has_face = normal[0] != 0 or normal[1] != 0 or normal[2] != 0
     best_distance, best_separation, best_witness, best_code, best_index = _nearest_to_polygon(start, end, vertices,
                                                                                                normal)
-    first = vertex(vertices, 0)
+    first = row(vertices, 0)
     height_start, height_end = dot(normal, sub(start, first)), dot(normal, sub(end, first))
     crossing_at = height_start / (height_start - height_end) if height_start != height_end else like(radius, 0.0)
     pierce = add(start, scale(crossing_at, along))
@@ -254,14 +254,14 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
         if k == 0:
             axis = normal
         else:
-            edge = sub(vertex(vertices, k % count), vertex(vertices, k - 1))
+            edge = sub(row(vertices, k % count), row(vertices, k - 1))
             axis = normalize_or(cross_accurate(along, edge), (zero, zero, zero))
             if dot(edge, edge) > longest_squared:
                 longest, longest_squared = edge, dot(edge, edge)
         core_start, core_end = dot(axis, start), dot(axis, end)
         highest, lowest = dot(axis, first), dot(axis, first)
         for j in range(1, count):
-            projection = dot(axis, vertex(vertices, j))
+            projection = dot(axis, row(vertices, j))
             highest, lowest = maximum(highest, projection), minimum(lowest, projection)
         up, down = highest - minimum(core_start, core_end), maximum(core_start, core_end) - lowest
         prefer_up = up < down or (up == down and dot(axis, direction) >= 0)
@@ -300,9 +300,9 @@ def capsule_polygon(start, end, radius, direction, vertices, ignore_separating):
     best = _earlier(best, ball_core(end, radius, direction, vertices, zero, False))
     count = vertices.shape[0]
     for i in range(count):
-        corner = vertex(vertices, i)
+        corner = row(vertices, i)
         best = _earlier(best, _reversed(ball_core(corner, zero, back, moving, radius, False), corner, zero, i))
-        best = _earlier(best, interiors(start, end, direction, corner, vertex(vertices, (i + 1) % count), radius,
+        best = _earlier(best, interiors(start, end, direction, corner, row(vertices, (i + 1) % count), radius,
                                         zero, i))
     touching, initial = polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
     return initial if touching else best
@@ -337,21 +337,21 @@ def capsule_plane(start, end, radius, direction, normal, offset, ignore_separati
 def _capsule_segment_lanes(starts, ends, radii, directions, other_starts, other_ends, target_radii, ignore_separating,
                            out):
     for i in range(len(radii)):
-        _store(out, i, capsule_segment(_row(starts, i), _row(ends, i), radii[i], _row(directions, i),
-                                       _row(other_starts, i), _row(other_ends, i), target_radii[i], ignore_separating))
+        _store(out, i, capsule_segment(row(starts, i), row(ends, i), radii[i], row(directions, i),
+                                       row(other_starts, i), row(other_ends, i), target_radii[i], ignore_separating))
 
 
 @njit(**COMPILE)
 def _capsule_polygon_lanes(starts, ends, radii, directions, vertices, ignore_separating, out):
     for i in range(len(radii)):
-        _store(out, i, capsule_polygon(_row(starts, i), _row(ends, i), radii[i], _row(directions, i), vertices[i],
+        _store(out, i, capsule_polygon(row(starts, i), row(ends, i), radii[i], row(directions, i), vertices[i],
                                        ignore_separating))
 
 
 @njit(**COMPILE)
 def _capsule_plane_lanes(starts, ends, radii, directions, normals, offsets, ignore_separating, out):
     for i in range(len(radii)):
-        _store(out, i, capsule_plane(_row(starts, i), _row(ends, i), radii[i], _row(directions, i), _row(normals, i),
+        _store(out, i, capsule_plane(row(starts, i), row(ends, i), radii[i], row(directions, i), row(normals, i),
                                      offsets[i], ignore_separating))
 
 

@@ -33,17 +33,16 @@ from numba import njit
 from physics import tolerance
 from physics.closest import clip01
 from physics.core import EDGE, VERTEX
-from physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, scale, sub
-from physics.mesh_edges import MeshEdges, internal_feature, mesh_edges
+from physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, row, scale, sub
+from physics.mesh_edges import MeshEdges, mesh_edges
 from physics.result import SweepResult, answer_dtype
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
-from physics.sweep.ball import Contact, _answers, _store, ball_core, sweep_ball_core
-from physics.sweep.capsule import capsule_core, capsule_polygon, sweep_core_polygon
-from physics.sweep.rounded import ball_entry_time, ball_entry_times, segment_ball_entry_time, segment_ball_entry_times
+from physics.sweep.ball import Contact, _answers, _store, ball_core
+from physics.sweep.capsule import capsule_core, capsule_polygon
+from physics.sweep.sat import contact_features, sat_sweep
+from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
 from physics.sweep.sphere import sweep_query
-from physics.traversal import (EVERY_HIT, FIRST_HIT, LEAF_ROUND_PAIRS, BoundUpdate, LeafContacts, TraversalTrace,
-                               register_query, walk, walk_query)
-from physics.vector import components, dot_last
+from physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, register_query, walk_query
 
 
 class MovingCore(NamedTuple):
@@ -92,109 +91,6 @@ def culling_reach(points: np.ndarray, direction: np.ndarray, radius: np.ndarray,
     ``tolerance.BVH_CULL_RTOL`` margin of the coordinates' scale (points (Q, K, 3))."""
     scale = np.maximum(np.abs(points).max(axis=(1, 2)), np.abs(direction).max(axis=1)) + tree.extent
     return radius + tolerance.BVH_CULL_RTOL * scale
-
-
-def walk_mesh(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bool, update_bound: BoundUpdate | None,
-              trace: TraversalTrace | None, first_round_pairs: int = LEAF_ROUND_PAIRS) -> LeafContacts:
-    """Every leaf test of the tree walk for ``core`` (see the module docstring);
-    ``update_bound`` and ``first_round_pairs`` as in ``physics.traversal.walk``."""
-    tree = mesh.tree
-    points, radius, direction = core.points, core.radius, core.direction
-    reach = culling_reach(points, direction, radius, tree)
-    starts, directions = components(points[:, 0]), components(direction)
-    axes = components(points[:, -1] - points[:, 0])
-
-    def node_entry(queries, nodes):
-        offset = starts[:, queries] - tree.center_components[:, nodes]
-        total = reach[queries] + tree.radii[nodes]
-        if points.shape[1] == 1:
-            return ball_entry_times(offset, directions[:, queries], total)
-        return segment_ball_entry_times(offset, axes[:, queries], directions[:, queries], total)
-
-    def leaf_test(queries, faces):
-        triangles = mesh.vertices[mesh.faces[faces]]
-        if points.shape[1] == 1:
-            return sweep_ball_core(points[queries, 0], radius[queries], direction[queries], triangles,
-                                   np.zeros((), radius.dtype), ignore_separating)
-        return sweep_core_polygon(points[queries, 0], points[queries, 1], radius[queries], direction[queries],
-                                  triangles, ignore_separating)
-
-    return walk(tree, len(radius), node_entry, leaf_test, update_bound, trace, first_round_pairs)
-
-
-def flatten_internal_edges(found: LeafContacts, core: MovingCore, mesh: TriangleMesh,
-                           ignore_separating: bool = False) -> LeafContacts:
-    """Apply the internal-edge rule (``physics.mesh_edges``) to body-space contacts.
-
-    With ``ignore_separating``, a flattened contact whose face normal does not
-    oppose the motion is dropped: the shape slides along the flat surface it
-    already touches (the raw edge normal would have stopped it at the seam)."""
-    contact = found.contact
-    edges = edges_of(mesh)
-    flat = internal_feature(edges, found.face, contact.feature_code, contact.feature_index) & ~np.isnan(contact.t)
-    if np.any(flat):
-        flat &= _over_the_flat_surface(found, core, mesh, edges)
-    if not np.any(flat):
-        return found
-    face_normal = edges.face_normal[found.face]
-    side = np.where(dot_last(contact.normal, face_normal) < 0, -1.0, 1.0)
-    normal = np.where(flat[:, None], side[:, None] * face_normal, contact.normal)
-    anchor = mesh.vertices[mesh.faces[found.face, 0]]
-    direction = core.direction[found.query]
-    points = core.points[found.query] + contact.t[:, None, None] * direction[:, None, :]
-    heights = dot_last(points - anchor[:, None, :], normal[:, None, :])
-    lowest = np.argmin(heights, axis=1)
-    lowest_height = heights[np.arange(len(lowest)), lowest]
-    overlapping = flat & ~np.isnan(contact.depth)
-    depth = np.where(overlapping, core.radius[found.query] - lowest_height, contact.depth)
-    witness = points[np.arange(len(lowest)), lowest] - lowest_height[:, None] * normal
-    point = np.where(overlapping[:, None], witness, contact.point)
-    contact = contact._replace(normal=normal, depth=depth, point=point)
-    if ignore_separating:
-        sliding = flat & (dot_last(direction, normal) >= 0)
-        contact = _dropped(contact, sliding)
-    return found._replace(contact=contact)
-
-
-def _over_the_flat_surface(found: LeafContacts, core: MovingCore, mesh: TriangleMesh, edges: MeshEdges) -> np.ndarray:
-    """Per contact on an internal edge or vertex: whether the moving core's point
-    nearest the contact (at its time) lies over the flat surface there, i.e. projects
-    into the face or a neighbour across one of the face's edges at the feature (up to
-    the rounding of the coordinates).  Only there is the edge a seam of one flat
-    surface; a core beside the surface touches the edge from the side, and its raw
-    normal is the true one."""
-    contact = found.contact
-    faces = mesh.faces
-    at_t = core.points[found.query] + np.nan_to_num(contact.t)[:, None, None] * core.direction[found.query][:, None, :]
-    if at_t.shape[1] == 1:
-        nearest = at_t[:, 0]
-    else:  # the capsule core's point nearest the contact
-        start, along = at_t[:, 0], at_t[:, 1] - at_t[:, 0]
-        length_squared = dot_last(along, along)
-        with np.errstate(all="ignore"):
-            s = np.where(length_squared > 0, dot_last(np.nan_to_num(contact.point) - start, along) / length_squared, 0)
-        nearest = start + np.clip(s, 0, 1)[:, None] * along
-    index = np.clip(contact.feature_index, 0, 2)
-    candidates = [found.face, edges.neighbor[found.face, index],
-                  np.where(contact.feature_code == VERTEX, edges.neighbor[found.face, (index + 2) % 3], -1)]
-    scale = np.abs(mesh.vertices).max() + np.abs(nearest).max(axis=1)
-    slack = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(float).eps * scale
-    over = np.zeros(len(found.face), bool)
-    for face in candidates:
-        corners = mesh.vertices[faces[np.maximum(face, 0)]]  # (n, 3, 3)
-        normal = edges.face_normal[np.maximum(face, 0)]
-        following = np.roll(corners, -1, axis=1)
-        sides = dot_last(np.cross(following - corners, nearest[:, None] - corners), normal[:, None])
-        lengths = np.linalg.norm(following - corners, axis=-1)
-        over |= (face >= 0) & np.all(sides >= -slack[:, None] * lengths, axis=1)
-    return over
-
-
-def _dropped(contact: Contact, rows: np.ndarray) -> Contact:
-    """``contact`` with ``rows`` turned into misses (NaN, -1)."""
-    return Contact(np.where(rows, np.nan, contact.t), np.where(rows[:, None], np.nan, contact.point),
-                   np.where(rows[:, None], np.nan, contact.normal), np.where(rows, np.nan, contact.depth),
-                   np.where(rows, -1, contact.feature_code), np.where(rows, -1, contact.feature_index))
 
 
 def ranked_hits(query: np.ndarray, face: np.ndarray, contact: Contact) -> np.ndarray:
@@ -247,15 +143,53 @@ class Walks(NamedTuple):
 
 def rounded_walks(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bool, raw_edge_normals: bool,
                   mode: int = FIRST_HIT, stop_depth: float = math.inf, trace: TraversalTrace | None = None) -> Walks:
-    """The compiled walk (``physics.traversal.walk``) of every query of ``core`` (a
+    """The compiled walk (``physics.traversal.walk_query``) of every query of ``core`` (a
     sphere's center or a capsule's segment) through ``mesh``'s sphere tree, in the
     common dtype of the core and the mesh."""
-    tree, edges = mesh.tree, edges_of(mesh)
     dtype = np.result_type(core.points, core.radius, core.direction, mesh.vertices)
-    count = len(core.radius)
     points = np.ascontiguousarray(core.points, dtype)
     radius, direction = np.asarray(core.radius, dtype), np.ascontiguousarray(core.direction, dtype)
-    reach = culling_reach(points, direction, radius, tree).astype(dtype)
+    count = len(radius)
+    empty = np.zeros((count, 0, 3), dtype)
+    return _run_walks(BALL if points.shape[1] == 1 else SEGMENT, points, radius, direction, points[:, 0],
+                      culling_reach(points, direction, radius, mesh.tree).astype(dtype),
+                      (empty, empty, np.zeros((0, 2), np.int64), False), mesh, dtype, ignore_separating,
+                      raw_edge_normals, mode, stop_depth, trace)
+
+
+def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, batch_shape: tuple, answer_dtype_,
+                   mesh, *, ignore_separating: bool, raw_edge_normals: bool,
+                   trace: TraversalTrace | None) -> SweepResult:
+    """The first hits of convex polytopes (``vertices`` (Q, V, 3), unit ``normals``,
+    edge directions ``edges``, ``edge_ends`` (E, 2), ``solid`` or flat, along
+    ``direction`` (Q, 3), all
+    float64, world space) against ``mesh``: the tree walked with each polytope's
+    bounding sphere (about the middle of its box), each leaf by the separating axis
+    test over time; the first hit, internal edges and world space as for spheres."""
+    if not mesh.has_identity_pose:
+        vertices, direction = mesh.to_body(vertices), mesh.vectors_to_body(direction)
+        normals, edges = mesh.vectors_to_body(normals), mesh.vectors_to_body(edges)
+    count = len(direction)
+    center = 0.5 * (vertices.min(axis=1) + vertices.max(axis=1))
+    bound = np.linalg.norm(vertices - center[:, None], axis=-1).max(axis=1)
+    core = MovingCore(vertices, np.zeros(count), direction, batch_shape, answer_dtype_)
+    walks = _run_walks(POLYTOPE, np.ascontiguousarray(vertices, float), np.zeros(count), np.ascontiguousarray(direction),
+                       center, culling_reach(vertices, direction, bound, mesh.tree),
+                       (np.ascontiguousarray(normals, float), np.ascontiguousarray(edges, float), edge_ends,
+                        bool(solid)), mesh, np.dtype(float), ignore_separating,
+                       raw_edge_normals, FIRST_HIT, math.inf, trace)
+    rows = np.arange(count)
+    return _result(LeafContacts(rows, walks.first_face, walks.first), rows, mesh, scalar=batch_shape == (),
+                   shape=batch_shape, dtype=core.dtype)
+
+
+def _run_walks(kind, points, radius, direction, centers, reach, polytope, mesh, dtype, ignore_separating,
+               raw_edge_normals, mode, stop_depth, trace) -> Walks:
+    """``_walks`` over a batch of cores of one ``kind``, in ``dtype``, with room for
+    every hit and every traced node test (walking again with more room if the first
+    guess was short)."""
+    tree, edges = mesh.tree, edges_of(mesh)
+    count = len(radius)
     tree_arrays = (np.asarray(tree.center_components, dtype), np.asarray(tree.radii, dtype), tree.first_child,
                    tree.face)
     vertices = np.asarray(mesh.vertices, dtype)
@@ -270,9 +204,10 @@ def rounded_walks(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bo
                         np.empty(trace_capacity, np.int64))
         trace_query = np.empty(trace_capacity, np.int64)
         found_count, trace_count = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        _rounded_walks(tree_arrays, points, radius, direction, reach, bool(ignore_separating), bool(raw_edge_normals),
-                       mesh_arrays, mode, dtype.type(stop_depth), out, out_face, found, found_query, found_count,
-                       trace_arrays, trace_query, trace_count)
+        _walks(tree_arrays, kind, points, radius, direction, np.ascontiguousarray(centers, dtype),
+               np.asarray(reach, dtype), polytope, bool(ignore_separating), bool(raw_edge_normals), mesh_arrays, mode,
+               dtype.type(stop_depth), out, out_face, found, found_query, found_count, trace_arrays, trace_query,
+               trace_count)
         if found_count[0] <= capacity:
             break
         capacity = int(found_count[0])  # too many hits for the first guess: walk again with room for all
@@ -291,31 +226,6 @@ def _first_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, tr
     rows = np.arange(len(core.radius))
     return _result(LeafContacts(rows, walks.first_face, walks.first), rows, mesh, scalar=core.batch_shape == (),
                    shape=core.batch_shape, dtype=core.dtype)
-
-
-def first_hit_result(found: LeafContacts, core: MovingCore, mesh: TriangleMesh, ignore_separating: bool,
-                     raw_edge_normals: bool) -> SweepResult:
-    """The public answer of a first-hit walk: the internal-edge rule (unless raw),
-    each query's first contact by the tie rule, in world space."""
-    if not raw_edge_normals:
-        found = flatten_internal_edges(found, core, mesh, ignore_separating)
-    ranked = _ranked_hits(found)
-    queries = found.query[ranked]
-    first = ranked[np.concatenate([[True], queries[1:] != queries[:-1]])] if len(ranked) else ranked
-    chosen = np.full(len(core.radius), len(found.query))  # one past the end: the "no hit" row
-    chosen[found.query[first]] = first
-    padded = _with_miss_row(found)
-    return _result(padded, chosen, mesh, scalar=core.batch_shape == (), shape=core.batch_shape,
-                   dtype=core.dtype)
-
-
-def _with_miss_row(found: LeafContacts) -> LeafContacts:
-    """``found`` plus one trailing row meaning "no hit" (NaN, -1)."""
-    contact = found.contact
-    miss = Contact(np.full(1, np.nan), np.full((1, 3), np.nan), np.full((1, 3), np.nan), np.full(1, np.nan),
-                   np.full(1, -1), np.full(1, -1))
-    joined = Contact(*[np.concatenate([np.asarray(a, dtype=np.result_type(a, b)), b]) for a, b in zip(contact, miss)])
-    return LeafContacts(np.concatenate([found.query, [-1]]), np.concatenate([found.face, [-1]]), joined)
 
 
 def _all_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
@@ -360,16 +270,27 @@ def sweep_capsule_mesh_all(capsule: Capsule, mesh: TriangleMesh, direction, *, i
     return _all_hits(capsule, mesh, direction, ignore_separating, raw_edge_normals, trace)
 
 
-# --- compiled: one query's walk with a rounded core (a sphere's center or a capsule's segment) ---
+# --- compiled: one query's walk with a moving core: a sphere's center, a capsule's segment, a polytope ---
 
-class RoundedQuery(NamedTuple):
-    """A sphere's center (K = 1) or a capsule's segment (K = 2) swept through a mesh,
-    for ``physics.traversal.walk_query``; the mesh's arrays ride along."""
+BALL, SEGMENT, POLYTOPE = range(3)
+"""Kinds of moving core a mesh query has: a point inflated by a radius (a sphere),
+a segment inflated by a radius (a capsule), a convex polytope (radius 0)."""
 
-    points: np.ndarray           # (K, 3)
+
+class CoreQuery(NamedTuple):
+    """A moving core swept through a mesh, for ``physics.traversal.walk_query``; the
+    mesh's arrays and scratch space ride along."""
+
+    kind: int                    # BALL, SEGMENT or POLYTOPE
+    points: np.ndarray           # (K, 3): the center, the segment's ends, the polytope's vertices
     radius: float
     direction: tuple
-    reach: float                 # radius plus the culling margin (``culling_reach``)
+    center: tuple                # of the sphere the node tests sweep (a polytope's bounding sphere)
+    reach: float                 # that sphere's radius plus the culling margin (``culling_reach``)
+    normals: np.ndarray          # a polytope's unit face normals (F, 3)
+    edges: np.ndarray            # a polytope's edge directions (E, 3)
+    edge_ends: np.ndarray        # a polytope's edges as vertex pairs (E', 2)
+    solid: bool                  # a polytope of dimension 3
     ignore_separating: bool
     raw_edge_normals: bool
     vertices: np.ndarray
@@ -380,39 +301,65 @@ class RoundedQuery(NamedTuple):
     face_normal: np.ndarray
     largest: float               # largest |coordinate| of the mesh
     triangle: np.ndarray         # (3, 3) scratch for a leaf's corners
-
-@njit(**COMPILE)
-def _point(points, k):
-    return (points[k, 0], points[k, 1], points[k, 2])
+    triangle_normal: np.ndarray  # (1, 3) scratch: a leaf's unit normal (a polytope's SAT)
+    triangle_edges: np.ndarray   # (3, 3) scratch: a leaf's edges (a polytope's SAT)
 
 
-@njit(**COMPILE)
-def rounded_node_entry(query, center, node_radius):
-    """When a sphere's center (or a capsule's segment), inflated by the culling reach,
-    first touches a node's sphere."""
-    points, direction, reach = query.points, query.direction, query.reach
-    offset = sub(_point(points, 0), center)
-    if points.shape[0] == 1:
-        return ball_entry_time(offset, direction, reach + node_radius)
-    return segment_ball_entry_time(offset, sub(_point(points, 1), _point(points, 0)), direction, reach + node_radius)
+TRIANGLE_ENDS = np.array([[0, 1], [1, 2], [2, 0]])
+"""The edges of a triangle as vertex pairs (edge i from vertex i to i + 1)."""
 
 
 @njit(**COMPILE)
-def rounded_leaf(query, face):
-    """The exact sweep of a query's rounded core against triangle ``face``, with the
+def core_node_entry(query, center, node_radius):
+    """When the query's core, inflated by the culling reach, first touches a node's
+    sphere: a segment's own swept shape, else its bounding sphere's."""
+    if query.kind == SEGMENT:
+        start = row(query.points, 0)
+        return segment_ball_entry_time(sub(start, center), sub(row(query.points, 1), start), query.direction,
+                                       query.reach + node_radius)
+    return ball_entry_time(sub(query.center, center), query.direction, query.reach + node_radius)
+
+
+@njit(**COMPILE)
+def core_leaf(query, face):
+    """The exact sweep of the query's core against triangle ``face``, with the
     internal-edge rule unless the query asks for raw edge normals."""
     points, radius, direction, vertices, faces = query.points, query.radius, query.direction, query.vertices, query.faces
     triangle = query.triangle
     for corner in range(3):
         for k in range(3):
             triangle[corner, k] = vertices[faces[face, corner], k]
-    zero = like(radius, 0.0)
-    if points.shape[0] == 1:
-        answer = ball_core(_point(points, 0), radius, direction, triangle, zero, query.ignore_separating)
-    else:
-        answer = capsule_polygon(_point(points, 0), _point(points, 1), radius, direction, triangle,
+    if query.kind == BALL:
+        answer = ball_core(row(points, 0), radius, direction, triangle, like(radius, 0.0), query.ignore_separating)
+    elif query.kind == SEGMENT:
+        answer = capsule_polygon(row(points, 0), row(points, 1), radius, direction, triangle,
                                  query.ignore_separating)
+    else:
+        answer = _polytope_leaf(query)
     return answer if query.raw_edge_normals else flattened(query, face, answer)
+
+
+@njit(**COMPILE)
+def _polytope_leaf(query):
+    """A polytope against the leaf's triangle (in ``query.triangle``): the separating
+    axis test over time and where the features touch (``physics.sweep.sat``)."""
+    triangle, normal, edges = query.triangle, query.triangle_normal, query.triangle_edges
+    first = row(triangle, 0)
+    newell = cross(sub(row(triangle, 1), first), sub(row(triangle, 2), first))  # Newell's, from vertex 0
+    length = math.sqrt(dot(newell, newell))
+    for k in range(3):
+        normal[0, k] = newell[k] / length if length > 0 else like(length, 0.0)
+        for axis in range(3):
+            edges[k, axis] = triangle[(k + 1) % 3, axis] - triangle[k, axis]
+    no_trace = (np.empty((0, 3)), np.empty(0, np.int64), np.empty(0), np.empty(0))
+    t, contact_normal, depth, _ = sat_sweep(query.points, query.normals, query.edges, triangle, normal, edges,
+                                            not query.solid, query.direction, query.ignore_separating, no_trace)
+    point, code, index, _, _, _ = contact_features(query.points, query.edge_ends, triangle, TRIANGLE_ENDS, normal, 1, 2,
+                                                   query.direction, t, contact_normal)
+    if t != t:
+        nan = like(t, math.nan)
+        return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
+    return t, point, contact_normal, depth, code, index
 
 
 @njit(**COMPILE)
@@ -436,10 +383,10 @@ def flattened(query, face, answer):
     side = -like(t, 1.0) if dot(normal, face_normal) < 0 else like(t, 1.0)
     normal = scale(side, face_normal)
     if depth == depth:
-        anchor = _point(query.vertices, faces[face, 0])
-        lowest, lowest_height = _point(points, 0), like(t, math.inf)
+        anchor = row(query.vertices, faces[face, 0])
+        lowest, lowest_height = row(points, 0), like(t, math.inf)
         for k in range(points.shape[0]):
-            at_t = add(_point(points, k), scale(t, direction))
+            at_t = add(row(points, k), scale(t, direction))
             height = dot(sub(at_t, anchor), normal)
             if height < lowest_height or k == 0:
                 lowest, lowest_height = at_t, height
@@ -460,10 +407,12 @@ def over_the_flat_surface(query, face, code, index, point, t):
     from the side, and its raw normal is the true one."""
     points, direction, vertices, faces = query.points, query.direction, query.vertices, query.faces
     neighbor, face_normals, largest = query.neighbor, query.face_normal, query.largest
-    start = add(_point(points, 0), scale(t, direction))
-    nearest = start
-    if points.shape[0] == 2:  # the capsule core's point nearest the contact
-        along = sub(add(_point(points, 1), scale(t, direction)), start)
+    start = add(row(points, 0), scale(t, direction))
+    nearest = start  # a ball's center
+    if query.kind == POLYTOPE:  # it touches the mesh at the contact point
+        nearest = point
+    elif query.kind == SEGMENT:  # the capsule core's point nearest the contact
+        along = sub(add(row(points, 1), scale(t, direction)), start)
         length_squared = dot(along, along)
         s = dot(sub(point, start), along) / length_squared if length_squared > 0 else like(t, 0.0)
         nearest = add(start, scale(clip01(s), along))
@@ -489,30 +438,32 @@ def over_the_flat_surface(query, face, code, index, point, t):
 
 
 @njit(**COMPILE)
-def _rounded_walks(tree, points, radius, directions, reach, ignore_separating, raw_edge_normals, mesh, mode,
-                   stop_depth, out, out_face, found, found_query, found_count, trace, trace_query, trace_count):
+def _walks(tree, kind, points, radius, directions, centers, reach, polytope, ignore_separating, raw_edge_normals, mesh,
+           mode, stop_depth, out, out_face, found, found_query, found_count, trace, trace_query, trace_count):
     """The walk of every query (``points`` (Q, K, 3), ``radius``, ``directions``,
-    ``reach`` (Q,)) through ``tree`` (centers (3, M), radii, first child, face) over
-    ``mesh`` (vertices, faces, neighbor, internal, internal vertex, face normals,
-    largest |vertex|): first hits to ``out`` and ``out_face``; with ``EVERY_HIT``,
-    every hit to ``found`` and the query it belongs to to ``found_query``."""
-    centers, radii, first_child, node_face = tree
+    ``centers``, ``reach``; ``polytope`` (normals (Q, F, 3), edges (Q, E, 3), edge ends,
+    solid) for ``POLYTOPE`` cores) through ``tree`` (centers (3, M), radii, first child,
+    face) over ``mesh`` (vertices, faces, neighbor, internal, internal vertex, face
+    normals, largest |vertex|): first hits to ``out`` and ``out_face``; with
+    ``EVERY_HIT``, every hit to ``found`` and the query it belongs to to ``found_query``."""
+    tree_centers, radii, first_child, node_face = tree
+    normals, edges, edge_ends, solid = polytope
     vertices = mesh[0]
-    triangle = np.empty((3, 3), vertices.dtype)
+    triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
     nan = like(vertices[0, 0], math.nan)
     miss = (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1)
     for i in range(len(radius)):
-        query = RoundedQuery(points[i], radius[i], _point(directions, i), reach[i], ignore_separating,
-                             raw_edge_normals, mesh[0], mesh[1], mesh[2], mesh[3], mesh[4], mesh[5], mesh[6], triangle)
+        query = CoreQuery(kind, points[i], radius[i], row(directions, i), row(centers, i), reach[i], normals[i],
+                          edges[i], edge_ends, solid, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2],
+                          mesh[3], mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)
         before, traced = found_count[0], trace_count[0]
-        best, face = walk_query(centers, radii, first_child, node_face, query, mode, stop_depth, found, found_count,
-                                trace, trace_count, miss)
+        best, face = walk_query(tree_centers, radii, first_child, node_face, query, mode, stop_depth, found,
+                                found_count, trace, trace_count, miss)
         _store(out, i, best)
         out_face[i] = face
-        for row in range(before, min(found_count[0], len(found_query))):
-            found_query[row] = i
-        for row in range(traced, min(trace_count[0], len(trace_query))):
-            trace_query[row] = i
+        for position in range(before, min(found_count[0], len(found_query))):
+            found_query[position] = i
+        for position in range(traced, min(trace_count[0], len(trace_query))):
+            trace_query[position] = i
 
-
-register_query(RoundedQuery, rounded_node_entry, rounded_leaf)
+register_query(CoreQuery, core_node_entry, core_leaf)

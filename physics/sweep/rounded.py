@@ -5,13 +5,12 @@ against the feature inflated by r (inflate/deflate).  The inflated features of a
 convex polygon core are: a ball around each vertex, an infinite cylinder around
 each edge (kept only where the contact projects inside the edge), and a slab
 around the face (kept only where the contact projects inside the face).  The
-first contact with the whole rounded polygon is the earliest of these.
-Vectors are component-first (``physics.vector``); run under
-``np.errstate(all="ignore")``.
+first contact with the whole rounded polygon is the earliest of these.  Vectors
+are 3-tuples (``physics.geometry``), one lane at a time, compiled.
 
-Each function returns, elementwise, the first t in [0, 1] at which the moving
-point ``offset + t * direction`` is within ``radius`` of the feature, and ``+inf``
-where there is none.  Touching counts; no tolerance is used: a graze is a hit
+Each function returns the first t in [0, 1] at which the moving point
+``offset + t * direction`` is within ``radius`` of the feature, and ``+inf`` where
+there is none.  Touching counts; no tolerance is used: a graze is a hit
 exactly when float64 says the discriminant is >= 0.
 """
 
@@ -19,70 +18,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 from physics.geometry import COMPILE, add, dot, like, maximum, minimum, scale, sub
-from physics.solve import first_nonpositive_time, first_nonpositive_times
-from physics.vector import dot as dots
+from physics.solve import first_nonpositive_time
 
-
-def first_times_in(low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """Earliest t of the interval [low, high] that lies in [0, 1]; +inf if none."""
-    start = np.maximum(low, 0)
-    return np.where((start <= high) & (start <= 1), start, np.asarray(np.inf, dtype=start.dtype))
-
-
-def ball_entry_times(offset: np.ndarray, direction: np.ndarray, radius: np.ndarray) -> np.ndarray:
-    """First t in [0, 1] with ``|offset + t direction| <= radius``; vectors are
-    component-first (3, ...), ``radius`` broadcasts against their batch.
-
-    The quadratic ``|d|^2 t^2 + 2 (m.d) t + |m|^2 - r^2`` takes its discriminant
-    from the perpendicular distance of the line, ``|d|^2 (r^2 - |m_perp|^2)``, which
-    keeps grazing decisions accurate (no ``b^2 - 4ac`` cancellation).  An infinite
-    cylinder is this ball in the plane perpendicular to its axis: pass the offset
-    and direction with their axial parts removed.
-    """
-    speed_squared = dots(direction, direction)
-    half_b = dots(offset, direction)
-    perpendicular = offset - np.where(speed_squared > 0, half_b / speed_squared, 0) * direction
-    radius_squared = radius * radius
-    time = first_nonpositive_times(speed_squared, half_b, dots(offset, offset) - radius_squared,
-                                  speed_squared * (radius_squared - dots(perpendicular, perpendicular)))
-    return np.where(time <= 1, time, np.inf)
-
-
-def slab_entry_times(height: np.ndarray, rate: np.ndarray, radius: np.ndarray) -> np.ndarray:
-    """First t in [0, 1] with ``|height + t rate| <= radius``: a point approaching a
-    plane at signed ``height`` with speed ``rate`` along its normal."""
-    first = (-radius - height) / rate
-    second = (radius - height) / rate
-    inf = np.where(np.abs(height) <= radius, np.inf, -np.inf).astype(first.dtype)  # still: always or never
-    low = np.where(rate != 0, np.minimum(first, second), -inf)
-    high = np.where(rate != 0, np.maximum(first, second), inf)
-    return first_times_in(low, high)
-
-
-def segment_ball_entry_times(offset: np.ndarray, axis: np.ndarray, direction: np.ndarray,
-                            radius: np.ndarray) -> np.ndarray:
-    """First t in [0, 1] at which the moving segment ``offset + s axis + t direction``
-    (s in [0, 1]) comes within ``radius`` of the origin; +inf if never.
-
-    A capsule reaching a ball: the earliest of its two end balls and its side, the
-    infinite cylinder kept where the closest point at contact lies inside the
-    segment (elsewhere an end ball is reached first).  Component-first vectors.
-    """
-    ends = np.minimum(ball_entry_times(offset, direction, radius), ball_entry_times(offset + axis, direction, radius))
-    axis_squared = dots(axis, axis)
-    inverse = np.where(axis_squared > 0, 1 / axis_squared, 0)
-    along, rate = -dots(offset, axis) * inverse, -dots(direction, axis) * inverse
-    side = ball_entry_times(offset + along * axis, direction + rate * axis, radius)
-    along_at_hit = along + np.where(side <= 1, side, 0) * rate
-    side = np.where((axis_squared > 0) & (along_at_hit >= 0) & (along_at_hit <= 1), side, np.inf)
-    return np.minimum(ends, side)
-
-
-# --- one lane (compiled) ----------------------------------------------------------------
 
 @njit(**COMPILE)
 def first_time_in(low, high):

@@ -2,6 +2,11 @@
 within ``tolerance.FLOAT32_RTOL`` on the hand-worked (non-grazing) cases, and
 every pair, either way round, answers float32 questions in float32."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -105,3 +110,41 @@ def test_crossing_cores_stay_float32():
     assert found.initially_overlapping.tolist() == [True, True]
     assert found.t.dtype == found.point.dtype == found.normal.dtype == found.penetration_depth.dtype == np.float32
     np.testing.assert_allclose(found.penetration_depth, [0.5, 0.1], rtol=1e-6)
+
+
+# Rays (points) grazing a triangle's edge in float32, found by running 10^6 lanes of the
+# compiled kernels against the numpy ones: the compiled face test divided a float32 sum by
+# an integer count, which numba does in float64, so part of the float32 lane computed in
+# float64 (6,310 of 85,000 near-contact float32 lanes answered differently).
+FLOAT32_RAY_GRAZES = [
+    ([-0.4349265992641449, 1.3613871335983276, -2.2496795654296875], [-0.6128017902374268, -0.4529724419116974,
+     -0.3269326686859131], [[-1.8495908975601196, 2.1934139728546143, -1.0013538599014282],
+     [-0.8763426542282104, 1.0351001024246216, -2.4851770401000977], [-2.09131121635437, -2.5141866207122803,
+     1.3033431768417358]]),
+    ([0.02254532277584076, -1.0432966947555542, -0.800299882888794], [-0.2641051113605499, 0.28320956230163574,
+     0.08169346302747726], [[1.4376556873321533, 1.0686869621276855, -0.17419946193695068],
+     [-2.1202824115753174, -1.5129081010818481, -2.5061089992523193], [-0.14454278349876404, -0.8641220331192017,
+     -0.7486158609390259]]),
+    ([-2.8162245750427246, 0.4627554416656494, -2.140526294708252], [-0.02311387099325657, -0.12381840497255325,
+     0.11229584366083145], [[-2.831958532333374, 0.3784702718257904, -2.064084768295288],
+     [-0.9178687930107117, 0.4591187834739685, -0.6496560573577881], [0.4829430878162384, 1.2058799266815186,
+     2.49578857421875]]),
+]
+
+
+def _float32_answers():
+    answers = []
+    for start, motion, corners in FLOAT32_RAY_GRAZES:
+        result = sweep(Point(np.array(start, np.float32)), Triangle(*np.array(corners, np.float32)),
+                       np.array(motion, np.float32))
+        answers.append(None if not result.hit else (result.t, result.point.tolist(), result.feature.kind))
+    return answers
+
+
+def test_regression_float32_lanes_compute_in_float32_compiled_or_not():
+    """The compiled kernels answer float32 lanes as the same source does run as plain
+    Python on numpy float32 scalars (``NUMBA_DISABLE_JIT=1``): in float32 throughout."""
+    script = "from tests.physics.test_float32 import _float32_answers; print(repr(_float32_answers()))"
+    uncompiled = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                                env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, cwd=Path(__file__).parents[2])
+    assert repr(_float32_answers()) == uncompiled.stdout.strip()

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from physics.solve import IDENTICALLY_ZERO, first_nonpositive_times, solve_quadratic
+from physics.solve import IDENTICALLY_ZERO, first_nonpositive_time, solve_quadratic
 
 
 def test_two_roots_sorted():
@@ -62,9 +62,9 @@ def test_vectorized_and_keeps_float32():
     (0.0, 0.0, 0.0, 0.0),           # constant zero
 ])
 def test_first_nonpositive_time(a, half_b, c, time):
-    assert first_nonpositive_times(a, half_b, c) == time
+    assert first_nonpositive_time(a, half_b, c, half_b * half_b - a * c) == time
 
 
 def test_first_nonpositive_time_has_no_cancellation():
     # t^2 - 1e8 t + 1: the small root 1e-8 (to 1e-16 relative) survives.
-    assert first_nonpositive_times(1.0, -0.5e8, 1.0) == pytest.approx(1e-8, rel=1e-15)
+    assert first_nonpositive_time(1.0, -0.5e8, 1.0, 0.25e16 - 1.0) == pytest.approx(1e-8, rel=1e-15)
