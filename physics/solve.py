@@ -1,61 +1,47 @@
 """Small root finders.
 
-``solve_quadratic`` is the robust quadratic of the seed's ``SolveQuadratic``
-(arrays): it degrades to the linear (a = 0) and constant (a = b = 0) cases and
+``solve_quadratic`` is the robust quadratic of the seed's ``SolveQuadratic``: it
+degrades to the linear (a = 0) and constant (a = b = 0) cases and
 computes the smaller-magnitude root as ``c / q`` so that no root is lost to
-cancellation.  ``first_nonpositive_time`` (one lane, compiled) is the same formula
-reduced to what a sweep needs: the first time a convex quadratic reaches zero.
+cancellation.  ``first_nonpositive_time`` is the same formula reduced to what a
+sweep needs: the first time a convex quadratic reaches zero.  Both are one lane,
+compiled.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
-from physics.geometry import COMPILE, like, maximum
+from physics.geometry import COMPILE, like, maximum, minimum
 
 IDENTICALLY_ZERO = -1
 """``root_count`` value meaning a = b = c = 0: every t is a root."""
 
 
-def solve_quadratic(a, b, c, discriminant=None):
-    """Real roots of ``a t^2 + b t + c = 0``, elementwise.
+@njit(**COMPILE)
+def solve_quadratic(a, b, c, discriminant):
+    """Real roots of ``a t^2 + b t + c = 0``: (root_count, low, high).
 
-    Returns ``(root_count, low, high)``: ``root_count`` is 0, 1 (the linear case),
-    2 (``low <= high``; a double root gives ``low == high``) or ``IDENTICALLY_ZERO``.
-    ``low``/``high`` are NaN where they do not exist; in the linear case both hold
-    the single root.
-
-    ``discriminant`` (``b^2 - 4ac``) may be passed when the caller can compute it
-    more accurately from geometry than the textbook formula (e.g. as
-    ``4 a (r^2 - |m_perp|^2)`` for a ray against a sphere); its sign alone then
-    decides between two roots and none.
-    """
-    with np.errstate(all="ignore"):
-        return _solve_quadratic(*np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c)), discriminant)
-
-
-def _solve_quadratic(a, b, c, discriminant):
-    if discriminant is None:
-        discriminant = b * b - 4.0 * a * c
-    quadratic = a != 0
-    two_roots = quadratic & (discriminant >= 0)
-    # q has the sign of -b, so b + sign(b) * sqrt never cancels; q = 0 only when b = c = 0.
-    q = -0.5 * (b + np.copysign(np.sqrt(np.where(two_roots, discriminant, 0)), b))
-    first = q / a
-    second = np.where(q != 0, c / q, first)
-    nan = np.asarray(np.nan, dtype=first.dtype)
-    low = np.where(two_roots, np.minimum(first, second), nan)
-    high = np.where(two_roots, np.maximum(first, second), nan)
-    linear = ~quadratic & (b != 0)
-    linear_root = -c / b
-    low = np.where(linear, linear_root, low)
-    high = np.where(linear, linear_root, high)
-    root_count = two_roots * np.int8(2) + linear * np.int8(1)
-    root_count = np.where(~quadratic & (b == 0) & (c == 0), np.int8(IDENTICALLY_ZERO), root_count)
-    return root_count, low, high
+    ``root_count`` is 0, 1 (the linear case), 2 (``low <= high``; a double root gives
+    ``low == high``) or ``IDENTICALLY_ZERO``; ``low``/``high`` are NaN where they do
+    not exist, and both hold the root in the linear case.  ``discriminant`` is
+    ``b^2 - 4ac``, computed by the caller (from geometry where that is more accurate,
+    e.g. ``4 a (r^2 - |m_perp|^2)`` for a ray against a sphere): its sign alone decides
+    between two roots and none.  The smaller-magnitude root is ``c / q`` with ``q``
+    of the sign of ``-b``, so ``b + sign(b) sqrt(...)`` never cancels."""
+    nan = like(a, math.nan)
+    if a != 0:
+        if not discriminant >= 0:
+            return 0, nan, nan
+        q = like(a, -0.5) * (b + math.copysign(math.sqrt(discriminant), b))
+        first = q / a
+        second = c / q if q != 0 else first  # q = 0 only when b = c = 0
+        return 2, minimum(first, second), maximum(first, second)
+    if b != 0:
+        return 1, -c / b, -c / b
+    return (IDENTICALLY_ZERO if c == 0 else 0), nan, nan
 
 
 @njit(**COMPILE)

@@ -45,8 +45,9 @@ class TraversalTrace:
 
     _records: list = field(default_factory=list)
 
-    def record(self, step: int, queries, nodes, entry, status) -> None:
-        self._records.append((np.full(len(nodes), step), queries, nodes, entry, status))
+    def record_pairs(self, step, queries, nodes, entry, status) -> None:
+        """Record tested pairs with their own ``step`` numbers (a dual walk)."""
+        self._records.append((step, queries, nodes, entry, status))
 
     def record_walks(self, queries, nodes, entry, status) -> None:
         """Record compiled walks (``walk_query``), whose steps are their node tests:

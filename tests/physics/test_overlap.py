@@ -29,8 +29,7 @@ def box(half: float = 1.0) -> TriangleMesh:
 
 
 def _pair_of(first, second):
-    overlapping, touching = triangle_overlap(np.asarray(first, float)[None], np.asarray(second, float)[None])
-    return bool(overlapping[0]), bool(touching[0])
+    return triangle_overlap(np.asarray(first, float), np.asarray(second, float))
 
 
 def _pair(second):
@@ -65,9 +64,8 @@ def test_triangle_pairs_by_hand():
 def brute_force_pairs(mesh_a: TriangleMesh, mesh_b: TriangleMesh) -> set:
     corners_a = mesh_a.to_world(mesh_a.vertices)[mesh_a.faces]
     corners_b = mesh_b.to_world(mesh_b.vertices)[mesh_b.faces]
-    i, j = np.meshgrid(np.arange(len(corners_a)), np.arange(len(corners_b)), indexing="ij")
-    overlapping, _ = triangle_overlap(corners_a[i.ravel()], corners_b[j.ravel()])
-    return set(zip(i.ravel()[overlapping].tolist(), j.ravel()[overlapping].tolist()))
+    return {(i, j) for i in range(len(corners_a)) for j in range(len(corners_b))
+            if triangle_overlap(corners_a[i], corners_b[j])[0]}
 
 
 def test_two_boxes_overlapping_at_a_corner():
