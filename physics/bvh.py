@@ -2,9 +2,20 @@
 
 A binary tree built top down: a node holds a contiguous run of triangles (in the
 tree's triangle order) and splits it at the median of their centroids along the
-axis where the centroids spread most, until each leaf holds one triangle.  The
-split uses three centroid orders sorted once and partitioned stably level by
-level, so a whole level is split in a few array passes — no Python per node.
+axis where the centroids spread most (the longest side of their bounding box; x
+before y before z on a tie), until each leaf holds one triangle.  The left child
+gets the ``count // 2`` lowest triangles along that axis, equal centroid
+coordinates ranked by triangle index (NaN after every number, as numpy sorts): the
+triangles a node holds are fixed by the mesh alone, not by the order in which the
+split visits them.
+
+The build is compiled scalar code (numba).  The shape of the tree depends only on
+the triangle count (a run of n splits into n // 2 and n - n // 2), so it is laid
+out first (``tree_shape``); then the runs of each level are split in place by a
+selection (``select``), and the spheres are computed bottom up, level by level.
+The nodes of a level are processed in parallel (``prange``); each touches only its
+own run and node, so the tree is the same whatever the number of threads.  The
+build computes in float64 whatever the vertices' dtype.
 
 Nodes are stored as flat arrays in breadth-first order (node 0 is the root; the
 children of node i are ``first_child[i]`` and ``first_child[i] + 1``, both on the
@@ -22,11 +33,13 @@ or rotated mesh keeps its tree.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit, prange
 
-from physics.vector import cross, dot
+from physics.geometry import COMPILE, add, cross, dot, like, maximum, minimum, row, scale, sub
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,216 +136,312 @@ def _vertex_distances(corners: np.ndarray, centers: np.ndarray) -> np.ndarray:
     return np.sqrt(offset[..., 0] * offset[..., 0] + offset[..., 1] * offset[..., 1] + offset[..., 2] * offset[..., 2])
 
 
-def _farthest_squared(corners: np.ndarray, center: np.ndarray) -> np.ndarray:
-    """Largest squared distance of a triangle's corners (3, 3, n) — (coordinate,
-    corner, triangle) — from ``center`` (3, n), summed x, y, z as
-    ``_vertex_distances`` sums them (sqrt is monotonic, so the square root of this
-    maximum is the maximum of those distances)."""
-    farthest = None
-    for corner in range(3):
-        offset = corners[:, corner] - center
-        offset *= offset
-        squared = offset[0] + offset[1]
-        squared += offset[2]
-        farthest = squared if farthest is None else np.maximum(farthest, squared, out=farthest)
-    return farthest
+# --- spheres ------------------------------------------------------------------------------
+
+@njit(**COMPILE)
+def first_largest(values):
+    """Index of the largest of three values: the first on a tie, the first NaN if any
+    (``numpy.argmax``)."""
+    best = 0
+    for k in range(1, 3):
+        if values[best] == values[best] and (values[k] > values[best] or values[k] != values[k]):
+            best = k
+    return best
 
 
-MESH_CHUNK = 65536
-"""Triangles per pass of a whole-mesh precomputation — the tree build here, the
-edge analysis of ``physics.mesh_edges`` (a speed setting): whole-mesh temporaries
-of a million triangles cost more in fresh memory than in arithmetic."""
+@njit(**COMPILE)
+def lowest(a, b):
+    """Componentwise ``minimum`` of two 3-vectors."""
+    return (minimum(a[0], b[0]), minimum(a[1], b[1]), minimum(a[2], b[2]))
+
+
+@njit(**COMPILE)
+def highest(a, b):
+    """Componentwise ``maximum`` of two 3-vectors."""
+    return (maximum(a[0], b[0]), maximum(a[1], b[1]), maximum(a[2], b[2]))
+
+
+@njit(**COMPILE)
+def squared_distance(point, center):
+    """|point - center|^2, summed x, y, z as ``validate`` sums it."""
+    offset = sub(point, center)
+    return dot(offset, offset)
+
+
+@njit(**COMPILE)
+def farthest_squared(a, b, c, center):
+    """Largest squared distance of the corners a, b, c from ``center`` (NaN if any is);
+    sqrt is monotonic, so its square root is the largest distance ``validate``
+    computes."""
+    return maximum(maximum(squared_distance(a, center), squared_distance(b, center)), squared_distance(c, center))
+
+
+@njit(**COMPILE)
+def smallest_sphere(a, b, c):
+    """(center, radius) of the smallest sphere around the triangle abc.
+
+    Acute triangles: the circumsphere.  Right, obtuse and degenerate (zero-area)
+    triangles: the sphere whose diameter is the longest edge (the first on a tie:
+    ab, bc, ca).  The radius is the largest computed vertex distance, so the
+    triangle is inside as the arithmetic says."""
+    ab, ac = sub(b, a), sub(c, a)
+    bc = sub(c, b)
+    edges_squared = (dot(ab, ab), dot(bc, bc), dot(ac, ac))  # the edges opposite c, a, b
+    longest = first_largest(edges_squared)
+    longest_squared = edges_squared[longest]
+    # law of cosines: the angle opposite the longest edge is right or obtuse iff that
+    # edge's square is at least the sum of the other two squares
+    obtuse_or_flat = longest_squared >= (edges_squared[0] + edges_squared[1]) + edges_squared[2] - longest_squared
+    normal = cross(ab, ac)
+    normal_squared = dot(normal, normal)
+    if obtuse_or_flat or normal_squared == 0:
+        ends = add(a, b) if longest == 0 else add(b, c) if longest == 1 else add(a, c)
+        center = scale(like(a[0], 0.5), ends)
+    else:
+        # the circumcenter, with n = ab x ac (Wikipedia, "Circumcircle", higher dimensions):
+        # a + (|ac|^2 (n x ab) + |ab|^2 (ac x n)) / (2 |n|^2)
+        offset = add(scale(edges_squared[2], cross(normal, ab)), scale(edges_squared[0], cross(ac, normal)))
+        twice = like(a[0], 2.0) * normal_squared
+        center = (a[0] + offset[0] / twice, a[1] + offset[1] / twice, a[2] + offset[2] / twice)
+    return center, math.sqrt(farthest_squared(a, b, c, center))
+
+
+@njit(**COMPILE)
+def _corners(corners, triangle):
+    """The three corners of triangle ``triangle`` of an (n, 3, 3) array."""
+    return (row(corners[triangle], 0), row(corners[triangle], 1), row(corners[triangle], 2))
 
 
 def smallest_triangle_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Centers (n, 3) and radii (n,) of the smallest spheres around triangles (n, 3, 3).
-
-    Acute triangles: the circumsphere.  Right, obtuse and degenerate (zero-area)
-    triangles: the sphere whose diameter is the longest edge.  The radius is the
-    largest computed vertex distance, so the triangle is inside as float64 says.
-    """
-    center, radius = _smallest_spheres(np.transpose(corners, (2, 1, 0)))
-    return np.ascontiguousarray(center.T), radius
+    """Centers (n, 3) and radii (n,) of the smallest spheres around triangles
+    (n, 3, 3), in float64 (``smallest_sphere``)."""
+    return _smallest_spheres(np.ascontiguousarray(corners, np.float64))
 
 
-def _smallest_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``smallest_triangle_spheres`` component-first: corners (3, 3, n) -> centers
-    (3, n), radii (n,)."""
-    a, b, c = corners[:, 0], corners[:, 1], corners[:, 2]
-    ab, ac = b - a, c - a
-    edges_squared = np.stack([dot(ab, ab), dot(c - b, c - b), dot(ac, ac)])  # edges opposite c, a, b
-    longest = np.argmax(edges_squared, axis=0)
-    longest_squared = np.take_along_axis(edges_squared, longest[None], axis=0)[0]
-    obtuse_or_flat = longest_squared >= edges_squared.sum(axis=0) - longest_squared
-    midpoint = 0.5 * np.where(longest == 0, a + b, np.where(longest == 1, b + c, a + c))
-    normal = cross(ab, ac)
-    normal_squared = dot(normal, normal)
-    with np.errstate(all="ignore"):
-        circumcenter = a + (cross(normal, ab) * edges_squared[2] + cross(ac, normal) * edges_squared[0]) \
-            / (2 * normal_squared)
-    center = np.where(obtuse_or_flat | (normal_squared == 0), midpoint, circumcenter)
-    return center, np.sqrt(_farthest_squared(corners, center))
-
-
-def build_sphere_tree(vertices: np.ndarray, faces: np.ndarray) -> SphereTree:
-    """Build the sphere tree of a mesh (``vertices (V, 3)``, ``faces (F, 3)``, F >= 1).
-
-    Median split on centroids along the axis of widest centroid spread (the left
-    child gets ``count // 2`` triangles); see the module docstring.  Whole-mesh
-    arrays are few and filled chunk by chunk: on a large mesh, touching fresh
-    memory costs as much as the arithmetic.
-    """
-    if len(faces) == 0:
-        raise ValueError("faces must hold at least one triangle to build a tree")
-    level_runs, order = _median_splits(_centroids(vertices, faces))
-    return _assemble(level_runs, order, _corners_in_order(vertices, faces, order))
-
-
-def mesh_chunks(count: int):
-    """Slices of ``MESH_CHUNK`` items covering ``range(count)``."""
-    return (slice(start, start + MESH_CHUNK) for start in range(0, count, MESH_CHUNK))
-
-
-def _centroids(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
-    """Triangle centroids, component-first (3, F)."""
-    centroids = np.empty((3, len(faces)))
-    for chunk in mesh_chunks(len(faces)):
-        corners = vertices[faces[chunk]]
-        centroids[:, chunk] = ((corners[:, 0] + corners[:, 1] + corners[:, 2]) / 3).T
-    return centroids
-
-
-def _corners_in_order(vertices: np.ndarray, faces: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """The triangles' corners in the tree's order, component-first: (coordinate,
-    corner, position)."""
-    corners = np.empty((3, 3, len(order)))
-    for chunk in mesh_chunks(len(order)):
-        corners[:, :, chunk] = vertices[faces[order[chunk]]].T
-    return corners
-
-
-def _median_splits(centroids: np.ndarray) -> tuple[list, np.ndarray]:
-    """The runs of every level and the triangles in the tree's order: per level the
-    nodes' runs [start, start + count) of positions in that order."""
-    face_count = centroids.shape[1]
-    index_type = np.int32 if face_count < 2**31 else np.int64
-    orders = np.stack([np.argsort(row, kind="stable").astype(index_type) for row in centroids])
-    # The runs that cover the positions at a level, and whether each is a node of
-    # that level (a leaf of an earlier level is carried down as a run of one that
-    # is not).
-    starts, counts, is_node = np.zeros(1, index_type), np.full(1, face_count, index_type), np.ones(1, bool)
-    level_runs = []
-    while True:
-        level_runs.append((starts[is_node], counts[is_node]))
-        splitting = counts > 1
-        if not np.any(splitting):
-            break
-        orders = _split_level(orders, centroids, starts, counts)
-        left = counts // 2
-        child_starts = np.stack([starts, starts + left], axis=1).ravel()
-        child_counts = np.stack([left, counts - left], axis=1).ravel()
-        kept = child_counts > 0
-        starts, counts, is_node = child_starts[kept], child_counts[kept], np.repeat(splitting, 2)[kept]
-    return level_runs, orders[0]  # every run is a single triangle now: all three orders agree
-
-
-def _split_level(orders, centroids, starts, counts):
-    """Split each run (the runs cover every position) at its centroid median along
-    its widest axis: every order is partitioned stably so that the run's left half
-    (``count // 2`` triangles; none for a run of one) comes first, in order."""
-    ends = starts + counts - 1
-    spread = np.stack([np.take(row, np.take(order, ends)) - np.take(row, np.take(order, starts))
-                       for row, order in zip(centroids, orders)])
-    axis = np.argmax(spread, axis=0)
-    left_count = counts // 2
-    goes_left = np.zeros(orders.shape[1], bool)
-    for row, order in enumerate(orders):
-        halves = np.flatnonzero((axis == row) & (left_count > 0))
-        goes_left[np.take(order, _ranges(starts[halves], left_count[halves]))] = True
-    # The lefts of every run, in order, fill the runs' left halves, the rest the
-    # right halves; a run holds the same triangles in every order.
-    left_slots = _ranges(starts, left_count)
-    right_slots = _ranges(starts + left_count, counts - left_count)
-    partitioned = np.empty_like(orders)
-    for order, moved in zip(orders, partitioned):
-        is_left = np.take(goes_left, order)
-        moved[left_slots] = np.compress(is_left, order)
-        moved[right_slots] = np.compress(~is_left, order)
-    return partitioned
-
-
-def _ranges(starts, counts):
-    """The positions (``np.intp``) of the runs [start, start + count), concatenated
-    in order."""
-    offsets = np.cumsum(counts, dtype=np.intp) - counts
-    return np.repeat(starts - offsets, counts) + np.arange(int(counts.sum()))
-
-
-def _assemble(level_runs, order, ordered_corners) -> SphereTree:
-    """The tree of the splits: nodes numbered level by level and linked, their
-    spheres computed from the triangles' corners in the tree's order."""
-    level_sizes = [len(starts) for starts, _ in level_runs]
-    level_starts = np.concatenate([[0], np.cumsum(level_sizes)])
-    node_count = int(level_starts[-1])
-    first_child = np.full(node_count, -1, np.int64)
-    parent = np.full(node_count, -1, np.int64)
-    face = np.full(node_count, -1, np.int64)
-    for level, (starts, counts) in enumerate(level_runs):
-        first = level_starts[level]
-        leaves = np.flatnonzero(counts == 1)
-        face[first + leaves] = order[starts[leaves]]
-        inner = first + np.flatnonzero(counts > 1)
-        first_child[inner] = level_starts[level + 1] + 2 * np.arange(len(inner))
-        parent[first_child[inner]] = parent[first_child[inner] + 1] = inner
-    centers, radii = _node_spheres(level_runs, level_starts, ordered_corners)
-    return SphereTree(center_components=centers, radii=radii, first_child=first_child, parent=parent, face=face,
-                      depth=np.repeat(np.arange(len(level_runs)), level_sizes), level_starts=level_starts,
-                      extent=float(max(centers.max(), -centers.min()) + radii.max()))
-
-
-def _node_spheres(level_runs, level_starts, ordered_corners) -> tuple[np.ndarray, np.ndarray]:
-    """Node centers (3, M) and radii (M,), bottom up: a leaf's smallest sphere; an
-    inner node centred on its box (from its children's boxes), with the radius of
-    its farthest triangle corner."""
-    centers = np.empty((3, int(level_starts[-1])))
-    radii = np.empty(len(centers[0]))
-    below = None  # the boxes (low, high) of the level below, (3, its node count) each
-    for level in range(len(level_runs) - 1, -1, -1):
-        starts, counts = level_runs[level]
-        first = level_starts[level]
-        low, high = np.empty((3, len(starts))), np.empty((3, len(starts)))
-        leaves = np.flatnonzero(counts == 1)
-        for chunk in mesh_chunks(len(leaves)):
-            columns = leaves[chunk]
-            corners = np.take(ordered_corners, starts[columns], axis=2)
-            leaf_centers, radii[first + columns] = _smallest_spheres(corners)
-            for row, (a, b, c) in enumerate(corners):
-                low[row, columns] = np.minimum(np.minimum(a, b), c)
-                high[row, columns] = np.maximum(np.maximum(a, b), c)
-                centers[row, first + columns] = leaf_centers[row]
-        inner = np.flatnonzero(counts > 1)
-        if len(inner):
-            children = 2 * np.arange(len(inner))  # left children, indexed within the level below
-            for row in range(3):
-                low[row, inner] = np.minimum(below[0][row, children], below[0][row, children + 1])
-                high[row, inner] = np.maximum(below[1][row, children], below[1][row, children + 1])
-            inner_centers = 0.5 * (low[:, inner] + high[:, inner])
-            for row, coordinate in enumerate(inner_centers):
-                centers[row, first + inner] = coordinate
-            radii[first + inner] = _farthest_in_runs(ordered_corners, inner_centers, starts[inner], counts[inner])
-        below = low, high
+@njit(**COMPILE)
+def _smallest_spheres(corners):
+    centers, radii = np.empty((len(corners), 3)), np.empty(len(corners))
+    for triangle in range(len(corners)):
+        a, b, c = _corners(corners, triangle)
+        center, radii[triangle] = smallest_sphere(a, b, c)
+        centers[triangle, 0], centers[triangle, 1], centers[triangle, 2] = center
     return centers, radii
 
 
-def _farthest_in_runs(ordered_corners, run_centers, starts, counts):
-    """Per run [start, start + count) of positions, the distance of its farthest
-    triangle corner from the run's center (3, runs), as ``validate`` computes it."""
-    total = int(counts.sum())
-    run = np.repeat(np.arange(len(starts)), counts)
-    positions = None if total == ordered_corners.shape[2] else _ranges(starts, counts)
-    farthest = np.empty(total)
-    for chunk in mesh_chunks(total):
-        corners = ordered_corners[:, :, chunk] if positions is None else \
-            np.take(ordered_corners, positions[chunk], axis=2)
-        farthest[chunk] = _farthest_squared(corners, np.take(run_centers, run[chunk], axis=1))
-    return np.sqrt(np.maximum.reduceat(farthest, np.cumsum(counts) - counts))
+# --- the build ----------------------------------------------------------------------------
+
+def build_sphere_tree(vertices: np.ndarray, faces: np.ndarray) -> SphereTree:
+    """Build the sphere tree of a mesh (``vertices (V, 3)``, ``faces (F, 3)``, F >= 1);
+    see the module docstring."""
+    faces = np.ascontiguousarray(faces, np.int64)
+    if len(faces) == 0:
+        raise ValueError("faces must hold at least one triangle to build a tree")
+    vertices = np.ascontiguousarray(vertices, np.float64)
+    if faces.min() < 0 or faces.max() >= len(vertices):  # the compiled build reads unchecked
+        raise ValueError(f"faces index out of range [0, {len(vertices)})")
+    first_child, parent, face, depth, level_starts, centers, radii = _build(vertices, faces)
+    return SphereTree(center_components=centers, radii=radii, first_child=first_child, parent=parent, face=face,
+                      depth=depth, level_starts=level_starts,
+                      extent=float(max(centers.max(), -centers.min()) + radii.max()))
+
+
+@njit(**COMPILE)
+def tree_shape(face_count):
+    """The nodes of the tree over ``face_count`` triangles, which depend on nothing
+    else: per node its run [start, start + count) of positions in the tree's
+    triangle order, ``first_child``, ``parent`` and ``depth``; and ``level_starts``.
+    A node's children are appended when it is reached, so the nodes come level by
+    level, each level in position order."""
+    node_count = 2 * face_count - 1
+    start, count = np.zeros(node_count, np.int64), np.zeros(node_count, np.int64)
+    first_child, parent = np.full(node_count, -1, np.int64), np.full(node_count, -1, np.int64)
+    depth = np.zeros(node_count, np.int64)
+    count[0] = face_count
+    appended = 1
+    for node in range(node_count):
+        if count[node] > 1:
+            child, left = appended, count[node] // 2
+            appended += 2
+            first_child[node] = child
+            start[child], count[child] = start[node], left
+            start[child + 1], count[child + 1] = start[node] + left, count[node] - left
+            parent[child], parent[child + 1] = node, node
+            depth[child], depth[child + 1] = depth[node] + 1, depth[node] + 1
+    level_starts = np.zeros(depth[node_count - 1] + 2, np.int64)
+    for node in range(node_count):
+        level_starts[depth[node] + 1] = node + 1
+    return start, count, first_child, parent, depth, level_starts
+
+
+@njit(parallel=True, **COMPILE)
+def _build(vertices, faces):
+    """The tree's arrays: ``first_child``, ``parent``, ``face``, ``depth``,
+    ``level_starts``, centers (3, M) and radii (M,)."""
+    start, count, first_child, parent, depth, level_starts = tree_shape(len(faces))
+    levels, node_count = len(level_starts) - 1, len(count)
+    order, centroids = np.arange(len(faces)), np.empty((len(faces), 3))  # the triangles in the tree's order
+    for triangle in prange(len(faces)):
+        a, b, c = _triangle(vertices, faces, triangle)
+        summed, three = add(add(a, b), c), like(a[0], 3.0)
+        centroids[triangle, 0], centroids[triangle, 1], centroids[triangle, 2] = \
+            summed[0] / three, summed[1] / three, summed[2] / three
+    for level in range(levels):
+        for node in prange(level_starts[level], level_starts[level + 1]):
+            if count[node] > 1:
+                split_run(order, centroids, start[node], count[node])
+    corners = np.empty((len(faces), 3, 3))  # in the tree's order
+    for position in prange(len(faces)):
+        for corner in range(3):
+            for k in range(3):
+                corners[position, corner, k] = vertices[faces[order[position], corner], k]
+    face = np.full(node_count, -1, np.int64)
+    centers, radii = np.empty((3, node_count)), np.empty(node_count)
+    low, high = np.empty((node_count, 3)), np.empty((node_count, 3))  # the boxes of the nodes' vertices
+    for level in range(levels - 1, -1, -1):
+        for node in prange(level_starts[level], level_starts[level + 1]):
+            if count[node] == 1:
+                face[node] = order[start[node]]
+            _node_sphere(node, start[node], count[node], first_child[node], corners, centers, radii, low, high)
+    return first_child, parent, face, depth, level_starts, centers, radii
+
+
+@njit(**COMPILE)
+def _triangle(vertices, faces, triangle):
+    """The corners of mesh triangle ``triangle``."""
+    return (row(vertices, faces[triangle, 0]), row(vertices, faces[triangle, 1]),
+            row(vertices, faces[triangle, 2]))
+
+
+@njit(**COMPILE)
+def _node_sphere(node, start, count, child, corners, centers, radii, low, high):
+    """Sphere and box of ``node``, whose run [start, start + count) of ``corners``
+    (in the tree's order) it covers and whose children (``child`` and the next)
+    have their boxes: a leaf's smallest sphere, or an inner node's sphere centred on
+    its box with its farthest corner on the surface."""
+    if count == 1:
+        a, b, c = _corners(corners, start)
+        center, radii[node] = smallest_sphere(a, b, c)
+        box_low, box_high = lowest(lowest(a, b), c), highest(highest(a, b), c)
+    else:
+        box_low = lowest(row(low, child), row(low, child + 1))
+        box_high = highest(row(high, child), row(high, child + 1))
+        center = scale(like(box_low[0], 0.5), add(box_low, box_high))
+        a, b, c = _corners(corners, start)
+        farthest = farthest_squared(a, b, c, center)
+        for position in range(start + 1, start + count):
+            a, b, c = _corners(corners, position)
+            farthest = maximum(farthest, farthest_squared(a, b, c, center))
+        radii[node] = math.sqrt(farthest)
+    centers[0, node], centers[1, node], centers[2, node] = center
+    low[node, 0], low[node, 1], low[node, 2] = box_low
+    high[node, 0], high[node, 1], high[node, 2] = box_high
+
+
+# --- the median split -----------------------------------------------------------------------
+
+@njit(**COMPILE)
+def split_run(order, centroids, start, count):
+    """Split the run [start, start + count) of triangles (``order``, with their
+    ``centroids`` (n, 3) alongside) at its centroid median along its widest axis:
+    afterwards its first ``count // 2`` positions hold the lower triangles
+    (``ranks_lower``)."""
+    low = high = row(centroids, start)
+    for position in range(start + 1, start + count):
+        centroid = row(centroids, position)
+        low, high = lowest(low, centroid), highest(high, centroid)
+    rounds, size = 0, count  # 2 log2(count): introselect's budget of partitions
+    while size > 1:
+        rounds, size = rounds + 2, size // 2
+    select(order, centroids, first_largest(sub(high, low)), start, start + count - 1, start + count // 2, rounds)
+
+
+@njit(**COMPILE)
+def ranks_lower(order, centroids, axis, i, j):
+    """Whether the triangle at position i comes before the one at j along ``axis``: the
+    lower centroid coordinate, NaN after every number (as numpy sorts), then the lower
+    triangle index.  A strict total order: no two triangles tie."""
+    a, b = centroids[i, axis], centroids[j, axis]
+    if a < b:
+        return True
+    if b < a:
+        return False
+    if (a != a) != (b != b):
+        return b != b
+    return order[i] < order[j]
+
+
+@njit(**COMPILE)
+def _swap(order, centroids, i, j):
+    order[i], order[j] = order[j], order[i]
+    for k in range(3):
+        centroids[i, k], centroids[j, k] = centroids[j, k], centroids[i, k]
+
+
+@njit(**COMPILE)
+def select(order, centroids, axis, low, high, kth, rounds):
+    """Reorder positions [low, high] (``order`` and ``centroids`` together) so that
+    ``kth`` holds the triangle it would hold were they sorted by ``ranks_lower``,
+    every lower one before it and every higher one after.
+
+    Introselect (Musser, "Introspective sorting and selection algorithms", 1997):
+    Hoare's quickselect with a median-of-three pivot, partitioned between sentinels
+    as in Sedgewick's quicksort; after ``rounds`` partitions, a heapsort of the
+    positions still unsettled, so the worst case is O(n log n)."""
+    while high > low:
+        if rounds == 0:
+            heapsort(order, centroids, axis, low, high)
+            return
+        rounds -= 1
+        middle = low + (high - low) // 2
+        if ranks_lower(order, centroids, axis, middle, low):
+            _swap(order, centroids, middle, low)
+        if ranks_lower(order, centroids, axis, high, low):
+            _swap(order, centroids, high, low)
+        if ranks_lower(order, centroids, axis, high, middle):
+            _swap(order, centroids, high, middle)
+        if high - low < 3:
+            return  # low, middle and high were all there is: now in order
+        pivot = high - 1  # the median of three, between the sentinels at low and high
+        _swap(order, centroids, middle, pivot)
+        i, j = low + 1, high - 2
+        while True:
+            while ranks_lower(order, centroids, axis, i, pivot):
+                i += 1
+            while ranks_lower(order, centroids, axis, pivot, j):
+                j -= 1
+            if i >= j:
+                break
+            _swap(order, centroids, i, j)
+            i, j = i + 1, j - 1
+        _swap(order, centroids, i, pivot)
+        if kth == i:
+            return
+        if kth < i:
+            high = i - 1
+        else:
+            low = i + 1
+
+
+@njit(**COMPILE)
+def heapsort(order, centroids, axis, low, high):
+    """Sort positions [low, high] by ``ranks_lower`` (Williams' heapsort, Floyd's
+    heap construction)."""
+    size = high - low + 1
+    for root in range(size // 2 - 1, -1, -1):
+        _sift_down(order, centroids, axis, low, root, size)
+    for end in range(size - 1, 0, -1):
+        _swap(order, centroids, low, low + end)
+        _sift_down(order, centroids, axis, low, 0, end)
+
+
+@njit(**COMPILE)
+def _sift_down(order, centroids, axis, base, root, size):
+    """Restore the max-heap of positions base + [0, size) below ``root``."""
+    while 2 * root + 1 < size:
+        child = 2 * root + 1
+        if child + 1 < size and ranks_lower(order, centroids, axis, base + child, base + child + 1):
+            child += 1
+        if not ranks_lower(order, centroids, axis, base + root, base + child):
+            return
+        _swap(order, centroids, base + root, base + child)
+        root = child

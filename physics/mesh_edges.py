@@ -20,18 +20,25 @@ exactly the sphere touches, and a character would bump on a flat floor.  So:
 
 Contacts on faces, and on edges where the surface really bends, keep their exact
 normals; ``raw_edge_normals=True`` on the mesh queries shows the raw answer.
+
+The analysis is compiled scalar code (numba): the neighbours in serial passes over
+the half-edges, normals and the rule face by face in parallel (``prange``; each
+face writes only its own rows, so any number of threads gives the same arrays).
+Face normals are computed in the vertices' dtype (float32 stays float32; other
+types are taken as float64) and stored in float64, where the rest of the rule is
+computed.
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit, prange
 
 from physics import tolerance
-from physics.bvh import mesh_chunks
-from physics.core import EDGE, VERTEX
-from physics.vector import cross, dot
+from physics.geometry import COMPILE, cross, dot, row, sub
 
 
 class MeshEdges(NamedTuple):
@@ -47,73 +54,110 @@ class MeshEdges(NamedTuple):
 
 def mesh_edges(vertices: np.ndarray, faces: np.ndarray) -> MeshEdges:
     """Neighbours, internal edges and vertices, and face normals of a mesh."""
-    neighbor, opposite = _neighbors(faces, len(vertices))
-    coordinates = np.ascontiguousarray(vertices.T)
-    unit, area_positive = _unit_normals(coordinates, faces)
-    has_neighbor = neighbor >= 0
-    other = np.where(has_neighbor, neighbor, 0)
-    internal = np.zeros(faces.shape, bool)
-    most_sine = np.sin(tolerance.INTERNAL_EDGE_ANGLE)
-    for chunk in mesh_chunks(len(faces)):
-        corner = [coordinates[:, faces[chunk, k]] for k in range(3)]  # (3, n) each
-        own_unit = unit[:, chunk]
+    vertices = np.asarray(vertices)
+    vertices = np.ascontiguousarray(vertices, np.float32 if vertices.dtype == np.float32 else np.float64)
+    faces = np.ascontiguousarray(faces, np.int64).reshape(-1, 3)
+    if faces.size and (faces.min() < 0 or faces.max() >= len(vertices)):  # the compiled analysis reads unchecked
+        raise ValueError(f"faces index out of range [0, {len(vertices)})")
+    return MeshEdges(*_edge_analysis(vertices, faces, np.sin(tolerance.INTERNAL_EDGE_ANGLE)))
+
+
+@njit(parallel=True, **COMPILE)
+def _edge_analysis(vertices, faces, most_sine):
+    """``MeshEdges`` of the mesh; ``most_sine`` is the sine of the largest angle
+    between the normals of faces that are flat across their edge."""
+    neighbor, opposite = neighbors(faces, len(vertices))
+    face_normal, area_positive = np.empty((len(faces), 3)), np.empty(len(faces), np.bool_)
+    for face in prange(len(faces)):
+        face_normal[face, 0], face_normal[face, 1], face_normal[face, 2], area_positive[face] = \
+            unit_normal(vertices, faces, face)
+    internal, internal_vertex = np.empty((len(faces), 3), np.bool_), np.empty((len(faces), 3), np.bool_)
+    for face in prange(len(faces)):
         for edge in range(3):
-            their = other[chunk, edge]
-            twist = cross(own_unit, unit[:, their])
-            parallel = area_positive[chunk] & area_positive[their] & (np.sqrt(dot(twist, twist)) <= most_sine)
-            start = corner[edge]
-            across = cross(own_unit, corner[(edge + 1) % 3] - start)  # in the face's plane, perpendicular to the edge
-            own_side = dot(corner[(edge + 2) % 3] - start, across)  # vertex i + 2 is opposite edge i
-            their_side = dot(coordinates[:, opposite[chunk, edge]] - start, across)
-            internal[chunk, edge] = has_neighbor[chunk, edge] & parallel & (own_side * their_side < 0)
-    internal_vertex = internal & np.roll(internal, 1, axis=1)  # edges i and i - 1 meet at vertex i
-    return MeshEdges(neighbor, internal, internal_vertex, np.ascontiguousarray(unit.T))
+            internal[face, edge] = is_internal(vertices, faces, neighbor, opposite, face_normal, area_positive,
+                                               most_sine, face, edge)
+        for vertex in range(3):  # edges i and i - 1 meet at vertex i
+            internal_vertex[face, vertex] = internal[face, vertex] and internal[face, (vertex + 2) % 3]
+    return neighbor, internal, internal_vertex, face_normal
 
 
-def _neighbors(faces: np.ndarray, vertex_count: int) -> tuple[np.ndarray, np.ndarray]:
+@njit(**COMPILE)
+def neighbors(faces, vertex_count):
     """Per face edge (F, 3): the neighbour face across it (-1 when none) and that
     neighbour's vertex off the shared edge (0 when none).
 
-    Half-edges are sorted by their undirected key ``low * vertex_count + high``; a
-    key held by exactly two half-edges pairs them.  The vertex of a face opposite
+    Half-edge 3 f + j is edge j of face f, keyed by its (low, high) vertex indices.
+    The half-edges are bucketed by their low vertex (a counting sort), each with its
+    high vertex alongside; within a bucket, a tally per high vertex finds the keys
+    held by exactly two half-edges, which pair them.  The vertex of a face opposite
     its edge j is its vertex j + 2."""
-    half_edges = faces.size
-    starts, ends = faces.ravel(), np.roll(faces, -1, axis=1).ravel()
-    key = np.minimum(starts, ends).astype(np.int64) * vertex_count + np.maximum(starts, ends)
-    order = np.argsort(key, kind="stable")
-    sorted_key = key[order]
-    group_start = np.flatnonzero(np.concatenate([[True], sorted_key[1:] != sorted_key[:-1]]))
-    group_size = np.diff(np.append(group_start, half_edges))
-    pair = group_start[group_size == 2]
-    a, b = order[pair], order[pair + 1]
-    neighbor = np.full(half_edges, -1, np.int64)
-    neighbor[a], neighbor[b] = b // 3, a // 3
-    opposite = np.zeros(half_edges, faces.dtype)
-    # starts[3 f + j] is vertex j of face f; its vertex j + 2 is at 3 f + (j + 2) % 3
-    opposite[a], opposite[b] = starts[b - b % 3 + (b + 2) % 3], starts[a - a % 3 + (a + 2) % 3]
-    return neighbor.reshape(faces.shape), opposite.reshape(faces.shape)
+    half_edges = 3 * len(faces)
+    starts = np.zeros(vertex_count + 1, np.int64)  # of the buckets
+    for half_edge in range(half_edges):
+        starts[_ends(faces, half_edge)[0] + 1] += 1
+    for vertex in range(vertex_count):
+        starts[vertex + 1] += starts[vertex]
+    slots, bucketed, bucketed_high = starts[:-1].copy(), np.empty(half_edges, np.int64), np.empty(half_edges, np.int64)
+    for half_edge in range(half_edges):
+        low, high = _ends(faces, half_edge)
+        bucketed[slots[low]], bucketed_high[slots[low]] = half_edge, high
+        slots[low] += 1
+    neighbor, opposite = np.full((len(faces), 3), -1, np.int64), np.zeros((len(faces), 3), np.int64)
+    tally, first = np.zeros(vertex_count, np.int64), np.empty(vertex_count, np.int64)  # per high vertex
+    for vertex in range(vertex_count):
+        for slot in range(starts[vertex], starts[vertex + 1]):
+            if tally[bucketed_high[slot]] == 0:
+                first[bucketed_high[slot]] = slot
+            tally[bucketed_high[slot]] += 1
+        for slot in range(starts[vertex], starts[vertex + 1]):
+            twin_slot = first[bucketed_high[slot]]
+            if tally[bucketed_high[slot]] == 2 and twin_slot != slot:
+                half_edge, twin = bucketed[slot], bucketed[twin_slot]
+                neighbor[half_edge // 3, half_edge % 3], neighbor[twin // 3, twin % 3] = twin // 3, half_edge // 3
+                opposite[half_edge // 3, half_edge % 3] = faces[twin // 3, (twin % 3 + 2) % 3]
+                opposite[twin // 3, twin % 3] = faces[half_edge // 3, (half_edge % 3 + 2) % 3]
+        for slot in range(starts[vertex], starts[vertex + 1]):
+            tally[bucketed_high[slot]] = 0
+    return neighbor, opposite
 
 
-def _unit_normals(coordinates, faces) -> tuple[np.ndarray, np.ndarray]:
-    """Unit face normals, component-first (3, F) (zero for zero-area faces), and
-    whether each face has a nonzero area; ``coordinates`` are the vertices
-    component-first (3, V)."""
-    unit = np.empty((3, len(faces)))
-    length = np.empty(len(faces))
-    for chunk in mesh_chunks(len(faces)):
-        a, b, c = (coordinates[:, faces[chunk, k]] for k in range(3))
-        normal = cross(b - a, c - a)
-        length[chunk] = np.sqrt(dot(normal, normal))
-        with np.errstate(all="ignore"):
-            unit[:, chunk] = np.where(length[chunk] > 0, normal / length[chunk], 0)
-    return unit, length > 0
+@njit(**COMPILE)
+def _ends(faces, half_edge):
+    """(low, high) vertex indices of a half-edge."""
+    start, end = faces[half_edge // 3, half_edge % 3], faces[half_edge // 3, (half_edge % 3 + 1) % 3]
+    return min(start, end), max(start, end)
 
 
-def internal_feature(edges: MeshEdges, faces: np.ndarray, feature_code: np.ndarray,
-                     feature_index: np.ndarray) -> np.ndarray:
-    """Whether each contact (on face ``faces``, feature code/index local to that
-    face) lies on an internal edge or vertex."""
-    index = np.clip(feature_index, 0, 2)
-    on_edge = (feature_code == EDGE) & edges.internal[faces, index]
-    on_vertex = (feature_code == VERTEX) & edges.internal_vertex[faces, index]
-    return on_edge | on_vertex
+@njit(**COMPILE)
+def unit_normal(vertices, faces, face):
+    """(x, y, z, area_positive): the unit normal of ``face`` in float64 (zero for a
+    zero-area face), (b - a) x (c - a) and its length computed in the vertices'
+    dtype, and whether that length is positive."""
+    a, b, c = row(vertices, faces[face, 0]), row(vertices, faces[face, 1]), row(vertices, faces[face, 2])
+    normal = cross(sub(b, a), sub(c, a))
+    length = np.float64(np.sqrt(dot(normal, normal)))  # np.sqrt: float32 stays float32 also as plain Python
+    if length > 0:
+        return np.float64(normal[0]) / length, np.float64(normal[1]) / length, np.float64(normal[2]) / length, True
+    return 0.0, 0.0, 0.0, False
+
+
+@njit(**COMPILE)
+def is_internal(vertices, faces, neighbor, opposite, face_normal, area_positive, most_sine, face, edge):
+    """Whether edge ``edge`` of ``face`` is internal (the module docstring): it has a
+    neighbour, both faces have an area, |n x n'| <= ``most_sine`` for their unit
+    normals, and the face's vertex off the edge and the neighbour's lie on opposite
+    sides of the edge within the face's plane."""
+    their = neighbor[face, edge]
+    if their < 0:
+        return False
+    own_unit = row(face_normal, face)
+    twist = cross(own_unit, row(face_normal, their))
+    if not (area_positive[face] and area_positive[their] and math.sqrt(dot(twist, twist)) <= most_sine):
+        return False
+    start = row(vertices, faces[face, edge])
+    # in the face's plane, square to the edge
+    across = cross(own_unit, sub(row(vertices, faces[face, (edge + 1) % 3]), start))
+    own_side = dot(sub(row(vertices, faces[face, (edge + 2) % 3]), start), across)  # vertex i + 2 is off edge i
+    their_side = dot(sub(row(vertices, opposite[face, edge]), start), across)
+    return own_side * their_side < 0
+

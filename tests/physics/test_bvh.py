@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
+import numba
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from physics import TriangleMesh
-from physics.bvh import build_sphere_tree, smallest_triangle_spheres
+from physics.bvh import build_sphere_tree, select, smallest_triangle_spheres
 from physics.tolerance import EXACT_RTOL
 from tests.physics.strategies import meshes
 
@@ -19,6 +22,25 @@ def grid_mesh(count: int) -> tuple[np.ndarray, np.ndarray]:
     index = np.arange((count + 1) ** 2).reshape(count + 1, count + 1)
     a, b, c, d = index[:-1, :-1].ravel(), index[1:, :-1].ravel(), index[1:, 1:].ravel(), index[:-1, 1:].ravel()
     return vertices, np.concatenate([np.stack([a, b, c], 1), np.stack([a, c, d], 1)])
+
+
+def jittered_grid(count: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``grid_mesh`` with every vertex moved a little in x, y and z."""
+    vertices, faces = grid_mesh(count)
+    return vertices + np.random.default_rng(seed).uniform(-0.3, 0.3, vertices.shape), faces
+
+
+def with_threads(count: int, compute):
+    """``compute()`` run with numba's thread count set to ``count`` (restored after)."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(count)
+    try:
+        return compute()
+    finally:
+        numba.set_num_threads(before)
+
+
+TREE_ARRAYS = ("center_components", "radii", "first_child", "parent", "face", "depth", "level_starts")
 
 
 def test_structure_of_a_grid_tree():
@@ -108,3 +130,109 @@ def test_mesh_pose_validation_and_sharing():
     assert np.allclose(moved.to_world([[1, 0, 0]]), [[1, 3, 3]])
     assert np.allclose(moved.to_body(moved.to_world(vertices)), vertices)
     assert mesh.has_identity_pose and not moved.has_identity_pose
+
+
+def test_the_tree_is_the_same_with_one_thread_or_many():
+    vertices, faces = jittered_grid(24)  # 1,152 triangles: levels of up to 576 nodes, shared out among threads
+    one = with_threads(1, lambda: build_sphere_tree(vertices, faces))
+    many = with_threads(numba.config.NUMBA_NUM_THREADS, lambda: build_sphere_tree(vertices, faces))
+    for name in TREE_ARRAYS:
+        assert np.array_equal(getattr(one, name), getattr(many, name)), name
+    assert one.extent == many.extent
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_split_is_the_median_along_the_widest_axis(seed):
+    """The left child holds the count // 2 lowest triangles along the axis of widest
+    centroid spread (the first such axis), equal centroid coordinates ranked by
+    triangle index: coordinates on a coarse lattice make ties everywhere."""
+    rng = np.random.default_rng(seed)
+    vertices = np.round(rng.uniform(-2, 2, (10, 3)))
+    faces = rng.integers(0, 10, (150, 3))  # zero-area faces and repeated triangles among them
+    tree = build_sphere_tree(vertices, faces)
+    centroids = (vertices[faces[:, 0]] + vertices[faces[:, 1]] + vertices[faces[:, 2]]) / 3
+    for node in np.flatnonzero(tree.first_child >= 0):
+        held = tree.face[tree.leaves_under(node)]
+        axis = np.argmax(np.ptp(centroids[held], axis=0))
+        ranked = held[np.lexsort((held, centroids[held, axis]))]
+        left = tree.face[tree.leaves_under(tree.first_child[node])]
+        assert np.array_equal(np.sort(left), np.sort(ranked[:len(held) // 2])), node
+
+
+def test_node_spheres_are_tight():
+    """A leaf's sphere is its triangle's smallest; an inner node's is centred on the box
+    of its vertices, its farthest vertex exactly on the surface (as ``validate``
+    computes distances)."""
+    vertices, faces = jittered_grid(6)
+    tree = build_sphere_tree(vertices, faces)
+    for node in range(tree.node_count):
+        corners = vertices[faces[tree.face[tree.leaves_under(node)]]]
+        center = tree.centers[node]
+        if tree.first_child[node] < 0:
+            leaf_center, leaf_radius = smallest_triangle_spheres(corners)
+            assert np.array_equal(center, leaf_center[0]) and tree.radii[node] == leaf_radius[0]
+            continue
+        points = corners.reshape(-1, 3)
+        assert np.array_equal(center, 0.5 * (points.min(axis=0) + points.max(axis=0)))
+        offset = points - center
+        distance = np.sqrt(offset[:, 0] * offset[:, 0] + offset[:, 1] * offset[:, 1] + offset[:, 2] * offset[:, 2])
+        assert distance.max() == tree.radii[node]
+
+
+def _odd_meshes():
+    triangle = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float)
+    points = np.array([[0, 0, 0], [1, 0, 0], [3, 0, 0], [1, 1, 1]], float)
+    vertices, faces = jittered_grid(3)
+    return {
+        "one triangle": (triangle, [[0, 1, 2]]),
+        "all triangles identical": (triangle, [[0, 1, 2]] * 37),
+        "one triangle repeated both windings": (triangle, [[0, 1, 2], [2, 1, 0]] * 9),
+        "zero-area faces": (points, [[0, 1, 2], [0, 0, 0], [1, 1, 3], [3, 3, 3], [0, 2, 1], [0, 1, 3]]),
+        "all vertices at one point": (np.zeros((3, 3)), [[0, 1, 2], [0, 0, 1], [2, 2, 2]]),
+        "huge coordinates (squares overflow)": (vertices * 1e300, faces),
+        "tiny coordinates (squares underflow)": (vertices * 1e-300, faces),
+        "subnormal coordinates": (vertices * 5e-324, faces),
+        "far from the origin": (vertices + 1e15, faces),
+        "float32": (vertices.astype(np.float32), faces),
+        "int32 faces": (vertices, faces.astype(np.int32)),
+    }
+
+
+@pytest.mark.parametrize("name", list(_odd_meshes()))
+def test_odd_and_degenerate_meshes_give_valid_trees(name):
+    vertices, faces = _odd_meshes()[name]
+    faces = np.asarray(faces)
+    with np.errstate(over="ignore", invalid="ignore"):  # huge coordinates: squares overflow (as plain Python too)
+        tree = build_sphere_tree(vertices, faces)
+        tree.validate(vertices, faces)
+    assert tree.height == math.ceil(math.log2(len(faces))) + 1  # n splits into n // 2 and n - n // 2
+
+
+def test_faces_out_of_range_are_refused():
+    vertices, faces = grid_mesh(1)
+    with pytest.raises(ValueError, match="out of range"):
+        build_sphere_tree(vertices, faces + 2)
+
+
+@pytest.mark.parametrize("rounds", [0, 1, 3, 64])
+def test_select_puts_the_kth_triangle_in_place(rounds):
+    """Quickselect, with its heapsort once ``rounds`` partitions are spent: position
+    kth holds the triangle of that rank (coordinate, NaN last, then index), the lower
+    ones before it, each triangle's centroid moved along with it."""
+    rng = np.random.default_rng(rounds)
+    for _ in range(40):
+        count = int(rng.integers(1, 80))
+        centroids = np.round(rng.normal(size=(count, 3)), 1)  # ties
+        centroids[rng.random(count) < 0.1, 2] = np.nan
+        triangles = rng.permutation(count)
+        kth, axis = int(rng.integers(0, count)), int(rng.integers(0, 3))
+        ranked = triangles[np.lexsort((triangles, centroids[:, axis]))]
+        by_triangle = np.empty_like(centroids)
+        by_triangle[triangles] = centroids
+        order, moved = triangles.copy(), centroids.copy()
+        select(order, moved, axis, 0, count - 1, kth, rounds)
+        assert order[kth] == ranked[kth]
+        assert np.array_equal(np.sort(order[:kth]), np.sort(ranked[:kth]))
+        assert np.array_equal(moved, by_triangle[order], equal_nan=True)
+        if rounds == 0:  # the heapsort sorted every position
+            assert np.array_equal(order, ranked)
