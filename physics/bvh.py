@@ -33,13 +33,12 @@ or rotated mesh keeps its tree.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
 
-from physics.geometry import COMPILE, add, cross, dot, like, maximum, minimum, row, scale, sub
+from physics.geometry import COMPILE, add, cross, dot, like, maximum, minimum, row, scale, sqrt, sub
 
 
 @dataclass(frozen=True, eq=False)
@@ -203,7 +202,7 @@ def smallest_sphere(a, b, c):
         offset = add(scale(edges_squared[2], cross(normal, ab)), scale(edges_squared[0], cross(ac, normal)))
         twice = like(a[0], 2.0) * normal_squared
         center = (a[0] + offset[0] / twice, a[1] + offset[1] / twice, a[2] + offset[2] / twice)
-    return center, math.sqrt(farthest_squared(a, b, c, center))
+    return center, sqrt(farthest_squared(a, b, c, center))
 
 
 @njit(**COMPILE)
@@ -331,7 +330,7 @@ def _node_sphere(node, start, count, child, corners, centers, radii, low, high):
         for position in range(start + 1, start + count):
             a, b, c = _corners(corners, position)
             farthest = maximum(farthest, farthest_squared(a, b, c, center))
-        radii[node] = math.sqrt(farthest)
+        radii[node] = sqrt(farthest)
     centers[0, node], centers[1, node], centers[2, node] = center
     low[node, 0], low[node, 1], low[node, 2] = box_low
     high[node, 0], high[node, 1], high[node, 2] = box_high

@@ -12,13 +12,12 @@ parallel branch takes any s (here 0), then clamps w and s in turn.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-from physics.geometry import (COMPILE, add, cross, cross_accurate, dot, largest_magnitude, like, maximum,
-                              normalize_or, scale, sub)
+from physics.geometry import (COMPILE, add, cross, cross_accurate, dot, largest_magnitude, like, maximum, normalize_or,
+                              scale, sqrt, sub)
+from physics.lanes import lane_loop
 
 
 @njit(**COMPILE)
@@ -40,7 +39,7 @@ def closest_parameters(start, along, other_start, other_along):
     a, e = dot(along, along), dot(other_along, other_along)
     b, c, f = dot(along, other_along), dot(along, offset), dot(other_along, offset)
     common = cross_accurate(along, other_along)
-    length = math.sqrt(dot(common, common))
+    length = sqrt(dot(common, common))
     safe_length = length if length > 0 else like(length, 1.0)
     unit = (common[0] / safe_length, common[1] / safe_length, common[2] / safe_length)  # zero if parallel: s = 0
     s_at_w0 = clip01(-c / a) if a > 0 else like(a, 0.0)
@@ -98,20 +97,20 @@ def segment_separation(start, end, other_start, other_end):
     elif interior:
         separation = rejection(separation, along)
     common = cross_accurate(along, other_along)
-    distance = math.sqrt(dot(separation, separation))
+    distance = sqrt(dot(separation, separation))
     magnitude = maximum(maximum(maximum(largest_magnitude(start), largest_magnitude(end)),
                                 largest_magnitude(other_start)), largest_magnitude(other_end))
-    sizes = math.sqrt(dot(along, along)) * math.sqrt(dot(other_along, other_along))
-    if interior and interior_other and distance * sizes < magnitude * math.sqrt(dot(common, common)):
+    sizes = sqrt(dot(along, along)) * sqrt(dot(other_along, other_along))
+    if interior and interior_other and distance * sizes < magnitude * sqrt(dot(common, common)):
         zero = like(distance, 0.0)
         unit = normalize_or(common, (zero, zero, zero))
         separation = scale(distance if dot(separation, unit) >= 0 else -distance, unit)
     return separation, w, interior, interior_other
 
 
-@njit(**COMPILE)
+@lane_loop
 def _closest_parameters_lanes(starts, alongs, other_starts, other_alongs, s, w):
-    for i in range(len(s)):
+    for i in prange(len(s)):
         s[i], w[i] = closest_parameters((starts[i, 0], starts[i, 1], starts[i, 2]),
                                         (alongs[i, 0], alongs[i, 1], alongs[i, 2]),
                                         (other_starts[i, 0], other_starts[i, 1], other_starts[i, 2]),
@@ -126,5 +125,5 @@ def closest_parameters_batch(start, along, other_start, other_along):
     shape = arrays[0].shape[:-1]
     flat = [np.ascontiguousarray(array.reshape(-1, 3)) for array in arrays]
     s, w = np.empty(len(flat[0]), flat[0].dtype), np.empty(len(flat[0]), flat[0].dtype)
-    _closest_parameters_lanes(*flat, s, w)
+    _closest_parameters_lanes(len(s), *flat, s, w)
     return s.reshape(shape), w.reshape(shape)

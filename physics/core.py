@@ -14,14 +14,13 @@ shape validation (``physics.shapes``) and the kernels not yet compiled.
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
 from numba import njit
 
 from physics import tolerance
 from physics.result import FEATURE_KINDS
-from physics.geometry import COMPILE, add, epsilon, largest_magnitude, like, maximum, row
+from physics.geometry import COMPILE, add, epsilon, largest_magnitude, like, maximum, row, sqrt
 from physics.geometry import cross as cross_one
 from physics.geometry import dot as dot_one
 from physics.geometry import sub
@@ -111,7 +110,7 @@ def extent_and_rounding(vertices):
     farthest = like(first, 0.0)
     for i in range(count):
         offset = sub(row(vertices, i), mean)
-        farthest = maximum(farthest, math.sqrt(dot_one(offset, offset)))
+        farthest = maximum(farthest, sqrt(dot_one(offset, offset)))
     rounding = like(first, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(first) * largest
     return like(first, 2.0) * farthest, rounding
 
@@ -127,7 +126,7 @@ def face_normal(vertices, extent, rounding):
     total = cross_one(previous, sub(row(vertices, 1 % count), anchor))
     for i in range(1, count):
         total = add(total, cross_one(sub(row(vertices, i), anchor), sub(row(vertices, (i + 1) % count), anchor)))
-    length = math.sqrt(dot_one(total, total))
+    length = sqrt(dot_one(total, total))
     zero = like(length, 0.0)
     if length > rounding * extent:
         return (total[0] / length, total[1] / length, total[2] / length)
@@ -146,7 +145,7 @@ def inside_face(vertices, normal, offset, slack):
     zero = like(normal[0], 0.0)
     for i in range(vertices.shape[0]):
         start, edge = edge_of(vertices, i)
-        inward = cross_one(normal, edge) if math.sqrt(dot_one(edge, edge)) > slack else (zero, zero, zero)
+        inward = cross_one(normal, edge) if sqrt(dot_one(edge, edge)) > slack else (zero, zero, zero)
         if not dot_one(inward, offset) >= dot_one(inward, sub(start, anchor)):
             return False
     return True
@@ -175,4 +174,4 @@ def is_within_rounding(separation, magnitude):
     ``magnitude`` (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of it; pass the largest
     |coordinate| of the points it was computed from): its direction is then round-off."""
     rounding = like(magnitude, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(magnitude) * magnitude
-    return math.sqrt(dot_one(separation, separation)) <= rounding
+    return sqrt(dot_one(separation, separation)) <= rounding

@@ -13,13 +13,25 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+import numpy as np
+from numba import config, njit
 from numba.extending import overload
 
 COMPILE = {"cache": True, "error_model": "numpy"}
 """Options of every kernel's ``njit``: compiled once per signature, on first use,
 and kept in numba's disk cache (``sweeplab warmup`` compiles them all); a division
 by zero gives inf or NaN as in numpy (lanes that divide by zero discard the result)."""
+
+
+if config.DISABLE_JIT:
+    def sqrt(x):
+        """``math.sqrt`` as numba compiles it: NaN below zero, the argument's float
+        type kept.  Run as Python (``NUMBA_DISABLE_JIT=1``) it is numpy's, whose
+        scalars also divide by zero as the compiled kernels do (inf or NaN, where a
+        Python float would raise)."""
+        return np.sqrt(x)
+else:
+    sqrt = math.sqrt
 
 
 def like(template, value):
@@ -141,13 +153,13 @@ def normalize_or(a, fallback):
     underflows or overflows is scaled by its largest component first."""
     squared = dot(a, a)
     if squared > 0 and squared < math.inf:
-        length = math.sqrt(squared)
+        length = sqrt(squared)
         return (a[0] / length, a[1] / length, a[2] / length)
     largest = largest_magnitude(a)
     if not largest > 0:
         return fallback
     scaled = (a[0] / largest, a[1] / largest, a[2] / largest)
-    length = math.sqrt(dot(scaled, scaled))
+    length = sqrt(dot(scaled, scaled))
     return (scaled[0] / length, scaled[1] / length, scaled[2] / length)
 
 

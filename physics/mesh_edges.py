@@ -31,14 +31,13 @@ computed.
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
 from physics import tolerance
-from physics.geometry import COMPILE, cross, dot, row, sub
+from physics.geometry import COMPILE, cross, dot, row, sqrt, sub
 
 
 class MeshEdges(NamedTuple):
@@ -152,7 +151,7 @@ def is_internal(vertices, faces, neighbor, opposite, face_normal, area_positive,
         return False
     own_unit = row(face_normal, face)
     twist = cross(own_unit, row(face_normal, their))
-    if not (area_positive[face] and area_positive[their] and math.sqrt(dot(twist, twist)) <= most_sine):
+    if not (area_positive[face] and area_positive[their] and sqrt(dot(twist, twist)) <= most_sine):
         return False
     start = row(vertices, faces[face, edge])
     # in the face's plane, square to the edge

@@ -14,7 +14,7 @@ import math
 
 from numba import njit
 
-from physics.geometry import COMPILE, like, maximum, minimum
+from physics.geometry import COMPILE, like, maximum, minimum, sqrt
 
 IDENTICALLY_ZERO = -1
 """``root_count`` value meaning a = b = c = 0: every t is a root."""
@@ -35,7 +35,7 @@ def solve_quadratic(a, b, c, discriminant):
     if a != 0:
         if not discriminant >= 0:
             return 0, nan, nan
-        q = like(a, -0.5) * (b + math.copysign(math.sqrt(discriminant), b))
+        q = like(a, -0.5) * (b + math.copysign(sqrt(discriminant), b))
         first = q / a
         second = c / q if q != 0 else first  # q = 0 only when b = c = 0
         return 2, minimum(first, second), maximum(first, second)
@@ -57,5 +57,5 @@ def first_nonpositive_time(a, half_b, c, quarter_discriminant):
     if c <= 0:
         return like(c, 0.0)
     if half_b < 0 and quarter_discriminant >= 0:
-        return c / (math.sqrt(maximum(quarter_discriminant, like(c, 0.0))) - half_b)
+        return c / (sqrt(maximum(quarter_discriminant, like(c, 0.0))) - half_b)
     return like(c, math.inf)

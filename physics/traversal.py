@@ -153,7 +153,12 @@ def ranks_before(answer, face, best, best_face) -> bool:
 
 @njit(**COMPILE)
 def _record(trace, count, node, entry, status):
+    """Node test ``count[0]`` into ``trace``, counted beyond its length (room for a
+    second walk); a trace of length 0 is not asked for and not counted (lanes may
+    walk in parallel then)."""
     nodes, entries, statuses = trace
+    if len(nodes) == 0:
+        return
     if count[0] < len(nodes):
         nodes[count[0]], entries[count[0]], statuses[count[0]] = node, entry, status
     count[0] += 1

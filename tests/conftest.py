@@ -3,7 +3,8 @@ except when ``SWEEPLAB_REQUIRE_GL=1`` (CI), where a missing context fails them.
 
 Hypothesis draws new examples on every run (so local runs keep exploring); with
 ``HYPOTHESIS_PROFILE=ci`` (``.ci/run``) it draws the same ones every time, so a CI
-verdict is reproducible and a new find cannot block unrelated work.  A failure a
+verdict is reproducible and a new find cannot block unrelated work
+(``uncompiled``: the same, fewer, for the run with the kernels as Python).  A failure a
 local run finds becomes a hand-worked regression test.
 """
 
@@ -15,6 +16,8 @@ import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True)
+settings.register_profile("uncompiled", derandomize=True, max_examples=10, deadline=None)
+"""For ``NUMBA_DISABLE_JIT=1`` runs (``.ci/run``): the kernels run as Python, ~1000x slower."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 

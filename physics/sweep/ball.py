@@ -32,12 +32,13 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from physics.core import (EDGE, FACE, VERTEX, edge_count, edge_of, extent_and_rounding, face_normal, inside_face,
                           is_within_rounding, widest_feature)
 from physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, like, maximum, normalize_or,
-                              plus_zero, row, scale, sub)
+                              plus_zero, row, scale, sqrt, sub)
+from physics.lanes import lane_loop
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
 from physics import tolerance
 
@@ -97,7 +98,7 @@ def resolve(center, direction, total_radius, target_radius, anchor, axis, code, 
     hit = t <= 1
     at_time = add(sub(center, anchor), scale(t if hit else like(t, 0.0), direction))
     separation = off_feature(at_time, code, axis)
-    distance = math.sqrt(dot(separation, separation))
+    distance = sqrt(dot(separation, separation))
     needs_tie = separation[0] == 0 and separation[1] == 0 and separation[2] == 0
     magnitude = maximum(largest_magnitude(center), largest_magnitude(anchor))
     needs_tie = needs_tie or (touching and code != VERTEX and is_within_rounding(separation, magnitude))
@@ -209,16 +210,16 @@ def _store(out, i, answer):
         out_point[i, k], out_normal[i, k] = point[k], normal[k]
 
 
-@njit(**COMPILE)
+@lane_loop
 def _ball_core_lanes(centers, radii, directions, vertices, target_radii, ignore_separating, out):
-    for i in range(len(radii)):
+    for i in prange(len(radii)):
         _store(out, i, ball_core(row(centers, i), radii[i], row(directions, i), vertices[i], target_radii[i],
                                  ignore_separating))
 
 
-@njit(**COMPILE)
+@lane_loop
 def _ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separating, out):
-    for i in range(len(radii)):
+    for i in prange(len(radii)):
         _store(out, i, ball_plane(row(centers, i), radii[i], row(directions, i), row(normals, i), offsets[i],
                                   ignore_separating))
 
@@ -257,7 +258,7 @@ def sweep_ball_core(center, radius, direction, vertices, target_radius, ignore_s
                                 np.shape(vertices)[:-2], np.shape(target_radius))
     lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (vertices, 2), (target_radius, 0))
     out = _answers(math.prod(shape), dtype)
-    _ball_core_lanes(*lanes, bool(ignore_separating), out)
+    _ball_core_lanes(math.prod(shape), *lanes, bool(ignore_separating), out)
     return _contact(out, shape)
 
 
@@ -269,5 +270,5 @@ def sweep_ball_plane(center, radius, direction, plane_normal, plane_offset, igno
                                 np.shape(plane_normal)[:-1], np.shape(plane_offset))
     lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (plane_normal, 1), (plane_offset, 0))
     out = _answers(math.prod(shape), dtype)
-    _ball_plane_lanes(*lanes, bool(ignore_separating), out)
+    _ball_plane_lanes(math.prod(shape), *lanes, bool(ignore_separating), out)
     return _contact(out, shape)

@@ -29,12 +29,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from physics.closest import rejection, segment_separation
 from physics.core import EDGE, FACE, VERTEX, is_within_rounding
 from physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude, like,
-                              maximum, minimum, normalize_or, plus_zero, row, scale, sub)
+                              maximum, minimum, normalize_or, plus_zero, row, scale, sqrt, sub)
+from physics.lanes import lane_loop
 from physics.result import SweepResult, lane_result
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
 from physics.sweep.ball import Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane, lane_vector
@@ -98,7 +99,7 @@ def interiors(start, end, direction, other_start, other_end, total_radius, targe
     s = w = 0: their contacts are the end balls'."""
     along, other_along = sub(end, start), sub(other_end, other_start)
     common = cross_accurate(along, other_along)
-    length = math.sqrt(dot(common, common))
+    length = sqrt(dot(common, common))
     safe_length = length if length > 0 else like(length, 1.0)
     unit = (common[0] / safe_length, common[1] / safe_length, common[2] / safe_length)
     height = dot(unit, sub(start, other_start))
@@ -128,7 +129,7 @@ def segment_at_start(start, end, direction, other_start, other_end, total_radius
     if (interior or interior_other) and is_within_rounding(separation, magnitude):
         zero = like(w, 0.0)
         separation = (zero, zero, zero)
-    distance = math.sqrt(dot(separation, separation))
+    distance = sqrt(dot(separation, separation))
     common = cross_accurate(along, other_along)
     zero = like(w, 0.0)
     unit_common = normalize_or(common, (zero, zero, zero))
@@ -210,7 +211,7 @@ def _nearest_to_polygon(start, end, vertices, normal):
         magnitude = maximum(maximum(magnitude_core, largest_magnitude(corner)), largest_magnitude(following))
         if (interior or interior_other) and is_within_rounding(separation, magnitude):
             separation = (zero, zero, zero)
-        distance = math.sqrt(dot(separation, separation))
+        distance = sqrt(dot(separation, separation))
         if distance < best[0]:
             witness = following if w == 1 else add(corner, scale(w, sub(following, corner)))
             code = EDGE if interior_other else VERTEX
@@ -333,24 +334,24 @@ def capsule_plane(start, end, radius, direction, normal, offset, ignore_separati
 
 # --- batches ----------------------------------------------------------------------------
 
-@njit(**COMPILE)
+@lane_loop
 def _capsule_segment_lanes(starts, ends, radii, directions, other_starts, other_ends, target_radii, ignore_separating,
                            out):
-    for i in range(len(radii)):
+    for i in prange(len(radii)):
         _store(out, i, capsule_segment(row(starts, i), row(ends, i), radii[i], row(directions, i),
                                        row(other_starts, i), row(other_ends, i), target_radii[i], ignore_separating))
 
 
-@njit(**COMPILE)
+@lane_loop
 def _capsule_polygon_lanes(starts, ends, radii, directions, vertices, ignore_separating, out):
-    for i in range(len(radii)):
+    for i in prange(len(radii)):
         _store(out, i, capsule_polygon(row(starts, i), row(ends, i), radii[i], row(directions, i), vertices[i],
                                        ignore_separating))
 
 
-@njit(**COMPILE)
+@lane_loop
 def _capsule_plane_lanes(starts, ends, radii, directions, normals, offsets, ignore_separating, out):
-    for i in range(len(radii)):
+    for i in prange(len(radii)):
         _store(out, i, capsule_plane(row(starts, i), row(ends, i), radii[i], row(directions, i), row(normals, i),
                                      offsets[i], ignore_separating))
 
@@ -370,7 +371,7 @@ def _batched(lanes_kernel, inputs: list, ignore_separating: bool) -> Contact:
     dtype = np.result_type(*[array for array, _ in inputs], np.float16)
     shape = np.broadcast_shapes(*[np.shape(array)[:np.ndim(array) - dims] for array, dims in inputs])
     out = _answers(math.prod(shape), dtype)
-    lanes_kernel(*_lanes(shape, dtype, *inputs), bool(ignore_separating), out)
+    lanes_kernel(math.prod(shape), *_lanes(shape, dtype, *inputs), bool(ignore_separating), out)
     return _contact(out, shape)
 
 

@@ -28,12 +28,13 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from physics import tolerance
 from physics.closest import clip01
 from physics.core import EDGE, VERTEX
-from physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, row, scale, sub
+from physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, row, scale, sqrt, sub
+from physics.lanes import lane_loop
 from physics.mesh_edges import MeshEdges, mesh_edges
 from physics.result import SweepResult, answer_dtype
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
@@ -43,6 +44,11 @@ from physics.sweep.sat import contact_features, sat_sweep
 from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
 from physics.sweep.sphere import sweep_query
 from physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, register_query, walk_query
+
+
+PARALLEL_MIN_WALKS = 8
+"""Queries from which the first-hit walks of a batch run in parallel (one walk costs
+10-300 us, far more than starting the thread pool)."""
 
 
 class MovingCore(NamedTuple):
@@ -204,10 +210,14 @@ def _run_walks(kind, points, radius, direction, centers, reach, polytope, mesh, 
                         np.empty(trace_capacity, np.int64))
         trace_query = np.empty(trace_capacity, np.int64)
         found_count, trace_count = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        _walks(tree_arrays, kind, points, radius, direction, np.ascontiguousarray(centers, dtype),
-               np.asarray(reach, dtype), polytope, bool(ignore_separating), bool(raw_edge_normals), mesh_arrays, mode,
-               dtype.type(stop_depth), out, out_face, found, found_query, found_count, trace_arrays, trace_query,
-               trace_count)
+        arguments = (tree_arrays, kind, points, radius, direction, np.ascontiguousarray(centers, dtype),
+                     np.asarray(reach, dtype), polytope, bool(ignore_separating), bool(raw_edge_normals), mesh_arrays,
+                     mode, dtype.type(stop_depth), out, out_face, found, found_query, found_count, trace_arrays,
+                     trace_query, trace_count)
+        if mode == FIRST_HIT and trace is None:
+            _walks(count, *arguments)
+        else:  # shared counters of every hit and of the trace
+            _walks.serial(*arguments)
         if found_count[0] <= capacity:
             break
         capacity = int(found_count[0])  # too many hits for the first guess: walk again with room for all
@@ -346,7 +356,7 @@ def _polytope_leaf(query):
     triangle, normal, edges = query.triangle, query.triangle_normal, query.triangle_edges
     first = row(triangle, 0)
     newell = cross(sub(row(triangle, 1), first), sub(row(triangle, 2), first))  # Newell's, from vertex 0
-    length = math.sqrt(dot(newell, newell))
+    length = sqrt(dot(newell, newell))
     for k in range(3):
         normal[0, k] = newell[k] / length if length > 0 else like(length, 0.0)
         for axis in range(3):
@@ -430,14 +440,14 @@ def over_the_flat_surface(query, face, code, index, point, t):
             next_index = faces[other, (j + 1) % 3]
             following = (vertices[next_index, 0], vertices[next_index, 1], vertices[next_index, 2])
             edge = sub(following, corner)
-            if not dot(cross(edge, sub(nearest, corner)), normal) >= -slack * math.sqrt(dot(edge, edge)):
+            if not dot(cross(edge, sub(nearest, corner)), normal) >= -slack * sqrt(dot(edge, edge)):
                 inside = False
         if inside:
             return True
     return False
 
 
-@njit(**COMPILE)
+@lane_loop(min_lanes=PARALLEL_MIN_WALKS)
 def _walks(tree, kind, points, radius, directions, centers, reach, polytope, ignore_separating, raw_edge_normals, mesh,
            mode, stop_depth, out, out_face, found, found_query, found_count, trace, trace_query, trace_count):
     """The walk of every query (``points`` (Q, K, 3), ``radius``, ``directions``,
@@ -445,14 +455,16 @@ def _walks(tree, kind, points, radius, directions, centers, reach, polytope, ign
     solid) for ``POLYTOPE`` cores) through ``tree`` (centers (3, M), radii, first child,
     face) over ``mesh`` (vertices, faces, neighbor, internal, internal vertex, face
     normals, largest |vertex|): first hits to ``out`` and ``out_face``; with
-    ``EVERY_HIT``, every hit to ``found`` and the query it belongs to to ``found_query``."""
+    ``EVERY_HIT``, every hit to ``found`` and the query it belongs to to ``found_query``.
+    Lanes are independent (each has its own scratch) except for ``found`` and the
+    trace, shared counters: only first-hit walks without a trace run in parallel."""
     tree_centers, radii, first_child, node_face = tree
     normals, edges, edge_ends, solid = polytope
     vertices = mesh[0]
-    triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
-    nan = like(vertices[0, 0], math.nan)
-    miss = (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1)
-    for i in range(len(radius)):
+    for i in prange(len(radius)):
+        nan = like(vertices[0, 0], math.nan)
+        miss = (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1)
+        triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
         query = CoreQuery(kind, points[i], radius[i], row(directions, i), row(centers, i), reach[i], normals[i],
                           edges[i], edge_ends, solid, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2],
                           mesh[3], mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)

@@ -35,10 +35,11 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from physics.core import EDGE, FACE, VERTEX, newell_normal
 from physics.geometry import COMPILE, add, dot, like, minimum, maximum, plus_zero, row, scale, sub
+from physics.lanes import lane_loop
 from physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
 from physics import tolerance
@@ -120,6 +121,9 @@ class SatTrace:
     """The moving shape's touching vertices at the time of impact (one: a vertex,
     two: an edge, more: a face)."""
 
+
+PARALLEL_MIN_POLYTOPES = 64
+"""Lanes from which a batch of polytope sweeps runs in parallel (one costs 1-20 us)."""
 
 AXIS_KINDS = ("face of A", "face of B", "edge pair", "motion")
 
@@ -247,11 +251,11 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
 
 # --- batches ------------------------------------------------------------------------------
 
-@njit(**COMPILE)
+@lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
 def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, out, face_index, chosen, spans):
     a_vertices, a_normals, a_edges, a_edge_ends = a
     b_vertices, b_normals, b_edges, b_edge_ends, b_faces, b_dimension = b
-    for i in range(len(directions)):
+    for i in prange(len(directions)):
         answer, face, axis, span_a, span_b = polytope_pair(
             a_vertices[i], a_normals[i], a_edges[i], a_edge_ends, b_vertices[i], b_normals[i], b_edges[i],
             b_edge_ends, b_faces, b_dimension, motion_axes, row(directions, i), ignore_separating, trace)
@@ -259,11 +263,11 @@ def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, out, fa
         face_index[i], chosen[i], spans[i, 0], spans[i, 1] = face, axis, span_a, span_b
 
 
-@njit(**COMPILE)
+@lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
 def _core_lanes(points, radius, directions, polyhedron, triangles, ignore_separating, out, face_index):
     vertices, normals, edges, edge_ends = polyhedron
     corners, triangle_face, triangle_edge = triangles
-    for i in range(len(radius)):
+    for i in prange(len(radius)):
         answer, face = core_against_polyhedron(points[i], radius[i], row(directions, i), vertices[i], normals[i],
                                                edges[i], edge_ends, corners, triangle_face, triangle_edge,
                                                ignore_separating)
@@ -271,9 +275,9 @@ def _core_lanes(points, radius, directions, polyhedron, triangles, ignore_separa
         face_index[i] = face
 
 
-@njit(**COMPILE)
+@lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
 def _plane_lanes(vertices, directions, normals, offsets, ignore_separating, out):
-    for i in range(len(offsets)):
+    for i in prange(len(offsets)):
         _store(out, i, polyhedron_plane(vertices[i], row(directions, i), row(normals, i), offsets[i],
                                         ignore_separating))
 
@@ -310,8 +314,8 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
                     np.empty(axes if traced else 0), np.empty(axes if traced else 0))
     out, face_index = _answers(count, np.float64), np.empty(count, np.int64)
     chosen, spans = np.empty(count, np.int64), np.empty((count, 2), np.int64)
-    _pair_lanes(a[:4], b[:4] + (b.faces, b.dimension), motion_axes, motion, bool(ignore_separating), trace_arrays,
-                out, face_index, chosen, spans)
+    _pair_lanes(count, a[:4], b[:4] + (b.faces, b.dimension), motion_axes, motion, bool(ignore_separating),
+                trace_arrays, out, face_index, chosen, spans)
     if traced:
         trace.axes, trace.kinds, trace.enter, trace.exit = trace_arrays
         trace.chosen = int(chosen[0])
@@ -373,7 +377,7 @@ def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction
     batch_shape = np.broadcast_shapes(polyhedron.batch_shape, plane.batch_shape, direction.shape[:-1])
     count = int(np.prod(batch_shape, dtype=int))
     out = _answers(count, np.float64)
-    _plane_lanes(_flat(polyhedron.vertices, batch_shape, 2), _flat(direction, batch_shape, 1),
+    _plane_lanes(count, _flat(polyhedron.vertices, batch_shape, 2), _flat(direction, batch_shape, 1),
                  _flat(plane.normal, batch_shape, 1), _flat(plane.offset, batch_shape, 0), bool(ignore_separating),
                  out)
     return _public(out, np.full(count, -1), batch_shape, is_scalar(polyhedron, plane, direction=direction),
@@ -420,7 +424,7 @@ def _rounded_against_polyhedron(moving, polyhedron: ConvexPolyhedron, direction,
     body = polytope_of(polyhedron, batch_shape)
     triangles = face_triangles(polyhedron.faces, tuple(map(tuple, polyhedron.edges.tolist())))
     out, face_index = _answers(count, np.float64), np.empty(count, np.int64)
-    _core_lanes(_flat(points, batch_shape, 2), _flat(radius, batch_shape, 0), _flat(direction, batch_shape, 1),
+    _core_lanes(count, _flat(points, batch_shape, 2), _flat(radius, batch_shape, 0), _flat(direction, batch_shape, 1),
                 body[:4], tuple(triangles), bool(ignore_separating), out, face_index)
     return _public(out, face_index, batch_shape, is_scalar(moving, polyhedron, direction=direction),
                    answer_dtype(moving, polyhedron, direction))

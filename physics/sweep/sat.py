@@ -28,7 +28,7 @@ from physics import tolerance
 from physics.closest import clip01, closest_parameters
 from physics.core import EDGE, FACE, VERTEX
 from physics.geometry import (COMPILE, add, any_perpendicular, cross, dot, largest_magnitude, like, maximum, minimum,
-                              plus_zero, row, scale, sub)
+                              plus_zero, row, scale, sqrt, sub)
 
 
 @njit(**COMPILE)
@@ -130,7 +130,7 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
         entry, leave = maximum(entry, enter), minimum(leave, leave_k)
         if enter > last_enter or k == 0:
             last, last_enter = k, enter
-        length = math.sqrt(dot(axis, axis))
+        length = sqrt(dot(axis, axis))
         penetration = minimum((high_b - low_a) / length, (high_a - low_b) / length) if is_axis else inf
         if penetration < least_penetration or k == 0:
             least, least_penetration = k, penetration
@@ -141,7 +141,7 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
     at_start = hit and entry <= 0
     chosen = least if at_start else last
     axis, _ = candidate_axis(chosen, a_normals, a_edges, b_normals, b_edges, direction, perpendicular)
-    length = math.sqrt(dot(axis, axis))
+    length = sqrt(dot(axis, axis))
     divisor = length if length > 0 else like(zero, 1.0)
     unit = (axis[0] / divisor, axis[1] / divisor, axis[2] / divisor)
     if at_start:
@@ -183,17 +183,17 @@ def touching_feature(vertices, on, slack):
         for j in range(count):
             if on[i] and on[j]:
                 gap = sub(row(vertices, i), row(vertices, j))
-                distance = math.sqrt(dot(gap, gap))
+                distance = sqrt(dot(gap, gap))
                 if distance > farthest:
                     farthest, first_index, last_index = distance, i, j
     first, last = row(vertices, first_index), row(vertices, last_index)
     along = sub(last, first)
-    extent = math.sqrt(dot(along, along))
+    extent = sqrt(dot(along, along))
     straight = True
     for i in range(count):
         if on[i]:
             crossed = cross(sub(row(vertices, i), first), along)
-            if not math.sqrt(dot(crossed, crossed)) / extent <= slack:
+            if not sqrt(dot(crossed, crossed)) / extent <= slack:
                 straight = False
     kind = 1 if extent <= slack else 2 if straight else 3
     return kind, first, last
@@ -240,7 +240,7 @@ def in_feature(point, vertices, edge_ends, on, kind, first, last, normal, slack)
     feature's middle, seen along the normal)."""
     nearest = _nearest_on_segment(first, last, point)
     gap = sub(point, nearest)
-    near_segment = math.sqrt(dot(gap, gap)) <= slack
+    near_segment = sqrt(dot(gap, gap)) <= slack
     if edge_ends.shape[0] == 0 or kind != 3:
         return near_segment
     middle = _middle(vertices, on)
@@ -252,7 +252,7 @@ def in_feature(point, vertices, edge_ends, on, kind, first, last, normal, slack)
         inward = cross(normal, edge)  # in the plane, square to the edge
         if dot(inward, sub(middle, start)) < 0:
             inward = (-inward[0], -inward[1], -inward[2])
-        if not dot(inward, sub(point, start)) >= -slack * math.sqrt(dot(edge, edge)):
+        if not dot(inward, sub(point, start)) >= -slack * sqrt(dot(edge, edge)):
             return False
     return True
 
@@ -271,7 +271,7 @@ def _nearest_in_feature(point, vertices, edge_ends, on, kind, first, last, norma
         if _feature_edge(edge_ends, on, e):
             candidate = _nearest_on_segment(row(vertices, edge_ends[e, 0]), row(vertices, edge_ends[e, 1]), point)
             gap = sub(candidate, point)
-            distance = math.sqrt(dot(gap, gap))
+            distance = sqrt(dot(gap, gap))
             if distance < best_distance:
                 best, best_distance = candidate, distance
     return best
@@ -310,13 +310,13 @@ def contact_point(flat_a, a_edge_ends, on_a, kind_a, first_a, last_a, flat_b, b_
             b0 = row(flat_b, b_edge_ends[j, 0])
             along_b = sub(row(flat_b, b_edge_ends[j, 1]), b0)
             turn = cross(along_a, along_b)
-            if not math.sqrt(dot(turn, turn)) > like(slack, tolerance.HULL_RTOL) * math.sqrt(dot(along_a, along_a)) \
-                    * math.sqrt(dot(along_b, along_b)):
+            if not sqrt(dot(turn, turn)) > like(slack, tolerance.HULL_RTOL) * sqrt(dot(along_a, along_a)) \
+                    * sqrt(dot(along_b, along_b)):
                 continue
             s, w = closest_parameters(a0, along_a, b0, along_b)
             on_b_edge = add(b0, scale(w, along_b))
             gap = sub(add(a0, scale(s, along_a)), on_b_edge)
-            if math.sqrt(dot(gap, gap)) <= slack:
+            if sqrt(dot(gap, gap)) <= slack:
                 total_crossings, number = add(total_crossings, on_b_edge), number + 1
     if number > 0:
         total = add(add(total_a, total_b), total_crossings)

@@ -255,12 +255,12 @@ def test_regression_batched_capsules_piercing_one_triangle():
 
 @pytest.mark.parametrize("kind", ["capsule", "polygon"])
 def test_large_batch_matches_scalar(kind):
-    """A batch beyond ``CHUNK_SIZE`` runs the capsule kernels one candidate per pass
-    (a small query stacks them into one pass): the answers agree bit for bit."""
-    from physics.sweep.batching import CHUNK_SIZE
+    """A batch large enough to run its lanes in parallel answers each lane as the
+    same query alone does, bit for bit."""
+    from physics.lanes import PARALLEL_MIN_LANES
 
     rng = np.random.default_rng(11)
-    count = CHUNK_SIZE
+    count = 2 * PARALLEL_MIN_LANES
     moving = Capsule(rng.uniform(-3, 3, (count, 3)), rng.uniform(-3, 3, (count, 3)), rng.uniform(0, 1, count))
     if kind == "capsule":
         target = Capsule(rng.uniform(-3, 3, (count, 3)), rng.uniform(-3, 3, (count, 3)), rng.uniform(0, 1, count))

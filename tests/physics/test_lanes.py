@@ -1,0 +1,102 @@
+"""Batches run their lanes serial or in parallel (``physics.lanes``): the answers are
+the same bit for bit with one thread and with every thread, for every batch loop."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+import trimesh
+
+from physics import Capsule, ConvexPolyhedron, Plane, Segment, Sphere, Triangle, TriangleMesh, sweep
+from physics.closest import closest_parameters_batch
+from physics.lanes import PARALLEL_MIN_LANES, renamed
+from physics.sweep.mesh import PARALLEL_MIN_WALKS
+
+LANES = 2 * PARALLEL_MIN_LANES
+
+
+def _rng():
+    return np.random.default_rng(20261125)
+
+
+def _capsules(rng, count, dtype=float):
+    starts = rng.uniform(-3, 3, (count, 3)).astype(dtype)
+    return Capsule(starts, starts + rng.uniform(-2, 2, (count, 3)).astype(dtype), rng.uniform(0, 1, count).astype(dtype))
+
+
+def _spheres(rng, count, dtype=float):
+    return Sphere(rng.uniform(-3, 3, (count, 3)).astype(dtype), rng.uniform(0, 1, count).astype(dtype))
+
+
+def _boxes(rng, count):
+    return ConvexPolyhedron.box(rng.uniform(0.2, 1, (count, 3)), center=rng.uniform(-3, 3, (count, 3)))
+
+
+def _batches():
+    """(name, function answering one large batch): one per batch loop of physics."""
+    rng = _rng()
+    count = LANES
+    directions = rng.uniform(-6, 6, (count, 3))
+    triangles = Triangle(*rng.uniform(-3, 3, (3, count, 3)))
+    planes = Plane(rng.normal(size=(count, 3)), rng.uniform(-1, 1, count))
+    spheres, capsules = _spheres(rng, count), _capsules(rng, count)
+    spheres32 = _spheres(rng, count, np.float32)
+    boxes = _boxes(rng, 256)
+    icosphere = trimesh.creation.icosphere(subdivisions=3)
+    mesh = TriangleMesh(icosphere.vertices, icosphere.faces)
+    walks = 4 * PARALLEL_MIN_WALKS
+    yield "ball-core", lambda: sweep(spheres, _spheres(_rng(), count), directions)
+    yield "ball-core float32", lambda: sweep(spheres32, Triangle(*triangles.vertices.transpose(1, 0, 2).astype(
+        np.float32)), directions.astype(np.float32))
+    yield "ball-plane", lambda: sweep(spheres, planes, directions)
+    yield "capsule-segment", lambda: sweep(capsules, Segment(capsules.a[::-1], capsules.b[::-1]), directions)
+    yield "capsule-polygon", lambda: sweep(capsules, triangles, directions)
+    yield "capsule-plane", lambda: sweep(capsules, planes, directions)
+    yield "polyhedron pair", lambda: sweep(boxes, _boxes(_rng(), 256), directions[:256])
+    yield "core-polyhedron", lambda: sweep(capsules[:256], boxes, directions[:256])
+    yield "polyhedron-plane", lambda: sweep(boxes, planes[:256], directions[:256])
+    yield "mesh walks", lambda: sweep(Sphere(rng_points(walks), 0.1), mesh, -3 * rng_points(walks))
+    yield "closest parameters", lambda: closest_parameters_batch(capsules.a, capsules.b - capsules.a, triangles.a,
+                                                                 triangles.b - triangles.a)
+
+
+def rng_points(count):
+    points = np.random.default_rng(7).normal(size=(count, 3))
+    return 2 * points / np.linalg.norm(points, axis=1)[:, None]
+
+
+def _arrays(answer):
+    if isinstance(answer, tuple):
+        return list(answer)
+    return [answer.t, answer.point, answer.normal, answer.penetration_depth, answer.face_index,
+            answer.feature.kind, answer.feature.index]
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread here (NUMBA_NUM_THREADS)")
+@pytest.mark.parametrize("name, answer", list(_batches()), ids=[name for name, _ in _batches()])
+def test_one_thread_and_every_thread_answer_alike(name, answer):
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        serial = _arrays(answer())
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        parallel = _arrays(answer())
+    finally:
+        numba.set_num_threads(threads)
+    hits = np.sum(~np.isnan(serial[0]))
+    assert 0 < hits, f"{name}: no lane hit, the comparison proves nothing"
+    for one, every in zip(serial, parallel):
+        np.testing.assert_array_equal(one, every)
+
+
+def test_each_variant_has_its_own_cache_name():
+    """numba names a cached kernel's files after its qualified name: a serial and a
+    parallel variant of one loop must not share them."""
+
+    def loop(x):
+        return x
+
+    copy = renamed(loop, "_parallel")
+    assert copy.__qualname__ == loop.__qualname__ + "_parallel" and copy.__code__ is loop.__code__
+    assert copy(3) == 3
