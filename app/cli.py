@@ -8,6 +8,8 @@
   mesh-mesh narrowphase).
 * ``sweeplab check [DIR]`` runs the fixtures of DIR (default ``tests/fixtures``)
   without pytest; exits 1 if any fails (or a known-failing one passes).
+* ``sweeplab warmup`` compiles every physics kernel into numba's disk cache, with a
+  progress bar (otherwise each compiles on its first use).
 """
 
 from __future__ import annotations
@@ -107,9 +109,41 @@ def check_main(argv: list[str]) -> int:
     return 1 if counts["failed"] else 0
 
 
+def progress_bar(stream, width: int = 30):
+    """A ``physics.warmup.run`` progress callback drawing ``[###...] done/total name``
+    on ``stream``: redrawn in place on a terminal, one line a step otherwise."""
+    interactive = stream.isatty()
+
+    def show(done: int, total: int, name: str, seconds: float) -> None:
+        filled = width * done // max(total, 1)
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {seconds:5.1f} s  {name}"
+        if interactive:
+            stream.write("\r" + line.ljust(width + 70)[:width + 70] + ("\n" if done == total else ""))
+        else:
+            stream.write(line + "\n")
+        stream.flush()
+
+    return show
+
+
+def warmup_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="sweeplab warmup", description="Compile every physics kernel into numba's "
+                                     "disk cache (each pair of sweep in float64 and float32, the mesh functions, "
+                                     "the second opinions), so that no first use waits for the compiler.")
+    parser.parse_args(argv)
+    from physics import warmup
+    from physics.kernel_cache import mark_warm
+
+    steps = warmup.tasks()
+    seconds = warmup.run(steps, progress_bar(sys.stderr))
+    mark_warm()
+    print(f"compiled or loaded the kernels of {len(steps)} steps in {seconds:.1f} s")
+    return 0
+
+
 def editor_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="sweeplab", description="Interactive sweep-test debugger. "
-                                     "Also: 'sweeplab render --help'.")
+                                     "Also: 'sweeplab render --help', 'sweeplab check', 'sweeplab warmup'.")
     parser.add_argument("scene", nargs="?", default=None, help="scene file to open (default: the demo scene)")
     parser.add_argument("--screenshot", type=Path, default=None,
                         help="draw a few frames, save the window to this PNG and exit")
@@ -135,4 +169,6 @@ def main(argv: list[str] | None = None) -> int:
         return render_main(argv[1:])
     if argv[:1] == ["check"]:
         return check_main(argv[1:])
+    if argv[:1] == ["warmup"]:
+        return warmup_main(argv[1:])
     return editor_main(argv)

@@ -16,6 +16,7 @@ from typing import Callable
 import numpy as np
 
 from app.camera import OrbitCamera
+from app.compiling import KernelCompilation, start_if_cold
 from app.mesh_sources import default_source
 from app.mesh_view import MeshDisplay
 from app.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
@@ -99,6 +100,8 @@ class Editor:
         self._autosaved_revision = 0
         self._view: ViewModel | None = None
         self._view_key = None
+        self.compilation: KernelCompilation | None = None
+        """Kernels compiling in the background on a cold cache (``start_compiling``)."""
         self._seen_revision, self._last_change = -1, clock()
         self.frame_all()
 
@@ -122,17 +125,31 @@ class Editor:
             self._seen_revision, self._last_change = self.history.revision, now
         still = now - self._last_change >= REFERENCE_DELAY
         display = self.mesh_display
+        pending = not self.physics_ready
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
-               display.traversal, display.contacts, display.minkowski)
+               display.traversal, display.contacts, display.minkowski, pending)
         if key != self._view_key:
             self._view = build_view_model(self.history.current, self.selected, float32=still,
-                                          reference=still and self.check_reference, display=replace(display))
+                                          reference=still and self.check_reference, display=replace(display),
+                                          pending=pending)
             self._view_key = key
         return self._view
 
+    @property
+    def physics_ready(self) -> bool:
+        """False while the kernels of the open scene are still compiling."""
+        return self.compilation is None or self.compilation.scene_ready
+
+    def start_compiling(self) -> None:
+        """On a cold kernel cache, compile in the background (``app.compiling``): this
+        scene's kernels first, as the view will ask for them, then all others."""
+        scene, selected, display = self.history.current, self.selected, replace(self.mesh_display)
+        self.compilation = start_if_cold(lambda: build_view_model(scene, selected, float32=True, reference=True,
+                                                                  display=display))
+
     def fixture_report(self) -> FixtureReport | None:
         """The open fixture's expected answers checked against the current scene."""
-        if self.fixture is None:
+        if self.fixture is None or not self.physics_ready:
             return None
         return run_fixture(Fixture(self.scene, self.fixture.expected, precision=self.fixture.precision))
 
@@ -300,7 +317,10 @@ class Editor:
 
     def pick(self, origin, segment, radius: float) -> str | None:
         """The object a view ray hits first (sweeping a small ball of ``radius`` along
-        it, so points and segments can be picked too), or None."""
+        it, so points and segments can be picked too), or None (also while the
+        kernels compile)."""
+        if not self.physics_ready:
+            return None
         ray = Sphere(np.asarray(origin, float), radius)
         best_name, best_t = None, np.inf
         for scene_object in self.scene.objects:

@@ -45,6 +45,27 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _path_dialog(editor, state)
     _gizmo(editor, state, size)
     _status(editor, size)
+    _compiling(editor, size)
+
+
+def _compiling(editor: Editor, size: tuple[int, int]) -> None:
+    """While kernels compile in the background (a cold cache): what compiles, how far."""
+    compilation = editor.compilation
+    if compilation is None or compilation.finished and compilation.error is None:
+        return
+    imgui.set_next_window_pos((size[0] / 2, 40), imgui.Cond_.always, (0.5, 0.0))
+    imgui.set_next_window_bg_alpha(0.85)
+    flags = imgui.WindowFlags_.no_decoration | imgui.WindowFlags_.always_auto_resize | imgui.WindowFlags_.no_inputs
+    if imgui.begin("##compiling", None, flags)[0]:
+        if compilation.error is not None:
+            imgui.text_colored((1.0, 0.5, 0.4, 1.0), f"compiling failed: {compilation.error}")
+        else:
+            imgui.text("First run: compiling the physics kernels (cached afterwards; 'sweeplab warmup' does it "
+                       "ahead)." if not compilation.scene_ready else "Compiling the other kernels in the background.")
+            imgui.text_disabled(compilation.status()[:110])
+            imgui.progress_bar(compilation.done / compilation.total, (480, 0),
+                               f"step {min(compilation.done + 1, compilation.total)} of {compilation.total}")
+    imgui.end()
 
 
 def _menu_bar(editor: Editor, state: PanelState) -> None:

@@ -238,12 +238,16 @@ def disagreement(result: SweepResult, reference: SweepResult, ignore_separating:
 
 
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
-                     reference: bool = False, display: MeshDisplay | None = None) -> ViewModel:
+                     reference: bool = False, display: MeshDisplay | None = None,
+                     pending: bool = False) -> ViewModel:
     """Everything to draw, and a report per target (with the float32 lens and the
     reference answers when asked: the editor asks once the scene is still);
-    ``display`` says what to draw of meshes (``app.mesh_view``)."""
+    ``display`` says what to draw of meshes (``app.mesh_view``).  ``pending``: the
+    physics kernels are still compiling (``app.compiling``): the shapes and the
+    motion only, each target "pending", no physics called."""
     display = display or MeshDisplay()
-    view = ViewModel(reports=sweep_targets(scene, float32, reference))
+    view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="compiling the physics kernels")
+                              for o in scene.targets()] if pending else sweep_targets(scene, float32, reference))
     hits = [r for r in view.reports if r.time is not None]
     if hits:
         first = min(hits, key=lambda r: r.time)
@@ -270,10 +274,11 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
             contacts.append(report.result)
         if report.moving_feature is not None and len(report.moving_feature):
             _add_moving_feature(view, report.moving_feature)
-        if scene_object.kind == "mesh":
+        if scene_object.kind == "mesh" and not pending:
             _add_mesh_details(view, scene_object, report.mesh, display, scale)
     _add_contacts(view, contacts, scale)
-    _add_mesh_overlaps(view, scene)
+    if not pending:
+        _add_mesh_overlaps(view, scene)
     if display.minkowski:
         _add_teaching_view(view, scene, selected)
     if selected is not None and selected in scene.names():

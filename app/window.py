@@ -23,8 +23,9 @@ PICK_RADIUS = 0.005
 points and segments (which a ray of radius 0 almost never meets) stay clickable."""
 SCREENSHOT_FRAMES = 4
 SCREENSHOT_SECONDS = REFERENCE_DELAY + 0.2
-"""A screenshot waits for this many frames and seconds: the still scene's second
-opinions (reference answers, mesh narrowphase) are then drawn too."""
+"""A screenshot waits for this many frames and seconds (and, on a cold kernel cache,
+for the scene's answers): the still scene's second opinions (reference answers,
+mesh narrowphase) are then drawn too."""
 
 
 def _has_display() -> bool:
@@ -42,6 +43,7 @@ def run_editor(editor: Editor, screenshot: Path | None = None) -> int:
     if os.environ.get("PYGLET_HEADLESS"):
         pyglet.options["headless"] = True
     window = EditorWindow(editor, screenshot)
+    editor.start_compiling()
     pyglet.app.run(1 / 60)
     return window.exit_code
 
@@ -132,7 +134,7 @@ def _make_window_class():
             self.imgui_renderer.render(imgui.get_draw_data())
             self.frame_seconds = time.perf_counter() - started
             self.frames += 1
-            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES \
+            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES and self.editor.physics_ready \
                     and started - self._opened >= SCREENSHOT_SECONDS:
                 self._save_screenshot()
 

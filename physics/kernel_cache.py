@@ -16,6 +16,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 STAMP = "sweeplab-kernels.sha256"
+WARM = "sweeplab-kernels.warm"
 
 
 def source_digest() -> str:
@@ -28,12 +29,17 @@ def source_digest() -> str:
 
 
 def _cache_folders(source: Path) -> list[Path]:
-    """Where numba may keep the cache files of the kernels in ``source``."""
-    from numba.core.caching import UserWideCacheLocator
+    """Where numba may keep the cache files of the kernels in ``source``: the folder
+    ``NUMBA_CACHE_DIR`` names if set (numba then uses no other), else the package's
+    ``__pycache__`` and numba's user-wide folder."""
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator, UserWideCacheLocator
 
     def placeholder():
         pass
 
+    if config.CACHE_DIR:
+        return [Path(UserProvidedCacheLocator(placeholder, str(source)).get_cache_path())]
     folders = [source.parent / "__pycache__"]
     try:
         folders.append(Path(UserWideCacheLocator(placeholder, str(source)).get_cache_path()))
@@ -59,6 +65,32 @@ def keep_cache_in_step() -> None:
             stamp.write_text(digest)
             return
         except OSError:  # a read-only package folder: stamp the user-wide one
+            continue
+
+
+def _warm_text() -> str:
+    """What ``mark_warm`` writes: the sources' digest and whether parallel variants
+    were compiled too (they are only with more than one numba thread)."""
+    import numba
+
+    return f"{source_digest()} parallel={numba.get_num_threads() > 1}"
+
+
+def is_warm() -> bool:
+    """Whether ``mark_warm`` was called for these sources (every kernel compiled)."""
+    text = _warm_text()
+    return any(_read(folder / WARM) == text for folder in _cache_folders(PACKAGE / "__init__.py"))
+
+
+def mark_warm() -> None:
+    """Note beside the cache that every kernel is in it (``physics.warmup`` ran)."""
+    text = _warm_text()
+    for folder in _cache_folders(PACKAGE / "__init__.py"):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / WARM).write_text(text)
+            return
+        except OSError:  # a read-only package folder: note it in the user-wide one
             continue
 
 
