@@ -103,11 +103,13 @@ def resolve(center, direction, total_radius, target_radius, anchor, axis, code, 
     magnitude = maximum(largest_magnitude(center), largest_magnitude(anchor))
     needs_tie = needs_tie or (touching and code != VERTEX and is_within_rounding(separation, magnitude))
     needs_tie = needs_tie or (not touching and total_radius == 0)
-    if touching:
-        tie = normal_along(direction, widest_code, widest_axis)
+    if needs_tie and hit:  # (a zero separation always needs the tie rule)
+        if touching:
+            normal = plus_zero(normal_along(direction, widest_code, widest_axis))
+        else:
+            normal = plus_zero(normal_along((-direction[0], -direction[1], -direction[2]), code, axis))
     else:
-        tie = normal_along((-direction[0], -direction[1], -direction[2]), code, axis)
-    normal = plus_zero(tie if (needs_tie and hit) else normalize_or(separation, tie))
+        normal = plus_zero(normalize_or(separation, separation))
     point = add(add(anchor, sub(at_time, separation)), scale(target_radius, normal))
     if ignore_separating and touching and dot(direction, normal) >= 0:
         hit = False
