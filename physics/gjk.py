@@ -18,21 +18,41 @@ otherwise p joins the simplex, which is reduced to the points whose hull holds v
 the upper bound |v| and the lower bound (v·w)/|v| of the distance meet within
 ``tolerance.GJK_RTOL``, or after ``GJK_MAX_ITERATIONS`` with status "max
 iterations".  Scalar shapes only (one configuration per call).
+
+The iteration is one compiled scalar kernel (``cast``, float64: cores are (k, 3)
+arrays, vectors 3-tuples); Python extracts the cores and builds the ``ConvexCast``.
+A simplex is held as the rows of (4, 3) arrays with a count; one of its faces as a
+bit mask of its points (bit i: point i).
 """
 
 from __future__ import annotations
 
-import itertools
+import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from physics import tolerance
+from physics.geometry import COMPILE, along, cross, dot, largest_magnitude, maximum, row, scale, sqrt, sub
 from physics.shapes import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, vector_argument
 
 GJK_MAX_ITERATIONS = 100
 """Steps before a cast gives up with status "max iterations" (polytopes converge in
 a handful; rounded shapes approach their surface geometrically)."""
+
+HIT, MISS, OVERLAP_AT_START, MAX_ITERATIONS, STALLED = range(5)
+STATUS_NAMES = ("hit", "miss", "overlap at start", "max iterations", "stalled")
+"""Status codes of ``cast``: code i is ``STATUS_NAMES[i]`` (``ConvexCast.status``)."""
+
+FACES = (0b0001, 0b0010, 0b0100, 0b1000, 0b0011, 0b0101, 0b1001, 0b0110, 0b1010, 0b1100, 0b0111, 0b1011, 0b1101,
+         0b1110, 0b1111)
+"""Every face of a 4-point simplex as a bit mask, smaller faces first and each size in
+``itertools.combinations`` order; a simplex of fewer points skips the faces holding
+points it lacks.  ``closest_on_simplex`` keeps the first of equally near faces."""
+
+NO_WEIGHTS = (0.0, 0.0, 0.0, 0.0, False)
+"""``affine_weights`` of a face whose points are affinely dependent."""
 
 
 class ConvexCast(NamedTuple):
@@ -64,34 +84,205 @@ def core_and_margin(shape) -> tuple[np.ndarray, float]:
     raise TypeError(f"no support function for a {type(shape).__name__} (it must be bounded and convex)")
 
 
-def _support(core: np.ndarray, direction: np.ndarray) -> np.ndarray:
-    return core[int(np.argmax(core @ direction))]
+# --- one cast, compiled ---------------------------------------------------------------
 
+@njit(**COMPILE)
+def support(core, direction):
+    """Row of ``core`` farthest along ``direction`` (the first of equals)."""
+    best, farthest = 0, dot(row(core, 0), direction)
+    for i in range(1, core.shape[0]):
+        height = dot(row(core, i), direction)
+        if height > farthest:
+            best, farthest = i, height
+    return best
+
+
+@njit(**COMPILE)
+def put(array, i, vector):
+    """Row ``i`` of an (N, 3) array := a 3-vector tuple."""
+    for k in range(3):
+        array[i, k] = vector[k]
+
+
+@njit(**COMPILE)
+def member(face, k):
+    """Index of the ``k``-th point of a face (its k-th set bit)."""
+    for i in range(4):
+        if face >> i & 1:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@njit(**COMPILE)
+def face_size(face):
+    """How many points a face has (its set bits)."""
+    return (face & 1) + (face >> 1 & 1) + (face >> 2 & 1) + (face >> 3 & 1)
+
+
+@njit(**COMPILE)
+def largest_core(core):
+    """Largest |coordinate| of a core (k, 3)."""
+    largest = 0.0
+    for i in range(core.shape[0]):
+        largest = maximum(largest, largest_magnitude(row(core, i)))
+    return largest
+
+
+@njit(**COMPILE)
+def affine_weights(points, face):
+    """(w0, w1, w2, w3, defined): the barycentric coordinates, in the face's point
+    order (zero past its size), of the point of the face's affine hull closest to the
+    origin; not defined where the face's points are affinely dependent.
+
+    With y0 the face's first point and d_i = y_i - y0, the closest point y0 + Σ μ_i d_i
+    solves the normal equations G μ = -(d_i · y0) (G the Gram matrix of the d_i).
+    Solved by Cramer's rule, the determinants written as cross and triple products
+    (Lagrange's identity: det G = |d1 x d2|^2 for a triangle; for a tetrahedron the
+    affine hull is all of space, so D μ = -y0 with det D = d1 · (d2 x d3)):
+
+        segment      μ1 = -(d1 · y0) / (d1 · d1)
+        triangle     n = d1 x d2,  μ1 = (d2 x y0) · n / n·n,  μ2 = (y0 x d1) · n / n·n
+        tetrahedron  μ1 = -y0 · (d2 x d3) / det,  μ2 = -d1 · (y0 x d3) / det,  μ3 = -d1 · (d2 x y0) / det
+
+    and w0 = 1 - (μ1 + μ2 + μ3)."""
+    size = face_size(face)
+    first = row(points, member(face, 0))
+    if size == 1:
+        return 1.0, 0.0, 0.0, 0.0, True
+    d1 = sub(row(points, member(face, 1)), first)
+    if size == 2:
+        determinant = dot(d1, d1)
+        if determinant == 0:
+            return NO_WEIGHTS
+        mu1 = -dot(d1, first) / determinant
+        return 1.0 - mu1, mu1, 0.0, 0.0, True
+    d2 = sub(row(points, member(face, 2)), first)
+    if size == 3:
+        normal = cross(d1, d2)
+        determinant = dot(normal, normal)
+        if determinant == 0:
+            return NO_WEIGHTS
+        mu1, mu2 = dot(cross(d2, first), normal) / determinant, dot(cross(first, d1), normal) / determinant
+        return 1.0 - (mu1 + mu2), mu1, mu2, 0.0, True
+    d3 = sub(row(points, member(face, 3)), first)
+    determinant = dot(d1, cross(d2, d3))
+    if determinant == 0:
+        return NO_WEIGHTS
+    mu1, mu2, mu3 = -dot(first, cross(d2, d3)) / determinant, -dot(d1, cross(first, d3)) / determinant, \
+        -dot(d1, cross(d2, first)) / determinant
+    return 1.0 - (mu1 + mu2 + mu3), mu1, mu2, mu3, True
+
+
+@njit(**COMPILE)
+def closest_on_simplex_kernel(points, count):
+    """(closest point to the origin, its face, the face's weights (w0, w1, w2, w3) in
+    its point order) of the hull of ``points[:count]`` (1-4 points): every face is
+    tried (its affine closest point, kept when inside the face: no negative weight),
+    the nearest wins, the first of equals (``FACES`` order: smaller faces first)."""
+    best_face, best_squared, best_point, best_weights = 0, math.inf, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0)
+    for face in FACES:
+        if face >> count:  # holds a point the simplex lacks
+            continue
+        w0, w1, w2, w3, defined = affine_weights(points, face)
+        if not defined or w0 < 0 or w1 < 0 or w2 < 0 or w3 < 0:
+            continue
+        candidate = scale(w0, row(points, member(face, 0)))
+        size = face_size(face)
+        if size > 1:
+            candidate = along(candidate, w1, row(points, member(face, 1)))
+        if size > 2:
+            candidate = along(candidate, w2, row(points, member(face, 2)))
+        if size > 3:
+            candidate = along(candidate, w3, row(points, member(face, 3)))
+        squared = dot(candidate, candidate)
+        if best_face == 0 or squared < best_squared:
+            best_face, best_squared, best_point, best_weights = face, squared, candidate, (w0, w1, w2, w3)
+    return best_point, best_face, best_weights
+
+
+@njit(**COMPILE)
+def keep_face(simplex, face):
+    """Move the rows of ``face`` to the front of ``simplex`` (4, 3), in order."""
+    for k in range(face_size(face)):
+        put(simplex, k, row(simplex, member(face, k)))
+
+
+@njit(**COMPILE)
+def cast(core_a, core_b, direction, radius_a, radius_b):
+    """The GJK ray cast of core A (k, 3) with radius ``radius_a`` moving along
+    ``direction`` against core B with ``radius_b`` (module docstring): (status,
+    iterations, t, normal from B towards A, point on B); t is 0 for
+    ``OVERLAP_AT_START``, and t and the vectors are NaN where no time is known."""
+    nan = math.nan
+    missed = (nan, nan, nan)
+    margin = radius_a + radius_b
+    coordinate_scale = 1.0 + maximum(maximum(maximum(largest_core(core_a), largest_core(core_b)),
+                                             largest_magnitude(direction)), margin)
+    slack = tolerance.GJK_RTOL * coordinate_scale
+    simplex_b, simplex_a, differences = np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3))
+    count, weights = 0, (1.0, 0.0, 0.0, 0.0)
+    lam, x, normal, advanced_once = 0.0, (0.0, 0.0, 0.0), missed, False
+    v = sub(x, sub(row(core_b, 0), row(core_a, 0)))
+    touching, iteration = False, 0
+    for iteration in range(1, GJK_MAX_ITERATIONS + 1):
+        length = sqrt(dot(v, v))
+        if length <= margin + slack:  # within the margin of C: touching at lam
+            touching = True
+            break
+        # support point of C = B - A along v: farthest of B along v minus farthest of A along -v
+        point_b = row(core_b, support(core_b, v))
+        point_a = row(core_a, support(core_a, (-v[0], -v[1], -v[2])))
+        w = sub(x, sub(point_b, point_a))
+        advanced = dot(v, w) > margin * length
+        if advanced:  # x lies beyond a separating plane by more than the margin
+            rate = dot(v, direction)
+            if rate >= 0:
+                return MISS, iteration, nan, missed, missed
+            lam -= (dot(v, w) - margin * length) / rate
+            if lam > 1:
+                return MISS, iteration, nan, missed, missed
+            x = scale(lam, direction)
+            normal = (v[0] / length, v[1] / length, v[2] / length)
+            advanced_once = True
+        repeated = False
+        for k in range(count):
+            repeated = repeated or (row(simplex_b, k) == point_b and row(simplex_a, k) == point_a)
+        if repeated and not advanced:  # no new support point: the bounds cannot meet any closer
+            if length - dot(v, w) / length > tolerance.GJK_STALL_RTOL * coordinate_scale:
+                return STALLED, iteration, nan, missed, missed
+            touching = True
+            break
+        if not repeated:
+            put(simplex_b, count, point_b)
+            put(simplex_a, count, point_a)
+            count += 1
+        for k in range(count):
+            put(differences, k, sub(x, sub(row(simplex_b, k), row(simplex_a, k))))
+        v, face, weights = closest_on_simplex_kernel(differences, count)
+        keep_face(simplex_b, face)
+        keep_face(simplex_a, face)
+        count = face_size(face)
+    if not touching:
+        return MAX_ITERATIONS, GJK_MAX_ITERATIONS, nan, missed, missed
+    if not advanced_once:
+        return OVERLAP_AT_START, iteration, 0.0, missed, missed
+    on_b = scale(weights[0], row(simplex_b, 0))
+    for k in range(1, count):
+        on_b = along(on_b, weights[k], row(simplex_b, k))
+    return HIT, iteration, lam, normal, along(on_b, radius_b, normal)
+
+
+# --- Python entry points ------------------------------------------------------------------
 
 def closest_on_simplex(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(closest point to the origin, indices of the points kept, their barycentric
-    weights) of the hull of 1-4 points: every face is tried (its affine closest
-    point, kept when inside the face), the nearest wins, smaller faces on ties."""
-    best = None
-    for size in range(1, len(points) + 1):
-        for subset in itertools.combinations(range(len(points)), size):
-            chosen = points[list(subset)]
-            if size == 1:
-                weights = np.ones(1)
-            else:
-                differences = chosen[1:] - chosen[0]
-                gram = differences @ differences.T
-                try:
-                    mu = np.linalg.solve(gram, -differences @ chosen[0])
-                except np.linalg.LinAlgError:
-                    continue
-                weights = np.concatenate([[1 - mu.sum()], mu])
-                if np.any(weights < 0):
-                    continue
-            candidate = weights @ chosen
-            if best is None or candidate @ candidate < best[0] @ best[0]:
-                best = (candidate, np.array(subset), weights)
-    return best
+    weights) of the hull of 1-4 points (``closest_on_simplex_kernel``)."""
+    points = np.array(points, float)  # a fresh writable copy: one compiled signature
+    point, face, weights = closest_on_simplex_kernel(points, len(points))
+    kept = np.array([i for i in range(len(points)) if face >> i & 1])
+    return np.array(point), kept, np.array(weights[:len(kept)])
 
 
 def convex_cast(moving, target, direction) -> ConvexCast:
@@ -102,47 +293,11 @@ def convex_cast(moving, target, direction) -> ConvexCast:
         raise ValueError("convex_cast takes one moving shape, one target and one direction (no batches)")
     core_a, radius_a = core_and_margin(moving)
     core_b, radius_b = core_and_margin(target)
-    margin = radius_a + radius_b
-    scale = 1.0 + max(np.abs(core_a).max(), np.abs(core_b).max(), np.abs(direction).max(), margin)
-    tolerance_ = tolerance.GJK_RTOL * scale
-
-    def support(v):  # of C = B - A: farthest of B along v minus farthest of A along -v
-        return _support(core_b, v), _support(core_a, -v)
-
-    lam, x, normal = 0.0, np.zeros(3), None
-    simplex_b, simplex_a = [], []
-    weights = np.ones(1)
-    v = x - (core_b[0] - core_a[0])
-    for iteration in range(1, GJK_MAX_ITERATIONS + 1):
-        length = float(np.linalg.norm(v))
-        if length <= margin + tolerance_:  # within the margin of C: touching at lam
-            break
-        point_b, point_a = support(v)
-        w = x - (point_b - point_a)
-        advanced = v @ w > margin * length
-        if advanced:  # x lies beyond a separating plane by more than the margin
-            along = v @ direction
-            if along >= 0:
-                return ConvexCast(False, None, None, None, iteration, "miss")
-            lam -= (v @ w - margin * length) / along
-            if lam > 1:
-                return ConvexCast(False, None, None, None, iteration, "miss")
-            x = lam * direction
-            normal = v / length
-        repeated = any(np.array_equal(point_b, b) and np.array_equal(point_a, a) for b, a in zip(simplex_b, simplex_a))
-        if repeated and not advanced:  # no new support point: the bounds cannot meet any closer
-            if length - (v @ w) / length > tolerance.GJK_STALL_RTOL * scale:
-                return ConvexCast(False, None, None, None, iteration, "stalled")
-            break
-        if not repeated:
-            simplex_b.append(point_b)
-            simplex_a.append(point_a)
-        v, kept, weights = closest_on_simplex(x - (np.array(simplex_b) - np.array(simplex_a)))
-        simplex_b = [simplex_b[i] for i in kept]
-        simplex_a = [simplex_a[i] for i in kept]
-    else:
-        return ConvexCast(False, None, None, None, GJK_MAX_ITERATIONS, "max iterations")
-    if normal is None:
-        return ConvexCast(True, 0.0, None, None, iteration, "overlap at start")
-    on_b = weights @ np.array(simplex_b) if simplex_b else core_b[0]
-    return ConvexCast(True, float(lam), normal, on_b + radius_b * normal, iteration, "hit")
+    # fresh writable copies: one compiled signature whatever the shapes' arrays are (read-only ones type apart)
+    status, iterations, t, normal, point = cast(np.array(core_a, float), np.array(core_b, float),
+                                                tuple(float(v) for v in direction), radius_a, radius_b)
+    if status == HIT:
+        return ConvexCast(True, float(t), np.array(normal), np.array(point), iterations, "hit")
+    if status == OVERLAP_AT_START:
+        return ConvexCast(True, 0.0, None, None, iterations, STATUS_NAMES[status])
+    return ConvexCast(False, None, None, None, iterations, STATUS_NAMES[status])

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from physics import Capsule, Plane, Sphere, Triangle, sweep
-from physics.gjk import convex_cast
+from physics import Capsule, ConvexPolyhedron, Plane, Sphere, Triangle, sweep
+from physics.gjk import closest_on_simplex, convex_cast
 from tests.physics.test_sweep_polyhedron import _assert_graze, _gjk_agrees, generic_vectors
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,3 +61,29 @@ def test_hand_worked_casts():
     assert cast.status == "hit" and abs(cast.t - 0.375) <= 1e-12 and np.allclose(cast.normal, [0, 1, 0])
     assert convex_cast(Sphere([0, 2.5, 0], 1), Sphere([0, 0, 0], 1.0), [5, 0, 0]).status == "miss"
     assert convex_cast(Sphere([0, 0.5, 0], 1), Sphere([0, 0, 0], 1.0), [5, 0, 0]).status == "overlap at start"
+
+
+def test_hand_worked_polytope_and_capsule_casts():
+    cast = convex_cast(Sphere([3.0, 0, 0], 0.5), ConvexPolyhedron.box([1.0, 1, 1]), [-4.0, 0, 0])
+    assert cast.status == "hit" and abs(cast.t - 0.375) <= 1e-12
+    np.testing.assert_allclose(cast.normal, [1, 0, 0], atol=1e-12)
+    np.testing.assert_allclose(cast.point, [1, 0, 0], atol=1e-9)
+    cast = convex_cast(Capsule([-5.0, 0, 0], [-5.0, 0, 2], 0.5), Capsule([0.0, -1, 1], [0.0, 1, 1], 0.5),
+                       [10.0, 0, 0])
+    assert cast.status == "hit" and abs(cast.t - 0.4) <= 1e-12
+    np.testing.assert_allclose(cast.normal, [-1, 0, 0], atol=1e-12)
+    np.testing.assert_allclose(cast.point, [-0.5, 0, 1], atol=1e-9)
+
+
+def test_closest_point_of_a_tetrahedron_and_of_degenerate_simplices():
+    point, kept, weights = closest_on_simplex(np.array([[1.0, 1, 1], [-1.0, -1, 1], [-1.0, 1, -1], [1.0, -1, -1]]))
+    assert np.allclose(point, 0, atol=1e-15) and kept.tolist() == [0, 1, 2, 3]
+    np.testing.assert_allclose(weights, [0.25] * 4)
+    # the origin beyond a face of the tetrahedron: that face, its affine closest point
+    point, kept, weights = closest_on_simplex(np.array([[1.0, 0, 1], [-1.0, 1, 1], [-1.0, -1, 1], [0.0, 0, 3]]))
+    assert np.allclose(point, [0, 0, 1]) and kept.tolist() == [0, 1, 2] and np.isclose(weights.sum(), 1)
+    # collinear points (no triangle) and a repeated point (no edge): smaller faces answer
+    point, kept, weights = closest_on_simplex(np.array([[-1.0, 1, 0], [1.0, 1, 0], [3.0, 1, 0]]))
+    assert np.allclose(point, [0, 1, 0]) and kept.tolist() == [0, 1] and np.allclose(weights, [0.5, 0.5])
+    point, kept, weights = closest_on_simplex(np.array([[2.0, 1, 0], [2.0, 1, 0]]))
+    assert np.array_equal(point, [2, 1, 0]) and kept.tolist() == [0] and weights.tolist() == [1.0]

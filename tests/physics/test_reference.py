@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 
 from physics import Capsule, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
-from physics.reference import ReferenceTrace, reference_sweep
+from physics.reference import (TRACE_CAPACITY, ReferenceTrace, first_touch, minimum_time, reference_sweep,
+                               segment_closest_points)
 from tests.physics.brute_force import core_of, reference_sweep as brute_force_sweep
 from tests.physics.strategies import TARGET_KINDS, configurations
 
@@ -19,6 +20,41 @@ def test_hand_worked_case_and_trace():
     np.testing.assert_allclose(result.normal, [0, 0, 1])
     assert (result.feature.kind, result.feature.index) == ("face", 0)
     assert len(trace.samples) > 100
+
+
+def test_trace_holds_every_evaluation_in_order():
+    """The sphere falls onto the face: gap(t) = |5 - 10 t| - 1 near it.  The trace
+    starts at t = 0, then the ternary search narrows onto the minimum at t = 0.5 and
+    the bisection onto the first touch, the smallest sampled t with gap <= 0."""
+    moving, target = Sphere([1.0, 1, 5], 1.0), Triangle([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0])
+    trace = ReferenceTrace()
+    result = reference_sweep(moving, target, [0, 0, -10.0], trace)
+    untraced = reference_sweep(moving, target, [0, 0, -10.0])  # tracing changes nothing
+    assert untraced.t == result.t and np.array_equal(untraced.point, result.point)
+    times, gaps = np.array(trace.samples).T
+    assert len(times) <= TRACE_CAPACITY and trace.samples[0] == (0.0, 4.0)
+    assert np.all((times >= 0) & (times <= 1))
+    np.testing.assert_allclose(gaps, np.abs(5 - 10 * times) - 1, atol=1e-12)
+    assert result.t == times[gaps <= 0].min()
+    assert np.abs(times - 0.5).min() < 1e-12 and abs(times[-1] - 0.4) < 1e-12
+
+
+def test_searches_take_a_python_gap():
+    assert abs(first_touch(lambda t: abs(t - 0.5) - 0.25) - 0.25) <= 1e-15
+    assert abs(minimum_time(lambda t: abs(t - 0.5) - 0.25) - 0.5) <= 1e-12
+    assert first_touch(lambda t: abs(t - 0.5) + 0.25) is None
+    assert first_touch(lambda t: t - 0.5) == 0.0 and minimum_time(lambda t: 1 - t) == 1.0
+
+
+def test_segment_closest_points_keep_end_points_exact():
+    p0, p1 = (0.1, 0.2, 0.3), (0.7, 0.9, 1.3)
+    assert np.add(p0, np.subtract(p1, p0)).tolist() != list(p1)  # p0 + 1 (p1 - p0) rounds off p1
+    moving_point, target_point = segment_closest_points(p0, p1, (5.0, 1.0, -3.0), (5.0, 1.0, 7.0))
+    assert moving_point == p1 and np.allclose(target_point, (5.0, 1, 1.3), rtol=0, atol=1e-15)
+    # parallel segments: Ericson's parallel branch takes s = 0, then clamps
+    moving_point, target_point = segment_closest_points((0.0, 0.0, 1.0), (2.0, 0.0, 1.0), (1.0, 0.0, 0.0),
+                                                        (3.0, 0.0, 0.0))
+    assert moving_point == (1.0, 0, 1) and target_point == (1.0, 0, 0)
 
 
 @pytest.mark.parametrize("moving, target, direction", [
