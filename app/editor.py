@@ -348,7 +348,9 @@ class Editor:
         self.frame_all()
 
     def frame_all(self) -> None:
-        self.camera.frame(*self.view().bounds)
+        """Point the camera at the whole scene: its shapes and motion (no physics is
+        run for it, so a new window frames its scene before any kernel compiles)."""
+        self.camera.frame(*build_view_model(self.scene, self.selected, pending=True).bounds)
 
     def use_translate(self) -> None:
         self.gizmo_operation = "translate"

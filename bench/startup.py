@@ -23,6 +23,7 @@ import sys
 import tempfile
 import textwrap
 
+BENCH = os.path.dirname(os.path.abspath(__file__))
 PAIRS = {
     "sphere-sphere": "Sphere([0, 0, 3], 0.5), Sphere([0, 0, 0], 1.0)",
     "sphere-triangle": "Sphere([0, 0, 3], 0.5), Triangle([-1, -1, 0], [1, -1, 0], [0, 1, 0])",
@@ -35,7 +36,8 @@ PAIRS = {
 
 def run_python(code: str, cache: str) -> dict:
     """Run ``code`` (which prints one JSON object last) in a fresh process."""
-    environment = dict(os.environ, NUMBA_CACHE_DIR=cache, PYGLET_HEADLESS="1")
+    environment = dict(os.environ, NUMBA_CACHE_DIR=cache, PYGLET_HEADLESS="1",
+                       PYTHONPATH=os.pathsep.join(filter(None, [BENCH, os.environ.get("PYTHONPATH")])))
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=environment, capture_output=True,
                           text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -87,6 +89,7 @@ def editor_figures(cache: str) -> dict:
         from app.editor import Editor
         from app.scene import load
         from app.window import EditorWindow
+        from frame import draw_frame
 
         editor = Editor(load(DEMO_SCENE))
         window = EditorWindow(editor)
@@ -94,11 +97,7 @@ def editor_figures(cache: str) -> dict:
         cold = editor.compilation is not None
 
         def frame():
-            window.switch_to()
-            window.dispatch_events()
-            window.on_draw()
-            window.ctx.finish()
-            window.flip()
+            draw_frame(window)
             return time.perf_counter() - start
 
         first = frame()
