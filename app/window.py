@@ -21,6 +21,10 @@ WINDOW_SIZE = (1280, 800)
 PICK_RADIUS = 0.005
 """Radius of the ball swept along a click's view ray, per unit of camera distance:
 points and segments (which a ray of radius 0 almost never meets) stay clickable."""
+COMPILING_FRAME_PAUSE = 0.1
+"""Seconds the window pauses after each frame while the scene's kernels compile in
+the background (``app.compiling``): about 8 frames a second then, so drawing does
+not take a core from the compiler on a two-core machine."""
 SCREENSHOT_FRAMES = 4
 SCREENSHOT_SECONDS = REFERENCE_DELAY + 0.2
 """A screenshot waits for this many frames and seconds (and, on a cold kernel cache,
@@ -134,6 +138,8 @@ def _make_window_class():
             self.imgui_renderer.render(imgui.get_draw_data())
             self.frame_seconds = time.perf_counter() - started
             self.frames += 1
+            if not self.editor.physics_ready:
+                time.sleep(COMPILING_FRAME_PAUSE)  # leave the CPU to the compiler
             if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES and self.editor.physics_ready \
                     and started - self._opened >= SCREENSHOT_SECONDS:
                 self._save_screenshot()

@@ -14,7 +14,7 @@ def test_editor_window_draws_scene_and_panels(tmp_path, gl_context):
     screenshot = tmp_path / "editor.png"
     environment = dict(os.environ, PYGLET_HEADLESS="1")
     completed = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(screenshot)], env=environment,
-                               capture_output=True, text=True, timeout=120)
+                               capture_output=True, text=True, timeout=900)  # a cold cache compiles the scene
     assert completed.returncode == 0, completed.stderr
     pixels = decode_png(screenshot.read_bytes())
     assert pixels.shape == (800, 1280, 3)
