@@ -189,18 +189,27 @@ def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, 
                    shape=batch_shape, dtype=core.dtype)
 
 
-def _run_walks(kind, points, radius, direction, centers, reach, polytope, mesh, dtype, ignore_separating,
-               raw_edge_normals, mode, stop_depth, trace) -> Walks:
-    """``_walks`` over a batch of cores of one ``kind``, in ``dtype``, with room for
-    every hit and every traced node test (walking again with more room if the first
-    guess was short)."""
+def _walk_arrays(mesh: TriangleMesh, dtype) -> tuple[tuple, tuple]:
+    """What a walk reads of the mesh, in ``dtype``: (tree: centers, radii, first child,
+    face; mesh: vertices, faces, neighbours, internal edges and vertices, face normals,
+    largest |vertex|).  Computed once per mesh and dtype (O(size): on a 1.3M-triangle
+    mesh recomputing it took ~2 ms of every query)."""
     tree, edges = mesh.tree, edges_of(mesh)
-    count = len(radius)
     tree_arrays = (np.asarray(tree.center_components, dtype), np.asarray(tree.radii, dtype), tree.first_child,
                    tree.face)
     vertices = np.asarray(mesh.vertices, dtype)
     mesh_arrays = (vertices, mesh.faces, edges.neighbor, edges.internal, edges.internal_vertex,
                    np.asarray(edges.face_normal, dtype), dtype.type(np.abs(vertices).max()))
+    return tree_arrays, mesh_arrays
+
+
+def _run_walks(kind, points, radius, direction, centers, reach, polytope, mesh, dtype, ignore_separating,
+               raw_edge_normals, mode, stop_depth, trace) -> Walks:
+    """``_walks`` over a batch of cores of one ``kind``, in ``dtype``, with room for
+    every hit and every traced node test (walking again with more room if the first
+    guess was short)."""
+    tree, count = mesh.tree, len(radius)
+    tree_arrays, mesh_arrays = mesh.cached(f"walk arrays {dtype.str}", lambda: _walk_arrays(mesh, dtype))
     out, out_face = _answers(count, dtype), np.empty(count, np.int64)
     capacity = 0 if mode == FIRST_HIT else 16 * count
     trace_capacity = tree.node_count * count if trace is not None else 0
@@ -364,11 +373,11 @@ def _polytope_leaf(query):
     no_trace = (np.empty((0, 3)), np.empty(0, np.int64), np.empty(0), np.empty(0))
     t, contact_normal, depth, _ = sat_sweep(query.points, query.normals, query.edges, triangle, normal, edges,
                                             not query.solid, query.direction, query.ignore_separating, no_trace)
-    point, code, index, _, _, _ = contact_features(query.points, query.edge_ends, triangle, TRIANGLE_ENDS, normal, 1, 2,
-                                                   query.direction, t, contact_normal)
-    if t != t:
+    if t != t:  # a miss: no features to find
         nan = like(t, math.nan)
         return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
+    point, code, index, _, _, _ = contact_features(query.points, query.edge_ends, triangle, TRIANGLE_ENDS, normal, 1, 2,
+                                                   query.direction, t, contact_normal)
     return t, point, contact_normal, depth, code, index
 
 

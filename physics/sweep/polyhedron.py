@@ -141,6 +141,9 @@ def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_nor
     index, chosen axis, what A's and B's touching features span)."""
     t, normal, depth, chosen = sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, motion_axes,
                                          direction, ignore_separating, trace)
+    if t != t and len(trace[1]) == 0:  # a miss, untraced: no features to find (9/10 of a box-box lane's time)
+        nan = like(t, math.nan)
+        return (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1), -1, chosen, 0, 0
     point, code, index, face_index, span_a, span_b = contact_features(a_vertices, a_edge_ends, b_vertices, b_edge_ends,
                                                                       b_normals, b_faces, b_dimension, direction, t,
                                                                       normal)
