@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import threading
+import time
 
 import pytest
 
@@ -52,7 +53,10 @@ def test_the_scene_step_runs_first_then_the_rest_and_the_cache_is_marked(quick_w
     go, marked = quick_warmup
     scene_steps = []
     compilation = compiling.start_if_cold(lambda: scene_steps.append("scene"))
-    compilation._thread.join(0.5)
+    waited = 0.0
+    while compilation.step != "one" and waited < 30:  # the thread is on the step that waits for the go
+        time.sleep(0.01)
+        waited += 0.01
     assert scene_steps == ["scene"] and compilation.scene_ready and not compilation.finished
     assert compilation.step == "one" and compilation.total == 3 and "one" in compilation.status()
     go.set()
