@@ -55,7 +55,6 @@ class KernelCompilation:
         self.scene_ready = self.finished = False
         self.error: str | None = None
         self.started = time.perf_counter()
-        self.scene_seconds: float | None = None
         self._listener = _CompileListener(self)
         self._thread = threading.Thread(target=self._run, name="sweeplab kernel compilation", daemon=True)
         self._thread.start()
@@ -72,7 +71,7 @@ class KernelCompilation:
                         raise
                     # the scene's own error: the window reports it when it builds the view; compile the rest
                 if self.done == 0:
-                    self.scene_ready, self.scene_seconds = True, time.perf_counter() - self.started
+                    self.scene_ready = True
             self.done = self.total
             mark_warm()
         except Exception as error:

@@ -11,6 +11,7 @@ compile anew, once (``sweeplab warmup`` does it up front).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 
@@ -19,8 +20,10 @@ STAMP = "sweeplab-kernels.sha256"
 WARM = "sweeplab-kernels.warm"
 
 
+@functools.cache
 def source_digest() -> str:
-    """A hash of every source file of the package (path and content)."""
+    """A hash of every source file of the package (path and content), computed once
+    a process (import, then the editor's and warmup's warm-mark checks)."""
     digest = hashlib.sha256()
     for path in sorted(PACKAGE.rglob("*.py")):
         digest.update(str(path.relative_to(PACKAGE)).encode())

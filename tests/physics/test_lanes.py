@@ -73,8 +73,11 @@ def _arrays(answer):
             answer.feature.kind, answer.feature.index]
 
 
+BATCHES = list(_batches())
+
+
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread here (NUMBA_NUM_THREADS)")
-@pytest.mark.parametrize("name, answer", list(_batches()), ids=[name for name, _ in _batches()])
+@pytest.mark.parametrize("name, answer", BATCHES, ids=[name for name, _ in BATCHES])
 def test_one_thread_and_every_thread_answer_alike(name, answer):
     threads = numba.get_num_threads()
     try:
