@@ -122,6 +122,7 @@ def _make_window_class():
 
         def on_draw(self) -> None:
             started = time.perf_counter()
+            answered = self.editor.physics_ready  # before drawing: the compile thread may finish meanwhile
             io = imgui.get_io()
             width, height = self.get_framebuffer_size()
             io.display_size = self.get_size()
@@ -138,9 +139,9 @@ def _make_window_class():
             self.imgui_renderer.render(imgui.get_draw_data())
             self.frame_seconds = time.perf_counter() - started
             self.frames += 1
-            if not self.editor.physics_ready:
+            if not answered:
                 time.sleep(COMPILING_FRAME_PAUSE)  # leave the CPU to the compiler
-            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES and self.editor.physics_ready \
+            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES and answered \
                     and started - self._opened >= SCREENSHOT_SECONDS:
                 self._save_screenshot()
 
