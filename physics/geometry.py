@@ -121,6 +121,34 @@ def two_product(a, b):
 
 
 @njit(**COMPILE)
+def two_sum(a, b):
+    """(a + b rounded, its rounding error): a + b == total + error exactly (Knuth's
+    branch-free TwoSum), while the sum does not overflow."""
+    total = a + b
+    b_virtual = total - a
+    return total, (a - (total - b_virtual)) + (b - b_virtual)
+
+
+@njit(**COMPILE)
+def plane_height(point, normal, offset):
+    """dot(normal, point) - offset as accurate as if computed in twice the lane's
+    precision, then rounded (Ogita, Rump and Oishi's Dot2: every product's and every
+    sum's rounding error carried along).
+
+    The plain sum cancels for a point on or next to the plane: its error is ~eps of
+    the terms, not of the height, so a point touching the plane exactly, or a ball
+    sinking 1e-17 into it, can read as a few 1e-17 clear of it.  This one gets the
+    side right unless the exact height is below ~eps^2 of the terms."""
+    height, error = two_product(normal[0], point[0])
+    for k in (1, 2):
+        product, product_error = two_product(normal[k], point[k])
+        height, sum_error = two_sum(height, product)
+        error += product_error + sum_error
+    height, sum_error = two_sum(height, -offset)
+    return height + (error + sum_error)
+
+
+@njit(**COMPILE)
 def difference_of_products(a, b, c, d):
     """a b - c d within about one rounding of the result, however much the products
     cancel (their rounding errors are carried along)."""

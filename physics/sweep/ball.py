@@ -37,7 +37,7 @@ from numba import njit, prange
 from physics.core import (EDGE, FACE, VERTEX, edge_count, edge_of, extent_and_rounding, face_normal, inside_face,
                           is_within_rounding, widest_feature)
 from physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, like, maximum, normalize_or,
-                              plus_zero, row, scale, sqrt, sub)
+                              plane_height, plus_zero, row, scale, sqrt, sub)
 from physics.lanes import lane_loop
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
 from physics import tolerance
@@ -194,7 +194,7 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
 def ball_plane(center, radius, direction, normal, offset, ignore_separating):
     """A ball against the two-sided plane ``dot(normal, x) == offset`` (unit normal):
     its center against the slab of half-width ``radius``.  Feature: face 0."""
-    height = dot(center, normal) - offset
+    height = plane_height(center, normal, offset)
     touching = abs(height) <= radius
     t = like(radius, 0.0) if touching else slab_entry_time(height, dot(direction, normal), radius)
     return resolve(center, direction, radius, like(radius, 0.0), sub(center, scale(height, normal)), normal, FACE, 0,

@@ -34,7 +34,7 @@ from numba import njit, prange
 from physics.closest import rejection, segment_separation
 from physics.core import EDGE, FACE, VERTEX, is_within_rounding
 from physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude, like,
-                              maximum, minimum, normalize_or, plus_zero, row, scale, sqrt, sub)
+                              maximum, minimum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from physics.lanes import lane_loop
 from physics.result import SweepResult, lane_result
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
@@ -318,7 +318,7 @@ def capsule_plane(start, end, radius, direction, normal, offset, ignore_separati
     tie).  Feature: face 0."""
     best = _earlier(ball_plane(start, radius, direction, normal, offset, False),
                     ball_plane(end, radius, direction, normal, offset, False))
-    height_start, height_end = dot(start, normal) - offset, dot(end, normal) - offset
+    height_start, height_end = plane_height(start, normal, offset), plane_height(end, normal, offset)
     up, down = radius - minimum(height_start, height_end), radius + maximum(height_start, height_end)
     depth = minimum(up, down)
     if not depth >= 0:
@@ -328,7 +328,7 @@ def capsule_plane(start, end, radius, direction, normal, offset, ignore_separati
     if ignore_separating and dot(direction, side) >= 0:
         return _miss(radius)
     lowest = start if upwards == (height_start <= height_end) else end
-    foot = sub(lowest, scale(dot(lowest, normal) - offset, normal))
+    foot = sub(lowest, scale(plane_height(lowest, normal, offset), normal))
     return like(radius, 0.0), foot, side, depth if depth > 0 else like(radius, math.nan), FACE, 0
 
 

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit, prange
 
 from physics.core import EDGE, FACE, VERTEX, newell_normal
-from physics.geometry import COMPILE, add, dot, like, minimum, maximum, plus_zero, row, scale, sub
+from physics.geometry import COMPILE, add, dot, like, minimum, maximum, plane_height, plus_zero, row, scale, sub
 from physics.lanes import lane_loop
 from physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
@@ -218,9 +218,9 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
     it overlaps by the shorter way out (upwards on a tie).  Feature: face 0."""
     zero = like(offset, 0.0)
     nan = like(offset, math.nan)
-    low = high = dot(row(vertices, 0), normal) - offset
+    low = high = plane_height(row(vertices, 0), normal, offset)
     for i in range(1, vertices.shape[0]):
-        height = dot(row(vertices, i), normal) - offset
+        height = plane_height(row(vertices, i), normal, offset)
         low, high = minimum(low, height), maximum(high, height)
     rate = dot(direction, normal)
     straddles = low <= 0 and high >= 0
@@ -241,13 +241,13 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
         t = nan
     if t != t:
         return (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1)
-    lowest, lowest_height = 0, (dot(row(vertices, 0), normal) - offset) * side
+    lowest, lowest_height = 0, plane_height(row(vertices, 0), normal, offset) * side
     for i in range(1, vertices.shape[0]):
-        height = (dot(row(vertices, i), normal) - offset) * side
+        height = plane_height(row(vertices, i), normal, offset) * side
         if height < lowest_height:
             lowest, lowest_height = i, height
     at_t = add(row(vertices, lowest), scale(t, direction))
-    point = sub(at_t, scale(dot(at_t, normal) - offset, normal))
+    point = sub(at_t, scale(plane_height(at_t, normal, offset), normal))
     return (t, point, contact_normal, depth if depth > 0 else nan, FACE, 0)
 
 

@@ -328,10 +328,10 @@ def test_capsule_centred_across_a_plane_leaves_upwards():
 
 
 # Found by the differential run of #18 (old numpy vs compiled kernels, judged in exact
-# rational arithmetic); not fixed yet: below one ulp the plane test's rounded heights
-# decide, and the compiled sum order (x + y + z) lost these two exact contacts that
-# numpy's (x + z) + y order found.
-@pytest.mark.xfail(strict=True, reason="graze below one ulp against a plane: open wrong answer (#18 note)")
+# rational arithmetic): below one ulp the plane test's rounded heights decided, and the
+# compiled sum order (x + y + z) lost these two exact contacts that numpy's (x + z) + y
+# order happened to find.  Fixed by computing heights in doubled precision
+# (``geometry.plane_height``); tests/physics/test_plane_height.py generalises them.
 def test_segment_exactly_touching_a_plane_at_the_start_is_a_hit():
     found = sweep(Segment([-3.264534510436702, -0.05874612462561668, -0.3302986586020439],
                           [-1.1479765093140508, 0.5517248795698515, 0.755685507678923]),
@@ -340,7 +340,6 @@ def test_segment_exactly_touching_a_plane_at_the_start_is_a_hit():
     assert found.hit and found.t == 0
 
 
-@pytest.mark.xfail(strict=True, reason="overlap of 1.4e-17 with a plane: open wrong answer (#18 note)")
 def test_capsule_overlapping_a_plane_by_less_than_an_ulp_answers_at_the_start():
     found = sweep(Capsule([-0.007212959244744743, -3.549675770574336, 1.2486143431770536],
                           [-1.4625550563676568, -1.6401873901449002, 2.911401251814296], 0.547285797832111),
