@@ -299,6 +299,11 @@ class ConvexPolyhedron(Shape):
     valid and answered as the polygon, segment or point it is).  Feature indices of
     sweep results number these faces, edges and vertices.  ``box`` and
     ``tetrahedron`` build the usual ones, ``moved`` applies a rigid motion.
+
+    An element taken from a batch (``polyhedra[i]``) keeps the batch's structure and
+    answers bit for bit as its lane did; one built alone from the same corners gets
+    its own hull (vertex order, face numbering, and face planes that round
+    differently), so its answers agree with the lane's to rounding, not bit for bit.
     """
 
     __slots__ = ("vertices", "faces", "normals", "offsets", "edges", "dimension", "distinct_edges", "_batch_shape")

@@ -232,6 +232,34 @@ def test_batched_boxes_match_one_by_one():
                                                                                                     batch.normal[i])))
 
 
+def test_a_lane_answers_as_its_element_alone_and_a_hull_built_alone_to_rounding():
+    """Batches of turned boxes on both sides: ``sweep(a[i], b[i], d[i])`` is lane i bit
+    for bit (the element keeps the batch's hull structure).  A polyhedron built alone
+    from the same corners gets its own hull (its own vertex order, face numbering and
+    face planes, which round differently): the same contact to rounding."""
+    rng = np.random.default_rng(12)
+    turns = [quarter_turn(axis, angle) for axis, angle in zip("xyz", rng.uniform(0, 1, 3))]
+    turn = turns[0] @ turns[1] @ turns[2]
+    a = ConvexPolyhedron.box(rng.uniform(0.2, 2, (60, 3)), rng.uniform(-3, 3, (60, 3)), rotation=turn)
+    b = ConvexPolyhedron.box(rng.uniform(0.2, 2, (60, 3)), rng.uniform(-3, 3, (60, 3)))
+    directions = rng.uniform(-6, 6, (60, 3))
+    batch = sweep(a, b, directions)
+    assert 10 < np.count_nonzero(batch.hit) < 60
+    for i in range(60):
+        one = sweep(a[i], b[i], directions[i])
+        assert one.hit == batch.hit[i]
+        if one.hit:
+            assert (one.t, one.feature.kind, one.feature.index) == (batch.t[i], batch.feature.kind[i],
+                                                                    batch.feature.index[i])
+            assert one.normal.tobytes() == batch.normal[i].tobytes()
+            assert one.point.tobytes() == batch.point[i].tobytes()
+        alone = sweep(ConvexPolyhedron(a.vertices[i]), ConvexPolyhedron(b.vertices[i]), directions[i])
+        assert alone.hit == batch.hit[i]
+        if alone.hit:
+            assert_close(alone.t, batch.t[i], rtol=1e-12)
+            assert_close(alone.normal, batch.normal[i], rtol=1e-12)
+
+
 # --- the second opinion -----------------------------------------------------------
 
 def test_closest_point_of_simplices():
