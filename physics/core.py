@@ -107,12 +107,12 @@ def extent_and_rounding(vertices):
         largest = maximum(largest, largest_magnitude(point))
     divisor = like(first, count)  # an integer would make the division float64
     mean = (sums[0] / divisor, sums[1] / divisor, sums[2] / divisor)
-    farthest = like(first, 0.0)
+    farthest_squared = like(first, 0.0)  # one square root of the largest (sqrt is monotone)
     for i in range(count):
         offset = sub(row(vertices, i), mean)
-        farthest = maximum(farthest, sqrt(dot_one(offset, offset)))
+        farthest_squared = maximum(farthest_squared, dot_one(offset, offset))
     rounding = like(first, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(first) * largest
-    return like(first, 2.0) * farthest, rounding
+    return like(first, 2.0) * sqrt(farthest_squared), rounding
 
 
 @njit(**COMPILE)

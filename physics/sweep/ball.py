@@ -84,6 +84,14 @@ def normal_along(motion, code, axis):
 
 
 @njit(**COMPILE)
+def miss(template):
+    """The answer of a lane that hits nothing: t, point, normal and depth NaN, feature
+    code and index -1 (in ``template``'s float type)."""
+    nan = like(template, math.nan)
+    return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
+
+
+@njit(**COMPILE)
 def resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t, touching,
             ignore_separating, widest_code, widest_axis):
     """Turn the chosen feature (``anchor``, ``axis``, ``code``, ``index``) and time into
@@ -114,16 +122,34 @@ def resolve(center, direction, total_radius, target_radius, anchor, axis, code, 
     if ignore_separating and touching and dot(direction, normal) >= 0:
         hit = False
     if not hit:
-        return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
+        return miss(nan)
     depth = total_radius - distance if (touching and distance < total_radius) else nan
     return t, point, normal, depth, code, index
+
+
+@njit(**COMPILE)
+def ball_point(center, radius, direction, point, target_radius, ignore_separating):
+    """The root of the family: a ball against a one-point core (a point, or a sphere of
+    ``target_radius``): its center enters the ball of the summed radius about
+    ``point`` (``ball_entry_time``).  Feature: vertex 0.  Answers as ``resolve``."""
+    total_radius = radius + target_radius
+    offset = sub(center, point)
+    touching = dot(offset, offset) <= total_radius * total_radius
+    t = like(total_radius, 0.0) if touching else ball_entry_time(offset, direction, total_radius)
+    if not (touching or t <= 1):
+        return miss(total_radius)
+    zero = (like(total_radius, 0.0), like(total_radius, 0.0), like(total_radius, 0.0))
+    return resolve(center, direction, total_radius, target_radius, point, zero, VERTEX, 0, t, touching,
+                   ignore_separating, VERTEX, zero)
 
 
 @njit(**COMPILE)
 def ball_core(center, radius, direction, vertices, target_radius, ignore_separating):
     """A ball (``center``, ``radius``) moving along ``direction`` against the core
     ``vertices`` (V, 3) inflated by ``target_radius``: (t, point, normal, depth, code,
-    index) as ``resolve`` gives it."""
+    index) as ``resolve`` gives it.  A one-point core is ``ball_point``'s."""
+    if vertices.shape[0] == 1:
+        return ball_point(center, radius, direction, row(vertices, 0), target_radius, ignore_separating)
     total_radius = radius + target_radius
     radius_squared = total_radius * total_radius
     inf = like(total_radius, math.inf)
@@ -140,9 +166,12 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
         offset = sub(center, row(vertices, 0))
         height = dot(offset, normal)
         time = slab_entry_time(height, dot(direction, normal), total_radius)
-        at_hit = add(offset, scale(time if time <= 1 else like(time, 0.0), direction))
-        best_time = time if inside_face(vertices, normal, at_hit, slack) else inf
-        best_start = height * height if inside_face(vertices, normal, offset, slack) else inf
+        # (each is kept only where it projects into the face: tested only where it counts,
+        # a slab entered in [0, 1], a start close enough to touch)
+        at_hit = add(offset, scale(time, direction))
+        best_time = time if time <= 1 and inside_face(vertices, normal, at_hit, slack) else inf
+        close = height * height <= radius_squared
+        best_start = height * height if close and inside_face(vertices, normal, offset, slack) else inf
         feature = 1
     for i in range(edge_count(vertices)):
         start, edge = edge_of(vertices, i)
@@ -173,6 +202,8 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
             best_start, start_feature = dot(offset, offset), feature
         feature += 1
     touching = best_start <= radius_squared
+    if not (touching or best_time <= 1):  # nothing reached: no feature to resolve
+        return miss(total_radius)
     chosen = start_feature if touching else time_feature
     t = like(inf, 0.0) if touching else best_time
     zero = (like(inf, 0.0), like(inf, 0.0), like(inf, 0.0))
@@ -220,6 +251,13 @@ def _ball_core_lanes(centers, radii, directions, vertices, target_radii, ignore_
 
 
 @lane_loop
+def _ball_point_lanes(centers, radii, directions, points, target_radii, ignore_separating, out):
+    for i in prange(len(radii)):
+        _store(out, i, ball_point(row(centers, i), radii[i], row(directions, i), row(points, i), target_radii[i],
+                                  ignore_separating))
+
+
+@lane_loop
 def _ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separating, out):
     for i in prange(len(radii)):
         _store(out, i, ball_plane(row(centers, i), radii[i], row(directions, i), row(normals, i), offsets[i],
@@ -254,13 +292,20 @@ def _contact(out, shape: tuple) -> Contact:
 def sweep_ball_core(center, radius, direction, vertices, target_radius, ignore_separating: bool = False) -> Contact:
     """Balls (``center`` (..., 3), ``radius`` (...)) along ``direction`` (..., 3) against
     cores ``vertices`` (..., V, 3) inflated by ``target_radius`` (...); batch dimensions
-    broadcast.  Computed in the inputs' common floating dtype."""
+    broadcast.  Computed in the inputs' common floating dtype.  One-point cores go to
+    ``ball_point`` with the point as a 3-vector (passing each lane an array view of
+    its core costs more than the whole point test)."""
     dtype = np.result_type(center, radius, direction, vertices, target_radius, np.float16)
     shape = np.broadcast_shapes(np.shape(center)[:-1], np.shape(radius), np.shape(direction)[:-1],
                                 np.shape(vertices)[:-2], np.shape(target_radius))
-    lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (vertices, 2), (target_radius, 0))
     out = _answers(math.prod(shape), dtype)
-    _ball_core_lanes(math.prod(shape), *lanes, bool(ignore_separating), out)
+    if np.shape(vertices)[-2] == 1:
+        lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (np.asarray(vertices)[..., 0, :], 1),
+                       (target_radius, 0))
+        _ball_point_lanes(math.prod(shape), *lanes, bool(ignore_separating), out)
+    else:
+        lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (vertices, 2), (target_radius, 0))
+        _ball_core_lanes(math.prod(shape), *lanes, bool(ignore_separating), out)
     return _contact(out, shape)
 
 

@@ -38,7 +38,7 @@ from physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accu
 from physics.lanes import lane_loop
 from physics.result import SweepResult, lane_result
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
-from physics.sweep.ball import Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane, lane_vector
+from physics.sweep.ball import Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane, lane_vector, miss
 from physics.sweep.rounded import slab_entry_time
 from physics.sweep.sphere import is_scalar, sweep_query, to_result
 
@@ -51,12 +51,6 @@ from physics.sweep.sphere import is_scalar, sweep_query, to_result
 def core_of_segment(start, end):
     """The two-vertex core (2, 3) of a segment, for ``ball_core``."""
     return np.array([[start[0], start[1], start[2]], [end[0], end[1], end[2]]])
-
-
-@njit(**COMPILE)
-def _miss(template):
-    nan = like(template, math.nan)
-    return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
 
 
 @njit(**COMPILE)
@@ -108,7 +102,7 @@ def interiors(start, end, direction, other_start, other_end, total_radius, targe
     line_s = dot(unit, cross(other_along, offset)) / safe_length
     line_w = dot(unit, cross(along, offset)) / safe_length
     if not (line_s > 0 and line_s < 1 and line_w > 0 and line_w < 1 and time <= 1):
-        return _miss(time)
+        return miss(time)
     normal = plus_zero((-unit[0], -unit[1], -unit[2]) if height < 0 else unit)  # the side the core comes from
     point = add(add(other_start, scale(line_w, other_along)), scale(target_radius, normal))
     return time, point, normal, like(time, math.nan), EDGE, edge_index
@@ -139,7 +133,7 @@ def segment_at_start(start, end, direction, other_start, other_end, total_radius
     normal = plus_zero(normalize_or(separation, tie))
     touching = distance <= total_radius
     if not touching or (ignore_separating and dot(direction, normal) >= 0):
-        return touching, _miss(w)
+        return touching, miss(w)
     point = add(other_end if w == 1 else add(other_start, scale(w, other_along)), scale(target_radius, normal))
     depth = total_radius - distance if distance < total_radius else like(w, math.nan)
     code = EDGE if interior_other else VERTEX
@@ -282,7 +276,7 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
         witness, code, index = best_witness, best_code, best_index
         normal_out, depth = plus_zero(normalize_or(best_separation, escape)), radius - best_distance
     if not touching or (ignore_separating and dot(direction, normal_out) >= 0):
-        return touching, _miss(radius)
+        return touching, miss(radius)
     return touching, (zero, witness, normal_out, depth if depth > 0 else like(radius, math.nan), code, index)
 
 
@@ -326,7 +320,7 @@ def capsule_plane(start, end, radius, direction, normal, offset, ignore_separati
     upwards = up <= down
     side = plus_zero(normal if upwards else (-normal[0], -normal[1], -normal[2]))
     if ignore_separating and dot(direction, side) >= 0:
-        return _miss(radius)
+        return miss(radius)
     lowest = start if upwards == (height_start <= height_end) else end
     foot = sub(lowest, scale(plane_height(lowest, normal, offset), normal))
     return like(radius, 0.0), foot, side, depth if depth > 0 else like(radius, math.nan), FACE, 0

@@ -38,7 +38,7 @@ from physics.lanes import lane_loop
 from physics.mesh_edges import MeshEdges, mesh_edges
 from physics.result import SweepResult, answer_dtype
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
-from physics.sweep.ball import Contact, _answers, _store, ball_core
+from physics.sweep.ball import Contact, _answers, _store, ball_core, miss
 from physics.sweep.capsule import capsule_core, capsule_polygon
 from physics.sweep.sat import contact_features, sat_sweep
 from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
@@ -374,8 +374,7 @@ def _polytope_leaf(query):
     t, contact_normal, depth, _ = sat_sweep(query.points, query.normals, query.edges, triangle, normal, edges,
                                             not query.solid, query.direction, query.ignore_separating, no_trace)
     if t != t:  # a miss: no features to find
-        nan = like(t, math.nan)
-        return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
+        return miss(t)
     point, code, index, _, _, _ = contact_features(query.points, query.edge_ends, triangle, TRIANGLE_ENDS, normal, 1, 2,
                                                    query.direction, t, contact_normal)
     return t, point, contact_normal, depth, code, index
@@ -412,8 +411,7 @@ def flattened(query, face, answer):
         depth = radius - lowest_height
         point = sub(lowest, scale(lowest_height, normal))
     if query.ignore_separating and dot(direction, normal) >= 0:
-        nan = like(t, math.nan)
-        return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
+        return miss(t)
     return t, point, normal, depth, code, index
 
 
@@ -471,15 +469,14 @@ def _walks(tree, kind, points, radius, directions, centers, reach, polytope, ign
     normals, edges, edge_ends, solid = polytope
     vertices = mesh[0]
     for i in prange(len(radius)):
-        nan = like(vertices[0, 0], math.nan)
-        miss = (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1)
+        no_hit = miss(vertices[0, 0])
         triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
         query = CoreQuery(kind, points[i], radius[i], row(directions, i), row(centers, i), reach[i], normals[i],
                           edges[i], edge_ends, solid, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2],
                           mesh[3], mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)
         before, traced = found_count[0], trace_count[0]
         best, face = walk_query(tree_centers, radii, first_child, node_face, query, mode, stop_depth, found,
-                                found_count, trace, trace_count, miss)
+                                found_count, trace, trace_count, no_hit)
         _store(out, i, best)
         out_face[i] = face
         for position in range(before, min(found_count[0], len(found_query))):

@@ -43,7 +43,7 @@ from physics.lanes import lane_loop
 from physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
 from physics import tolerance
-from physics.sweep.ball import _answers, _store, ball_core
+from physics.sweep.ball import _answers, _store, ball_core, miss
 from physics.sweep.capsule import capsule_polygon
 from physics.sweep.mesh import core_points, polytope_walks
 from physics.sweep.sat import axis_count, contact_features, sat_sweep
@@ -142,14 +142,12 @@ def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_nor
     t, normal, depth, chosen = sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, motion_axes,
                                          direction, ignore_separating, trace)
     if t != t and len(trace[1]) == 0:  # a miss, untraced: no features to find (9/10 of a box-box lane's time)
-        nan = like(t, math.nan)
-        return (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1), -1, chosen, 0, 0
+        return miss(t), -1, chosen, 0, 0
     point, code, index, face_index, span_a, span_b = contact_features(a_vertices, a_edge_ends, b_vertices, b_edge_ends,
                                                                       b_normals, b_faces, b_dimension, direction, t,
                                                                       normal)
     if t != t:
-        nan = like(t, math.nan)
-        return (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1), -1, chosen, span_a, span_b
+        return miss(t), -1, chosen, span_a, span_b
     return (t, point, normal, depth, code, index), face_index, chosen, span_a, span_b
 
 
@@ -167,7 +165,7 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
     zero = like(radius, 0.0)
     triangle = np.empty((3, 3), vertices.dtype)
     nan = like(radius, math.nan)
-    best, best_triangle = (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1), -1
+    best, best_triangle = miss(radius), -1
     start, end = row(points, 0), row(points, points.shape[0] - 1)
     for k in range(corners.shape[0]):
         for corner in range(3):
@@ -203,7 +201,7 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
     if inside_t != inside_t:
         return best, face
     if ignore_separating and dot(direction, inside_normal) >= 0:
-        return (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1), -1
+        return miss(radius), -1
     # where the core, moved out along the normal, touches: the capsule's surface touches there too
     witness, code, index, best_face, _, _ = contact_features(points, core_ends, vertices, edge_ends, normals,
                                                              normals.shape[0], 3, still, zero, inside_normal)
@@ -240,7 +238,7 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
     if ignore_separating and straddles and dot(direction, contact_normal) >= 0:
         t = nan
     if t != t:
-        return (nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1)
+        return miss(offset)
     lowest, lowest_height = 0, plane_height(row(vertices, 0), normal, offset) * side
     for i in range(1, vertices.shape[0]):
         height = plane_height(row(vertices, i), normal, offset) * side
