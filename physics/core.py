@@ -93,26 +93,43 @@ def edge_of(vertices, i):
 
 
 @njit(**COMPILE)
+def bounding_ball(points):
+    """(center, radius) of a ball holding every point of ``points`` (V, 3): their
+    centroid and the distance to the farthest one."""
+    count = points.shape[0]
+    zero = like(points[0, 0], 0.0)
+    sums = (zero, zero, zero)
+    for i in range(count):
+        sums = add(sums, row(points, i))
+    divisor = like(zero, count)
+    center = (sums[0] / divisor, sums[1] / divisor, sums[2] / divisor)
+    farthest_squared = zero
+    for i in range(count):
+        offset = sub(row(points, i), center)
+        farthest_squared = maximum(farthest_squared, dot_one(offset, offset))
+    return center, sqrt(farthest_squared)
+
+
+@njit(**COMPILE)
+def segment_ball(start, end):
+    """(center, radius) of the smallest ball holding the segment: its midpoint and half
+    its length."""
+    half = like(start[0], 0.5)
+    offset = sub(end, start)
+    return add(start, (half * offset[0], half * offset[1], half * offset[2])), half * sqrt(dot_one(offset, offset))
+
+
+@njit(**COMPILE)
 def extent_and_rounding(vertices):
     """(twice the largest distance of a vertex from the centroid, the rounding the
     coordinates may carry: ``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of the largest
     |coordinate|) — ``polygon_extent`` and ``coordinate_rounding`` of one core."""
-    count = vertices.shape[0]
-    first = vertices[0, 0]
-    sums = (like(first, 0.0), like(first, 0.0), like(first, 0.0))
-    largest = like(first, 0.0)
-    for i in range(count):
-        point = row(vertices, i)
-        sums = add(sums, point)
-        largest = maximum(largest, largest_magnitude(point))
-    divisor = like(first, count)  # an integer would make the division float64
-    mean = (sums[0] / divisor, sums[1] / divisor, sums[2] / divisor)
-    farthest_squared = like(first, 0.0)  # one square root of the largest (sqrt is monotone)
-    for i in range(count):
-        offset = sub(row(vertices, i), mean)
-        farthest_squared = maximum(farthest_squared, dot_one(offset, offset))
-    rounding = like(first, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(first) * largest
-    return like(first, 2.0) * sqrt(farthest_squared), rounding
+    largest = like(vertices[0, 0], 0.0)
+    for i in range(vertices.shape[0]):
+        largest = maximum(largest, largest_magnitude(row(vertices, i)))
+    _, radius = bounding_ball(vertices)
+    rounding = like(largest, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(largest) * largest
+    return like(largest, 2.0) * radius, rounding
 
 
 @njit(**COMPILE)

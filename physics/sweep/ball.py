@@ -34,11 +34,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from physics.core import (EDGE, FACE, VERTEX, edge_count, edge_of, extent_and_rounding, face_normal, inside_face,
-                          is_within_rounding, widest_feature)
+from physics.core import (EDGE, FACE, VERTEX, bounding_ball, edge_count, edge_of, extent_and_rounding, face_normal,
+                          inside_face, is_within_rounding, widest_feature)
 from physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, like, maximum, normalize_or,
                               plane_height, plus_zero, row, scale, sqrt, sub)
 from physics.lanes import lane_loop
+from physics.sweep.bounds import may_touch
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
 from physics import tolerance
 
@@ -151,6 +152,9 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
     if vertices.shape[0] == 1:
         return ball_point(center, radius, direction, row(vertices, 0), target_radius, ignore_separating)
     total_radius = radius + target_radius
+    core_center, core_radius = bounding_ball(vertices)
+    if not may_touch(center, radius, direction, core_center, core_radius + target_radius):
+        return miss(total_radius)
     radius_squared = total_radius * total_radius
     inf = like(total_radius, math.inf)
     count = vertices.shape[0]

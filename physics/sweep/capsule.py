@@ -32,13 +32,14 @@ import numpy as np
 from numba import njit, prange
 
 from physics.closest import rejection, segment_separation
-from physics.core import EDGE, FACE, VERTEX, is_within_rounding
+from physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, segment_ball
 from physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude, like,
                               maximum, minimum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from physics.lanes import lane_loop
 from physics.result import SweepResult, lane_result
 from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
 from physics.sweep.ball import Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane, lane_vector, miss
+from physics.sweep.bounds import may_touch
 from physics.sweep.rounded import slab_entry_time
 from physics.sweep.sphere import is_scalar, sweep_query, to_result
 
@@ -144,8 +145,20 @@ def segment_at_start(start, end, direction, other_start, other_end, total_radius
 @njit(**COMPILE)
 def capsule_segment(start, end, radius, direction, other_start, other_end, target_radius, ignore_separating):
     """A moving capsule core (``start``-``end``, ``radius``) against a still capsule core
-    (``other_start``-``other_end``, ``target_radius``)."""
+    (``other_start``-``other_end``, ``target_radius``).  Touching at t = 0 decides
+    alone; bounding balls skip what cannot touch (``bounds``)."""
     total_radius = radius + target_radius
+    moving_center, moving_radius = segment_ball(start, end)
+    target_center, target_reach = segment_ball(other_start, other_end)
+    moving_reach, target_reach = moving_radius + radius, target_reach + target_radius
+    if not may_touch(moving_center, moving_reach, direction, target_center, target_reach):
+        return miss(total_radius)
+    zero = like(radius, 0.0)
+    if may_touch(moving_center, moving_reach, (zero, zero, zero), target_center, target_reach):
+        touching, initial = segment_at_start(start, end, direction, other_start, other_end, total_radius,
+                                             target_radius, ignore_separating)
+        if touching:
+            return initial
     target, moving = core_of_segment(other_start, other_end), core_of_segment(start, end)
     back = (-direction[0], -direction[1], -direction[2])
     best = ball_core(start, radius, direction, target, target_radius, False)
@@ -154,10 +167,7 @@ def capsule_segment(start, end, radius, direction, other_start, other_end, targe
                                     target_radius, 0))
     best = _earlier(best, _reversed(ball_core(other_end, target_radius, back, moving, radius, False), other_end,
                                     target_radius, 1))
-    best = _earlier(best, interiors(start, end, direction, other_start, other_end, total_radius, target_radius, 0))
-    touching, initial = segment_at_start(start, end, direction, other_start, other_end, total_radius, target_radius,
-                                         ignore_separating)
-    return initial if touching else best
+    return _earlier(best, interiors(start, end, direction, other_start, other_end, total_radius, target_radius, 0))
 
 
 @njit(**COMPILE)
@@ -287,8 +297,17 @@ def capsule_polygon(start, end, radius, direction, vertices, ignore_separating):
     the core's interior against each edge's interior (in that order, a vertex before
     the edge it starts).  A core parallel to the face meets it no earlier than its
     end balls (over the face) or an edge (crossing one): the face needs no test of
-    its own."""
+    its own.  Touching at t = 0 decides alone; bounding balls skip what cannot touch
+    (``bounds``)."""
     zero = like(radius, 0.0)
+    moving_center, moving_radius = segment_ball(start, end)
+    target_center, target_radius = bounding_ball(vertices)
+    if not may_touch(moving_center, moving_radius + radius, direction, target_center, target_radius):
+        return miss(radius)
+    if may_touch(moving_center, moving_radius + radius, (zero, zero, zero), target_center, target_radius):
+        touching, initial = polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
+        if touching:
+            return initial
     moving = core_of_segment(start, end)
     back = (-direction[0], -direction[1], -direction[2])
     best = ball_core(start, radius, direction, vertices, zero, False)
@@ -299,8 +318,7 @@ def capsule_polygon(start, end, radius, direction, vertices, ignore_separating):
         best = _earlier(best, _reversed(ball_core(corner, zero, back, moving, radius, False), corner, zero, i))
         best = _earlier(best, interiors(start, end, direction, corner, row(vertices, (i + 1) % count), radius,
                                         zero, i))
-    touching, initial = polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
-    return initial if touching else best
+    return best
 
 
 @njit(**COMPILE)

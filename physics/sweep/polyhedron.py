@@ -37,13 +37,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from physics.core import EDGE, FACE, VERTEX, newell_normal
+from physics.core import EDGE, FACE, VERTEX, bounding_ball, newell_normal
 from physics.geometry import COMPILE, add, dot, like, minimum, maximum, plane_height, plus_zero, row, scale, sub
 from physics.lanes import lane_loop
 from physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
 from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
 from physics import tolerance
 from physics.sweep.ball import _answers, _store, ball_core, miss
+from physics.sweep.bounds import may_touch
 from physics.sweep.capsule import capsule_polygon
 from physics.sweep.mesh import core_points, polytope_walks
 from physics.sweep.sat import axis_count, contact_features, sat_sweep
@@ -138,7 +139,13 @@ FEATURE_SPAN = {1: "vertex", 2: "edge", 3: "face"}
 def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_normals, b_edges, b_edge_ends,
                   b_faces, b_dimension, motion_axes, direction, ignore_separating, trace):
     """A polytope A moving along ``direction`` against a polytope B: (answer, face
-    index, chosen axis, what A's and B's touching features span)."""
+    index, chosen axis, what A's and B's touching features span).  Untraced, bounding
+    balls skip pairs that cannot touch (``bounds``; the chosen axis is then -1)."""
+    if len(trace[1]) == 0:
+        a_center, a_radius = bounding_ball(a_vertices)
+        b_center, b_radius = bounding_ball(b_vertices)
+        if not may_touch(a_center, a_radius, direction, b_center, b_radius):
+            return miss(a_radius), -1, -1, 0, 0
     t, normal, depth, chosen = sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, motion_axes,
                                          direction, ignore_separating, trace)
     if t != t and len(trace[1]) == 0:  # a miss, untraced: no features to find (9/10 of a box-box lane's time)
@@ -161,7 +168,12 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
     first contact by the mesh rule (``ranks_before``), features mapped to the hull's;
     then a core in the solid or on its surface overlaps by its separating-axis depth
     plus the radius, outward (the faces alone would only see the radius, and a core on
-    a face could leave into the solid).  Returns (answer, face index)."""
+    a face could leave into the solid).  Returns (answer, face index).  Bounding balls
+    skip what cannot touch (``bounds``)."""
+    core_center, core_radius = bounding_ball(points)
+    solid_center, solid_radius = bounding_ball(vertices)
+    if not may_touch(core_center, core_radius + radius, direction, solid_center, solid_radius):
+        return miss(radius), -1
     zero = like(radius, 0.0)
     triangle = np.empty((3, 3), vertices.dtype)
     nan = like(radius, math.nan)

@@ -1,0 +1,88 @@
+"""The bounding-ball early-out (``physics.sweep.bounds``): it only ever skips pairs
+that miss, so answers stay the exact tests' own.  Checked against exact rational
+arithmetic, and on the configurations where a shape's bounding ball touches exactly
+when the shape does (collinear segments and capsules end to end, a sphere tangent
+to a triangle at its vertex): there the slack must let the exact test run."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from physics import Capsule, ConvexPolyhedron, Segment, Sphere, Triangle, sweep
+from physics.core import bounding_ball
+from physics.sweep.bounds import may_touch
+from tests.physics.expect import assert_hit
+from tests.physics.rational import rational
+from tests.physics.strategies import coordinate, vector
+
+radius = st.floats(0, 3)
+
+
+def exact_min_distance_squared(center, direction, other_center) -> Fraction:
+    """min over t in [0, 1] of |center + t d - other|^2, exactly."""
+    offset = [c - o for c, o in zip(rational(center), rational(other_center))]
+    d = rational(direction)
+    speed = sum(x * x for x in d)
+    t = Fraction(0) if speed == 0 else min(Fraction(1), max(Fraction(0), -sum(m * x for m, x in zip(offset, d)) / speed))
+    return sum((m + t * x) ** 2 for m, x in zip(offset, d))
+
+
+@given(vector, radius, vector, vector, radius)
+def test_a_skipped_pair_is_apart_by_more_than_its_radii(center, r, direction, other, other_r):
+    if not may_touch(tuple(center), r, tuple(direction), tuple(other), other_r):
+        assert exact_min_distance_squared(center, direction, other) > (Fraction(r) + Fraction(other_r)) ** 2
+
+
+@given(vector, radius, vector, radius, st.floats(0, 1))
+def test_balls_that_touch_exactly_are_never_skipped(center, r, direction, other_r, when):
+    """The other ball placed where the moving one touches it at ``when`` (rounded)."""
+    unit = np.array([0.0, 0, 1]) if not np.any(direction) else direction / np.linalg.norm(direction)
+    other = center + when * direction + (r + other_r) * unit
+    assert may_touch(tuple(center), r, tuple(direction), tuple(other), other_r)
+
+
+def test_it_cannot_tell_beyond_squaring_range_or_with_nan():
+    far = (1e200, 0.0, 0.0)
+    assert may_touch(far, 1.0, (0.0, 0.0, 0.0), (-1e200, 0.0, 0.0), 1.0)
+    assert may_touch((np.nan, 0.0, 0.0), 1.0, (0.0, 0.0, 0.0), (5.0, 0.0, 0.0), 1.0)
+
+
+@given(st.lists(st.tuples(coordinate, coordinate, coordinate), min_size=1, max_size=8))
+def test_the_bounding_ball_holds_every_point(points):
+    points = np.array(points)
+    center, reach = bounding_ball(points)
+    for point in points:
+        assert np.linalg.norm(point - np.array(center)) <= reach * (1 + 1e-15) + 4e-16 * np.abs(points).max()
+
+
+def test_collinear_capsules_end_to_end_touch_at_the_end_of_the_motion():
+    """Both capsules' bounding balls touch exactly when the capsules do."""
+    moving, target = Capsule([-10.0, 0, 0], [-4.0, 0, 0], 1.0), Capsule([2.0, 0, 0], [6.0, 0, 0], 1.0)
+    assert_hit(sweep(moving, target, [4.0, 0, 0]), t=1.0, normal=[-1, 0, 0], point=[1.0, 0, 0])
+
+
+def test_collinear_segments_touching_end_to_end_at_the_start():
+    found = sweep(Segment([-2.0, 0, 0], [0.0, 0, 0]), Segment([0.0, 0, 0], [3.0, 0, 0]), [0.0, 1, 0])
+    assert found.hit and found.t == 0
+
+
+def test_a_sphere_reaching_a_triangle_vertex_far_from_the_origin():
+    """The sphere comes in along the line from the triangle's centroid through a vertex:
+    it touches the triangle's bounding ball and the vertex at the same time."""
+    offset = np.array([1e6, -2e6, 3e6])
+    triangle = Triangle(offset + [0.0, 0, 0], offset + [2.0, 0, 0], offset + [1.0, np.sqrt(3.0), 0])
+    center, reach = bounding_ball(triangle.vertices)
+    tip = np.array(triangle.vertices[0])
+    away = (tip - np.array(center)) / np.linalg.norm(tip - np.array(center))
+    sphere = Sphere(tip + 3 * away + [0.0, 0, 0], 0.5)
+    found = sweep(sphere, triangle, -2.6 * away)
+    assert found.hit and abs(found.t - 2.5 / 2.6) < 1e-9 and found.feature.kind == "vertex"
+
+
+def test_boxes_face_to_face_at_the_end_of_the_motion():
+    found = sweep(ConvexPolyhedron.box([1.0, 1, 1], [-5.0, 0, 0]), ConvexPolyhedron.box([1.0, 1, 1]), [3.0, 0, 0])
+    assert_hit(found, t=1.0, normal=[-1, 0, 0], point=[-1.0, 0, 0], face_index=0)
