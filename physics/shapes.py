@@ -355,11 +355,6 @@ class ConvexPolyhedron(Shape):
         corners = self.vertices if rotation is None else self.vertices @ np.asarray(rotation, float).T
         return ConvexPolyhedron(corners + np.asarray(translation, float))
 
-    @property
-    def edge_vectors(self) -> np.ndarray:
-        """(..., E, 3): ``vertices[edge[1]] - vertices[edge[0]]``."""
-        return self.vertices[..., self.edges[:, 1], :] - self.vertices[..., self.edges[:, 0], :]
-
 
 def _distinct_directions(edges: np.ndarray) -> np.ndarray:
     """Indices of the edges (n, E, 3) whose directions differ (in some element of the

@@ -87,7 +87,10 @@ def polytope_of(shape, batch_shape: tuple) -> Polytope:
         polytope = polygon_polytopes(flat(shape.vertices, 2))
         return polytope._replace(faces=0) if isinstance(shape, Triangle) else polytope
     if isinstance(shape, ConvexPolyhedron):
-        directions = shape.edge_vectors[..., shape.distinct_edges, :]
+        corners, ends = shape.vertices, np.asarray(shape.edges)[shape.distinct_edges]
+        # one edge per direction is all SAT needs (a box: 3 of 12), subtracted edge by edge
+        directions = (np.stack([corners[..., end, :] - corners[..., start, :] for start, end in ends], axis=-2)
+                      if len(ends) else np.zeros(corners.shape[:-2] + (0, 3)))
         return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(directions, 2),
                         np.asarray(shape.edges, np.int64), shape.dimension, len(shape.faces))
     raise TypeError(f"{type(shape).__name__} is not a polytope")

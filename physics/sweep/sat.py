@@ -104,7 +104,9 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
     axes, and miss when that is after the earliest exit or 1.  At t = 0 the axis of
     least penetration is the minimum translation (its depth and direction).
     ``trace`` (axes (K, 3), kinds, enter, exit arrays) records every axis when long
-    enough."""
+    enough; untraced, the test stops at the first axis that separates the pair over
+    all of [0, 1] (the chosen axis is then -1).  A penetration is measured only on
+    axes that overlap at t = 0 (the minimum translation needs every axis to)."""
     zero = like(direction[0], 0.0)
     inf = like(zero, math.inf)
     moving = direction[0] != 0 or direction[1] != 0 or direction[2] != 0
@@ -113,6 +115,7 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
     last, last_enter = 0, -inf
     least, least_penetration = 0, inf
     trace_axes, trace_kinds, trace_enter, trace_exit = trace
+    traced = len(trace_kinds) > 0
     for k in range(axis_count(a_normals, a_edges, b_normals, b_edges, motion_axes)):
         axis, kind = candidate_axis(k, a_normals, a_edges, b_normals, b_edges, direction, perpendicular)
         is_axis = axis[0] != 0 or axis[1] != 0 or axis[2] != 0
@@ -130,13 +133,17 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
         entry, leave = maximum(entry, enter), minimum(leave, leave_k)
         if enter > last_enter or k == 0:
             last, last_enter = k, enter
-        length = sqrt(dot(axis, axis))
-        penetration = minimum((high_b - low_a) / length, (high_a - low_b) / length) if is_axis else inf
-        if penetration < least_penetration or k == 0:
-            least, least_penetration = k, penetration
+        if overlapping_now:
+            length = sqrt(dot(axis, axis))
+            penetration = minimum((high_b - low_a) / length, (high_a - low_b) / length) if is_axis else inf
+            if penetration < least_penetration or k == 0:
+                least, least_penetration = k, penetration
         if k < len(trace_kinds):
             trace_axes[k, 0], trace_axes[k, 1], trace_axes[k, 2] = axis
             trace_kinds[k], trace_enter[k], trace_exit[k] = kind, enter, leave_k
+        if not traced and not (entry <= leave and entry <= 1 and leave >= 0):  # separated: a miss
+            nan = like(zero, math.nan)
+            return nan, (nan, nan, nan), nan, -1
     hit = entry <= leave and entry <= 1 and leave >= 0
     at_start = hit and entry <= 0
     chosen = least if at_start else last
