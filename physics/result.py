@@ -39,12 +39,46 @@ def answer_dtype(*inputs) -> np.dtype:
     return np.result_type(*[array for array in arrays if np.issubdtype(array.dtype, np.floating)])
 
 
-@dataclass(frozen=True)
 class Feature:
-    """Which feature of the target was touched: ``kind`` and its ``index``."""
+    """Which feature of the target was touched: ``kind`` and its ``index`` (arrays in a
+    batch).  Immutable.  A batch built ``from_codes`` keeps the kernels' feature codes
+    and spells ``kind`` out on first use: 10^6 strings took longer to make than the
+    10^6 sphere sweeps that produced them."""
 
-    kind: Any
-    index: Any
+    __slots__ = ("_kind", "_codes", "index")
+
+    def __init__(self, kind: Any, index: Any):
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_codes", None)
+        object.__setattr__(self, "index", index)
+
+    @classmethod
+    def from_codes(cls, codes: np.ndarray, index: np.ndarray) -> "Feature":
+        """A batch's features from kernel codes (``FEATURE_KINDS`` indices, -1 none)."""
+        feature = cls(None, index)
+        object.__setattr__(feature, "_codes", codes)
+        return feature
+
+    @property
+    def kind(self) -> Any:
+        if self._codes is not None:
+            object.__setattr__(self, "_kind", np.array(("",) + FEATURE_KINDS)[np.asarray(self._codes) + 1])
+            object.__setattr__(self, "_codes", None)
+        return self._kind
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Feature is immutable (cannot set {name})")
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Feature):
+            return NotImplemented
+        return (self.kind, self.index) == (other.kind, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.index))
+
+    def __repr__(self) -> str:
+        return f"Feature(kind={self.kind!r}, index={self.index!r})"
 
 
 @dataclass(frozen=True)
@@ -66,13 +100,12 @@ class SweepResult:
         """Build the public result from kernel arrays (``t`` NaN where no hit)."""
         hit = ~np.isnan(t)
         overlapping = ~np.isnan(penetration_depth)
-        kinds = np.array(("",) + FEATURE_KINDS)[np.asarray(feature_code) + 1]
         if not scalar:
             return cls(hit=hit, t=t, point=point, normal=normal,
                        face_index=np.asarray(face_index, dtype=np.int64),
                        penetration_depth=penetration_depth,
                        initially_overlapping=overlapping,
-                       feature=Feature(kind=kinds, index=np.asarray(feature_index, dtype=np.int64)))
+                       feature=Feature.from_codes(feature_code, np.asarray(feature_index, dtype=np.int64)))
         if not hit:
             return cls(hit=False, t=None, point=None, normal=None, face_index=None,
                        penetration_depth=None, initially_overlapping=False,
@@ -82,7 +115,7 @@ class SweepResult:
             face_index=int(face_index) if face_index >= 0 else None,
             penetration_depth=float(penetration_depth) if overlapping else None,
             initially_overlapping=bool(overlapping),
-            feature=Feature(kind=str(kinds), index=int(feature_index)),
+            feature=Feature(kind=(("",) + FEATURE_KINDS)[int(feature_code) + 1], index=int(feature_index)),
         )
 
 
