@@ -37,6 +37,13 @@ class DrawCall:
     size: float = 1.0  # line width or point size in pixels
     stage: str = "opaque"  # opaque, translucent, lines, on_top
     cull: bool = False  # a convex solid: back faces are not drawn
+    instances: int = 0  # lines: one instance (a 4-vertex strip) per segment; 0: not instanced
+
+    def render(self) -> None:
+        if self.instances:
+            self.vertex_array.render(self.mode, vertices=4, instances=self.instances)
+        else:
+            self.vertex_array.render(self.mode)
 
     def release(self) -> None:
         self.vertex_array.release()
@@ -50,7 +57,7 @@ class Renderer:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.programs = {name: build_program(ctx, name) for name in ("mesh", "line", "point")}
+        self.programs = {name: build_program(ctx, name) for name in ("mesh", "line", "thin_line", "point")}
         self._view: ViewModel | None = None
         self._calls: list[DrawCall] = []
         self._grid_step: float | None = None
@@ -75,7 +82,7 @@ class Renderer:
         if grid_step != self._grid_step:
             self._replace(self._grid_calls, self._build_grid(grid_step) if grid_step is not None else [])
             self._grid_step = grid_step
-        ctx.enable(ctx.DEPTH_TEST | ctx.BLEND)
+        ctx.enable(ctx.DEPTH_TEST)
         ctx.blend_func = ctx.SRC_ALPHA, ctx.ONE_MINUS_SRC_ALPHA
         self._writes(depth=False)  # the grid never hides the axes or shapes drawn on it
         self._run(self._grid_calls[:1])
@@ -97,22 +104,24 @@ class Renderer:
 
     def _run(self, calls: list[DrawCall]) -> None:
         for call in calls:
-            program = self.programs[call.program]
+            program = self.programs["thin_line" if call.mode == self.ctx.LINES else call.program]
             program["color"].value = tuple(call.color)
-            if call.program == "line":
-                program["width"].value = call.size / 2
+            if program is self.programs["line"]:
+                program["width"].value = call.size
             elif call.program == "point":
                 program["size"].value = call.size
             if call.program == "mesh":  # outlines win the depth test against their own faces, and
                 # opaque surfaces against see-through ones that coincide with them (the swept path)
                 self.ctx.polygon_offset = (4.0, 4.0) if call.stage == "translucent" else (1.0, 1.0)
+            if call.color[3] < 1:  # blending reads back every covered pixel: only where it shows
+                self.ctx.enable(self.ctx.BLEND)
             if call.cull:  # llvmpipe's cost here is per triangle: culling halves it
                 self.ctx.enable(self.ctx.CULL_FACE)
             if call.program == "mesh" and call.stage == "translucent" and not call.cull:
                 self._nearest_layer_only(call)
             else:
-                call.vertex_array.render(call.mode)
-            self.ctx.disable(self.ctx.CULL_FACE)
+                call.render()
+            self.ctx.disable(self.ctx.CULL_FACE | self.ctx.BLEND)
             self.ctx.polygon_offset = 0.0, 0.0
 
     def _nearest_layer_only(self, call: DrawCall) -> None:
@@ -120,10 +129,10 @@ class Renderer:
         surface does not stripe where its layers overlap (a culled convex solid has
         one layer already)."""
         self._writes(color=False)
-        call.vertex_array.render(call.mode)
+        call.render()
         self._writes(depth=False)
         self.ctx.depth_func = "<="
-        call.vertex_array.render(call.mode)
+        call.render()
         self.ctx.depth_func = "<"
 
     def _writes(self, color: bool = True, depth: bool = True) -> None:
@@ -143,8 +152,15 @@ class Renderer:
         if len(positions) == 0:
             return []
         buffer = self.ctx.buffer(positions.tobytes())
+        if program == "line" and size <= 1:  # GL's own one-pixel lines: half the cost of quads in llvmpipe
+            vertex_array = self.ctx.vertex_array(self.programs["thin_line"], [(buffer, "3f", "in_position")])
+            return [DrawCall(program, buffer, vertex_array, self.ctx.LINES, color, size, stage, cull)]
+        if program == "line":  # wider: segments (pairs of positions) as instances of a 4-vertex strip
+            vertex_array = self.ctx.vertex_array(self.programs[program], [(buffer, "3f 3f/i", "in_start", "in_end")])
+            return [DrawCall(program, buffer, vertex_array, self.ctx.TRIANGLE_STRIP, color, size, stage, cull,
+                             instances=len(positions) // 2)]
         vertex_array = self.ctx.vertex_array(self.programs[program], [(buffer, "3f", "in_position")])
-        mode = {"mesh": self.ctx.TRIANGLES, "line": self.ctx.LINES, "point": self.ctx.POINTS}[program]
+        mode = {"mesh": self.ctx.TRIANGLES, "point": self.ctx.POINTS}[program]
         return [DrawCall(program, buffer, vertex_array, mode, color, size, stage, cull)]
 
     def _build(self, view: ViewModel) -> list[DrawCall]:

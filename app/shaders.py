@@ -8,7 +8,8 @@ SHADER_DIRECTORY = Path(__file__).resolve().parent.parent / "shaders"
 
 PROGRAMS = {
     "mesh": {"vertex_shader": "position.vert", "fragment_shader": "mesh.frag"},
-    "line": {"vertex_shader": "position.vert", "geometry_shader": "line.geom", "fragment_shader": "flat.frag"},
+    "line": {"vertex_shader": "line.vert", "fragment_shader": "flat.frag"},
+    "thin_line": {"vertex_shader": "position.vert", "fragment_shader": "flat.frag"},
     "point": {"vertex_shader": "position.vert", "geometry_shader": "point.geom", "fragment_shader": "point.frag"},
     "imgui": {"vertex_shader": "imgui.vert", "fragment_shader": "imgui.frag"},
 }

@@ -181,3 +181,34 @@ def test_see_through_surfaces_do_not_hide_what_is_behind_them(offscreen):
     expected = ball_only + (1 - see_through.fill[3]) * (path_only - background)
     rows, columns = slice(SIZE[1] // 2 - 30, SIZE[1] // 2 + 30), slice(SIZE[0] // 2 + 5, SIZE[0] // 2 + 40)
     assert np.abs(both - expected)[rows, columns].max() <= 3
+
+
+@pytest.mark.parametrize("width", [1.0, 3.0, 8.0])
+def test_lines_are_as_wide_as_asked_in_pixels(offscreen, width):
+    """A vertical line across the view, seen head-on: one-pixel lines are GL's own,
+    wider ones quads widened in the vertex shader (one instance per segment).  Along
+    a row of the frame the line's coverage (multisampled: a line between pixel
+    centres shares them) adds up to ``width`` pixels."""
+    green = (0.1, 0.9, 0.1, 1.0)
+    line = LineBatch(np.array([[[0.0, 0, -3], [0.0, 0, 3]]]), green, width=width)
+    camera = OrbitCamera(yaw=-np.pi / 2, pitch=0.0, distance=6.0)
+    pixels = offscreen.render(ViewModel(lines=[line]), camera, show_grid=False).astype(float)
+    background, ink = BACKGROUND[1] * 255, green[1] * 255
+    coverage = np.clip((pixels[..., 1] - background) / (ink - background), 0, 1)
+    assert abs(coverage[SIZE[1] // 2].sum() - width) <= 0.25, coverage[SIZE[1] // 2].sum()
+    assert np.all(np.abs(coverage[20:-20].sum(axis=1) - width) <= 0.25)  # the whole way down
+
+
+def test_a_wide_line_reaching_behind_the_camera_is_cut_at_the_eye(offscreen):
+    """Clip-space w crosses zero along the segment: the part in front is drawn (from
+    the bottom of the view inwards), the part behind is not folded back into view."""
+    green = (0.1, 0.9, 0.1, 1.0)
+    camera = OrbitCamera(yaw=-np.pi / 2, pitch=0.0, distance=6.0)
+    eye = camera.eye()
+    line = LineBatch(np.array([[[0.0, 0, -0.5], eye + 10 * (eye - 0) / np.linalg.norm(eye) + [0, 0, -0.5]]]), green,
+                     width=4.0)
+    pixels = offscreen.render(ViewModel(lines=[line]), camera, show_grid=False)
+    seen = near(pixels, green, tolerance=60)
+    rows = np.flatnonzero(seen.any(axis=1))
+    assert len(rows) > 0 and rows.max() == SIZE[1] - 1  # runs to the bottom edge (towards the eye, below it)
+    assert not seen[: SIZE[1] // 2].any()  # nothing above the horizon: the part behind the eye is cut
