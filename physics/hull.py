@@ -44,8 +44,6 @@ def convex_hull(points: np.ndarray) -> Hull:
     """The convex hull of ``points (V, 3)``, V >= 1; ``ValueError`` past
     ``MAX_HULL_POINTS`` distinct points."""
     points = _merge_near_duplicates(np.unique(np.asarray(points, float), axis=0))
-    if len(points) > MAX_HULL_POINTS:
-        raise ValueError(f"vertices: at most {MAX_HULL_POINTS} distinct points make a polyhedron, got {len(points)}")
     extent = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) if len(points) > 1 else 0.0
     slack = tolerance.HULL_RTOL * max(extent, np.abs(points).max(initial=0.0))
     if extent == 0:
@@ -72,15 +70,18 @@ def convex_hull(points: np.ndarray) -> Hull:
 def _merge_near_duplicates(points: np.ndarray) -> np.ndarray:
     """Keep one of every group of points closer than ``tolerance.HULL_MERGE_RTOL``
     of the set's extent: the plane through two such points and a third is
-    ill-conditioned, and would leave a hole in the hull."""
+    ill-conditioned, and would leave a hole in the hull.  ``ValueError`` as soon as
+    more than ``MAX_HULL_POINTS`` are kept (the work stays O(V MAX_HULL_POINTS))."""
     if len(points) < 2:
         return points
     extent = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0)))
-    distances = np.linalg.norm(points[:, None] - points[None], axis=-1)
-    keep = []
-    for index in range(len(points)):
-        if all(distances[index, kept] > tolerance.HULL_MERGE_RTOL * extent for kept in keep):
+    keep = [0]
+    for index in range(1, len(points)):
+        if np.all(np.linalg.norm(points[keep] - points[index], axis=1) > tolerance.HULL_MERGE_RTOL * extent):
             keep.append(index)
+            if len(keep) > MAX_HULL_POINTS:
+                raise ValueError(f"vertices: at most {MAX_HULL_POINTS} distinct points make a polyhedron, "
+                                 f"got more (of {len(points)} given)")
     return points[keep]
 
 

@@ -32,10 +32,15 @@ from physics.core import newell_normal, polygon_slack
 def _float_array(value, name: str) -> np.ndarray:
     try:
         array = np.asarray(value)
-        if not np.issubdtype(array.dtype, np.floating):
-            array = array.astype(np.float64)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError) as error:  # (ragged nesting)
         raise ValueError(f"{name} must be an array of numbers: {error}") from None
+    if np.iscomplexobj(array):  # numpy would drop the imaginary part with a warning
+        raise ValueError(f"{name} must be real numbers, got {array.dtype}")
+    if not np.issubdtype(array.dtype, np.floating):
+        try:
+            array = array.astype(np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{name} must be an array of numbers: {error}") from None
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must be finite (got NaN or infinity)")
     array = array.copy()
@@ -58,7 +63,9 @@ def _radius(value, name: str = "radius") -> np.ndarray:
     return array
 
 
-def _batch_shape(*shapes: tuple[int, ...], names: str) -> tuple[int, ...]:
+def broadcast_batch_shapes(*shapes: tuple[int, ...], names: str) -> tuple[int, ...]:
+    """The broadcast of the batch ``shapes`` of the arguments ``names``; a
+    ``ValueError`` naming them and their shapes where they do not broadcast."""
     try:
         return np.broadcast_shapes(*shapes)
     except ValueError:
@@ -154,7 +161,7 @@ class Segment(Cored):
 
     def __init__(self, a, b):
         a, b = vector_argument(a, "a"), vector_argument(b, "b")
-        self._set(a=a, b=b, _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], names="a, b"))
+        self._set(a=a, b=b, _batch_shape=broadcast_batch_shapes(a.shape[:-1], b.shape[:-1], names="a, b"))
 
     def core_vertices(self) -> np.ndarray:
         return segment_vertices(self.a, self.b)
@@ -181,7 +188,7 @@ class Plane(Shape):
         unit.flags.writeable = False
         offset = _float_array(offset, "offset")
         self._set(normal=unit, offset=offset,
-                  _batch_shape=_batch_shape(unit.shape[:-1], offset.shape, names="normal, offset"))
+                  _batch_shape=broadcast_batch_shapes(unit.shape[:-1], offset.shape, names="normal, offset"))
 
 
 class Polygon(Cored):
@@ -225,14 +232,28 @@ def _check_planar_convex(vertices: np.ndarray) -> None:
     rounding = relative.shape[-2] * np.finfo(vertices.dtype).eps * extent * extent
     if np.any(has_area & (height > slack + extent * rounding / divisor)):
         raise ValueError("vertices must be planar (a polygon's vertices lie in one plane)")
+    # Without area the vertices must lie on one line (a sliver): a loop that crosses
+    # itself (a bow-tie, its lobes' areas cancelling) is no polygon.
+    farthest = np.argmax(np.linalg.norm(relative, axis=-1), axis=-1)
+    along = np.take_along_axis(relative, farthest[..., None, None], axis=-2)
+    along_length = np.maximum(np.linalg.norm(along, axis=-1), np.finfo(vertices.dtype).tiny)
+    across = np.linalg.norm(np.cross(relative, along), axis=-1).max(axis=-1) / along_length[..., 0]
+    if np.any(~has_area & (across > slack)):
+        raise ValueError("vertices must form a convex polygon in boundary order (this loop crosses itself)")
     edges = np.roll(relative, -1, axis=-2) - relative
-    to_vertices = relative[..., None, :, :] - relative[..., :, None, :]  # [edge i, vertex j]
-    side = np.einsum("...ijk,...k->...ij", np.cross(edges[..., :, None, :], to_vertices), unit)
-    edge_length = np.linalg.norm(edges, axis=-1)[..., :, None]
-    outside = side < -slack[..., None, None] * edge_length
-    has_direction = edge_length > slack[..., None, None]
-    if np.any(has_area[..., None, None] & has_direction & outside):
-        raise ValueError("vertices must form a convex polygon in boundary order")
+    edge_length = np.linalg.norm(edges, axis=-1)
+    has_direction = edge_length > slack[..., None]
+    for first in range(0, relative.shape[-2], CONVEXITY_EDGE_BLOCK):  # memory O(V), not O(V^2)
+        block = slice(first, first + CONVEXITY_EDGE_BLOCK)
+        to_vertices = relative[..., None, :, :] - relative[..., block, None, :]  # [edge i of the block, vertex j]
+        side = np.einsum("...ijk,...k->...ij", np.cross(edges[..., block, None, :], to_vertices), unit)
+        outside = side < -slack[..., None, None] * edge_length[..., block, None]
+        if np.any(has_area[..., None, None] & has_direction[..., block, None] & outside):
+            raise ValueError("vertices must form a convex polygon in boundary order")
+
+
+CONVEXITY_EDGE_BLOCK = 256
+"""Edges whose every-vertex side test runs at once when validating a polygon."""
 
 
 class Triangle(Polygon):
@@ -247,7 +268,7 @@ class Triangle(Polygon):
 
     def __init__(self, a, b, c):
         a, b, c = vector_argument(a, "a"), vector_argument(b, "b"), vector_argument(c, "c")
-        shape = _batch_shape(a.shape[:-1], b.shape[:-1], c.shape[:-1], names="a, b, c")
+        shape = broadcast_batch_shapes(a.shape[:-1], b.shape[:-1], c.shape[:-1], names="a, b, c")
         vertices = np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2)
         vertices.flags.writeable = False
         self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape)
@@ -263,7 +284,7 @@ class Sphere(Cored):
     def __init__(self, center, radius):
         center, radius = vector_argument(center, "center"), _radius(radius)
         self._set(center=center, radius=radius,
-                  _batch_shape=_batch_shape(center.shape[:-1], radius.shape, names="center, radius"))
+                  _batch_shape=broadcast_batch_shapes(center.shape[:-1], radius.shape, names="center, radius"))
 
     def core_vertices(self) -> np.ndarray:
         return self.center[..., None, :]
@@ -279,7 +300,8 @@ class Capsule(Cored):
     def __init__(self, a, b, radius):
         a, b, radius = vector_argument(a, "a"), vector_argument(b, "b"), _radius(radius)
         self._set(a=a, b=b, radius=radius,
-                  _batch_shape=_batch_shape(a.shape[:-1], b.shape[:-1], radius.shape, names="a, b, radius"))
+                  _batch_shape=broadcast_batch_shapes(a.shape[:-1], b.shape[:-1], radius.shape,
+                                                      names="a, b, radius"))
 
     def core_vertices(self) -> np.ndarray:
         return segment_vertices(self.a, self.b)
@@ -317,14 +339,15 @@ class ConvexPolyhedron(Shape):
             raise ValueError(f"vertices must have shape (..., V, 3) with V >= 1, got {vertices.shape}")
         batch_shape = vertices.shape[:-2]
         flat = vertices.reshape((-1,) + vertices.shape[-2:])
-        hull = convex_hull(flat[0])
-        order = _hull_order(flat[0], hull.vertices)
+        first = flat[0] if len(flat) else np.zeros((1, 3), vertices.dtype)  # an empty batch: a point's structure
+        hull = convex_hull(first)
+        order = _hull_order(first, hull.vertices)
         corners = flat[:, order]
         normals, offsets = _face_planes(corners, hull.faces)
-        normals[0], offsets[0] = hull.normals, hull.offsets  # the first element's hull, valid by construction
-        slack = tolerance.HULL_RTOL * (1 + np.abs(corners).max(axis=(1, 2))
-                                       + np.ptp(corners, axis=1).max(axis=1))[:, None]
-        slack[0] = np.inf
+        normals[:1], offsets[:1] = hull.normals, hull.offsets  # the first element's hull, valid by construction
+        slack = tolerance.HULL_RTOL * (1 + np.abs(corners).max(axis=(1, 2), initial=0.0)
+                                       + np.ptp(corners, axis=1).max(axis=1, initial=0.0))[:, None]
+        slack[:1] = np.inf
         heights = np.einsum("nfk,nvk->nfv", normals, corners) - offsets[..., None]
         on_faces = [np.all(heights[:, f, list(loop)] >= -slack, axis=1) for f, loop in enumerate(hull.faces)]
         if not (np.all(heights <= slack[..., None]) and all(np.all(flat_face) for flat_face in on_faces)):
@@ -412,7 +435,10 @@ class TriangleMesh(Shape):
         vertices = vector_argument(vertices, "vertices")
         if vertices.ndim != 2:
             raise ValueError(f"vertices must have shape (V, 3), got {vertices.shape}")
-        faces = np.asarray(faces)
+        try:
+            faces = np.asarray(faces)
+        except ValueError:  # ragged lists
+            raise ValueError("faces must be integers of shape (F, 3), got rows of different lengths") from None
         if faces.ndim != 2 or faces.shape[1] != 3 or (faces.size and not np.issubdtype(faces.dtype, np.integer)):
             raise ValueError(f"faces must be integers of shape (F, 3), got {faces.dtype} {faces.shape}")
         if len(faces) == 0:
@@ -433,6 +459,9 @@ class TriangleMesh(Shape):
         rotation = vector_argument(rotation, "rotation")
         if rotation.shape != (3, 3):
             raise ValueError(f"rotation must have shape (3, 3), got {rotation.shape}")
+        if rotation.dtype not in (np.float32, np.float64):  # float16, long double: linalg refuses them
+            rotation = rotation.astype(np.float64)
+            rotation.flags.writeable = False
         if np.abs(rotation.T @ rotation - np.eye(3)).max() > tolerance.ROTATION_ATOL or np.linalg.det(rotation) < 0:
             raise ValueError("rotation must be a proper rotation matrix (orthonormal, determinant +1)")
         self._set(translation=translation, rotation=rotation)

@@ -17,7 +17,7 @@ from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX
 from physics.result import SweepResult
 from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
-                            vector_argument)
+                            broadcast_batch_shapes, vector_argument)
 from physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
                                    sweep_capsule_segment, sweep_capsule_triangle)
 from physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point,
@@ -89,6 +89,8 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     says what its answer is.
     """
     direction = vector_argument(direction, "direction")
+    broadcast_batch_shapes(moving.batch_shape, target.batch_shape, direction.shape[:-1],
+                           names="moving, target, direction")
     test, subject = _find(moving, target)
     if test is not None:  # the pair test without its own check of the direction, just done
         with np.errstate(all="ignore"):
