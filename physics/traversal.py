@@ -87,7 +87,10 @@ class LeafContacts(NamedTuple):
 # --- one query, compiled: a depth-first walk ----------------------------------------------
 # A query is a NamedTuple of a kind registered with ``register_query``: the walk calls the
 # kind's node test and leaf test through ``node_entry`` and ``leaf`` (resolved when the
-# walk is compiled for that kind, so every kind gets its own machine code, cached).
+# walk is compiled for that kind, so every kind gets its own machine code, cached).  Both
+# are compiled inline into the walk: a query carries its mesh's arrays, and a call that
+# passes it costs more than the node test itself (measured on a 1.3M-triangle mesh, a
+# ray's walk took 40 us with calls, 12 us inline).
 
 _QUERY_KINDS: dict = {}
 
@@ -97,7 +100,9 @@ def register_query(query_class, node_entry_function, leaf_function) -> None:
     ``node_entry_function(query, center, radius)`` is the earliest t in [0, 1] at which
     the query can touch a node's sphere (+inf: never; conservative),
     ``leaf_function(query, face)`` the exact answer (t, point, normal, depth, code,
-    index) with the triangle of a leaf."""
+    index) with the triangle of a leaf.  Both are numba dispatchers whose Python
+    source is compiled inline into the walk, so their parameters must carry exactly
+    these names."""
     _QUERY_KINDS[query_class] = (node_entry_function, leaf_function)
 
 
@@ -109,20 +114,18 @@ def leaf(query, face):
     return _QUERY_KINDS[type(query)][1](query, face)
 
 
-@overload(node_entry)
+@overload(node_entry, inline="always")
 def _node_entry(query, center, radius):
     kind = _QUERY_KINDS.get(getattr(query, "instance_class", None))
     if kind is not None:
-        function = kind[0]
-        return lambda query, center, radius: function(query, center, radius)
+        return kind[0].py_func
 
 
-@overload(leaf)
+@overload(leaf, inline="always")
 def _leaf(query, face):
     kind = _QUERY_KINDS.get(getattr(query, "instance_class", None))
     if kind is not None:
-        function = kind[1]
-        return lambda query, face: function(query, face)
+        return kind[1].py_func
 
 
 FIRST_HIT, EVERY_HIT = 0, 1

@@ -298,7 +298,8 @@ a segment inflated by a radius (a capsule), a convex polytope (radius 0)."""
 
 class CoreQuery(NamedTuple):
     """A moving core swept through a mesh, for ``physics.traversal.walk_query``; the
-    mesh's arrays and scratch space ride along."""
+    mesh's arrays and scratch space ride along (so the kernels below that take the
+    whole query are compiled inline: passing it to a call costs more than their work)."""
 
     kind: int                    # BALL, SEGMENT or POLYTOPE
     points: np.ndarray           # (K, 3): the center, the segment's ends, the polytope's vertices
@@ -329,14 +330,15 @@ TRIANGLE_ENDS = np.array([[0, 1], [1, 2], [2, 0]])
 
 
 @njit(**COMPILE)
-def core_node_entry(query, center, node_radius):
+def core_node_entry(query, center, radius):
     """When the query's core, inflated by the culling reach, first touches a node's
-    sphere: a segment's own swept shape, else its bounding sphere's."""
+    sphere (``center``, ``radius``): a segment's own swept shape, else its bounding
+    sphere's."""
     if query.kind == SEGMENT:
         start = row(query.points, 0)
         return segment_ball_entry_time(sub(start, center), sub(row(query.points, 1), start), query.direction,
-                                       query.reach + node_radius)
-    return ball_entry_time(sub(query.center, center), query.direction, query.reach + node_radius)
+                                       query.reach + radius)
+    return ball_entry_time(sub(query.center, center), query.direction, query.reach + radius)
 
 
 @njit(**COMPILE)
@@ -358,7 +360,7 @@ def core_leaf(query, face):
     return answer if query.raw_edge_normals else flattened(query, face, answer)
 
 
-@njit(**COMPILE)
+@njit(inline="always", **COMPILE)
 def _polytope_leaf(query):
     """A polytope against the leaf's triangle (in ``query.triangle``): the separating
     axis test over time and where the features touch (``physics.sweep.sat``)."""
@@ -381,7 +383,7 @@ def _polytope_leaf(query):
     return t, point, contact_normal, depth, code, index
 
 
-@njit(**COMPILE)
+@njit(inline="always", **COMPILE)
 def flattened(query, face, answer):
     """The internal-edge rule (``physics.mesh_edges``) on one contact with triangle
     ``face``: on an internal edge or vertex, where the core is over the flat surface
@@ -417,7 +419,7 @@ def flattened(query, face, answer):
     return t, point, normal, depth, code, index
 
 
-@njit(**COMPILE)
+@njit(inline="always", **COMPILE)
 def over_the_flat_surface(query, face, code, index, point, t):
     """Whether the moving core's point nearest a contact (at its time) lies over the
     flat surface there: projects into the face or a neighbour across one of the
