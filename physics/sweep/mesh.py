@@ -36,7 +36,7 @@ from physics.core import EDGE, VERTEX
 from physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, row, scale, sqrt, sub
 from physics.lanes import lane_loop
 from physics.mesh_edges import MeshEdges, mesh_edges
-from physics.result import SweepResult, answer_dtype
+from physics.result import SweepResult, answer_dtype, lane_result
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
 from physics.sweep.ball import Contact, _answers, _store, ball_core
 from physics.sweep.capsule import capsule_core, capsule_polygon
@@ -122,8 +122,12 @@ def contact_to_world(contact: Contact, mesh: TriangleMesh) -> Contact:
 def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scalar: bool, shape: tuple,
             dtype: np.dtype) -> SweepResult:
     """The rows ``chosen`` of ``found`` as the public answer, in world space and ``dtype``
-    (a walk that tested no leaf, and the "no hit" row, hold float64 NaN)."""
+    (a walk that tested no leaf, and the "no hit" row, hold float64 NaN).  A scalar
+    query's one row is answered as a scalar pair's lane (``lane_result``)."""
     contact = contact_to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
+    if scalar:
+        (t,), (point,), (normal,), (depth,), (code,), (index,) = contact
+        return lane_result((t, point, normal, depth, code, index), dtype, int(found.face[chosen[0]]))
     contact = contact._replace(**{name: getattr(contact, name).astype(dtype, copy=False)
                                   for name in ("t", "point", "normal", "depth")})
     faces = found.face[chosen]
