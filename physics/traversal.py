@@ -99,8 +99,11 @@ def register_query(query_class, node_entry_function, leaf_function) -> None:
     """Make ``walk_query`` take queries of ``query_class`` (a NamedTuple):
     ``node_entry_function(query, center, radius)`` is the earliest t in [0, 1] at which
     the query can touch a node's sphere (+inf: never; conservative),
-    ``leaf_function(query, face)`` the exact answer (t, point, normal, depth, code,
-    index) with the triangle of a leaf.  Both are numba dispatchers whose Python
+    ``leaf_function(query, face, bound)`` the exact answer (t, point, normal, depth,
+    code, index) with the triangle of a leaf where its t is at most ``bound`` (the
+    walk's bound when it reaches the leaf); an answer with t beyond the bound may be
+    left unfinished (the walk discards it) but must stay a hit or a miss as the exact
+    one is.  Both are numba dispatchers whose Python
     source is compiled inline into the walk, so their parameters must carry exactly
     these names."""
     _QUERY_KINDS[query_class] = (node_entry_function, leaf_function)
@@ -110,8 +113,8 @@ def node_entry(query, center, radius):
     return _QUERY_KINDS[type(query)][0](query, center, radius)
 
 
-def leaf(query, face):
-    return _QUERY_KINDS[type(query)][1](query, face)
+def leaf(query, face, bound):
+    return _QUERY_KINDS[type(query)][1](query, face, bound)
 
 
 @overload(node_entry, inline="always")
@@ -122,7 +125,7 @@ def _node_entry(query, center, radius):
 
 
 @overload(leaf, inline="always")
-def _leaf(query, face):
+def _leaf(query, face, bound):
     kind = _QUERY_KINDS.get(getattr(query, "instance_class", None))
     if kind is not None:
         return kind[1].py_func
@@ -195,7 +198,7 @@ def walk_query(centers, radii, first_child, node_face, query, mode, stop_depth, 
         child = first_child[node]
         if child < 0:
             face = node_face[node]
-            answer = leaf(query, face)
+            answer = leaf(query, face, bound)
             hit = answer[0] == answer[0]
             _record(trace, trace_count, node, entry, LEAF_HIT if hit else LEAF_MISSED)
             if not hit:

@@ -346,9 +346,12 @@ def core_node_entry(query, center, radius):
 
 
 @njit(**COMPILE)
-def core_leaf(query, face):
+def core_leaf(query, face, bound):
     """The exact sweep of the query's core against triangle ``face``, with the
-    internal-edge rule unless the query asks for raw edge normals."""
+    internal-edge rule unless the query asks for raw edge normals.  A hit later than
+    ``bound`` skips the rule (the walk discards it; the rule keeps t and, without
+    ``ignore_separating``, never drops a hit): on a fine mesh most leaves a walk
+    tests are such hits."""
     points, radius, direction, vertices, faces = query.points, query.radius, query.direction, query.vertices, query.faces
     triangle = query.triangle
     for corner in range(3):
@@ -361,7 +364,9 @@ def core_leaf(query, face):
                                  query.ignore_separating)
     else:
         answer = _polytope_leaf(query)
-    return answer if query.raw_edge_normals else flattened(query, face, answer)
+    if query.raw_edge_normals or (answer[0] > bound and not query.ignore_separating):
+        return answer
+    return flattened(query, face, answer)
 
 
 @njit(inline="always", **COMPILE)
