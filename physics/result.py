@@ -36,7 +36,7 @@ def answer_dtype(*inputs) -> np.dtype:
     floating arrays (shapes' coordinate fields, directions) — float32 in, float32 out."""
     arrays = [np.asarray(getattr(value, name)) for value in inputs for name in getattr(value, "_fields", ())]
     arrays += [np.asarray(value) for value in inputs if not hasattr(value, "_fields")]
-    return np.result_type(*[array for array in arrays if np.issubdtype(array.dtype, np.floating)])
+    return np.result_type(*[array for array in arrays if array.dtype.kind == "f"])  # numpy's floating types
 
 
 class Feature:

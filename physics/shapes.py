@@ -428,7 +428,7 @@ class TriangleMesh(Shape):
     per-triangle tests.
     """
 
-    __slots__ = ("vertices", "faces", "rotation", "translation", "_batch_shape", "_derived")
+    __slots__ = ("vertices", "faces", "rotation", "translation", "_batch_shape", "_derived", "_identity_pose")
     _fields = ("vertices", "faces")
 
     def __init__(self, vertices, faces, *, translation=(0.0, 0.0, 0.0), rotation=None):
@@ -464,7 +464,8 @@ class TriangleMesh(Shape):
             rotation.flags.writeable = False
         if np.abs(rotation.T @ rotation - np.eye(3)).max() > tolerance.ROTATION_ATOL or np.linalg.det(rotation) < 0:
             raise ValueError("rotation must be a proper rotation matrix (orthonormal, determinant +1)")
-        self._set(translation=translation, rotation=rotation)
+        self._set(translation=translation, rotation=rotation,
+                  _identity_pose=bool(np.all(translation == 0) and np.all(rotation == np.eye(3))))
 
     def moved(self, translation=None, rotation=None) -> "TriangleMesh":
         """The same mesh at another pose (``None`` keeps the current part); the sphere
@@ -477,7 +478,9 @@ class TriangleMesh(Shape):
 
     @property
     def has_identity_pose(self) -> bool:
-        return bool(np.all(self.translation == 0) and np.all(self.rotation == np.eye(3)))
+        """Whether the pose is exactly the identity (decided once, when it is set: every
+        mesh query asks)."""
+        return self._identity_pose
 
     def to_body(self, points: np.ndarray) -> np.ndarray:
         """World points (..., 3) in body space: ``rotation^T (points - translation)``."""

@@ -36,7 +36,7 @@ from physics.core import EDGE, VERTEX
 from physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, row, scale, sqrt, sub
 from physics.lanes import lane_loop
 from physics.mesh_edges import MeshEdges, mesh_edges
-from physics.result import SweepResult, answer_dtype
+from physics.result import SweepResult, answer_dtype, lane_result
 from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
 from physics.sweep.ball import Contact, _answers, _store, ball_core, miss
 from physics.sweep.capsule import capsule_core, capsule_polygon
@@ -122,8 +122,12 @@ def contact_to_world(contact: Contact, mesh: TriangleMesh) -> Contact:
 def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scalar: bool, shape: tuple,
             dtype: np.dtype) -> SweepResult:
     """The rows ``chosen`` of ``found`` as the public answer, in world space and ``dtype``
-    (a walk that tested no leaf, and the "no hit" row, hold float64 NaN)."""
+    (a walk that tested no leaf, and the "no hit" row, hold float64 NaN).  A scalar
+    query's one row is answered as a scalar pair's lane (``lane_result``)."""
     contact = contact_to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
+    if scalar:
+        (t,), (point,), (normal,), (depth,), (code,), (index,) = contact
+        return lane_result((t, point, normal, depth, code, index), dtype, int(found.face[chosen[0]]))
     contact = contact._replace(**{name: getattr(contact, name).astype(dtype, copy=False)
                                   for name in ("t", "point", "normal", "depth")})
     faces = found.face[chosen]
@@ -298,7 +302,8 @@ a segment inflated by a radius (a capsule), a convex polytope (radius 0)."""
 
 class CoreQuery(NamedTuple):
     """A moving core swept through a mesh, for ``physics.traversal.walk_query``; the
-    mesh's arrays and scratch space ride along."""
+    mesh's arrays and scratch space ride along (so the kernels below that take the
+    whole query are compiled inline: passing it to a call costs more than their work)."""
 
     kind: int                    # BALL, SEGMENT or POLYTOPE
     points: np.ndarray           # (K, 3): the center, the segment's ends, the polytope's vertices
@@ -329,20 +334,24 @@ TRIANGLE_ENDS = np.array([[0, 1], [1, 2], [2, 0]])
 
 
 @njit(**COMPILE)
-def core_node_entry(query, center, node_radius):
+def core_node_entry(query, center, radius):
     """When the query's core, inflated by the culling reach, first touches a node's
-    sphere: a segment's own swept shape, else its bounding sphere's."""
+    sphere (``center``, ``radius``): a segment's own swept shape, else its bounding
+    sphere's."""
     if query.kind == SEGMENT:
         start = row(query.points, 0)
         return segment_ball_entry_time(sub(start, center), sub(row(query.points, 1), start), query.direction,
-                                       query.reach + node_radius)
-    return ball_entry_time(sub(query.center, center), query.direction, query.reach + node_radius)
+                                       query.reach + radius)
+    return ball_entry_time(sub(query.center, center), query.direction, query.reach + radius)
 
 
 @njit(**COMPILE)
-def core_leaf(query, face):
+def core_leaf(query, face, bound):
     """The exact sweep of the query's core against triangle ``face``, with the
-    internal-edge rule unless the query asks for raw edge normals."""
+    internal-edge rule unless the query asks for raw edge normals.  A hit later than
+    ``bound`` skips the rule (the walk discards it; the rule keeps t and, without
+    ``ignore_separating``, never drops a hit): on a fine mesh most leaves a walk
+    tests are such hits."""
     points, radius, direction, vertices, faces = query.points, query.radius, query.direction, query.vertices, query.faces
     triangle = query.triangle
     for corner in range(3):
@@ -355,10 +364,12 @@ def core_leaf(query, face):
                                  query.ignore_separating)
     else:
         answer = _polytope_leaf(query)
-    return answer if query.raw_edge_normals else flattened(query, face, answer)
+    if query.raw_edge_normals or (answer[0] > bound and not query.ignore_separating):
+        return answer
+    return flattened(query, face, answer)
 
 
-@njit(**COMPILE)
+@njit(inline="always", **COMPILE)
 def _polytope_leaf(query):
     """A polytope against the leaf's triangle (in ``query.triangle``): the separating
     axis test over time and where the features touch (``physics.sweep.sat``)."""
@@ -380,7 +391,7 @@ def _polytope_leaf(query):
     return t, point, contact_normal, depth, code, index
 
 
-@njit(**COMPILE)
+@njit(inline="always", **COMPILE)
 def flattened(query, face, answer):
     """The internal-edge rule (``physics.mesh_edges``) on one contact with triangle
     ``face``: on an internal edge or vertex, where the core is over the flat surface
@@ -415,7 +426,7 @@ def flattened(query, face, answer):
     return t, point, normal, depth, code, index
 
 
-@njit(**COMPILE)
+@njit(inline="always", **COMPILE)
 def over_the_flat_surface(query, face, code, index, point, t):
     """Whether the moving core's point nearest a contact (at its time) lies over the
     flat surface there: projects into the face or a neighbour across one of the
