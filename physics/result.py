@@ -53,16 +53,18 @@ class Feature:
         object.__setattr__(self, "index", index)
 
     @classmethod
-    def from_codes(cls, codes: np.ndarray, index: np.ndarray) -> "Feature":
-        """A batch's features from kernel codes (``FEATURE_KINDS`` indices, -1 none)."""
+    def from_codes(cls, codes: np.ndarray, index: np.ndarray, surface: bool = False) -> "Feature":
+        """A batch's features from kernel codes (``FEATURE_KINDS`` indices, -1 none);
+        ``surface``: every hit is a face (a sphere's surface, whatever its code)."""
         feature = cls(None, index)
-        object.__setattr__(feature, "_codes", codes)
+        object.__setattr__(feature, "_codes", (codes, ("", "face", "face", "face") if surface else ("",) + FEATURE_KINDS))
         return feature
 
     @property
     def kind(self) -> Any:
         if self._codes is not None:
-            object.__setattr__(self, "_kind", np.array(("",) + FEATURE_KINDS)[np.asarray(self._codes) + 1])
+            codes, names = self._codes
+            object.__setattr__(self, "_kind", np.array(names)[np.asarray(codes) + 1])
             object.__setattr__(self, "_codes", None)
         return self._kind
 
@@ -96,8 +98,9 @@ class SweepResult:
 
     @classmethod
     def from_arrays(cls, *, t, point, normal, face_index, penetration_depth,
-                    feature_code, feature_index, scalar: bool) -> "SweepResult":
-        """Build the public result from kernel arrays (``t`` NaN where no hit)."""
+                    feature_code, feature_index, scalar: bool, surface: bool = False) -> "SweepResult":
+        """Build the public result from kernel arrays (``t`` NaN where no hit);
+        ``surface``: every hit is a face (``Feature.from_codes``)."""
         hit = ~np.isnan(t)
         overlapping = ~np.isnan(penetration_depth)
         if not scalar:
@@ -105,7 +108,7 @@ class SweepResult:
                        face_index=np.asarray(face_index, dtype=np.int64),
                        penetration_depth=penetration_depth,
                        initially_overlapping=overlapping,
-                       feature=Feature.from_codes(feature_code, np.asarray(feature_index, dtype=np.int64)))
+                       feature=Feature.from_codes(feature_code, np.asarray(feature_index, dtype=np.int64), surface))
         if not hit:
             return cls(hit=False, t=None, point=None, normal=None, face_index=None,
                        penetration_depth=None, initially_overlapping=False,

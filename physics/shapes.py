@@ -29,7 +29,9 @@ from physics.hull import convex_hull
 from physics.core import newell_normal, polygon_slack
 
 
-def _float_array(value, name: str) -> np.ndarray:
+def _float_array(value, name: str, copy: bool = True) -> np.ndarray:
+    """``value`` as a read-only array of finite floats (integers become float64), or a
+    ``ValueError`` naming it; ``copy=False`` for arguments only read during a call."""
     try:
         array = np.asarray(value)
     except (TypeError, ValueError) as error:  # (ragged nesting)
@@ -43,13 +45,15 @@ def _float_array(value, name: str) -> np.ndarray:
             raise ValueError(f"{name} must be an array of numbers: {error}") from None
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must be finite (got NaN or infinity)")
-    array = array.copy()
-    array.flags.writeable = False
+    if copy or array.flags.writeable:  # (a caller's own array is not made read-only: a view is)
+        array = array.copy() if copy else array.view()
+        array.flags.writeable = False
     return array
 
 
-def vector_argument(value, name: str, trailing: tuple[int, ...] = (3,)) -> np.ndarray:
-    array = _float_array(value, name)
+def vector_argument(value, name: str, trailing: tuple[int, ...] = (3,), copy: bool = True) -> np.ndarray:
+    """``_float_array`` of shape (..., *trailing)."""
+    array = _float_array(value, name, copy)
     if array.ndim < len(trailing) or array.shape[array.ndim - len(trailing):] != trailing:
         expected = ", ".join(str(n) for n in trailing)
         raise ValueError(f"{name} must have shape (..., {expected}), got {array.shape}")

@@ -88,9 +88,10 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     (``physics.sweep.sphere``, ``physics.sweep.capsule``, ``physics.sweep.mesh``)
     says what its answer is.
     """
-    direction = vector_argument(direction, "direction")
-    broadcast_batch_shapes(moving.batch_shape, target.batch_shape, direction.shape[:-1],
-                           names="moving, target, direction")
+    direction = vector_argument(direction, "direction", copy=False)  # only read
+    if moving.batch_shape or target.batch_shape or direction.ndim > 1:
+        broadcast_batch_shapes(moving.batch_shape, target.batch_shape, direction.shape[:-1],
+                               names="moving, target, direction")
     test, subject = _find(moving, target)
     if test is not None:  # the pair test without its own check of the direction, just done
         with np.errstate(all="ignore"):

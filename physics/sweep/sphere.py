@@ -33,7 +33,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physics.core import FACE
 from physics.result import SweepResult, lane_result
 from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
 from physics.sweep.ball import Contact, ball_core, ball_plane, lane_vector, sweep_ball_core, sweep_ball_plane
@@ -52,15 +51,15 @@ def sweep_query(test):
     return query
 
 
-def to_result(contact: Contact, *, scalar: bool, face_index=None) -> SweepResult:
+def to_result(contact: Contact, *, scalar: bool, face_index=None, surface: bool = False) -> SweepResult:
     """Wrap a ``Contact`` into a ``SweepResult``; ``face_index`` (if given) is used
-    wherever there is a hit."""
+    wherever there is a hit; ``surface``: every hit is face 0's feature kind."""
     hit = ~np.isnan(contact.t)
     faces = np.where(hit, face_index, -1) if face_index is not None else np.full(contact.t.shape, -1)
     return SweepResult.from_arrays(
         t=contact.t, point=contact.point, normal=contact.normal, face_index=faces,
         penetration_depth=contact.depth, feature_code=contact.feature_code,
-        feature_index=contact.feature_index, scalar=scalar)
+        feature_index=contact.feature_index, scalar=scalar, surface=surface)
 
 
 def is_scalar(*shapes, direction) -> bool:
@@ -184,6 +183,5 @@ def _sweep_target_core(sphere: Sphere, target, direction, ignore_separating) -> 
                            np.asarray(core.vertices, dtype), dtype.type(core.radius), bool(ignore_separating))
         return lane_result(answer, dtype, core.face_index, core.surface)
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core.vertices, core.radius, ignore_separating)
-    if core.surface:
-        contact = contact._replace(feature_code=np.where(contact.feature_code >= 0, FACE, -1))
-    return to_result(contact, scalar=is_scalar(sphere, target, direction=direction), face_index=core.face_index)
+    return to_result(contact, scalar=is_scalar(sphere, target, direction=direction), face_index=core.face_index,
+                     surface=core.surface)
