@@ -83,13 +83,13 @@ def check_main(argv: list[str]) -> int:
     if not paths:
         print(f"sweeplab check: no fixtures in {args.directory}", file=sys.stderr)
         return 2
-    counts = {"passed": 0, "failed": 0, "xfailed": 0}
+    counts = {"passed": 0, "failed": 0, "xfailed": 0, "unreadable": 0}
     for path in paths:
         try:
             fixture = load_fixture(path)
         except FixtureError as error:
             print(f"ERROR  {path.name}: {error}")
-            counts["failed"] += 1
+            counts["unreadable"] += 1
             continue
         report = run_fixture(fixture)
         if fixture.known_failing and report.passed:
@@ -105,8 +105,9 @@ def check_main(argv: list[str]) -> int:
         else:
             print(f"FAIL   {path.name}: {fixture.note}\n{report.table()}")
             counts["failed"] += 1
-    print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['xfailed']} xfailed")
-    return 1 if counts["failed"] else 0
+    print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['xfailed']} xfailed, "
+          f"{counts['unreadable']} unreadable")
+    return 2 if counts["unreadable"] else 1 if counts["failed"] else 0
 
 
 def progress_bar(stream, width: int = 30):
@@ -165,6 +166,9 @@ def editor_main(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    for stream in (sys.stdout, sys.stderr):  # a name or note with a lone surrogate still prints
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if argv[:1] == ["render"]:
         return render_main(argv[1:])
     if argv[:1] == ["check"]:

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from app.atomic import write_text_atomically
+from app.json_files import JsonFileError, read_json
 from app.scene import Scene, SceneError
 from app.shape_kinds import KINDS, build_shape
 from physics import SweepResult, sweep, tolerance
@@ -119,9 +120,14 @@ def expected_block(values: dict, tolerances: dict | None = None) -> dict:
 
 
 def _shapes(scene: Scene, precision: str):
-    """The moving shape and every target, built in ``precision``."""
+    """The moving shape and every target, built in ``precision``; ``FixtureError``
+    naming the object that cannot be (e.g. coordinates beyond float32's range)."""
     def build(scene_object):
-        return build_shape(scene_object.kind, scene_object.params, PRECISIONS[precision])
+        try:
+            with np.errstate(over="ignore"):  # beyond float32: refused just below, by name
+                return build_shape(scene_object.kind, scene_object.params, PRECISIONS[precision])
+        except ValueError as error:
+            raise FixtureError(f"object {scene_object.name!r} in {precision}: {error}") from None
 
     if scene.moving is None:
         raise FixtureError("the scene has no moving shape")
@@ -198,14 +204,14 @@ def fixture_from_json(data, source_name: str) -> Fixture:
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         fail(f"not a sweeplab fixture (expected \"format\": \"{FORMAT}\")")
-    if not isinstance(data.get("version"), int) or data["version"] > VERSION:
+    if not isinstance(data.get("version"), int) or isinstance(data["version"], bool) or data["version"] > VERSION:
         fail(f"fixture version {data.get('version')!r} is not one this sweeplab reads (up to {VERSION})")
     try:
         scene = Scene.from_json(data.get("scene"))
     except SceneError as error:
         fail(f"scene: {error}")
     precision = data.get("precision", "float64")
-    if precision not in PRECISIONS:
+    if not isinstance(precision, str) or precision not in PRECISIONS:
         fail(f"precision must be one of {sorted(PRECISIONS)}, got {precision!r}")
     expected = data.get("expected")
     if not isinstance(expected, dict) or not expected:
@@ -220,9 +226,14 @@ def fixture_from_json(data, source_name: str) -> Fixture:
                 fail(f"expected[{target!r}] has unknown field {name!r} (fields: {', '.join(FIELDS)})")
             if not isinstance(entry, dict) or "value" not in entry:
                 fail(f"expected[{target!r}][{name!r}] must be an object with a \"value\"")
+            if not _valid_value(name, entry["value"]):
+                fail(f"expected[{target!r}][{name!r}] value must be {VALUE_KINDS[name]}, got {entry['value']!r}")
             bound = entry.get("tolerance")
             if bound is not None and not (isinstance(bound, (int, float)) and math.isfinite(bound) and bound >= 0):
                 fail(f"expected[{target!r}][{name!r}] tolerance must be a number >= 0")
+    for name in ("note", "source"):
+        if not isinstance(data.get(name, ""), str):
+            fail(f"\"{name}\" must be a string")
     known_failing = data.get("known_failing")
     if known_failing is not None and (not isinstance(known_failing, str) or not known_failing.strip()):
         fail("known_failing must be null or the reason it fails")
@@ -230,21 +241,46 @@ def fixture_from_json(data, source_name: str) -> Fixture:
                    precision)
 
 
-def load_fixture(path) -> Fixture:
-    path = Path(path)
+VALUE_KINDS = {"hit": "true or false", "t": "a finite number or null", "penetration_depth": "a finite number or null",
+               "point": "a list of 3 finite numbers or null", "normal": "a list of 3 finite numbers or null",
+               "face_index": "an integer or null"}
+"""What each expected field's value must be, as a fixture's error says it."""
+
+
+def _is_number(value) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise FixtureError(f"{path}: cannot read: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FixtureError(f"{path}: not valid JSON: {error}") from None
+        return math.isfinite(value)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
+def _valid_value(name: str, value) -> bool:
+    """Whether ``value`` is of the kind ``VALUE_KINDS[name]`` says."""
+    if name == "hit":
+        return isinstance(value, bool)
+    if value is None:
+        return True
+    if name == "face_index":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name in ("point", "normal"):
+        return isinstance(value, list) and len(value) == 3 and all(_is_number(x) for x in value)
+    return _is_number(value)
+
+
+def load_fixture(path) -> Fixture:
+    try:
+        data = read_json(path)
+    except JsonFileError as error:
+        raise FixtureError(str(error)) from None
     return fixture_from_json(data, str(path))
 
 
 def is_fixture_file(path) -> bool:
     try:
         return json.loads(Path(path).read_text(encoding="utf-8")).get("format") == FORMAT
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         return False
 
 

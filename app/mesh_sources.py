@@ -70,7 +70,7 @@ def _load(source_json: str) -> tuple[np.ndarray, np.ndarray]:
     if "file" in source:
         return _read_file(source["file"])
     name = source.get("generator")
-    if name not in GENERATORS:
+    if not isinstance(name, str) or name not in GENERATORS:
         raise MeshSourceError(f"unknown mesh generator {name!r} (known: {', '.join(GENERATORS)})")
     arguments = {**GENERATORS[name], **{k: v for k, v in source.items() if k != "generator"}}
     unknown = set(arguments) - set(GENERATORS[name])

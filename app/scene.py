@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from app.atomic import write_text_atomically
+from app.json_files import JsonFileError, read_json
 from app.shape_kinds import KINDS
 
 FORMAT = "sweeplab-scene"
@@ -76,25 +77,29 @@ class Scene:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SceneError(f"not a sweeplab scene (expected \"format\": \"{FORMAT}\")")
         version = data.get("version")
-        if not isinstance(version, int):
+        if not isinstance(version, int) or isinstance(version, bool):
             raise SceneError("scene has no integer \"version\"")
         if version > VERSION:
             raise SceneError(f"scene version {version} is newer than this sweeplab reads ({VERSION}); upgrade sweeplab")
         objects = []
+        if not isinstance(data.get("objects", []), list):
+            raise SceneError("\"objects\" must be a list of objects")
         for position, entry in enumerate(data.get("objects", [])):
             objects.append(_object_from_json(entry, position))
         names = [o.name for o in objects]
         if len(set(names)) != len(names):
             raise SceneError("object names must be unique")
         moving = data.get("moving")
-        if moving is not None and moving not in names:
+        if moving is not None and (not isinstance(moving, str) or moving not in names):
             raise SceneError(f"\"moving\" names {moving!r}, which is not an object of the scene")
         direction = _floats(data.get("direction", [0, 0, 0]), "direction", 3)
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise SceneError("\"options\" must be an object")
-        scene = cls(objects, moving, direction, {"ignore_separating": bool(options.get("ignore_separating", False))})
-        return scene
+        ignore_separating = options.get("ignore_separating", False)
+        if not isinstance(ignore_separating, bool):
+            raise SceneError(f"\"ignore_separating\" must be true or false, got {ignore_separating!r}")
+        return cls(objects, moving, direction, {"ignore_separating": ignore_separating})
 
     def copy(self) -> "Scene":
         """A deep copy (a scene is plain data; ``plain_copy`` is ~9x faster than
@@ -118,16 +123,22 @@ def plain_copy(value):
 def _floats(value, what: str, count: int | None = None) -> list[float]:
     if not isinstance(value, list) or (count is not None and len(value) != count):
         raise SceneError(f"{what} must be a list of {count or 'some'} numbers")
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in value):
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
         raise SceneError(f"{what} must hold finite numbers")
-    return [float(x) for x in value]
+    try:
+        numbers = [float(x) for x in value]
+    except OverflowError:  # an integer of hundreds of digits
+        raise SceneError(f"{what} must hold finite numbers (one is beyond any float)") from None
+    if not all(math.isfinite(x) for x in numbers):
+        raise SceneError(f"{what} must hold finite numbers")
+    return numbers
 
 
 def _object_from_json(entry, position: int) -> SceneObject:
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"]:
         raise SceneError(f"object {position} needs a non-empty \"name\"")
     name, kind_name = entry["name"], entry.get("kind")
-    if kind_name not in KINDS:
+    if not isinstance(kind_name, str) or kind_name not in KINDS:
         raise SceneError(f"object {name!r}: unknown kind {kind_name!r} (known: {', '.join(KINDS)})")
     kind, given = KINDS[kind_name], entry.get("params")
     if not isinstance(given, dict):
@@ -164,11 +175,9 @@ def save(scene: Scene, path: str | os.PathLike) -> None:
 def load(path: str | os.PathLike) -> Scene:
     """Read a scene file; ``SceneError`` (with the file name) if it cannot be used."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SceneError(f"cannot read {path}: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise SceneError(f"{path} is not valid JSON: {error}") from None
+        data = read_json(path)
+    except JsonFileError as error:
+        raise SceneError(str(error)) from None
     try:
         return Scene.from_json(data)
     except SceneError as error:

@@ -135,11 +135,16 @@ def test_known_failing_runs_as_strict_expected_failure(tmp_path, capsys):
 
 
 def test_malformed_fixture_fails_collection_run(tmp_path, capsys):
+    """An unreadable fixture is reported (exit 2) beside every good one, which still runs."""
     directory = tmp_path / "fixtures"
     directory.mkdir()
     (directory / "broken.json").write_text("{")
-    assert main(["check", str(directory)]) == 1
-    assert "ERROR  broken.json" in capsys.readouterr().out
+    for name in ("good_a", "good_b"):
+        write(directory, name, make_fixture(load(GRAZE_SCENE), note="pinned"))
+    assert main(["check", str(directory)]) == 2
+    out = capsys.readouterr().out
+    assert "ERROR  broken.json" in out and "PASS   good_a.json" in out and "PASS   good_b.json" in out
+    assert "2 passed, 0 failed, 0 xfailed, 1 unreadable" in out
     completed = run_pytest(directory)
     assert completed.returncode == 1 and "malformed fixture" in completed.stdout
 

@@ -1,0 +1,140 @@
+"""Issue #19's file reproducers: every malformed scene or fixture is refused with the
+loader's own error in one line naming what is wrong, never another exception; and a
+fuzz of the bundled files (hypothesis replacing values anywhere in them) holds the
+loaders to it."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.cli import main
+from app.fixture import FixtureError, fixture_from_json, load_fixture, make_fixture, run_fixture, save_fixture
+from app.scene import Scene, SceneError, load
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENES = sorted((ROOT / "app" / "scenes").glob("*.json"))
+DEMO = json.loads((ROOT / "app" / "scenes" / "demo.json").read_text())
+MESHES = json.loads((ROOT / "app" / "scenes" / "meshes.json").read_text())
+FIXTURE = json.loads(sorted((ROOT / "tests" / "fixtures").glob("*.json"))[0].read_text())
+
+
+def changed(data: dict, path: tuple, value) -> dict:
+    """A deep copy of ``data`` with the value at ``path`` (keys and indices) replaced."""
+    data = copy.deepcopy(data)
+    holder = data
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("objects",), 5, "\"objects\" must be a list"),
+    (("objects",), None, "\"objects\" must be a list"),
+    (("objects", 0, "kind"), ["sphere"], "unknown kind"),
+    (("objects", 0, "kind"), {}, "unknown kind"),
+    (("version",), True, "integer \"version\""),
+    (("options", "ignore_separating"), "false", "must be true or false"),
+    (("objects", 0, "params", "center"), [10 ** 400, 0, 0], "beyond any float"),
+    (("moving",), ["mover"], "\"moving\" names"),
+])
+def test_malformed_scenes_are_refused_by_name(path, value, message):
+    with pytest.raises(SceneError, match=message):
+        Scene.from_json(changed(DEMO, path, value))
+
+
+def test_a_mesh_generator_that_is_not_a_name_is_refused():
+    with pytest.raises(SceneError, match="unknown mesh generator"):
+        Scene.from_json(changed(MESHES, ("objects", 1, "params", "source", "generator"), ["box"]))
+
+
+def test_deeply_nested_json_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(SceneError, match="too deeply"):
+        load(path)
+    with pytest.raises(FixtureError, match="too deeply"):
+        load_fixture(path)
+
+
+TARGET = next(iter(FIXTURE["expected"]))
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("precision",), ["float64"], "precision must be one of"),
+    (("expected", TARGET, "t"), {"value": "abc"}, "finite number or null"),
+    (("expected", TARGET, "point"), {"value": [0, 0]}, "list of 3 finite numbers"),
+    (("expected", TARGET, "hit"), {"value": "yes"}, "true or false"),
+    (("expected", TARGET, "face_index"), {"value": 1.5}, "an integer or null"),
+    (("version",), True, "version True"),
+    (("note",), 7, "\"note\" must be a string"),
+])
+def test_malformed_fixtures_are_refused_by_name(path, value, message):
+    with pytest.raises(FixtureError, match=message):
+        fixture_from_json(changed(FIXTURE, path, value), "x.json")
+
+
+def test_coordinates_beyond_float32_name_the_object_in_a_float32_fixture():
+    fixture = make_fixture(Scene.from_json(DEMO), precision="float32")
+    fixture.scene = Scene.from_json(changed(DEMO, ("objects", 1, "params", "p"), [1e39, 0, 0]))
+    report = run_fixture(fixture)
+    assert not report.passed and report.errors == [
+        "object 'point' in float32: p must be finite (got NaN or infinity)"]
+
+
+def test_check_prints_a_lone_surrogate_and_reports_every_file(tmp_path, capfd):
+    directory = tmp_path / "fixtures"
+    fixture = make_fixture(Scene.from_json(DEMO), note="odd \ud800 note")
+    fixture.expected = {name: {"hit": {"value": not fields["hit"]["value"]}} for name, fields in
+                        fixture.expected.items()}
+    save_fixture(fixture, directory, "odd")
+    assert main(["check", str(directory)]) == 1
+    assert "odd \\ud800 note" in capfd.readouterr().out
+
+
+# --- fuzz: any value anywhere, the loader's own error or a valid scene -------------
+
+def _paths(data, prefix=()):
+    """Every (path to a value) of nested dicts and lists."""
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _paths(value, prefix + (key,))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _paths(value, prefix + (index,))
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10 ** 400, 10 ** 400) | st.floats()
+                           | st.text(max_size=8), lambda inner: st.lists(inner, max_size=4)
+                           | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(st.sampled_from(SCENES), st.data(), JSON_VALUES)
+def test_fuzzed_scenes_load_or_are_refused_by_the_loader(scene_file, data, value):
+    original = json.loads(scene_file.read_text())
+    path = data.draw(st.sampled_from([path for path in _paths(original) if path]))
+    try:
+        scene = Scene.from_json(changed(original, path, value))
+    except SceneError:
+        return
+    assert Scene.from_json(json.loads(json.dumps(scene.to_json()))).names() == scene.names()
+
+
+@FUZZ
+@given(st.data(), JSON_VALUES)
+def test_fuzzed_fixtures_load_and_run_or_are_refused_by_the_loader(data, value):
+    path = data.draw(st.sampled_from([path for path in _paths(FIXTURE) if path]))
+    try:
+        fixture = fixture_from_json(changed(FIXTURE, path, value), "fuzzed.json")
+    except FixtureError:
+        return
+    run_fixture(fixture)  # errors are reported in the run, never raised
