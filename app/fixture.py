@@ -229,7 +229,7 @@ def fixture_from_json(data, source_name: str) -> Fixture:
             if not _valid_value(name, entry["value"]):
                 fail(f"expected[{target!r}][{name!r}] value must be {VALUE_KINDS[name]}, got {entry['value']!r}")
             bound = entry.get("tolerance")
-            if bound is not None and not (isinstance(bound, (int, float)) and math.isfinite(bound) and bound >= 0):
+            if bound is not None and not (_is_number(bound) and bound >= 0):
                 fail(f"expected[{target!r}][{name!r}] tolerance must be a number >= 0")
     for name in ("note", "source"):
         if not isinstance(data.get(name, ""), str):

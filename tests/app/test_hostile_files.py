@@ -74,6 +74,7 @@ TARGET = next(iter(FIXTURE["expected"]))
     (("expected", TARGET, "face_index"), {"value": 1.5}, "an integer or null"),
     (("version",), True, "version True"),
     (("note",), 7, "\"note\" must be a string"),
+    (("expected", TARGET, "t", "tolerance"), -10 ** 400, "tolerance must be a number >= 0"),  # found by the fuzz
 ])
 def test_malformed_fixtures_are_refused_by_name(path, value, message):
     with pytest.raises(FixtureError, match=message):
