@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 
 import numpy as np
 
@@ -37,6 +38,9 @@ GENERATORS = {
 """Generator names and their default arguments (what "Add > Mesh" creates)."""
 
 MAX_SUBDIVISIONS = 8
+MAX_FILE_BYTES = 2 ** 30
+"""Mesh files above 1 GiB are refused before reading (a 10-million-triangle binary
+PLY is ~200 MB; a 4 GiB file took minutes and 8 GB to be refused after reading)."""
 
 
 class MeshSourceError(ValueError):
@@ -87,13 +91,34 @@ def _read_file(path) -> tuple[np.ndarray, np.ndarray]:
     import trimesh
 
     try:
+        size = os.path.getsize(path)
+    except OSError as error:
+        raise MeshSourceError(f"cannot read mesh {path}: {error.strerror}") from None
+    if size > MAX_FILE_BYTES:
+        raise MeshSourceError(f"mesh file {path} is {size / 2 ** 30:.1f} GiB; at most {MAX_FILE_BYTES // 2 ** 30} GiB "
+                              "is read")
+    if str(path).lower().endswith(".obj"):
+        _check_obj_indices(path)
+    try:
         loaded = trimesh.load(str(path), force="mesh", process=False)
+    except ImportError as error:  # trimesh's fallback for text it cannot parse needs modules of its own
+        raise MeshSourceError(f"{path} is not a mesh file trimesh can read ({error})") from None
     except Exception as error:  # trimesh raises many types for unreadable files
         raise MeshSourceError(f"cannot read mesh {path}: {error}") from None
     vertices, faces = np.asarray(loaded.vertices, float), np.asarray(loaded.faces, np.int64)
     if faces.ndim != 2 or len(faces) == 0:
         raise MeshSourceError(f"{path} holds no triangles")
     return vertices, faces
+
+
+def _check_obj_indices(path) -> None:
+    """OBJ vertex indices count from 1 (negative: back from the last vertex); a 0 is
+    no vertex, which trimesh would silently take as one."""
+    with open(path, "rb") as lines:
+        for number, line in enumerate(lines, 1):
+            fields = line.split()
+            if fields[:1] == [b"f"] and any(field.split(b"/")[0] in (b"0", b"-0", b"+0") for field in fields[1:]):
+                raise MeshSourceError(f"{path} line {number}: OBJ face indices count from 1, not 0")
 
 
 def _positive(value, name: str) -> float:

@@ -139,3 +139,42 @@ def test_fuzzed_fixtures_load_and_run_or_are_refused_by_the_loader(data, value):
     except FixtureError:
         return
     run_fixture(fixture)  # errors are reported in the run, never raised
+
+
+# --- mesh files ---------------------------------------------------------------------
+
+def _read(path):
+    from app.mesh_sources import _read_file
+    return _read_file(path)
+
+
+def test_an_obj_face_index_of_zero_is_refused(tmp_path):
+    """OBJ counts vertices from 1; trimesh took "f 0 1 2" as a two-vertex face."""
+    from app.mesh_sources import MeshSourceError
+
+    path = tmp_path / "zero.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n")
+    with pytest.raises(MeshSourceError, match="line 4: OBJ face indices count from 1"):
+        _read(path)
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2/2 3/3\nf -3 -2 -1\n")
+    assert _read(path)[1].tolist() == [[0, 1, 2], [0, 1, 2]]
+
+
+def test_a_mesh_file_too_large_is_refused_before_it_is_read(tmp_path):
+    from app.mesh_sources import MAX_FILE_BYTES, MeshSourceError
+
+    path = tmp_path / "huge.stl"
+    with open(path, "wb") as sparse:  # no disk used: a hole of MAX_FILE_BYTES
+        sparse.truncate(MAX_FILE_BYTES + 1)
+    with pytest.raises(MeshSourceError, match="GiB is read"):
+        _read(path)
+
+
+@pytest.mark.parametrize("content", [bytes(range(256)) * 20, b"\0" * 80 + (1000).to_bytes(4, "little") + b"\0" * 100])
+def test_random_bytes_or_a_wrong_triangle_count_are_not_a_mesh(tmp_path, content):
+    from app.mesh_sources import MeshSourceError
+
+    path = tmp_path / "bad.stl"
+    path.write_bytes(content)
+    with pytest.raises(MeshSourceError):
+        _read(path)
