@@ -185,7 +185,15 @@ class Plane(Shape):
     def __init__(self, normal, offset):
         normal = vector_argument(normal, "normal")
         # elementwise (not np.linalg.norm, whose 1-D and batched paths round differently)
-        length = np.sqrt(normal[..., 0:1] ** 2 + normal[..., 1:2] ** 2 + normal[..., 2:3] ** 2)
+        limits = np.finfo(normal.dtype)
+        with np.errstate(over="ignore", under="ignore"):
+            squared = normal[..., 0:1] ** 2 + normal[..., 1:2] ** 2 + normal[..., 2:3] ** 2
+            # where the squares would under- or overflow (|normal| beyond ~1e+-77 in float64),
+            # scale by a power of two first: exact, the direction unchanged (others keep their floats)
+            _, exponent = np.frexp(np.abs(normal).max(axis=-1, keepdims=True))
+            in_range = (squared > np.sqrt(limits.tiny)) & (squared < np.sqrt(limits.max))
+            normal = np.where(in_range, normal, np.ldexp(normal, -exponent).astype(normal.dtype))
+            length = np.sqrt(normal[..., 0:1] ** 2 + normal[..., 1:2] ** 2 + normal[..., 2:3] ** 2)
         if np.any(length == 0):
             raise ValueError("normal must be non-zero")
         unit = normal / length

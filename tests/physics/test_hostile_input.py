@@ -74,3 +74,20 @@ def test_a_large_polygon_validates_in_linear_memory():
     assert Polygon(circle).vertices.shape == (10_000, 3)
     with pytest.raises(ValueError, match="convex"):
         Polygon(np.r_[circle[:5000], [[0.0, 0, 0]], circle[5000:]])  # a notch at the centre
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200, 3e-170])
+def test_a_plane_normal_of_any_finite_size_is_normalised(scale):
+    """Its squares overflowed to inf (normal (0, 0, 0)) or underflowed to 0 (refused as
+    zero); a power-of-two rescale first keeps the direction exactly."""
+    plane = Plane([0.0, 0, scale], 0.0)
+    np.testing.assert_array_equal(plane.normal, [0, 0, 1])
+    exponent = int(np.round(np.log2(scale)))  # (3, 4, 0) times a power of two near ``scale``: exactly (0.6, 0.8, 0)
+    assert Plane(np.ldexp([3.0, 4, 0], exponent), 1.0).normal.tolist() == Plane([3.0, 4, 0], 1.0).normal.tolist()
+    found = sweep(Sphere([0.0, 0, 5], 1.0), plane, [0.0, 0, -10])
+    assert found.hit and found.t == 0.4 and found.normal.tolist() == [0, 0, 1]
+
+
+def test_a_float32_plane_normal_below_float32_squares_is_normalised():
+    plane = Plane(np.array([0, 0, 1e-30], np.float32), np.float32(0))
+    assert plane.normal.dtype == np.float32 and plane.normal.tolist() == [0, 0, 1]
