@@ -26,7 +26,7 @@ import numpy as np
 from physics import tolerance
 from physics.bvh import SphereTree, build_sphere_tree
 from physics.hull import convex_hull
-from physics.core import newell_normal, polygon_slack
+from physics.core import coordinate_rounding, newell_normal, polygon_slack
 
 
 def _float_array(value, name: str, copy: bool = True) -> np.ndarray:
@@ -227,9 +227,17 @@ class Polygon(Cored):
 
 
 def _check_planar_convex(vertices: np.ndarray) -> None:
+    """``ValueError`` unless every polygon of ``vertices`` (..., V, 3) is planar and convex
+    in boundary order.  Each is judged at unit size: its offsets from the centroid (and
+    its slack) scaled by a power of two, exactly, so that areas and heights neither
+    overflow at 1e77 nor underflow at 1e-82, and the verdict is the unit-size one."""
     relative = vertices - vertices.mean(axis=-2, keepdims=True)
-    slack = polygon_slack(vertices)
+    with np.errstate(under="ignore"):
+        _, exponent = np.frexp(np.abs(relative).max(axis=(-2, -1)))
+        relative = np.ldexp(relative, -exponent[..., None, None]).astype(vertices.dtype)
+        rounding = np.ldexp(coordinate_rounding(vertices), -exponent).astype(vertices.dtype)
     extent = 2 * np.linalg.norm(relative, axis=-1).max(axis=-1)
+    slack = polygon_slack(vertices, extent, rounding)
     normal = newell_normal(relative)
     length = np.linalg.norm(normal, axis=-1)
     # Below this area the Newell normal is rounding noise: the polygon is just its edges.

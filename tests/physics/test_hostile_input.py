@@ -91,3 +91,19 @@ def test_a_plane_normal_of_any_finite_size_is_normalised(scale):
 def test_a_float32_plane_normal_below_float32_squares_is_normalised():
     plane = Plane(np.array([0, 0, 1e-30], np.float32), np.float32(0))
     assert plane.normal.dtype == np.float32 and plane.normal.tolist() == [0, 0, 1]
+
+
+DART = np.array([[0, 0, 0], [2, 1, 0], [0, 0.3, 0], [-2, 1, 0.0]])  # re-entrant at (0, 0.3)
+WARPED = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0.2], [0, 1, 0.0]])
+SQUARE = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0.0]])
+
+
+@pytest.mark.parametrize("exponent", [-1000, -272, -60, 0, 60, 256, 500, 1000])
+def test_polygons_are_judged_alike_at_every_scale(exponent):
+    """A dart x 1e77 and a warped quad x 1e-82 were accepted (areas overflowed or
+    underflowed); scaled by 2^k the verdict is the unit one."""
+    with pytest.raises(ValueError, match="convex"):
+        Polygon(np.ldexp(DART, exponent))
+    with pytest.raises(ValueError, match="planar"):
+        Polygon(np.ldexp(WARPED, exponent))
+    assert Polygon(np.ldexp(SQUARE, exponent)).vertices.shape == (4, 3)
