@@ -327,6 +327,12 @@ class Capsule(Cored):
         return segment_vertices(self.a, self.b)
 
 
+UNIT_EXPONENT_RANGE = 240
+"""Polyhedra with a coordinate beyond 2^+-240 are built at unit size (scaled by an exact
+power of two, then back): the hull's squared cross products (coordinates to the fourth
+power) would overflow or underflow."""
+
+
 class ConvexPolyhedron(Shape):
     """The solid convex hull of ``vertices`` (..., V, 3) (``physics.hull``).
 
@@ -357,6 +363,17 @@ class ConvexPolyhedron(Shape):
         vertices = vector_argument(vertices, "vertices")
         if vertices.ndim < 2 or vertices.shape[-2] < 1:
             raise ValueError(f"vertices must have shape (..., V, 3) with V >= 1, got {vertices.shape}")
+        _, exponent = np.frexp(np.abs(vertices).max(initial=0.0))
+        if abs(exponent) > UNIT_EXPONENT_RANGE:  # built at unit size: squared lengths would leave the floats
+            with np.errstate(under="ignore"):
+                unit = ConvexPolyhedron(np.ldexp(vertices, -exponent).astype(vertices.dtype))
+            for name in ("vertices", "offsets"):
+                value = np.ldexp(getattr(unit, name), exponent).astype(vertices.dtype)
+                value.flags.writeable = False
+                object.__setattr__(self, name, value)
+            self._set(**{name: getattr(unit, name) for name in ("normals", "faces", "edges", "dimension",
+                                                                 "distinct_edges", "_batch_shape")})
+            return
         batch_shape = vertices.shape[:-2]
         flat = vertices.reshape((-1,) + vertices.shape[-2:])
         first = flat[0] if len(flat) else np.zeros((1, 3), vertices.dtype)  # an empty batch: a point's structure

@@ -107,3 +107,16 @@ def test_polygons_are_judged_alike_at_every_scale(exponent):
     with pytest.raises(ValueError, match="planar"):
         Polygon(np.ldexp(WARPED, exponent))
     assert Polygon(np.ldexp(SQUARE, exponent)).vertices.shape == (4, 3)
+
+
+@pytest.mark.parametrize("exponent", [-1070, -1000, -501, -241, -240, 0, 240, 241, 501, 1000, 1020])
+def test_polyhedra_are_built_alike_at_every_scale(exponent):
+    """A tetrahedron x 1e308 was hulled as a single point (its extent overflowed, and
+    every point merged into one): scaled by 2^k it has the unit one's hull, with its
+    own corners and offsets scaled back exactly."""
+    corners = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1.0]])
+    unit, scaled = ConvexPolyhedron(corners), ConvexPolyhedron(np.ldexp(corners, exponent))
+    assert (scaled.dimension, scaled.faces, scaled.edges.tolist()) == (unit.dimension, unit.faces, unit.edges.tolist())
+    np.testing.assert_array_equal(scaled.normals, unit.normals)
+    np.testing.assert_array_equal(scaled.vertices, np.ldexp(unit.vertices, exponent))
+    np.testing.assert_array_equal(scaled.offsets, np.ldexp(unit.offsets, exponent))
