@@ -7,7 +7,8 @@
   a PNG (with the second opinions a still editor shows: reference answers and the
   mesh-mesh narrowphase).
 * ``sweeplab check [DIR]`` runs the fixtures of DIR (default ``tests/fixtures``)
-  without pytest; exits 1 if any fails (or a known-failing one passes).
+  without pytest, reporting every file; exits 1 if any fails (or a known-failing one
+  passes), 2 if a file could not be read as a fixture at all.
 * ``sweeplab warmup`` compiles every physics kernel into numba's disk cache, with a
   progress bar (otherwise each compiles on its first use).
 """
