@@ -8,7 +8,8 @@ core is its center inflated by its radius, a capsule's its segment.  Feature cod
 are the indices of ``physics.result.FEATURE_KINDS``.
 
 The compiled functions below work on one core; the numpy ones above them serve
-shape validation (``physics.shapes``) and the kernels not yet compiled.
+shape validation (``physics.shapes``) and the set-up of polytope and reference
+queries.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from physics.geometry import COMPILE, add, epsilon, largest_magnitude, like, max
 from physics.geometry import cross as cross_one
 from physics.geometry import dot as dot_one
 from physics.geometry import sub
-from physics.vector import components, cross, dot
 
 VERTEX, EDGE, FACE = (FEATURE_KINDS.index(kind) for kind in ("vertex", "edge", "face"))
 
@@ -33,16 +33,14 @@ def newell_normal(vertices: np.ndarray) -> np.ndarray:
     """Area-weighted normal of closed polygons (..., V, 3); length = twice the area.
 
     Newell's method: exact for planar polygons, a best fit for warped ones, and
-    oriented by the winding (counter-clockwise seen from the tip of the normal).
+    oriented by the winding (counter-clockwise seen from the tip of the normal): the
+    cross products of consecutive vertices, summed in vertex order, elementwise (an
+    element rounds the same in any batch).
     """
-    return np.moveaxis(newell_components(components(vertices)), 0, -1)
-
-
-def newell_components(loop: np.ndarray) -> np.ndarray:
-    """``newell_normal`` of component-first vertex loops (3, ..., V), as (3, ...): the
-    cross products of consecutive vertices summed in vertex order."""
-    crossed = cross(loop, np.roll(loop, -1, axis=-1))
-    return functools.reduce(np.add, [crossed[..., i] for i in range(loop.shape[-1])])
+    x, y, z = vertices[..., 0], vertices[..., 1], vertices[..., 2]
+    x_next, y_next, z_next = (np.roll(c, -1, axis=-1) for c in (x, y, z))
+    crossed = np.stack((y * z_next - z * y_next, z * x_next - x * z_next, x * y_next - y * x_next), axis=-1)
+    return functools.reduce(np.add, [crossed[..., i, :] for i in range(vertices.shape[-2])])
 
 
 def polygon_extent(vertices: np.ndarray) -> np.ndarray:
@@ -54,16 +52,6 @@ def coordinate_rounding(vertices: np.ndarray) -> np.ndarray:
     """Per polygon (..., V, 3): the rounding its coordinates may carry
     (``tolerance.COORDINATE_ROUNDING_ULPS`` of the largest magnitude)."""
     return tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(vertices.dtype).eps * np.abs(vertices).max(axis=(-2, -1))
-
-
-def within_rounding(separation: np.ndarray, *points: np.ndarray) -> np.ndarray:
-    """Whether component-first (3, ...) ``separation`` vectors are no longer than the
-    rounding of the coordinates they were computed from
-    (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of the largest |coordinate| of
-    ``points``, component-first, broadcasting): their direction is round-off."""
-    magnitude = functools.reduce(np.maximum, [np.max(np.abs(point), axis=0) for point in points])
-    rounding = tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(separation.dtype).eps * magnitude
-    return np.sqrt(dot(separation, separation)) <= rounding
 
 
 def polygon_slack(vertices: np.ndarray, extent: np.ndarray | None = None,

@@ -99,7 +99,7 @@ def test_moving_away_from_overlap_with_ignore_separating():
 def test_still_sphere_centred_on_a_segment_leaves_by_the_escape_rule():
     """A center exactly on the segment has no separating direction of its own; with no
     motion off the segment, it leaves across the segment's axis crossed with the world
-    axis it is least aligned with: y x x = -z (``physics.vector.any_perpendicular``),
+    axis it is least aligned with: y x x = -z (``physics.geometry.any_perpendicular``),
     by the full radius.  Moving along the segment changes nothing."""
     segment = Segment([0.0, -1, 0], [0, 1, 0])
     for motion in ([0.0, 0, 0], [0.0, 3, 0]):
