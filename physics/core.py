@@ -108,16 +108,14 @@ def segment_ball(start, end):
 
 
 @njit(**COMPILE)
-def extent_and_rounding(vertices):
-    """(twice the largest distance of a vertex from the centroid, the rounding the
-    coordinates may carry: ``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of the largest
-    |coordinate|) — ``polygon_extent`` and ``coordinate_rounding`` of one core."""
+def core_rounding(vertices):
+    """The rounding a core's coordinates may carry: ``tolerance.COORDINATE_ROUNDING_ULPS``
+    ulps of the largest |coordinate| (``coordinate_rounding`` of one core; its extent,
+    ``polygon_extent``, is twice its ``bounding_ball`` radius)."""
     largest = like(vertices[0, 0], 0.0)
     for i in range(vertices.shape[0]):
         largest = maximum(largest, largest_magnitude(row(vertices, i)))
-    _, radius = bounding_ball(vertices)
-    rounding = like(largest, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(largest) * largest
-    return like(largest, 2.0) * radius, rounding
+    return like(largest, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(largest) * largest
 
 
 @njit(**COMPILE)

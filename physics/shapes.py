@@ -67,6 +67,16 @@ def _radius(value, name: str = "radius") -> np.ndarray:
     return array
 
 
+def unit_size(array: np.ndarray, axis=None) -> tuple[np.ndarray, np.ndarray]:
+    """(``array`` scaled by an exact power of two so that its largest |value| over
+    ``axis`` lies in [0.5, 1), that power's exponent (kept dimensions)): squares and
+    products of the scaled values neither overflow nor underflow, and geometry is the
+    same up to that scale (values below 2^-1074 of the largest are lost)."""
+    with np.errstate(under="ignore"):
+        _, exponent = np.frexp(np.abs(array).max(axis=axis, keepdims=True, initial=0.0))
+        return np.ldexp(array, -exponent).astype(array.dtype), exponent
+
+
 def broadcast_batch_shapes(*shapes: tuple[int, ...], names: str) -> tuple[int, ...]:
     """The broadcast of the batch ``shapes`` of the arguments ``names``; a
     ``ValueError`` naming them and their shapes where they do not broadcast."""
@@ -189,10 +199,9 @@ class Plane(Shape):
         with np.errstate(over="ignore", under="ignore"):
             squared = normal[..., 0:1] ** 2 + normal[..., 1:2] ** 2 + normal[..., 2:3] ** 2
             # where the squares would under- or overflow (|normal| beyond ~1e+-77 in float64),
-            # scale by a power of two first: exact, the direction unchanged (others keep their floats)
-            _, exponent = np.frexp(np.abs(normal).max(axis=-1, keepdims=True))
+            # scale to unit size first: exact, the direction unchanged (others keep their floats)
             in_range = (squared > np.sqrt(limits.tiny)) & (squared < np.sqrt(limits.max))
-            normal = np.where(in_range, normal, np.ldexp(normal, -exponent).astype(normal.dtype))
+            normal = np.where(in_range, normal, unit_size(normal, axis=-1)[0])
             length = np.sqrt(normal[..., 0:1] ** 2 + normal[..., 1:2] ** 2 + normal[..., 2:3] ** 2)
         if np.any(length == 0):
             raise ValueError("normal must be non-zero")
@@ -231,11 +240,9 @@ def _check_planar_convex(vertices: np.ndarray) -> None:
     in boundary order.  Each is judged at unit size: its offsets from the centroid (and
     its slack) scaled by a power of two, exactly, so that areas and heights neither
     overflow at 1e77 nor underflow at 1e-82, and the verdict is the unit-size one."""
-    relative = vertices - vertices.mean(axis=-2, keepdims=True)
+    relative, exponent = unit_size(vertices - vertices.mean(axis=-2, keepdims=True), axis=(-2, -1))
     with np.errstate(under="ignore"):
-        _, exponent = np.frexp(np.abs(relative).max(axis=(-2, -1)))
-        relative = np.ldexp(relative, -exponent[..., None, None]).astype(vertices.dtype)
-        rounding = np.ldexp(coordinate_rounding(vertices), -exponent).astype(vertices.dtype)
+        rounding = np.ldexp(coordinate_rounding(vertices), -exponent[..., 0, 0]).astype(vertices.dtype)
     extent = 2 * np.linalg.norm(relative, axis=-1).max(axis=-1)
     slack = polygon_slack(vertices, extent, rounding)
     normal = newell_normal(relative)
@@ -363,10 +370,10 @@ class ConvexPolyhedron(Shape):
         vertices = vector_argument(vertices, "vertices")
         if vertices.ndim < 2 or vertices.shape[-2] < 1:
             raise ValueError(f"vertices must have shape (..., V, 3) with V >= 1, got {vertices.shape}")
-        _, exponent = np.frexp(np.abs(vertices).max(initial=0.0))
+        scaled, exponent = unit_size(vertices)
+        exponent = int(exponent.flat[0])
         if abs(exponent) > UNIT_EXPONENT_RANGE:  # built at unit size: squared lengths would leave the floats
-            with np.errstate(under="ignore"):
-                unit = ConvexPolyhedron(np.ldexp(vertices, -exponent).astype(vertices.dtype))
+            unit = ConvexPolyhedron(scaled)
             for name in ("vertices", "offsets"):
                 value = np.ldexp(getattr(unit, name), exponent).astype(vertices.dtype)
                 value.flags.writeable = False

@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from physics.core import (EDGE, FACE, VERTEX, bounding_ball, edge_count, edge_of, extent_and_rounding, face_normal,
+from physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, edge_of, face_normal,
                           inside_face, is_within_rounding, widest_feature)
 from physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, like, maximum, normalize_or,
                               plane_height, plus_zero, row, scale, sqrt, sub)
@@ -164,7 +164,7 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
     feature = 0
     normal = (like(inf, 0.0), like(inf, 0.0), like(inf, 0.0))
     if count >= 3:
-        extent, rounding = extent_and_rounding(vertices)
+        extent, rounding = like(core_radius, 2.0) * core_radius, core_rounding(vertices)
         slack = like(extent, tolerance.POLYGON_RTOL) * extent + rounding
         normal = face_normal(vertices, extent, rounding)
         offset = sub(center, row(vertices, 0))

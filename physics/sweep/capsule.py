@@ -301,10 +301,10 @@ def capsule_polygon(start, end, radius, direction, vertices, ignore_separating):
     (``bounds``)."""
     zero = like(radius, 0.0)
     moving_center, moving_radius = segment_ball(start, end)
-    target_center, target_radius = bounding_ball(vertices)
-    if not may_touch(moving_center, moving_radius + radius, direction, target_center, target_radius):
+    polygon_center, polygon_radius = bounding_ball(vertices)
+    if not may_touch(moving_center, moving_radius + radius, direction, polygon_center, polygon_radius):
         return miss(radius)
-    if may_touch(moving_center, moving_radius + radius, (zero, zero, zero), target_center, target_radius):
+    if may_touch(moving_center, moving_radius + radius, (zero, zero, zero), polygon_center, polygon_radius):
         touching, initial = polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
         if touching:
             return initial

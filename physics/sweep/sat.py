@@ -93,6 +93,13 @@ def _extent(axis, vertices):
 
 
 @njit(**COMPILE)
+def _overlap_in_time(entry, leave):
+    """Whether the interval [entry, leave] in which every axis overlaps so far meets
+    [0, 1] (it only narrows as axes are added)."""
+    return entry <= leave and entry <= 1 and leave >= 0
+
+
+@njit(**COMPILE)
 def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, motion_axes, direction,
               ignore_separating, trace):
     """The separating axis test over time for a translating pair of convex polytopes:
@@ -141,10 +148,10 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
         if k < len(trace_kinds):
             trace_axes[k, 0], trace_axes[k, 1], trace_axes[k, 2] = axis
             trace_kinds[k], trace_enter[k], trace_exit[k] = kind, enter, leave_k
-        if not traced and not (entry <= leave and entry <= 1 and leave >= 0):  # separated: a miss
+        if not traced and not _overlap_in_time(entry, leave):  # separated over [0, 1]: a miss
             nan = like(zero, math.nan)
             return nan, (nan, nan, nan), nan, -1
-    hit = entry <= leave and entry <= 1 and leave >= 0
+    hit = _overlap_in_time(entry, leave)
     at_start = hit and entry <= 0
     chosen = least if at_start else last
     axis, _ = candidate_axis(chosen, a_normals, a_edges, b_normals, b_edges, direction, perpendicular)

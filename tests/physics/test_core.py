@@ -3,14 +3,14 @@ feature, rounding."""
 
 import numpy as np
 
-from physics.core import (EDGE, FACE, VERTEX, edge_count, extent_and_rounding, face_normal, inside_face,
+from physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, face_normal, inside_face,
                           is_within_rounding, widest_feature)
 
 TRIANGLE = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
 
 def _normal(vertices):
-    return face_normal(vertices, *extent_and_rounding(vertices))
+    return face_normal(vertices, 2 * bounding_ball(vertices)[1], core_rounding(vertices))
 
 
 def test_face_normal_follows_the_winding_and_vanishes_without_area():
@@ -21,9 +21,10 @@ def test_face_normal_follows_the_winding_and_vanishes_without_area():
     assert _normal(nearly_a_point) == (0.0, 0.0, 0.0)  # its area is round-off
 
 
-def test_extent_and_rounding():
-    extent, rounding = extent_and_rounding(np.array([[-1.0, 0, 0], [1.0, 0, 0]]))
-    assert extent == 2.0 and rounding == 64 * 2.0**-52
+def test_bounding_ball_and_rounding():
+    segment = np.array([[-1.0, 0, 0], [1.0, 0, 0]])
+    assert bounding_ball(segment) == ((0.0, 0.0, 0.0), 1.0)  # an extent of 2
+    assert core_rounding(segment) == 64 * 2.0**-52
 
 
 def test_inside_face_counts_the_boundary():
