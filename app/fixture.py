@@ -13,7 +13,6 @@ failing with a reason, and then runs as a strict expected failure.
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from app.atomic import write_text_atomically
-from app.json_files import JsonFileError, read_json
+from app.json_files import JsonFileError, is_finite_number, is_integer, read_json
 from app.scene import Scene, SceneError
 from app.shape_kinds import KINDS, build_shape
 from physics import SweepResult, sweep, tolerance
@@ -204,7 +203,7 @@ def fixture_from_json(data, source_name: str) -> Fixture:
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         fail(f"not a sweeplab fixture (expected \"format\": \"{FORMAT}\")")
-    if not isinstance(data.get("version"), int) or isinstance(data["version"], bool) or data["version"] > VERSION:
+    if not is_integer(data.get("version")) or data["version"] > VERSION:
         fail(f"fixture version {data.get('version')!r} is not one this sweeplab reads (up to {VERSION})")
     try:
         scene = Scene.from_json(data.get("scene"))
@@ -229,7 +228,7 @@ def fixture_from_json(data, source_name: str) -> Fixture:
             if not _valid_value(name, entry["value"]):
                 fail(f"expected[{target!r}][{name!r}] value must be {VALUE_KINDS[name]}, got {entry['value']!r}")
             bound = entry.get("tolerance")
-            if bound is not None and not (_is_number(bound) and bound >= 0):
+            if bound is not None and not (is_finite_number(bound) and bound >= 0):
                 fail(f"expected[{target!r}][{name!r}] tolerance must be a number >= 0")
     for name in ("note", "source"):
         if not isinstance(data.get(name, ""), str):
@@ -247,15 +246,6 @@ VALUE_KINDS = {"hit": "true or false", "t": "a finite number or null", "penetrat
 """What each expected field's value must be, as a fixture's error says it."""
 
 
-def _is_number(value) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an integer beyond any float
-        return False
-
-
 def _valid_value(name: str, value) -> bool:
     """Whether ``value`` is of the kind ``VALUE_KINDS[name]`` says."""
     if name == "hit":
@@ -263,10 +253,10 @@ def _valid_value(name: str, value) -> bool:
     if value is None:
         return True
     if name == "face_index":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return is_integer(value)
     if name in ("point", "normal"):
-        return isinstance(value, list) and len(value) == 3 and all(_is_number(x) for x in value)
-    return _is_number(value)
+        return isinstance(value, list) and len(value) == 3 and all(is_finite_number(x) for x in value)
+    return is_finite_number(value)
 
 
 def load_fixture(path) -> Fixture:
@@ -279,8 +269,8 @@ def load_fixture(path) -> Fixture:
 
 def is_fixture_file(path) -> bool:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8")).get("format") == FORMAT
-    except (OSError, ValueError, AttributeError, RecursionError):
+        return read_json(path).get("format") == FORMAT
+    except (JsonFileError, AttributeError):
         return False
 
 

@@ -4,7 +4,24 @@ that is not JSON at all, whatever is wrong with it."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
+
+
+def is_integer(value) -> bool:
+    """A JSON integer (``true`` and ``false`` are Python ints, and are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_finite_number(value) -> bool:
+    """A JSON number that is a finite float: not a boolean, NaN, infinity, or an
+    integer of hundreds of digits (beyond any float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 class JsonFileError(ValueError):

@@ -38,6 +38,7 @@ class DrawCall:
     stage: str = "opaque"  # opaque, translucent, lines, on_top
     cull: bool = False  # a convex solid: back faces are not drawn
     instances: int = 0  # lines: one instance (a 4-vertex strip) per segment; 0: not instanced
+    shader: str = ""  # the GL program that draws it ("" = ``program``; one-pixel lines: "thin_line")
 
     def render(self) -> None:
         if self.instances:
@@ -104,7 +105,7 @@ class Renderer:
 
     def _run(self, calls: list[DrawCall]) -> None:
         for call in calls:
-            program = self.programs["thin_line" if call.mode == self.ctx.LINES else call.program]
+            program = self.programs[call.shader or call.program]
             program["color"].value = tuple(call.color)
             if program is self.programs["line"]:
                 program["width"].value = call.size
@@ -154,7 +155,8 @@ class Renderer:
         buffer = self.ctx.buffer(positions.tobytes())
         if program == "line" and size <= 1:  # GL's own one-pixel lines: half the cost of quads in llvmpipe
             vertex_array = self.ctx.vertex_array(self.programs["thin_line"], [(buffer, "3f", "in_position")])
-            return [DrawCall(program, buffer, vertex_array, self.ctx.LINES, color, size, stage, cull)]
+            return [DrawCall(program, buffer, vertex_array, self.ctx.LINES, color, size, stage, cull,
+                             shader="thin_line")]
         if program == "line":  # wider: segments (pairs of positions) as instances of a 4-vertex strip
             vertex_array = self.ctx.vertex_array(self.programs[program], [(buffer, "3f 3f/i", "in_start", "in_end")])
             return [DrawCall(program, buffer, vertex_array, self.ctx.TRIANGLE_STRIP, color, size, stage, cull,

@@ -11,7 +11,6 @@ rename); ``load`` raises ``SceneError`` with a clear message and changes nothing
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from app.atomic import write_text_atomically
-from app.json_files import JsonFileError, read_json
+from app.json_files import JsonFileError, is_finite_number, is_integer, read_json
 from app.shape_kinds import KINDS
 
 FORMAT = "sweeplab-scene"
@@ -77,7 +76,7 @@ class Scene:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SceneError(f"not a sweeplab scene (expected \"format\": \"{FORMAT}\")")
         version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
+        if not is_integer(version):
             raise SceneError("scene has no integer \"version\"")
         if version > VERSION:
             raise SceneError(f"scene version {version} is newer than this sweeplab reads ({VERSION}); upgrade sweeplab")
@@ -123,15 +122,9 @@ def plain_copy(value):
 def _floats(value, what: str, count: int | None = None) -> list[float]:
     if not isinstance(value, list) or (count is not None and len(value) != count):
         raise SceneError(f"{what} must be a list of {count or 'some'} numbers")
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
-        raise SceneError(f"{what} must hold finite numbers")
-    try:
-        numbers = [float(x) for x in value]
-    except OverflowError:  # an integer of hundreds of digits
-        raise SceneError(f"{what} must hold finite numbers (one is beyond any float)") from None
-    if not all(math.isfinite(x) for x in numbers):
-        raise SceneError(f"{what} must hold finite numbers")
-    return numbers
+    if not all(is_finite_number(x) for x in value):
+        raise SceneError(f"{what} must hold finite numbers (not NaN, infinity or an integer beyond any float)")
+    return [float(x) for x in value]
 
 
 def _object_from_json(entry, position: int) -> SceneObject:
