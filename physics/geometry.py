@@ -57,6 +57,21 @@ def epsilon(template):
 
 
 @njit(**COMPILE)
+def smallest_normal(template):
+    """The smallest normal float of ``template``'s type (2^-1022, or 2^-126 for
+    float32): a square below it has lost digits to underflow, or all of them."""
+    wide = like(template, 16777217.0) != like(template, 16777216.0)
+    return like(template, 2.2250738585072014e-308) if wide else like(template, 1.1754943508222875e-38)
+
+
+@njit(**COMPILE)
+def power_of_two_below(value):
+    """The exponent k with 2^(k-1) <= value < 2^k (``math.frexp``'s), for value > 0:
+    scaling by 2^-k is exact and brings ``value`` to [0.5, 1)."""
+    return math.frexp(value)[1]
+
+
+@njit(**COMPILE)
 def minimum(a, b):
     """``numpy.minimum`` of two scalars: NaN if either is, ``b`` on a tie."""
     return a if (a < b or a != a) else b
@@ -178,9 +193,10 @@ def largest_magnitude(a):
 @njit(**COMPILE)
 def normalize_or(a, fallback):
     """a / |a|; ``fallback`` where a is zero.  A vector whose squared length
-    underflows or overflows is scaled by its largest component first."""
+    underflows (to a subnormal float, or 0) or overflows is scaled by its largest
+    component first."""
     squared = dot(a, a)
-    if squared > 0 and squared < math.inf:
+    if squared >= smallest_normal(squared) and squared < math.inf:
         length = sqrt(squared)
         return (a[0] / length, a[1] / length, a[2] / length)
     largest = largest_magnitude(a)
@@ -189,6 +205,29 @@ def normalize_or(a, fallback):
     scaled = (a[0] / largest, a[1] / largest, a[2] / largest)
     length = sqrt(dot(scaled, scaled))
     return (scaled[0] / length, scaled[1] / length, scaled[2] / length)
+
+
+@njit(**COMPILE)
+def length_at_most(a, bound):
+    """|a| <= ``bound`` (>= 0), decided without the squares underflowing: where |a|^2
+    is below the normal floats (|a| < ~1e-154), both are scaled by a power of two
+    first (exact), so a gap of 1e-300 is not read as touching."""
+    squared = dot(a, a)
+    if squared >= smallest_normal(squared):
+        return squared <= bound * bound
+    largest = maximum(largest_magnitude(a), bound)
+    if not largest > 0:
+        return True
+    k = power_of_two_below(largest)
+    scaled, scaled_bound = times_power_of_two(a, -k), like(largest, math.ldexp(bound, -k))
+    return dot(scaled, scaled) <= scaled_bound * scaled_bound
+
+
+@njit(**COMPILE)
+def times_power_of_two(a, exponent):
+    """``a`` times 2^exponent (exact unless it leaves the normal floats)."""
+    return (like(a[0], math.ldexp(a[0], exponent)), like(a[0], math.ldexp(a[1], exponent)),
+            like(a[0], math.ldexp(a[2], exponent)))
 
 
 @njit(**COMPILE)

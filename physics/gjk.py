@@ -218,8 +218,8 @@ def cast(core_a, core_b, direction, radius_a, radius_b):
     nan = math.nan
     missed = (nan, nan, nan)
     margin = radius_a + radius_b
-    coordinate_scale = 1.0 + maximum(maximum(maximum(largest_core(core_a), largest_core(core_b)),
-                                             largest_magnitude(direction)), margin)
+    coordinate_scale = maximum(maximum(maximum(largest_core(core_a), largest_core(core_b)),
+                                       largest_magnitude(direction)), margin)
     slack = tolerance.GJK_RTOL * coordinate_scale
     simplex_b, simplex_a, differences = np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3))
     count, weights = 0, (1.0, 0.0, 0.0, 0.0)

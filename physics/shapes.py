@@ -89,7 +89,7 @@ def broadcast_batch_shapes(*shapes: tuple[int, ...], names: str) -> tuple[int, .
 class Shape:
     """Base of all shapes: immutable, with a broadcast ``batch_shape``."""
 
-    __slots__ = ()
+    __slots__ = ("_magnitudes",)  # (set once by physics.sweep.unit_size)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -104,6 +104,10 @@ class Shape:
 
     _shared_fields: tuple[str, ...] = ()
     """Fields every element of a batch shares (a polyhedron's hull structure)."""
+
+    _length_fields: tuple[str, ...] = ()
+    """Fields that are lengths (coordinates, radii, offsets; not a plane's unit normal):
+    scaling a shape by s multiplies exactly these by s."""
 
     _element_dims: dict[str, int] = {}
     """Per array field, how many trailing dimensions are one element's (3 for a point,
@@ -155,7 +159,7 @@ class Point(Cored):
     """A point ``p``: a zero-radius sphere without interior."""
 
     __slots__ = ("p", "_batch_shape")
-    _fields = ("p",)
+    _fields = _length_fields = ("p",)
     _element_dims = {"p": 1}
 
     def __init__(self, p):
@@ -170,7 +174,7 @@ class Segment(Cored):
     """The segment from ``a`` to ``b`` (may have zero length: then it is a point)."""
 
     __slots__ = ("a", "b", "_batch_shape")
-    _fields = ("a", "b")
+    _fields = _length_fields = ("a", "b")
     _element_dims = {"a": 1, "b": 1}
 
     def __init__(self, a, b):
@@ -190,6 +194,7 @@ class Plane(Shape):
 
     __slots__ = ("normal", "offset", "_batch_shape")
     _fields = ("normal", "offset")
+    _length_fields = ("offset",)
     _element_dims = {"normal": 1, "offset": 0}
 
     def __init__(self, normal, offset):
@@ -221,7 +226,7 @@ class Polygon(Cored):
     """
 
     __slots__ = ("vertices", "_batch_shape")
-    _fields = ("vertices",)
+    _fields = _length_fields = ("vertices",)
     _element_dims = {"vertices": 2}
 
     def __init__(self, vertices):
@@ -291,6 +296,7 @@ class Triangle(Polygon):
 
     __slots__ = ("a", "b", "c")
     _fields = ("a", "b", "c")
+    _length_fields = ("a", "b", "c", "vertices")
     _element_dims = {"a": 1, "b": 1, "c": 1, "vertices": 2}
 
     def __init__(self, a, b, c):
@@ -305,7 +311,7 @@ class Sphere(Cored):
     """The solid ball of ``radius >= 0`` around ``center``."""
 
     __slots__ = ("center", "radius", "_batch_shape")
-    _fields = ("center", "radius")
+    _fields = _length_fields = ("center", "radius")
     _element_dims = {"center": 1, "radius": 0}
 
     def __init__(self, center, radius):
@@ -321,7 +327,7 @@ class Capsule(Cored):
     """The solid of points within ``radius`` of the segment ``a``-``b``."""
 
     __slots__ = ("a", "b", "radius", "_batch_shape")
-    _fields = ("a", "b", "radius")
+    _fields = _length_fields = ("a", "b", "radius")
     _element_dims = {"a": 1, "b": 1, "radius": 0}
 
     def __init__(self, a, b, radius):
@@ -363,6 +369,7 @@ class ConvexPolyhedron(Shape):
 
     __slots__ = ("vertices", "faces", "normals", "offsets", "edges", "dimension", "distinct_edges", "_batch_shape")
     _fields = ("vertices",)
+    _length_fields = ("vertices", "offsets")
     _element_dims = {"vertices": 2, "normals": 2, "offsets": 1}
     _shared_fields = ("faces", "edges", "dimension", "distinct_edges")
 
@@ -389,7 +396,7 @@ class ConvexPolyhedron(Shape):
         corners = flat[:, order]
         normals, offsets = _face_planes(corners, hull.faces)
         normals[:1], offsets[:1] = hull.normals, hull.offsets  # the first element's hull, valid by construction
-        slack = tolerance.HULL_RTOL * (1 + np.abs(corners).max(axis=(1, 2), initial=0.0)
+        slack = tolerance.HULL_RTOL * (np.abs(corners).max(axis=(1, 2), initial=0.0)
                                        + np.ptp(corners, axis=1).max(axis=1, initial=0.0))[:, None]
         slack[:1] = np.inf
         heights = np.einsum("nfk,nvk->nfv", normals, corners) - offsets[..., None]

@@ -36,8 +36,8 @@ from numba import njit, prange
 
 from physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, edge_of, face_normal,
                           inside_face, is_within_rounding, widest_feature)
-from physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, like, maximum, normalize_or,
-                              plane_height, plus_zero, row, scale, sqrt, sub)
+from physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, length_at_most, like, maximum,
+                              normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from physics.lanes import lane_loop
 from physics.sweep.bounds import may_touch
 from physics.sweep.rounded import ball_entry_time, slab_entry_time
@@ -135,7 +135,7 @@ def ball_point(center, radius, direction, point, target_radius, ignore_separatin
     ``point`` (``ball_entry_time``).  Feature: vertex 0.  Answers as ``resolve``."""
     total_radius = radius + target_radius
     offset = sub(center, point)
-    touching = dot(offset, offset) <= total_radius * total_radius
+    touching = length_at_most(offset, total_radius)
     t = like(total_radius, 0.0) if touching else ball_entry_time(offset, direction, total_radius)
     if not (touching or t <= 1):
         return miss(total_radius)
@@ -155,12 +155,13 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
     core_center, core_radius = bounding_ball(vertices)
     if not may_touch(center, radius, direction, core_center, core_radius + target_radius):
         return miss(total_radius)
-    radius_squared = total_radius * total_radius
     inf = like(total_radius, math.inf)
     count = vertices.shape[0]
     # features in order: the face (polygons), the edges, the vertices; each with the
-    # first t it is entered and its squared distance at t = 0 (inf: not its region)
+    # first t it is entered and its squared distance at t = 0 (inf: not its region),
+    # and the nearest one's offset (its square may underflow: ``length_at_most``)
     best_time, time_feature, best_start, start_feature = inf, 0, inf, 0
+    start_offset = (inf, inf, inf)
     feature = 0
     normal = (like(inf, 0.0), like(inf, 0.0), like(inf, 0.0))
     if count >= 3:
@@ -174,8 +175,8 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
         # a slab entered in [0, 1], a start close enough to touch)
         at_hit = add(offset, scale(time, direction))
         best_time = time if time <= 1 and inside_face(vertices, normal, at_hit, slack) else inf
-        close = height * height <= radius_squared
-        best_start = height * height if close and inside_face(vertices, normal, offset, slack) else inf
+        if abs(height) <= total_radius and inside_face(vertices, normal, offset, slack):
+            best_start, start_offset = height * height, (height, like(height, 0.0), like(height, 0.0))
         feature = 1
     for i in range(edge_count(vertices)):
         start, edge = edge_of(vertices, i)
@@ -195,7 +196,7 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
         # less than that would be given to the end vertex, and leave along the edge)
         between = dot(offset, edge) > 0 and dot(sub(center, row(vertices, (i + 1) % count)), edge) < 0
         if is_edge and between and dot(across, across) < best_start:
-            best_start, start_feature = dot(across, across), feature
+            best_start, start_feature, start_offset = dot(across, across), feature, across
         feature += 1
     for i in range(count):
         offset = sub(center, row(vertices, i))
@@ -203,9 +204,9 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
         if time < best_time:
             best_time, time_feature = time, feature
         if dot(offset, offset) < best_start:
-            best_start, start_feature = dot(offset, offset), feature
+            best_start, start_feature, start_offset = dot(offset, offset), feature, offset
         feature += 1
-    touching = best_start <= radius_squared
+    touching = length_at_most(start_offset, total_radius)
     if not (touching or best_time <= 1):  # nothing reached: no feature to resolve
         return miss(total_radius)
     chosen = start_feature if touching else time_feature

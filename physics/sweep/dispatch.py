@@ -15,7 +15,7 @@ import numpy as np
 
 from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX
-from physics.result import SweepResult
+from physics.result import SweepResult, answer_dtype
 from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
                             broadcast_batch_shapes, vector_argument)
 from physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
@@ -26,6 +26,7 @@ from physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, swee
 from physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
 from physics.sweep.polyhedron import (point_or_segment, sweep_capsule_polyhedron, sweep_polyhedron_mesh,
                                       sweep_polyhedron_plane, sweep_polyhedron_polytope, sweep_sphere_polyhedron)
+from physics.sweep.unit_size import unit_size_plan
 
 PAIR_TESTS = {
     (Sphere, Point): sweep_sphere_point,
@@ -80,6 +81,11 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     Raises ``ValueError`` for a non-finite or wrongly shaped ``direction`` and
     ``TypeError`` for an unsupported pair (or an option its test does not take).
 
+    Any finite size: a query far from unit size (beyond 2^+-64 in float64, 2^+-8 in
+    float32) or whose direction is far longer than its shapes is answered at unit
+    size, scaled by an exact power of two (``physics.sweep.unit_size``): it gets its
+    scaled twin's answer, exactly.
+
     Degenerate inputs: a zero ``direction`` is an overlap test at t = 0; a moving
     ``Point`` is a sphere of radius 0 (a ray cast) and a moving ``Segment`` a
     capsule of radius 0; zero radii, zero-length segments and zero-area triangles
@@ -92,6 +98,16 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     if moving.batch_shape or target.batch_shape or direction.ndim > 1:
         broadcast_batch_shapes(moving.batch_shape, target.batch_shape, direction.shape[:-1],
                                names="moving, target, direction")
+    plan = unit_size_plan(moving, target, direction, answer_dtype(moving, target, direction))
+    if plan is None:
+        return _sweep_as_given(moving, target, direction, ignore_separating, options)
+    return plan.answer(_sweep_as_given(plan.shape(moving), plan.shape(target), plan.direction(direction),
+                                       ignore_separating, options))
+
+
+def _sweep_as_given(moving: Shape, target: Shape, direction: np.ndarray, ignore_separating: bool,
+                    options: dict) -> SweepResult:
+    """``sweep`` of a validated query, without its rescale to unit size."""
     test, subject = _find(moving, target)
     if test is not None:  # the pair test without its own check of the direction, just done
         with np.errstate(all="ignore"):
@@ -119,7 +135,7 @@ def _polyhedron_feature(target: ConvexPolyhedron, point: np.ndarray):
     the face planes through it (within ``tolerance.HULL_RTOL``) say face (one),
     edge (two: the nearest edge) or vertex (three or more: the nearest vertex)."""
     heights = np.einsum("...fk,...k->...f", target.normals, point) - target.offsets
-    slack = tolerance.HULL_RTOL * (1 + np.abs(target.vertices).max(axis=(-2, -1)) + np.abs(point).max(axis=-1))
+    slack = tolerance.HULL_RTOL * (np.abs(target.vertices).max(axis=(-2, -1)) + np.abs(point).max(axis=-1))
     planes = (np.abs(heights) <= slack[..., None]).sum(axis=-1)
     nearest_vertex = np.argmin(np.linalg.norm(target.vertices - point[..., None, :], axis=-1), axis=-1)
     starts = target.vertices[..., target.edges[:, 0], :]

@@ -346,7 +346,7 @@ def _touching_vertices(vertices: np.ndarray, normal: np.ndarray) -> np.ndarray:
     """The vertices (V, 3) lowest along ``normal``, within ``tolerance.HULL_RTOL`` of
     their scale: the moving shape's touching feature, for the trace."""
     heights = vertices @ normal
-    slack = tolerance.HULL_RTOL * (1 + np.abs(vertices).max())
+    slack = tolerance.HULL_RTOL * np.abs(vertices).max()
     return vertices[np.abs(heights - heights.min()) <= slack]
 
 

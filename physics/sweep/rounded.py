@@ -20,7 +20,8 @@ import math
 
 from numba import njit
 
-from physics.geometry import COMPILE, add, dot, like, maximum, minimum, scale, sub
+from physics.geometry import (COMPILE, add, dot, largest_magnitude, length_at_most, like, maximum, minimum,
+                              power_of_two_below, scale, smallest_normal, sub, times_power_of_two)
 from physics.solve import first_nonpositive_time
 
 
@@ -38,14 +39,33 @@ def ball_entry_time(offset, direction, radius):
     The quadratic ``|d|^2 t^2 + 2 (m.d) t + |m|^2 - r^2`` takes its discriminant from
     the perpendicular distance of the line, ``|d|^2 (r^2 - |m_perp|^2)``: no
     ``b^2 - 4ac`` cancellation at a graze.  An infinite cylinder is this ball in the
-    plane square to its axis: pass the offset and direction without their axial parts."""
+    plane square to its axis: pass the offset and direction without their axial parts.
+
+    An offset whose square underflows (|m| < ~1e-154, beside coordinates of ~1) is
+    solved scaled: m and r by 2^k, d by 2^-j (powers of two bringing each to unit
+    size), whose root t' gives t = t' 2^(-k-j) exactly scaled — not a false t = 0."""
+    largest = largest_magnitude(offset)
+    if largest > 0 and dot(offset, offset) < smallest_normal(largest):
+        speed = largest_magnitude(direction)
+        if not speed > 0:
+            return like(largest, 0.0) if length_at_most(offset, radius) else like(largest, math.inf)
+        k, j = -power_of_two_below(maximum(largest, radius)), power_of_two_below(speed)
+        time = _entry_time(times_power_of_two(offset, k), times_power_of_two(direction, -j), like(radius, math.ldexp(radius, k)))
+        time = like(time, math.ldexp(time, -k - j))
+    else:
+        time = _entry_time(offset, direction, radius)
+    return time if time <= 1 else like(time, math.inf)
+
+
+@njit(**COMPILE)
+def _entry_time(offset, direction, radius):
+    """``ball_entry_time``'s root at any t >= 0 (+inf if none), as the quadratic gives it."""
     speed_squared = dot(direction, direction)
     half_b = dot(offset, direction)
     perpendicular = sub(offset, scale(half_b / speed_squared if speed_squared > 0 else like(half_b, 0.0), direction))
     radius_squared = radius * radius
-    time = first_nonpositive_time(speed_squared, half_b, dot(offset, offset) - radius_squared,
+    return first_nonpositive_time(speed_squared, half_b, dot(offset, offset) - radius_squared,
                                   speed_squared * (radius_squared - dot(perpendicular, perpendicular)))
-    return time if time <= 1 else like(time, math.inf)
 
 
 @njit(**COMPILE)

@@ -366,7 +366,7 @@ def contact_features(a_vertices, a_edge_ends, b_vertices, b_edge_ends, b_normals
     largest_b = zero
     for i in range(b_vertices.shape[0]):
         largest_b = maximum(largest_b, largest_magnitude(row(b_vertices, i)))
-    slack = like(zero, tolerance.HULL_RTOL) * (like(zero, 1.0) + maximum(largest, largest_b))
+    slack = like(zero, tolerance.HULL_RTOL) * maximum(largest, largest_b)
     normal = normal if hit else (zero, zero, zero)
     plane = dot(row(b_vertices, 0), normal)
     for i in range(1, b_vertices.shape[0]):
