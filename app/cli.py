@@ -35,6 +35,16 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def report_progress(done: int, total: int) -> None:
+    """Progress of a scene's sweeps on the terminal, for scenes of more than
+    ``PROGRESS_STEP`` targets (480,000 points take a minute or more)."""
+    from app.view_model import PROGRESS_STEP
+
+    if total > PROGRESS_STEP:
+        print(f"\rsweeplab: swept {done:,} of {total:,} targets ({100 * done // total}%)",
+              end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+
 def render_main(argv: list[str]) -> int:
     from app.camera import OrbitCamera
     from app.headless import GLUnavailable, OffscreenRenderer
@@ -56,7 +66,7 @@ def render_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     try:
         scene = load(args.scene or DEMO_SCENE)
-        view = build_view_model(scene, args.select, reference=True,
+        view = build_view_model(scene, args.select, reference=True, progress=report_progress,
                                 display=MeshDisplay(bvh_depth=args.bvh_depth, minkowski=args.minkowski))
         if args.camera:
             camera = OrbitCamera.parse(args.camera)
@@ -157,6 +167,7 @@ def editor_main(argv: list[str]) -> int:
     from app.window import run_editor
 
     editor = Editor(load(DEMO_SCENE))
+    editor.progress = report_progress
     editor.mesh_display.bvh_depth = args.bvh_depth
     editor.mesh_display.minkowski = args.minkowski
     if args.scene is not None and not editor.open(Path(args.scene)):

@@ -102,6 +102,8 @@ class Editor:
         self._view_key = None
         self.compilation: KernelCompilation | None = None
         """Kernels compiling in the background on a cold cache (``start_compiling``)."""
+        self.progress: Callable[[int, int], None] | None = None
+        """Told (done, total) as a view's targets are swept (``sweep_targets``)."""
         self._seen_revision, self._last_change = -1, clock()
         self.frame_all()
 
@@ -131,7 +133,7 @@ class Editor:
         if key != self._view_key:
             self._view = build_view_model(self.history.current, self.selected, float32=still,
                                           reference=still and self.check_reference, display=replace(display),
-                                          pending=pending)
+                                          pending=pending, progress=self.progress)
             self._view_key = key
         return self._view
 

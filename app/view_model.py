@@ -11,6 +11,7 @@ returns; no GL here, so it is tested headless.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -116,11 +117,13 @@ class ViewModel:
     bounds: tuple[np.ndarray, np.ndarray] = (np.full(3, -1.0), np.full(3, 1.0))
 
 
-def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) -> list[TargetReport]:
+def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
+                  progress: Callable[[int, int], None] | None = None) -> list[TargetReport]:
     """Sweep the moving object against every other object of the scene; with
     ``float32`` also in single precision (the lens), with ``reference`` also with
     the reference solver (and, between two meshes, the bisection narrowphase: both
-    are asked for once the scene is still)."""
+    are asked for once the scene is still).  ``progress(done, total)`` is told of
+    every ``PROGRESS_STEP`` targets reported, and of the last."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.object(scene.moving)
@@ -129,7 +132,10 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
     options = {"ignore_separating": scene.options["ignore_separating"]}
     answers = _untraced_answers(moving_object, moving, scene, options)
     reports = []
-    for target_object in scene.targets():
+    targets = scene.targets()
+    for done, target_object in enumerate(targets):
+        if progress is not None and done % PROGRESS_STEP == 0:
+            progress(done, len(targets))
         meshes = {moving_object.kind, target_object.kind} == {"mesh"}
         with_mesh = "mesh" in (moving_object.kind, target_object.kind)
         trace = _trace_for(moving_object.kind, target_object.kind)
@@ -166,7 +172,13 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False) 
             if report.reference is not None:
                 report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
         reports.append(report)
+    if progress is not None:
+        progress(len(targets), len(targets))
     return reports
+
+
+PROGRESS_STEP = 10_000
+"""Targets swept between two ``progress`` reports of ``sweep_targets``."""
 
 
 def _trace_for(moving_kind: str, target_kind: str) -> TraversalTrace | SatTrace | None:
@@ -239,15 +251,16 @@ def disagreement(result: SweepResult, reference: SweepResult, ignore_separating:
 
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
                      reference: bool = False, display: MeshDisplay | None = None,
-                     pending: bool = False) -> ViewModel:
+                     pending: bool = False, progress: Callable[[int, int], None] | None = None) -> ViewModel:
     """Everything to draw, and a report per target (with the float32 lens and the
     reference answers when asked: the editor asks once the scene is still);
     ``display`` says what to draw of meshes (``app.mesh_view``).  ``pending``: the
     physics kernels are still compiling (``app.compiling``): the shapes and the
-    motion only, each target "pending", no physics called."""
+    motion only, each target "pending", no physics called.  ``progress``: as
+    ``sweep_targets`` takes it."""
     display = display or MeshDisplay()
     view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="compiling the physics kernels")
-                              for o in scene.targets()] if pending else sweep_targets(scene, float32, reference))
+                              for o in scene.targets()] if pending else sweep_targets(scene, float32, reference, progress))
     hits = [r for r in view.reports if r.time is not None]
     if hits:
         first = min(hits, key=lambda r: r.time)

@@ -15,7 +15,7 @@ import numpy as np
 
 from physics import tolerance
 from physics.core import EDGE, FACE, VERTEX
-from physics.result import SweepResult, answer_dtype
+from physics.result import SweepResult
 from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
                             broadcast_batch_shapes, vector_argument)
 from physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
@@ -98,7 +98,7 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     if moving.batch_shape or target.batch_shape or direction.ndim > 1:
         broadcast_batch_shapes(moving.batch_shape, target.batch_shape, direction.shape[:-1],
                                names="moving, target, direction")
-    plan = unit_size_plan(moving, target, direction, answer_dtype(moving, target, direction))
+    plan = unit_size_plan(moving, target, direction)
     if plan is None:
         return _sweep_as_given(moving, target, direction, ignore_separating, options)
     return plan.answer(_sweep_as_given(plan.shape(moving), plan.shape(target), plan.direction(direction),

@@ -30,12 +30,13 @@ The pair tests themselves (``sweep_sphere_sphere`` …) answer as given.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 from numba import njit
 
 from physics.geometry import COMPILE
-from physics.result import SweepResult
+from physics.result import SweepResult, answer_dtype
 from physics.shapes import ConvexPolyhedron, Plane, Shape, TriangleMesh
 
 
@@ -43,7 +44,13 @@ def band_exponent(dtype) -> int:
     """Binades either side of 1 within which a query is answered as given: a sixteenth
     of the dtype's exponent range (64 for float64, 8 for float32), so that fourth
     powers of the magnitudes, and of their last-place rounding, stay normal floats."""
-    return np.finfo(dtype).maxexp // 16
+    try:
+        return _BANDS[dtype]
+    except KeyError:
+        return _BANDS.setdefault(dtype, np.finfo(dtype).maxexp // 16)
+
+
+_BANDS: dict[np.dtype, int] = {}
 
 
 @njit(**COMPILE)
@@ -76,9 +83,9 @@ def _length_arrays(shape: Shape) -> list[tuple[np.ndarray, int]]:
     return [(getattr(shape, name), shape._element_dims[name]) for name in shape._length_fields]
 
 
-def magnitude_range(shape: Shape) -> tuple[float, float]:
-    """(smallest, largest) over the lanes of ``shape`` of a lower bound on the lane's
-    magnitude, and the largest magnitude: computed once, kept with the shape."""
+def magnitude_range(shape: Shape) -> tuple[float, float, np.dtype]:
+    """(a lower bound on every lane's magnitude, the largest lane magnitude, the
+    shape's answer dtype): computed once, kept with the shape."""
     try:
         return shape._magnitudes
     except AttributeError:
@@ -89,8 +96,18 @@ def magnitude_range(shape: Shape) -> tuple[float, float]:
             continue
         lowest, highest = _row_max_range(_rows(array, dims))
         smallest, largest = max(smallest, lowest), max(largest, highest)
-    object.__setattr__(shape, "_magnitudes", (smallest, largest))
-    return smallest, largest
+    object.__setattr__(shape, "_magnitudes", (smallest, largest, answer_dtype(shape)))
+    return shape._magnitudes
+
+
+def _direction_range(direction: np.ndarray) -> tuple[float, float]:
+    """``_row_max_range`` of the directions (one direction: in Python, a compiled
+    call's argument checks cost more than the work)."""
+    if direction.ndim == 1:
+        x, y, z = direction.tolist()
+        longest = max(abs(x), abs(y), abs(z))
+        return longest, longest
+    return _row_max_range(_rows(direction, 1))
 
 
 def lane_magnitudes(shape: Shape) -> np.ndarray:
@@ -162,20 +179,22 @@ def _scaled_mesh(mesh: TriangleMesh, exponent: int) -> TriangleMesh:
     return body.moved(translation=np.ldexp(mesh.translation, exponent), rotation=mesh.rotation)
 
 
-def unit_size_plan(moving: Shape, target: Shape, direction: np.ndarray, dtype) -> UnitSizePlan | None:
+def unit_size_plan(moving: Shape, target: Shape, direction: np.ndarray) -> UnitSizePlan | None:
     """How to answer the query at unit size (module docstring), or None when it is
     answered as given — decided from cached bounds without a pass over the lanes
     when every lane is within the band."""
+    smallest_moving, largest_moving, moving_dtype = magnitude_range(moving)
+    smallest_target, largest_target, target_dtype = magnitude_range(target)
+    dtype = moving_dtype if moving_dtype == target_dtype == direction.dtype \
+        else np.result_type(moving_dtype, target_dtype, direction.dtype)
     band = band_exponent(dtype)
     reach = band // 2
     bounded = not isinstance(moving, Plane) and not isinstance(target, Plane)
-    smallest_moving, largest_moving = magnitude_range(moving)
-    smallest_target, largest_target = magnitude_range(target)
-    shortest, longest = _row_max_range(_rows(direction, 1))
+    shortest, longest = _direction_range(direction)
     smallest = max(smallest_moving, smallest_target)  # no lane's shapes are smaller
     largest = max(largest_moving, largest_target, longest)
-    if (2.0 ** -band <= smallest and largest < 2.0 ** band
-            and (not bounded or longest <= np.ldexp(smallest, reach))):
+    if (math.ldexp(1.0, -band) <= smallest and largest < math.ldexp(1.0, band)
+            and (not bounded or longest <= math.ldexp(smallest, reach))):
         return None
     with np.errstate(over="ignore", under="ignore"):
         return _plan_by_lane(moving, target, direction, band, reach, bounded)

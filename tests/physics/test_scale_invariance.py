@@ -32,6 +32,12 @@ def _normal_floats(array) -> bool:
     return bool(np.all((array == 0) | (np.abs(array) >= np.finfo(np.float64).tiny)))
 
 
+def _multiplies_exactly(unit_sized) -> bool:
+    """Whether the components of a unit normal or rotation are 0 or at least 2^-900:
+    a component of 3e-308 times a coordinate of 0.25 is subnormal already."""
+    return bool(np.all((unit_sized == 0) | (np.abs(unit_sized) >= 2.0 ** -900)))
+
+
 def _exactly_scaled(array, exponent: int, require=assume) -> np.ndarray:
     """``array`` times 2^exponent, ``require``-ing (hypothesis: assuming) that no value
     loses bits."""
@@ -59,7 +65,7 @@ def scaled(shape, exponent: int, require=assume):
     if isinstance(shape, Segment):
         return Segment(s(shape.a), s(shape.b))
     if isinstance(shape, Plane):
-        require(_normal_floats(shape.normal))
+        require(_multiplies_exactly(shape.normal))
         return Plane(shape.normal, s(shape.offset))
     if isinstance(shape, Triangle):
         return Triangle(s(shape.a), s(shape.b), s(shape.c))
@@ -68,7 +74,7 @@ def scaled(shape, exponent: int, require=assume):
     if isinstance(shape, ConvexPolyhedron):
         return ConvexPolyhedron(s(shape.vertices))
     assert isinstance(shape, TriangleMesh)
-    require(_normal_floats(shape.rotation))
+    require(_multiplies_exactly(shape.rotation))
     return TriangleMesh(s(shape.vertices), shape.faces, translation=s(shape.translation), rotation=shape.rotation)
 
 
@@ -172,3 +178,45 @@ def test_a_ball_just_beside_an_edge_or_vertex_is_not_on_it(moving):
         assert result.hit and not result.initially_overlapping, result
         np.testing.assert_array_equal(result.normal, [0, 1, 0])
         assert not sweep(moving, target, [0, 2, 0.0]).hit
+
+
+def test_a_batch_answers_each_lane_at_its_own_size():
+    """Lanes at 2^-600, 1 and 2^600 in one batch: each answers as the unit lane
+    does, scaled (one exponent for the batch would have sunk the small lane)."""
+    exponents = np.array([-600, 0, 600])
+    centers = np.ldexp(np.array([0, 0, 5.0]), exponents[:, None])
+    batch = sweep(Sphere(centers, np.ldexp(1.0, exponents)), Capsule(np.ldexp(np.array([-1, 0, 0.0]), exponents[:, None]),
+                                                                     np.ldexp(np.array([1, 0, 0.0]), exponents[:, None]),
+                                                                     np.ldexp(1.0, exponents)),
+                  np.ldexp(np.array([0, 0, -10.0]), exponents[:, None]))
+    unit = sweep(Sphere([0, 0, 5.0], 1.0), Capsule([-1, 0, 0.0], [1, 0, 0], 1.0), [0, 0, -10.0])
+    assert batch.hit.all() and np.all(batch.t == unit.t) and unit.t == pytest.approx(0.3)
+    np.testing.assert_array_equal(batch.normal, np.broadcast_to(unit.normal, (3, 3)))
+    np.testing.assert_array_equal(batch.point, np.ldexp(unit.point, exponents[:, None]))
+
+
+@pytest.mark.parametrize("exponent", [-40, -9, 9, 40])
+def test_float32_queries_beyond_their_band_answer_as_their_unit_twin(exponent):
+    """float32 squares overflow at ~2^64 and capsule cores multiply four coordinates:
+    float32 capsules at 2^40 answer as at unit size (the band is 2^+-8 in float32)."""
+    def capsules(k):
+        a, b = np.ldexp(np.float32([0, -1, 5]), k), np.ldexp(np.float32([0, 1, 5]), k)
+        c, d = np.ldexp(np.float32([-1, 0, 0]), k), np.ldexp(np.float32([1, 0, 0]), k)
+        one = np.ldexp(np.float32(1), k)
+        return Capsule(a, b, one), Capsule(c, d, one), np.ldexp(np.float32([0, 0, -10]), k)
+    unit, twin = sweep(*capsules(0)), sweep(*capsules(exponent))
+    assert unit.t == pytest.approx(0.3, rel=1e-6) and twin.point.dtype == np.float32
+    assert_twins(unit, twin, exponent)
+
+
+@pytest.mark.parametrize("exponent", [-700, 700])
+def test_a_mesh_far_from_unit_size_is_swept_at_unit_size(exponent):
+    """A mesh at 2^700 (its tree's squared radii overflow) answers as at unit size;
+    its scaled copy is built once and reused."""
+    vertices = np.array([[-1, -1, 1.0], [1, -1, 1], [0, 1, 1]])
+    unit_mesh, mesh = TriangleMesh(vertices, [[0, 1, 2]]), TriangleMesh(np.ldexp(vertices, exponent), [[0, 1, 2]])
+    sphere = Sphere([0, 0, 5.0], 1.0)
+    unit = sweep(sphere, unit_mesh, [0, 0, -10.0])
+    for _ in range(2):
+        assert_twins(unit, sweep(scaled(sphere, exponent, _must), mesh, np.ldexp([0, 0, -10.0], exponent)), exponent)
+    assert sum(isinstance(key, tuple) and key[0] == "unit size" for key in mesh._derived) == 1
