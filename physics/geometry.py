@@ -215,6 +215,12 @@ def length_at_most(a, bound):
     squared = dot(a, a)
     if squared >= smallest_normal(squared):
         return squared <= bound * bound
+    return _scaled_length_at_most(a, bound)
+
+
+@njit(**COMPILE)
+def _scaled_length_at_most(a, bound):
+    """``length_at_most`` where |a|^2 underflows: both scaled to unit size first."""
     largest = maximum(largest_magnitude(a), bound)
     if not largest > 0:
         return True

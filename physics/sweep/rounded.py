@@ -41,30 +41,39 @@ def ball_entry_time(offset, direction, radius):
     ``b^2 - 4ac`` cancellation at a graze.  An infinite cylinder is this ball in the
     plane square to its axis: pass the offset and direction without their axial parts.
 
-    An offset whose square underflows (|m| < ~1e-154, beside coordinates of ~1) is
-    solved scaled: m and r by 2^k, d by 2^-j (powers of two bringing each to unit
-    size), whose root t' gives t = t' 2^(-k-j) exactly scaled — not a false t = 0."""
-    largest = largest_magnitude(offset)
-    if largest > 0 and dot(offset, offset) < smallest_normal(largest):
-        speed = largest_magnitude(direction)
-        if not speed > 0:
-            return like(largest, 0.0) if length_at_most(offset, radius) else like(largest, math.inf)
-        k, j = -power_of_two_below(maximum(largest, radius)), power_of_two_below(speed)
-        time = _entry_time(times_power_of_two(offset, k), times_power_of_two(direction, -j), like(radius, math.ldexp(radius, k)))
-        time = like(time, math.ldexp(time, -k - j))
-    else:
-        time = _entry_time(offset, direction, radius)
+    An offset whose square underflows (|m| < ~1e-154, beside coordinates of ~1) reads
+    as inside (t = 0) when r^2 underflows too: such a lane is solved again scaled, m
+    and r by 2^k, d by 2^-j (powers of two bringing each to unit size), whose root t'
+    gives t = t' 2^(-k-j) exactly — not a false t = 0."""
+    offset_squared = dot(offset, offset)
+    time = _entry_time(offset, offset_squared, direction, radius)
+    if time == 0 and offset_squared < smallest_normal(offset_squared) and largest_magnitude(offset) > 0:
+        time = _tiny_offset_entry_time(offset, direction, radius)  # "inside" may be underflow
     return time if time <= 1 else like(time, math.inf)
 
 
 @njit(**COMPILE)
-def _entry_time(offset, direction, radius):
-    """``ball_entry_time``'s root at any t >= 0 (+inf if none), as the quadratic gives it."""
+def _tiny_offset_entry_time(offset, direction, radius):
+    """``_entry_time`` of an offset whose square underflows, solved scaled (exactly)."""
+    largest, speed = largest_magnitude(offset), largest_magnitude(direction)
+    if not speed > 0:
+        return like(largest, 0.0) if length_at_most(offset, radius) else like(largest, math.inf)
+    k, j = -power_of_two_below(maximum(largest, radius)), power_of_two_below(speed)
+    scaled_offset = times_power_of_two(offset, k)
+    time = _entry_time(scaled_offset, dot(scaled_offset, scaled_offset), times_power_of_two(direction, -j),
+                       like(radius, math.ldexp(radius, k)))
+    return like(time, math.ldexp(time, -k - j))
+
+
+@njit(**COMPILE)
+def _entry_time(offset, offset_squared, direction, radius):
+    """``ball_entry_time``'s root at any t >= 0 (+inf if none), as the quadratic gives it
+    (``offset_squared``: |offset|^2)."""
     speed_squared = dot(direction, direction)
     half_b = dot(offset, direction)
     perpendicular = sub(offset, scale(half_b / speed_squared if speed_squared > 0 else like(half_b, 0.0), direction))
     radius_squared = radius * radius
-    return first_nonpositive_time(speed_squared, half_b, dot(offset, offset) - radius_squared,
+    return first_nonpositive_time(speed_squared, half_b, offset_squared - radius_squared,
                                   speed_squared * (radius_squared - dot(perpendicular, perpendicular)))
 
 

@@ -100,14 +100,22 @@ def magnitude_range(shape: Shape) -> tuple[float, float, np.dtype]:
     return shape._magnitudes
 
 
-def _direction_range(direction: np.ndarray) -> tuple[float, float]:
-    """``_row_max_range`` of the directions (one direction: in Python, a compiled
-    call's argument checks cost more than the work)."""
+def _longest(direction: np.ndarray) -> float:
+    """The largest |component| of the directions (of one direction in Python: a
+    compiled call's argument checks cost more than the work)."""
     if direction.ndim == 1:
         x, y, z = direction.tolist()
-        longest = max(abs(x), abs(y), abs(z))
-        return longest, longest
-    return _row_max_range(_rows(direction, 1))
+        return max(abs(x), abs(y), abs(z))
+    return _largest_magnitude(_rows(direction, 1).reshape(-1))
+
+
+@njit(**COMPILE)
+def _largest_magnitude(values):
+    """max |value| of a flat array (0 for none)."""
+    largest = 0.0
+    for value in values:
+        largest = max(largest, abs(float(value)))
+    return largest
 
 
 def lane_magnitudes(shape: Shape) -> np.ndarray:
@@ -190,7 +198,7 @@ def unit_size_plan(moving: Shape, target: Shape, direction: np.ndarray) -> UnitS
     band = band_exponent(dtype)
     reach = band // 2
     bounded = not isinstance(moving, Plane) and not isinstance(target, Plane)
-    shortest, longest = _direction_range(direction)
+    longest = _longest(direction)
     smallest = max(smallest_moving, smallest_target)  # no lane's shapes are smaller
     largest = max(largest_moving, largest_target, longest)
     if (math.ldexp(1.0, -band) <= smallest and largest < math.ldexp(1.0, band)
