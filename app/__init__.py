@@ -1,1 +1,5 @@
-"""sweeplab's editor: scene model, interaction, rendering, UI and command line."""
+"""sweeplab: the editor, its scene model, rendering, UI and command line
+(``app/`` in the repository); the physics library is ``sweeplab.physics``
+(``physics/``), the GLSL sources ``sweeplab.shaders`` (``shaders/``)."""
+
+__version__ = "0.1.0"

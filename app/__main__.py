@@ -1,7 +1,7 @@
-"""``python -m app`` is the ``sweeplab`` command."""
+"""``python -m sweeplab`` is the ``sweeplab`` command."""
 
 import sys
 
-from app.cli import main
+from sweeplab.cli import main
 
 sys.exit(main())

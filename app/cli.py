@@ -6,9 +6,10 @@
   [--select NAME] [--bvh-depth N] [--minkowski]`` draws one frame with no window (EGL) and writes
   a PNG (with the second opinions a still editor shows: reference answers and the
   mesh-mesh narrowphase).
-* ``sweeplab check [DIR]`` runs the fixtures of DIR (default ``tests/fixtures``)
-  without pytest, reporting every file; exits 1 if any fails (or a known-failing one
-  passes), 2 if a file could not be read as a fixture at all.
+* ``sweeplab check [PATH ...] [--examples]`` runs fixtures without pytest: files
+  named, and the fixtures found in folders (recursively; default ``tests/fixtures``),
+  or the examples that come with sweeplab, reporting every file; exits 1 if any fails
+  (or a known-failing one passes), 2 if a file could not be read as a fixture at all.
 * ``sweeplab warmup`` compiles every physics kernel into numba's disk cache, with a
   progress bar (otherwise each compiles on its first use).
 """
@@ -20,9 +21,12 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from app.scene import SceneError, load
+from sweeplab import __version__
+from sweeplab.scene import SceneError, load
 
-DEMO_SCENE = resources.files("app") / "scenes" / "demo.json"
+DEMO_SCENE = resources.files("sweeplab") / "scenes" / "demo.json"
+EXAMPLE_FIXTURES = Path(str(resources.files("sweeplab") / "examples"))
+"""Fixtures that come with sweeplab (package data; ``sweeplab check --examples``)."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -38,7 +42,7 @@ def _size(text: str) -> tuple[int, int]:
 def report_progress(done: int, total: int) -> None:
     """Progress of a scene's sweeps on the terminal, for scenes of more than
     ``PROGRESS_STEP`` targets (480,000 points take a minute or more)."""
-    from app.view_model import PROGRESS_STEP
+    from sweeplab.view_model import PROGRESS_STEP
 
     if total > PROGRESS_STEP:
         print(f"\rsweeplab: swept {done:,} of {total:,} targets ({100 * done // total}%)",
@@ -46,11 +50,11 @@ def report_progress(done: int, total: int) -> None:
 
 
 def render_main(argv: list[str]) -> int:
-    from app.camera import OrbitCamera
-    from app.headless import GLUnavailable, OffscreenRenderer
-    from app.mesh_view import MeshDisplay
-    from app.png import write_png
-    from app.view_model import build_view_model
+    from sweeplab.camera import OrbitCamera
+    from sweeplab.headless import GLUnavailable, OffscreenRenderer
+    from sweeplab.mesh_view import MeshDisplay
+    from sweeplab.png import write_png
+    from sweeplab.view_model import build_view_model
 
     parser = argparse.ArgumentParser(prog="sweeplab render", description="Render one frame of a scene to PNG.")
     parser.add_argument("scene", nargs="?", default=None, help="scene file (default: the demo scene)")
@@ -85,14 +89,21 @@ def render_main(argv: list[str]) -> int:
 
 
 def check_main(argv: list[str]) -> int:
-    from app.fixture import FixtureError, load_fixture, run_fixture
+    from sweeplab.fixture import FixtureError, load_fixture, run_fixture
 
     parser = argparse.ArgumentParser(prog="sweeplab check", description="Run regression fixtures without pytest.")
-    parser.add_argument("directory", nargs="?", default="tests/fixtures", help="folder of *.json fixtures")
+    parser.add_argument("paths", nargs="*", type=Path,
+                        help="fixture files, or folders searched recursively for them (default: tests/fixtures)")
+    parser.add_argument("--examples", action="store_true", help="check the example fixtures that come with sweeplab")
     args = parser.parse_args(argv)
-    paths = sorted(Path(args.directory).glob("*.json"))
+    given = args.paths + ([EXAMPLE_FIXTURES] if args.examples else []) or [Path("tests/fixtures")]
+    missing = [str(path) for path in given if not path.exists()]
+    if missing:
+        print(f"sweeplab check: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    paths = fixture_paths(given)
     if not paths:
-        print(f"sweeplab check: no fixtures in {args.directory}", file=sys.stderr)
+        print(f"sweeplab check: no fixtures in {', '.join(str(path) for path in given)}", file=sys.stderr)
         return 2
     counts = {"passed": 0, "failed": 0, "xfailed": 0, "unreadable": 0}
     for path in paths:
@@ -121,6 +132,17 @@ def check_main(argv: list[str]) -> int:
     return 2 if counts["unreadable"] else 1 if counts["failed"] else 0
 
 
+def fixture_paths(paths: list[Path]) -> list[Path]:
+    """The fixtures ``sweeplab check`` runs: each file named, and every ``*.json`` under
+    each folder (recursively) that declares itself a fixture (other JSON is skipped)."""
+    from sweeplab.json_files import declares_fixture
+
+    found = []
+    for path in paths:
+        found += [path] if path.is_file() else sorted(p for p in path.rglob("*.json") if declares_fixture(p))
+    return found
+
+
 def progress_bar(stream, width: int = 30):
     """A ``physics.warmup.run`` progress callback drawing ``[###...] done/total name``
     on ``stream``: redrawn in place on a terminal, one line a step otherwise."""
@@ -143,8 +165,8 @@ def warmup_main(argv: list[str]) -> int:
                                      "disk cache (each pair of sweep in float64 and float32, the mesh functions, "
                                      "the second opinions), so that no first use waits for the compiler.")
     parser.parse_args(argv)
-    from physics import warmup
-    from physics.kernel_cache import mark_warm
+    from sweeplab.physics import warmup
+    from sweeplab.physics.kernel_cache import mark_warm
 
     steps = warmup.tasks()
     seconds = warmup.run(steps, progress_bar(sys.stderr))
@@ -162,9 +184,10 @@ def editor_main(argv: list[str]) -> int:
     parser.add_argument("--bvh-depth", type=int, default=None, metavar="N",
                         help="start with the sphere-tree nodes of meshes drawn at depth N")
     parser.add_argument("--minkowski", action="store_true", help="start with the teaching view on")
+    parser.add_argument("--version", action="version", version=f"sweeplab {__version__}")
     args = parser.parse_args(argv)
-    from app.editor import Editor
-    from app.window import run_editor
+    from sweeplab.editor import Editor
+    from sweeplab.window import run_editor
 
     editor = Editor(load(DEMO_SCENE))
     editor.progress = report_progress

@@ -22,8 +22,8 @@ from typing import Callable
 
 from numba.core import event
 
-from physics import warmup
-from physics.kernel_cache import is_warm, mark_warm
+from sweeplab.physics import warmup
+from sweeplab.physics.kernel_cache import is_warm, mark_warm
 
 
 class _CompileListener(event.Listener):

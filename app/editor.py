@@ -15,16 +15,16 @@ from typing import Callable
 
 import numpy as np
 
-from app.camera import OrbitCamera
-from app.compiling import KernelCompilation, start_if_cold
-from app.mesh_sources import default_source
-from app.mesh_view import MeshDisplay
-from app.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
+from sweeplab.camera import OrbitCamera
+from sweeplab.compiling import KernelCompilation, start_if_cold
+from sweeplab.mesh_sources import default_source
+from sweeplab.mesh_view import MeshDisplay
+from sweeplab.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
                          pytest_source, run_fixture, save_fixture)
-from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
-from app.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, random_hull_vertices
-from app.view_model import ViewModel, build_view_model
-from physics import Sphere, sweep
+from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
+from sweeplab.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, random_hull_vertices
+from sweeplab.view_model import ViewModel, build_view_model
+from sweeplab.physics import Sphere, sweep
 
 AUTOSAVE_SECONDS = 5.0
 REFERENCE_DELAY = 0.3

@@ -19,14 +19,14 @@ from pathlib import Path
 
 import numpy as np
 
-from app.atomic import write_text_atomically
-from app.json_files import JsonFileError, is_finite_number, is_integer, read_json
-from app.scene import Scene, SceneError
-from app.shape_kinds import KINDS, build_shape
-from physics import SweepResult, sweep, tolerance
-from physics.reference import reference_sweep
+from sweeplab.atomic import write_text_atomically
+from sweeplab.json_files import FIXTURE_FORMAT as FORMAT
+from sweeplab.json_files import JsonFileError, is_finite_number, is_integer, read_json
+from sweeplab.scene import Scene, SceneError
+from sweeplab.shape_kinds import KINDS, build_shape
+from sweeplab.physics import SweepResult, sweep, tolerance
+from sweeplab.physics.reference import reference_sweep
 
-FORMAT = "sweeplab-fixture"
 VERSION = 1
 FIELDS = ("hit", "t", "point", "normal", "face_index", "penetration_depth")
 DEFAULT_TOLERANCES = {"t": tolerance.TIME_ATOL, "point": tolerance.LENGTH_RTOL, "normal": tolerance.NORMAL_ATOL,
@@ -301,7 +301,7 @@ def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> 
 
     used = sorted({type(KINDS[o.kind].build(o.params)).__name__ for o in [moving_object, *targets]})
     lines = [f"def {test_name}():",
-             f"    from physics import {', '.join(used + ['sweep'])}",
+             f"    from sweeplab.physics import {', '.join(used + ['sweep'])}",
              "",
              f"    moving = {construct(moving_object)}",
              f"    direction = {scene.direction!r}"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.camera import OrbitCamera
-from app.render import Renderer, grid_step_for
-from app.view_model import ViewModel
+from sweeplab.camera import OrbitCamera
+from sweeplab.render import Renderer, grid_step_for
+from sweeplab.view_model import ViewModel
 
 MULTISAMPLES = 4
 

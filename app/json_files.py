@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 
@@ -38,3 +39,25 @@ def read_json(path) -> object:
         raise JsonFileError(f"{path} is not valid JSON: {error}") from None
     except RecursionError:
         raise JsonFileError(f"{path} nests lists or objects too deeply to read") from None
+
+
+FIXTURE_FORMAT = "sweeplab-fixture"
+"""The ``"format"`` of a fixture file (``sweeplab.fixture``)."""
+
+_FIXTURE_DECLARATION = re.compile(rb'"format"\s*:\s*"' + FIXTURE_FORMAT.encode() + rb'"')
+
+SNIFF_BYTES = 4096
+"""How much of a JSON file ``declares_fixture`` reads: the format comes first in the
+files sweeplab writes, and a large data file is not parsed."""
+
+
+def declares_fixture(path) -> bool:
+    """Whether the opening bytes of ``path`` declare ``"format": "sweeplab-fixture"``:
+    such a file is a fixture, and fails as one if it is malformed; any other JSON file
+    is none of sweeplab's business (the pytest plugin and ``sweeplab check`` on a
+    folder skip it).  Standard library only: the plugin loads in every pytest run."""
+    try:
+        with open(path, "rb") as file:
+            return _FIXTURE_DECLARATION.search(file.read(SNIFF_BYTES)) is not None
+    except OSError:
+        return False

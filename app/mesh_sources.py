@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 
-from physics import TriangleMesh
+from sweeplab.physics import TriangleMesh
 
 GENERATORS = {
     "icosphere": {"subdivisions": 2, "radius": 1.0},

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app import tessellate
-from app.shape_kinds import posed_mesh
-from physics import Sphere, TriangleMesh, tolerance
-from physics.broadphase import MeshContact, NarrowphaseTrace, first_mesh_contact
-from physics.contacts import MeshContacts, classify, contacts
-from physics.overlap import MeshOverlap, mesh_overlap
-from physics.traversal import CULLED, LEAF_HIT, LEAF_MISSED, VISITED, TraversalTrace
+from sweeplab import tessellate
+from sweeplab.shape_kinds import posed_mesh
+from sweeplab.physics import Sphere, TriangleMesh, tolerance
+from sweeplab.physics.broadphase import MeshContact, NarrowphaseTrace, first_mesh_contact
+from sweeplab.physics.contacts import MeshContacts, classify, contacts
+from sweeplab.physics.overlap import MeshOverlap, mesh_overlap
+from sweeplab.physics.traversal import CULLED, LEAF_HIT, LEAF_MISSED, VISITED, TraversalTrace
 
 NODE = (0.55, 0.6, 0.7, 0.35)
 NODE_COLORS = {VISITED: (0.3, 0.6, 1.0, 0.9), CULLED: (0.5, 0.5, 0.55, 0.35), LEAF_HIT: (1.0, 0.25, 0.2, 1.0),

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from app import tessellate
-from physics.gjk import core_and_margin
+from sweeplab import tessellate
+from sweeplab.physics.gjk import core_and_margin
 
 DIRECTION_GRID = (48, 24)
 """Longitudes and latitudes of the directions the obstacle's surface is sampled at."""

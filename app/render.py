@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.camera import OrbitCamera
-from app.shaders import build_program
-from app.view_model import ViewModel
+from sweeplab.camera import OrbitCamera
+from sweeplab.programs import build_program
+from sweeplab.view_model import ViewModel
 
 BACKGROUND = (0.16, 0.17, 0.2, 1.0)
 GRID = (0.3, 0.32, 0.36, 1.0)

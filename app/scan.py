@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.scene import Scene
-from app.shape_kinds import KINDS
-from physics import sweep
+from sweeplab.scene import Scene
+from sweeplab.shape_kinds import KINDS
+from sweeplab.physics import sweep
 
 DIRECTION = "direction"
 """``ScanSpec.varied`` value that varies the sweep direction instead of a shape."""

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from app.atomic import write_text_atomically
-from app.json_files import JsonFileError, is_finite_number, is_integer, read_json
-from app.shape_kinds import KINDS
+from sweeplab.atomic import write_text_atomically
+from sweeplab.json_files import JsonFileError, is_finite_number, is_integer, read_json
+from sweeplab.shape_kinds import KINDS
 
 FORMAT = "sweeplab-scene"
 VERSION = 1

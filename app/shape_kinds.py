@@ -23,9 +23,9 @@ from typing import Callable
 
 import numpy as np
 
-from app import tessellate
-from app.mesh_sources import base_mesh, default_source
-from physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+from sweeplab import tessellate
+from sweeplab.mesh_sources import base_mesh, default_source
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
 
 
 @dataclass(frozen=True)

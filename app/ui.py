@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 from imgui_bundle import imgui, imguizmo
 
-from app.editor import SHORTCUTS, Editor
-from app.shape_kinds import KINDS, RigidMotion
-from app.ui_meshes import add_mesh_menu, draw_axes_panel, draw_mesh_panel, source_field
-from app.ui_tools import ToolState, cancel_and_message, draw_tools
-from app.view_model import TargetReport
+from sweeplab.editor import SHORTCUTS, Editor
+from sweeplab.shape_kinds import KINDS, RigidMotion
+from sweeplab.ui_meshes import add_mesh_menu, draw_axes_panel, draw_mesh_panel, source_field
+from sweeplab.ui_tools import ToolState, cancel_and_message, draw_tools
+from sweeplab.view_model import TargetReport
 
 gizmo = imguizmo.im_guizmo
 DIFFERS = (1.0, 0.35, 0.3, 1.0)

@@ -9,12 +9,12 @@ import json
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from app.editor import Editor
-from app.mesh_sources import GENERATORS
-from app.shape_kinds import build_shape
-from app.view_model import TargetReport
-from physics.sweep.polyhedron import AXIS_KINDS
-from physics.traversal import STATUS_NAMES
+from sweeplab.editor import Editor
+from sweeplab.mesh_sources import GENERATORS
+from sweeplab.shape_kinds import build_shape
+from sweeplab.view_model import TargetReport
+from sweeplab.physics.sweep.polyhedron import AXIS_KINDS
+from sweeplab.physics.traversal import STATUS_NAMES
 
 RED = (1.0, 0.35, 0.3, 1.0)
 MUTED = (0.6, 0.6, 0.65, 1.0)

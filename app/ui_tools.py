@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from app.editor import Editor
-from app.fixture import PRECISIONS, SOURCES
-from app.scan import DIRECTION, ScanResult, ScanSpec, parameter_choices, run_scan
+from sweeplab.editor import Editor
+from sweeplab.fixture import PRECISIONS, SOURCES
+from sweeplab.scan import DIRECTION, ScanResult, ScanSpec, parameter_choices, run_scan
 
 RED = (1.0, 0.35, 0.3, 1.0)
 GREEN = (0.4, 0.9, 0.45, 1.0)

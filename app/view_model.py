@@ -15,16 +15,16 @@ from typing import Callable
 
 import numpy as np
 
-from app import mesh_view, minkowski, tessellate
-from app.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
-from app.scene import Scene
-from app.shape_kinds import KINDS, build_shape, drawn_mesh
-from physics import Feature, Sphere, SweepResult, sweep, tolerance
-from physics.gjk import convex_cast
-from physics.reference import reference_sweep
-from physics.sweep import sweep_each
-from physics.sweep.polyhedron import SatTrace
-from physics.traversal import TraversalTrace
+from sweeplab import mesh_view, minkowski, tessellate
+from sweeplab.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
+from sweeplab.scene import Scene
+from sweeplab.shape_kinds import KINDS, build_shape, drawn_mesh
+from sweeplab.physics import Feature, Sphere, SweepResult, sweep, tolerance
+from sweeplab.physics.gjk import convex_cast
+from sweeplab.physics.reference import reference_sweep
+from sweeplab.physics.sweep import sweep_each
+from sweeplab.physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.traversal import TraversalTrace
 
 POLYTOPE_KINDS = ("point", "segment", "triangle", "polygon", "polyhedron")
 """Targets a moving polyhedron meets by the separating axis test (whose trace names

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from app.editor import REFERENCE_DELAY, SHORTCUTS, Editor
+from sweeplab.editor import REFERENCE_DELAY, SHORTCUTS, Editor
 
 WINDOW_SIZE = (1280, 800)
 PICK_RADIUS = 0.005
@@ -86,10 +86,10 @@ def _make_window_class():
     from imgui_bundle import imgui, imguizmo, implot
     from pyglet.window import key, mouse
 
-    from app.imgui_renderer import ImGuiRenderer
-    from app.png import write_png
-    from app.render import Renderer, grid_step_for
-    from app.ui import PanelState, draw_ui
+    from sweeplab.imgui_renderer import ImGuiRenderer
+    from sweeplab.png import write_png
+    from sweeplab.render import Renderer, grid_step_for
+    from sweeplab.ui import PanelState, draw_ui
 
     class EditorWindowImpl(pyglet.window.Window):
         def __init__(self, editor: Editor, screenshot: Path | None):
@@ -230,7 +230,7 @@ def _make_window_class():
         def on_close(self):
             written = self.editor.autosave()
             if self.editor.dirty and written is None:
-                from app.scene import autosave_path, save
+                from sweeplab.scene import autosave_path, save
 
                 save(self.editor.scene, autosave_path(self.editor.path))
             super().on_close()

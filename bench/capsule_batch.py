@@ -16,8 +16,8 @@ import time
 import numpy as np
 from timing import describe, thread_rates
 
-from physics import Capsule, Triangle, sweep
-from physics.reference import reference_sweep
+from sweeplab.physics import Capsule, Triangle, sweep
+from sweeplab.physics.reference import reference_sweep
 
 
 def random_capsules(rng, count):

@@ -38,12 +38,12 @@ def main() -> None:
     import pyglet
 
     pyglet.options["headless"] = bool(os.environ.get("PYGLET_HEADLESS"))
-    from app.editor import Editor
-    from app.scene import load
-    from app.view_model import build_view_model
-    from app.window import EditorWindow
+    from sweeplab.editor import Editor
+    from sweeplab.scene import load
+    from sweeplab.view_model import build_view_model
+    from sweeplab.window import EditorWindow
 
-    scene_path = args.scene or resources.files("app") / "scenes" / "meshes.json"
+    scene_path = args.scene or resources.files("sweeplab") / "scenes" / "meshes.json"
     editor = Editor(load(scene_path))
     window = EditorWindow(editor)
     base = list(editor.scene.direction)

@@ -22,8 +22,8 @@ import numpy as np
 import trimesh
 from timing import best_rate, describe, thread_rates
 
-from physics import Capsule, Sphere, TriangleMesh
-from physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
+from sweeplab.physics import Capsule, Sphere, TriangleMesh
+from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
 
 LATENCY_RADIUS = 0.05
 BATCH_RADIUS = 0.01

@@ -16,8 +16,8 @@ import time
 import numpy as np
 from timing import describe, thread_rates
 
-from physics import ConvexPolyhedron, sweep
-from physics.gjk import convex_cast
+from sweeplab.physics import ConvexPolyhedron, sweep
+from sweeplab.physics.gjk import convex_cast
 
 
 def random_rotations(rng, count):

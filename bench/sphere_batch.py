@@ -21,7 +21,7 @@ import time
 import numpy as np
 from timing import describe, thread_rates
 
-from physics import Sphere, Triangle, sweep
+from sweeplab.physics import Sphere, Triangle, sweep
 
 
 def random_spheres(rng, count):

@@ -3,7 +3,7 @@
 Each figure is measured in a fresh Python process, with numba's cache in a fresh
 folder (``NUMBA_CACHE_DIR``) for "cold" and the same folder again for "warm":
 
-- ``import physics`` (median of 5 processes);
+- ``import sweeplab.physics`` (median of 5 processes);
 - per pair, the first sweep in a process (one scalar query, float64): cold (it
   compiles) and from the cache;
 - ``sweeplab warmup`` in total, cold and warm, and the process's peak memory;
@@ -47,7 +47,7 @@ def import_seconds(cache: str) -> float:
     code = """
         import json, time
         start = time.perf_counter()
-        import physics
+        import sweeplab.physics
         print(json.dumps({"seconds": time.perf_counter() - start}))
     """
     return statistics.median(run_python(code, cache)["seconds"] for _ in range(5))
@@ -56,8 +56,8 @@ def import_seconds(cache: str) -> float:
 def first_sweep_seconds(pair: str, cache: str) -> float:
     code = f"""
         import json, time
-        from physics import Capsule, ConvexPolyhedron, Sphere, Triangle, sweep
-        from physics.warmup import grid_mesh
+        from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, Triangle, sweep
+        from sweeplab.physics.warmup import grid_mesh
         start = time.perf_counter()
         sweep({PAIRS[pair]}, [0.0, 0.0, -6.0])
         print(json.dumps({{"seconds": time.perf_counter() - start}}))
@@ -68,8 +68,8 @@ def first_sweep_seconds(pair: str, cache: str) -> float:
 def warmup_figures(cache: str) -> dict:
     code = """
         import json, resource
-        from physics import warmup
-        from physics.kernel_cache import mark_warm
+        from sweeplab.physics import warmup
+        from sweeplab.physics.kernel_cache import mark_warm
         seconds = warmup.run(warmup.tasks())
         mark_warm()
         print(json.dumps({"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
@@ -85,10 +85,10 @@ def editor_figures(cache: str) -> dict:
         start = time.perf_counter()
         import pyglet
         pyglet.options["headless"] = True
-        from app.cli import DEMO_SCENE
-        from app.editor import Editor
-        from app.scene import load
-        from app.window import EditorWindow
+        from sweeplab.cli import DEMO_SCENE
+        from sweeplab.editor import Editor
+        from sweeplab.scene import load
+        from sweeplab.window import EditorWindow
         from frame import draw_frame
 
         editor = Editor(load(DEMO_SCENE))
@@ -115,7 +115,7 @@ def editor_figures(cache: str) -> dict:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
-        print(f"import physics: {import_seconds(cache) * 1e3:.0f} ms (median of 5 processes)")
+        print(f"import sweeplab.physics: {import_seconds(cache) * 1e3:.0f} ms (median of 5 processes)")
     print("first sweep in a process (float64, one query): cold cache (compiles) / from the cache")
     for pair in PAIRS:
         with tempfile.TemporaryDirectory() as cache:

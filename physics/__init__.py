@@ -4,14 +4,14 @@ Never imports the editor, GL or UI code.  Public API (stable): the shapes, the
 answer type and ``sweep``.
 """
 
-from physics.kernel_cache import keep_cache_in_step
+from sweeplab.physics.kernel_cache import keep_cache_in_step
 
 keep_cache_in_step()  # before any kernel is loaded from numba's cache
 
-from physics.result import Feature, SweepResult
-from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
+from sweeplab.physics.result import Feature, SweepResult
+from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
                             TriangleMesh)
-from physics.sweep import sweep
+from sweeplab.physics.sweep import sweep
 
 __all__ = ["Point", "Segment", "Plane", "Triangle", "Polygon", "Sphere", "Capsule", "ConvexPolyhedron",
            "TriangleMesh", "SweepResult", "Feature", "sweep"]

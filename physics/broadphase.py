@@ -25,11 +25,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from physics import tolerance
-from physics.overlap import MeshOverlap, dual_walk, is_identity, mesh_overlap
-from physics.shapes import TriangleMesh, vector_argument
-from physics.geometry import COMPILE, add, dot, largest_magnitude, like, maximum, minimum, row, scale
-from physics.solve import IDENTICALLY_ZERO, solve_quadratic
+from sweeplab.physics import tolerance
+from sweeplab.physics.overlap import MeshOverlap, dual_walk, is_identity, mesh_overlap
+from sweeplab.physics.shapes import TriangleMesh, vector_argument
+from sweeplab.physics.geometry import COMPILE, add, dot, largest_magnitude, like, maximum, minimum, row, scale
+from sweeplab.physics.solve import IDENTICALLY_ZERO, solve_quadratic
 
 NARROWPHASE_SAMPLES = 32
 """Default number of evenly spaced overlap samples in the broadphase interval."""

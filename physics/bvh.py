@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from physics.geometry import COMPILE, add, cross, dot, like, maximum, minimum, row, scale, sqrt, sub
+from sweeplab.physics.geometry import COMPILE, add, cross, dot, like, maximum, minimum, row, scale, sqrt, sub
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from physics.geometry import (COMPILE, add, cross, cross_accurate, dot, largest_magnitude, like, maximum, normalize_or,
+from sweeplab.physics.geometry import (COMPILE, add, cross, cross_accurate, dot, largest_magnitude, like, maximum, normalize_or,
                               scale, sqrt, sub)
-from physics.lanes import lane_loop
+from sweeplab.physics.lanes import lane_loop
 
 
 @njit(**COMPILE)

@@ -15,10 +15,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physics.shapes import Sphere, TriangleMesh, vector_argument
-from physics.sweep.ball import Contact
-from physics.sweep.mesh import contact_to_world, moving_core, rounded_walks
-from physics.traversal import EVERY_HIT, TraversalTrace
+from sweeplab.physics.shapes import Sphere, TriangleMesh, vector_argument
+from sweeplab.physics.sweep.ball import Contact
+from sweeplab.physics.sweep.mesh import contact_to_world, moving_core, rounded_walks
+from sweeplab.physics.traversal import EVERY_HIT, TraversalTrace
 
 
 class Classification(enum.IntEnum):

@@ -19,12 +19,12 @@ import functools
 import numpy as np
 from numba import njit
 
-from physics import tolerance
-from physics.result import FEATURE_KINDS
-from physics.geometry import COMPILE, add, epsilon, largest_magnitude, like, maximum, row, sqrt
-from physics.geometry import cross as cross_one
-from physics.geometry import dot as dot_one
-from physics.geometry import sub
+from sweeplab.physics import tolerance
+from sweeplab.physics.result import FEATURE_KINDS
+from sweeplab.physics.geometry import COMPILE, add, epsilon, largest_magnitude, like, maximum, row, sqrt
+from sweeplab.physics.geometry import cross as cross_one
+from sweeplab.physics.geometry import dot as dot_one
+from sweeplab.physics.geometry import sub
 
 VERTEX, EDGE, FACE = (FEATURE_KINDS.index(kind) for kind in ("vertex", "edge", "face"))
 

@@ -33,9 +33,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from physics import tolerance
-from physics.geometry import COMPILE, along, cross, dot, largest_magnitude, maximum, row, scale, sqrt, sub
-from physics.shapes import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, vector_argument
+from sweeplab.physics import tolerance
+from sweeplab.physics.geometry import COMPILE, along, cross, dot, largest_magnitude, maximum, row, scale, sqrt, sub
+from sweeplab.physics.shapes import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, vector_argument
 
 GJK_MAX_ITERATIONS = 100
 """Steps before a cast gives up with status "max iterations" (polytopes converge in

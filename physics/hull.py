@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physics import tolerance
+from sweeplab.physics import tolerance
 
 MAX_HULL_POINTS = 64
 """The hull is found from all triples of points (~V^3/6 planes, each checked against

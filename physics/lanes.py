@@ -24,7 +24,7 @@ import types
 import numba
 from numba import njit
 
-from physics.geometry import COMPILE
+from sweeplab.physics.geometry import COMPILE
 
 PARALLEL_MIN_LANES = 4096
 """Lanes from which a loop of cheap lanes (one pair test each, 0.05-2 us) runs in

@@ -36,8 +36,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from physics import tolerance
-from physics.geometry import COMPILE, cross, dot, row, sqrt, sub
+from sweeplab.physics import tolerance
+from sweeplab.physics.geometry import COMPILE, cross, dot, row, sqrt, sub
 
 
 class MeshEdges(NamedTuple):

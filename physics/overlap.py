@@ -23,10 +23,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from physics import tolerance
-from physics.shapes import TriangleMesh
-from physics.traversal import CULLED, LEAF_HIT, LEAF_MISSED, VISITED, TraversalTrace
-from physics.geometry import COMPILE, add, cross, dot, maximum, minimum, row, sub
+from sweeplab.physics import tolerance
+from sweeplab.physics.shapes import TriangleMesh
+from sweeplab.physics.traversal import CULLED, LEAF_HIT, LEAF_MISSED, VISITED, TraversalTrace
+from sweeplab.physics.geometry import COMPILE, add, cross, dot, maximum, minimum, row, sub
 
 
 class MeshOverlap(NamedTuple):

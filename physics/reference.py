@@ -35,12 +35,12 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload, register_jitable
 
-from physics import tolerance
-from physics.closest import closest_parameters
-from physics.core import EDGE, FACE, VERTEX
-from physics.geometry import COMPILE, add, along, cross, dot, row, sqrt, sub
-from physics.result import SweepResult
-from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, vector_argument
+from sweeplab.physics import tolerance
+from sweeplab.physics.closest import closest_parameters
+from sweeplab.physics.core import EDGE, FACE, VERTEX
+from sweeplab.physics.geometry import COMPILE, add, along, cross, dot, row, sqrt, sub
+from sweeplab.physics.result import SweepResult
+from sweeplab.physics.shapes import Capsule, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, vector_argument
 
 POINT, SEGMENT, PLANE, POLYGON = range(4)
 """Target codes of a ``SweptPair`` (what its ``points``, ``normal`` and ``offset``

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from physics import tolerance
-from physics.bvh import SphereTree, build_sphere_tree
-from physics.hull import convex_hull
-from physics.core import coordinate_rounding, newell_normal, polygon_slack
+from sweeplab.physics import tolerance
+from sweeplab.physics.bvh import SphereTree, build_sphere_tree
+from sweeplab.physics.hull import convex_hull
+from sweeplab.physics.core import coordinate_rounding, newell_normal, polygon_slack
 
 
 def _float_array(value, name: str, copy: bool = True) -> np.ndarray:

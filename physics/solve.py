@@ -14,7 +14,7 @@ import math
 
 from numba import njit
 
-from physics.geometry import COMPILE, like, maximum, minimum, sqrt
+from sweeplab.physics.geometry import COMPILE, like, maximum, minimum, sqrt
 
 IDENTICALLY_ZERO = -1
 """``root_count`` value meaning a = b = c = 0: every t is a root."""

@@ -26,8 +26,8 @@ from numba import njit
 
 from numba.extending import overload
 
-from physics.geometry import COMPILE, like
-from physics.sweep.ball import Contact
+from sweeplab.physics.geometry import COMPILE, like
+from sweeplab.physics.sweep.ball import Contact
 
 VISITED, CULLED, LEAF_MISSED, LEAF_HIT = range(4)
 STATUS_NAMES = ("visited", "culled", "leaf missed", "leaf hit")

@@ -22,19 +22,19 @@ from typing import Callable, Iterable, NamedTuple
 import numba
 import numpy as np
 
-from physics.broadphase import first_mesh_contact
-from physics.contacts import classify, contacts
-from physics.gjk import convex_cast
-from physics.lanes import PARALLEL_MIN_LANES
-from physics.overlap import mesh_overlap
-from physics.reference import reference_sweep
-from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
+from sweeplab.physics.broadphase import first_mesh_contact
+from sweeplab.physics.contacts import classify, contacts
+from sweeplab.physics.gjk import convex_cast
+from sweeplab.physics.lanes import PARALLEL_MIN_LANES
+from sweeplab.physics.overlap import mesh_overlap
+from sweeplab.physics.reference import reference_sweep
+from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
                             TriangleMesh)
-from physics.sweep import sweep
-from physics.sweep.dispatch import PAIR_TESTS
-from physics.sweep.mesh import sweep_capsule_mesh_all, sweep_sphere_mesh_all
-from physics.sweep.polyhedron import SatTrace
-from physics.traversal import TraversalTrace
+from sweeplab.physics.sweep import sweep
+from sweeplab.physics.sweep.dispatch import PAIR_TESTS
+from sweeplab.physics.sweep.mesh import sweep_capsule_mesh_all, sweep_sphere_mesh_all
+from sweeplab.physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.traversal import TraversalTrace
 
 DTYPES = (np.float64, np.float32)
 

@@ -26,7 +26,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "local"))
 
 @pytest.fixture(scope="session")
 def gl_context():
-    from app.headless import GLUnavailable, create_context
+    from sweeplab.headless import GLUnavailable, create_context
 
     try:
         ctx = create_context()
@@ -38,50 +38,5 @@ def gl_context():
     ctx.release()
 
 
-# --- every tests/fixtures/*.json runs as its own test --------------------------
-
-FIXTURE_DIRECTORY = "fixtures"
-
-
-class FixtureFailure(Exception):
-    """A fixture's answer differs from what it expects (carries the report)."""
-
-
-def pytest_collect_file(parent, file_path):
-    if file_path.suffix == ".json" and file_path.parent.name == FIXTURE_DIRECTORY:
-        return FixtureFile.from_parent(parent, path=file_path)
-    return None
-
-
-class FixtureFile(pytest.File):
-    def collect(self):
-        yield FixtureItem.from_parent(self, name=self.path.name)
-
-
-class FixtureItem(pytest.Item):
-    """Loads the fixture, sweeps its scene and compares field by field; a
-    known-failing fixture is a strict expected failure."""
-
-    def runtest(self):
-        from app.fixture import FixtureError, load_fixture, run_fixture
-
-        try:
-            fixture = load_fixture(self.path)
-        except FixtureError as error:
-            pytest.fail(f"malformed fixture: {error}", pytrace=False)
-        report = run_fixture(fixture)
-        if fixture.known_failing:
-            if report.passed:
-                pytest.fail(f"{self.path.name} is marked known failing ({fixture.known_failing}) but now passes: "
-                            "remove \"known_failing\" from it", pytrace=False)
-            pytest.xfail(f"known failing: {fixture.known_failing}")
-        if not report.passed:
-            raise FixtureFailure(f"{self.path.name}: {fixture.note}\n{report.table()}")
-
-    def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, FixtureFailure):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
-
-    def reportinfo(self):
-        return self.path, 0, f"fixture {self.name}"
+# Every tests/fixtures/*.json runs as its own test through sweeplab's pytest plugin
+# (``sweeplab.pytest_plugin``, entry point ``pytest11``), as in any user's project.

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from physics.geometry import COMPILE, epsilon, largest_magnitude, like, maximum, sub
-from physics.sweep.rounded import ball_entry_time
+from sweeplab.physics.geometry import COMPILE, epsilon, largest_magnitude, like, maximum, sub
+from sweeplab.physics.sweep.rounded import ball_entry_time
 
 SLACK_ULPS = 1024.0
 """How far beyond the bounding balls' touching distance a pair still gets its exact

@@ -31,17 +31,17 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from physics.closest import rejection, segment_separation
-from physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, segment_ball
-from physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude, like,
+from sweeplab.physics.closest import rejection, segment_separation
+from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, segment_ball
+from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude, like,
                               maximum, minimum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
-from physics.lanes import lane_loop
-from physics.result import SweepResult, lane_result
-from physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
-from physics.sweep.ball import Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane, lane_vector, miss
-from physics.sweep.bounds import may_touch
-from physics.sweep.rounded import slab_entry_time
-from physics.sweep.sphere import is_scalar, sweep_query, to_result
+from sweeplab.physics.lanes import lane_loop
+from sweeplab.physics.result import SweepResult, lane_result
+from sweeplab.physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
+from sweeplab.physics.sweep.ball import Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane, lane_vector, miss
+from sweeplab.physics.sweep.bounds import may_touch
+from sweeplab.physics.sweep.rounded import slab_entry_time
+from sweeplab.physics.sweep.sphere import is_scalar, sweep_query, to_result
 
 
 # --- one lane -------------------------------------------------------------------------

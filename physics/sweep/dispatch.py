@@ -13,20 +13,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from physics import tolerance
-from physics.core import EDGE, FACE, VERTEX
-from physics.result import SweepResult
-from physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
+from sweeplab.physics import tolerance
+from sweeplab.physics.core import EDGE, FACE, VERTEX
+from sweeplab.physics.result import SweepResult
+from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
                             broadcast_batch_shapes, vector_argument)
-from physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
+from sweeplab.physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
                                    sweep_capsule_segment, sweep_capsule_triangle)
-from physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point,
+from sweeplab.physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point,
                                   sweep_sphere_polygon, sweep_sphere_segment, sweep_sphere_sphere,
                                   sweep_sphere_triangle)
-from physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
-from physics.sweep.polyhedron import (point_or_segment, sweep_capsule_polyhedron, sweep_polyhedron_mesh,
+from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
+from sweeplab.physics.sweep.polyhedron import (point_or_segment, sweep_capsule_polyhedron, sweep_polyhedron_mesh,
                                       sweep_polyhedron_plane, sweep_polyhedron_polytope, sweep_sphere_polyhedron)
-from physics.sweep.unit_size import unit_size_plan
+from sweeplab.physics.sweep.unit_size import unit_size_plan
 
 PAIR_TESTS = {
     (Sphere, Point): sweep_sphere_point,

@@ -30,20 +30,20 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from physics import tolerance
-from physics.closest import clip01
-from physics.core import EDGE, VERTEX
-from physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, row, scale, sqrt, sub
-from physics.lanes import lane_loop
-from physics.mesh_edges import MeshEdges, mesh_edges
-from physics.result import SweepResult, answer_dtype, lane_result
-from physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
-from physics.sweep.ball import Contact, _answers, _store, ball_core, miss
-from physics.sweep.capsule import capsule_core, capsule_polygon
-from physics.sweep.sat import contact_features, sat_sweep
-from physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
-from physics.sweep.sphere import sweep_query
-from physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, register_query, walk_query
+from sweeplab.physics import tolerance
+from sweeplab.physics.closest import clip01
+from sweeplab.physics.core import EDGE, VERTEX
+from sweeplab.physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, row, scale, sqrt, sub
+from sweeplab.physics.lanes import lane_loop
+from sweeplab.physics.mesh_edges import MeshEdges, mesh_edges
+from sweeplab.physics.result import SweepResult, answer_dtype, lane_result
+from sweeplab.physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
+from sweeplab.physics.sweep.ball import Contact, _answers, _store, ball_core, miss
+from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon
+from sweeplab.physics.sweep.sat import contact_features, sat_sweep
+from sweeplab.physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
+from sweeplab.physics.sweep.sphere import sweep_query
+from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, register_query, walk_query
 
 
 PARALLEL_MIN_WALKS = 8

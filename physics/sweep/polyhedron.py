@@ -37,19 +37,19 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from physics.core import EDGE, FACE, VERTEX, bounding_ball, newell_normal
-from physics.geometry import COMPILE, add, dot, like, minimum, maximum, plane_height, plus_zero, row, scale, sub
-from physics.lanes import lane_loop
-from physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
-from physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
-from physics import tolerance
-from physics.sweep.ball import _answers, _store, ball_core, miss
-from physics.sweep.bounds import may_touch
-from physics.sweep.capsule import capsule_polygon
-from physics.sweep.mesh import core_points, polytope_walks
-from physics.sweep.sat import axis_count, contact_features, sat_sweep
-from physics.sweep.sphere import is_scalar, sweep_query
-from physics.traversal import ranks_before
+from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, newell_normal
+from sweeplab.physics.geometry import COMPILE, add, dot, like, minimum, maximum, plane_height, plus_zero, row, scale, sub
+from sweeplab.physics.lanes import lane_loop
+from sweeplab.physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
+from sweeplab.physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
+from sweeplab.physics import tolerance
+from sweeplab.physics.sweep.ball import _answers, _store, ball_core, miss
+from sweeplab.physics.sweep.bounds import may_touch
+from sweeplab.physics.sweep.capsule import capsule_polygon
+from sweeplab.physics.sweep.mesh import core_points, polytope_walks
+from sweeplab.physics.sweep.sat import axis_count, contact_features, sat_sweep
+from sweeplab.physics.sweep.sphere import is_scalar, sweep_query
+from sweeplab.physics.traversal import ranks_before
 
 
 class Polytope(NamedTuple):
@@ -360,7 +360,7 @@ def _sweep_lower_dimensional(moving, target, direction, **options) -> SweepResul
     """A sweep with a point- or segment-like polyhedron (``dimension < 2``) on either
     side, answered as the point or segment it is (feature numbers agree: its vertex
     0 and 1, its edge 0; it has no faces)."""
-    from physics.sweep.dispatch import sweep
+    from sweeplab.physics.sweep.dispatch import sweep
 
     def lowered(shape):
         return point_or_segment(shape) if isinstance(shape, ConvexPolyhedron) and shape.dimension < 2 else shape
@@ -452,7 +452,7 @@ def _against_flat_hull(moving, polyhedron: ConvexPolyhedron, direction, ignore_s
     could leave across it into the other); the polygon's features renumbered as the
     hull's: edge i of the loop is the hull edge joining loop[i] and loop[i + 1],
     vertex i is loop[i], and the face is 0 or 1 by the side touched."""
-    from physics.sweep.dispatch import sweep
+    from sweeplab.physics.sweep.dispatch import sweep
 
     loop = np.array(polyhedron.faces[0])
     found = sweep(moving, Polygon(polyhedron.vertices[..., loop, :]), direction, ignore_separating=ignore_separating)

@@ -24,10 +24,10 @@ import math
 import numpy as np
 from numba import njit
 
-from physics import tolerance
-from physics.closest import clip01, closest_parameters
-from physics.core import EDGE, FACE, VERTEX
-from physics.geometry import (COMPILE, add, any_perpendicular, cross, dot, largest_magnitude, like, maximum, minimum,
+from sweeplab.physics import tolerance
+from sweeplab.physics.closest import clip01, closest_parameters
+from sweeplab.physics.core import EDGE, FACE, VERTEX
+from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, dot, largest_magnitude, like, maximum, minimum,
                               plus_zero, row, scale, sqrt, sub)
 
 

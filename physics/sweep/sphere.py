@@ -33,9 +33,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from physics.result import SweepResult, lane_result
-from physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
-from physics.sweep.ball import Contact, ball_core, ball_plane, lane_vector, sweep_ball_core, sweep_ball_plane
+from sweeplab.physics.result import SweepResult, lane_result
+from sweeplab.physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
+from sweeplab.physics.sweep.ball import Contact, ball_core, ball_plane, lane_vector, sweep_ball_core, sweep_ball_plane
 
 
 def sweep_query(test):

@@ -35,9 +35,9 @@ import math
 import numpy as np
 from numba import njit
 
-from physics.geometry import COMPILE
-from physics.result import SweepResult, answer_dtype
-from physics.shapes import ConvexPolyhedron, Plane, Shape, TriangleMesh
+from sweeplab.physics.geometry import COMPILE
+from sweeplab.physics.result import SweepResult, answer_dtype
+from sweeplab.physics.shapes import ConvexPolyhedron, Plane, Shape, TriangleMesh
 
 
 def band_exponent(dtype) -> int:

@@ -10,11 +10,11 @@ import time
 
 import pytest
 
-from app import compiling
-from app.cli import DEMO_SCENE, progress_bar
-from app.editor import Editor
-from app.scene import load
-from physics import warmup
+from sweeplab import compiling
+from sweeplab.cli import DEMO_SCENE, progress_bar
+from sweeplab.editor import Editor
+from sweeplab.scene import load
+from sweeplab.physics import warmup
 
 
 @pytest.fixture
@@ -39,8 +39,8 @@ def test_shapes_are_drawn_and_no_physics_runs_while_compiling(monkeypatch):
     def no_physics(*args, **kwargs):
         raise AssertionError("physics was called while its kernels compile")
 
-    monkeypatch.setattr("app.view_model.sweep", no_physics)
-    monkeypatch.setattr("app.editor.sweep", no_physics)
+    monkeypatch.setattr("sweeplab.view_model.sweep", no_physics)
+    monkeypatch.setattr("sweeplab.editor.sweep", no_physics)
     view = editor.view()
     assert {report.status for report in view.reports} == {"pending"} and len(view.drawables) >= len(view.reports)
     assert editor.pick([0, 0, 10], [0, 0, -20], 0.1) is None and editor.fixture_report() is None

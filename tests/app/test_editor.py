@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from app.cli import DEMO_SCENE
-from app.editor import AUTOSAVE_SECONDS, Editor
-from app.scene import autosave_path, load, save
-from app.shape_kinds import KINDS, RigidMotion
-from physics import tolerance
+from sweeplab.cli import DEMO_SCENE
+from sweeplab.editor import AUTOSAVE_SECONDS, Editor
+from sweeplab.scene import autosave_path, load, save
+from sweeplab.shape_kinds import KINDS, RigidMotion
+from sweeplab.physics import tolerance
 
 
 class FakeClock:

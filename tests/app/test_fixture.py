@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import DEMO_SCENE, main
-from app.fixture import (FixtureError, load_fixture, make_fixture, pytest_source, run_fixture, save_fixture)
-from app.scene import load
+from sweeplab import __version__
+from sweeplab.cli import DEMO_SCENE, main
+from sweeplab.fixture import (FixtureError, load_fixture, make_fixture, pytest_source, run_fixture, save_fixture)
+from sweeplab.scene import load
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAZE_SCENE = ROOT / "app" / "scenes" / "graze.json"
@@ -26,10 +27,11 @@ def with_wrong_t(fixture):
 
 
 def run_pytest(directory: Path) -> subprocess.CompletedProcess:
-    """pytest on a folder of fixtures, with this project's fixture collector."""
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-q", "-p", "no:cacheprovider",
-                           "--rootdir", str(directory), str(directory)], cwd=ROOT, capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    """Plain ``pytest`` in ``directory`` as a project of its own, outside this
+    repository: fixtures are collected by sweeplab's installed plugin (``pytest11``)."""
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(directory)],
+                          cwd=directory, capture_output=True, text=True, env=environment, timeout=120)
 
 
 def test_round_trip_keeps_the_scene_bits(tmp_path):
@@ -138,7 +140,7 @@ def test_malformed_fixture_fails_collection_run(tmp_path, capsys):
     """An unreadable fixture is reported (exit 2) beside every good one, which still runs."""
     directory = tmp_path / "fixtures"
     directory.mkdir()
-    (directory / "broken.json").write_text("{")
+    (directory / "broken.json").write_text('{"format": "sweeplab-fixture", "version": 1, "sce')
     for name in ("good_a", "good_b"):
         write(directory, name, make_fixture(load(GRAZE_SCENE), note="pinned"))
     assert main(["check", str(directory)]) == 2
@@ -155,3 +157,35 @@ def test_copy_as_pytest_is_a_runnable_test():
     exec(compile(source, "<copied>", "exec"), namespace)
     namespace["test_demo"]()
     assert source.count("result = sweep(") == 6 and "Sphere([-6.0, 0.0, 0.0], 0.5)" in source
+
+
+def test_fixtures_anywhere_in_a_project_and_nothing_else(tmp_path, capsys):
+    """In a project of its own (outside this repository), plain ``pytest`` collects the
+    fixtures in nested folders through the installed plugin and ignores other JSON
+    (data, a package.json, a file that is not JSON at all); ``sweeplab check`` takes
+    the folder recursively, or files by name."""
+    project = tmp_path / "their_engine"
+    write(project / "regressions" / "physics", "graze", make_fixture(load(GRAZE_SCENE), note="pinned"))
+    (project / "data.json").write_text(json.dumps({"format": "something else", "values": [1, 2]}))
+    (project / "package.json").write_text(json.dumps({"keywords": ["sweeplab-fixture"]}))
+    (project / "notes.json").write_text("not json at all")
+    completed = run_pytest(project)
+    assert completed.returncode == 0 and "1 passed" in completed.stdout, completed.stdout
+    assert main(["check", str(project)]) == 0
+    assert "PASS   graze.json" in capsys.readouterr().out
+    assert main(["check", str(project / "regressions" / "physics" / "graze.json"), "--examples"]) == 0
+    out = capsys.readouterr().out
+    assert "PASS   graze.json" in out and "5 passed, 0 failed" in out
+    assert main(["check", str(project / "missing")]) == 2
+
+
+def test_the_example_fixtures_come_with_the_package(capsys):
+    assert main(["check", "--examples"]) == 0
+    out = capsys.readouterr().out
+    assert "PASS   sphere_triangle_edge_graze.json" in out and "4 passed, 0 failed" in out
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out.strip() == f"sweeplab {__version__}"

@@ -6,15 +6,15 @@ from importlib import resources
 
 import numpy as np
 
-from app.editor import Editor
-from app.mesh_view import MeshDisplay
-from app.minkowski import obstacle
-from app.scene import Scene, load
-from app.shape_kinds import KINDS, RigidMotion, build_shape
-from app.view_model import MINKOWSKI, RAY, build_view_model
-from physics import Capsule, ConvexPolyhedron, Sphere
+from sweeplab.editor import Editor
+from sweeplab.mesh_view import MeshDisplay
+from sweeplab.minkowski import obstacle
+from sweeplab.scene import Scene, load
+from sweeplab.shape_kinds import KINDS, RigidMotion, build_shape
+from sweeplab.view_model import MINKOWSKI, RAY, build_view_model
+from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere
 
-POLYHEDRA_SCENE = resources.files("app") / "scenes" / "polyhedra.json"
+POLYHEDRA_SCENE = resources.files("sweeplab") / "scenes" / "polyhedra.json"
 
 
 def test_add_every_polyhedron_and_move_it():
@@ -72,7 +72,7 @@ def test_scaling_a_polyhedron_from_the_drag_start():
 
 
 def test_polyhedra_get_the_gjk_cast_as_second_opinion():
-    from app.view_model import sweep_targets
+    from sweeplab.view_model import sweep_targets
 
     reports = {r.name: r for r in sweep_targets(load(POLYHEDRA_SCENE), reference=True)}
     wedge = reports["wedge"]

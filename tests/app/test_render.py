@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from app import tessellate
-from app.camera import OrbitCamera
-from app.cli import DEMO_SCENE, main
-from app.headless import OffscreenRenderer
-from app.png import decode_png
-from app.render import BACKGROUND, _by_style
-from app.scene import Scene, SceneObject, load
-from app.shaders import PROGRAMS, build_program
-from app.view_model import CONTACT, HIT, OVERLAP, Drawable, LineBatch, ViewModel, build_view_model
+from sweeplab import tessellate
+from sweeplab.camera import OrbitCamera
+from sweeplab.cli import DEMO_SCENE, main
+from sweeplab.headless import OffscreenRenderer
+from sweeplab.png import decode_png
+from sweeplab.render import BACKGROUND, _by_style
+from sweeplab.scene import Scene, SceneObject, load
+from sweeplab.programs import PROGRAMS, build_program
+from sweeplab.view_model import CONTACT, HIT, OVERLAP, Drawable, LineBatch, ViewModel, build_view_model
 
 SIZE = (480, 320)
 

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import numpy as np
 
-from app.scan import DIRECTION, ScanSpec, parameter_choices, run_scan
-from app.scene import Scene, load
-from app.shape_kinds import build_shape
-from physics import Capsule, sweep
+from sweeplab.scan import DIRECTION, ScanSpec, parameter_choices, run_scan
+from sweeplab.scene import Scene, load
+from sweeplab.shape_kinds import build_shape
+from sweeplab.physics import Capsule, sweep
 
 GRAZE_SCENE = Path(__file__).resolve().parents[2] / "app" / "scenes" / "graze.json"
 

@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from app.cli import DEMO_SCENE
-from app.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
+from sweeplab.cli import DEMO_SCENE
+from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
 
 AWKWARD_FLOATS = [0.1, 1e-300, 5e-324, 1 / 3, -0.0, 2.0 ** 52 + 1, 1e300]
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from app import tessellate
-from app.shape_kinds import POLYHEDRA, build_shape, drawn_mesh
+from sweeplab import tessellate
+from sweeplab.shape_kinds import POLYHEDRA, build_shape, drawn_mesh
 
 
 def _outward_areas(mesh: tessellate.Mesh, inside_point) -> np.ndarray:

@@ -6,14 +6,14 @@ import sys
 
 import numpy as np
 
-from app.png import decode_png
-from app.view_model import CONTACT
+from sweeplab.png import decode_png
+from sweeplab.view_model import CONTACT
 
 
 def test_editor_window_draws_scene_and_panels(tmp_path, gl_context):
     screenshot = tmp_path / "editor.png"
     environment = dict(os.environ, PYGLET_HEADLESS="1")
-    completed = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(screenshot)], env=environment,
+    completed = subprocess.run([sys.executable, "-m", "sweeplab", "--screenshot", str(screenshot)], env=environment,
                                capture_output=True, text=True, timeout=900)  # a cold cache compiles the scene
     assert completed.returncode == 0, completed.stderr
     pixels = decode_png(screenshot.read_bytes())
@@ -26,6 +26,6 @@ def test_editor_window_draws_scene_and_panels(tmp_path, gl_context):
 
 def test_editor_without_display_says_so(tmp_path):
     environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "PYGLET_HEADLESS")}
-    completed = subprocess.run([sys.executable, "-m", "app"], env=environment, capture_output=True, text=True,
+    completed = subprocess.run([sys.executable, "-m", "sweeplab"], env=environment, capture_output=True, text=True,
                                timeout=60)
     assert completed.returncode == 2 and "no display" in completed.stderr

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from physics.reference import first_touch, minimum_time
+from sweeplab.physics.reference import first_touch, minimum_time
 
 
 def _sub(a, b):
@@ -160,7 +160,7 @@ def polytope_gap(first, second, offset) -> float:
     if any(_segment_crosses_triangle(*edge, *tri) for edge in edges_a for tri in triangles_b) or \
             any(_segment_crosses_triangle(*edge, *tri) for edge in edges_b for tri in triangles_a):
         return -1.0
-    from physics.reference import segment_closest_points
+    from sweeplab.physics.reference import segment_closest_points
 
     distances = [_norm(_sub(v, closest_on_triangle(v, *tri))) for v in vertices_a for tri in triangles_b]
     distances += [_norm(_sub(v, closest_on_triangle(v, *tri))) for v in vertices_b for tri in triangles_a]
@@ -202,7 +202,7 @@ def clear_feature(target, core_point, normal, scale: float) -> tuple[str, int] |
     vertex.  Without a ``normal`` (the moving shape touches with no radius, so none
     is measured) only what the position alone says: a point clearly inside a face is
     the face, clearly inside a segment its edge."""
-    from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, tolerance
+    from sweeplab.physics import Capsule, Plane, Point, Polygon, Segment, Sphere, tolerance
 
     clearance = tolerance.FEATURE_CLEARANCE
     near = clearance * scale
@@ -254,7 +254,7 @@ def clear_feature(target, core_point, normal, scale: float) -> tuple[str, int] |
 
 def _clear_by_position(target, point, near: float) -> tuple[str, int] | None:
     """``clear_feature`` for a contact without a normal: by its position alone."""
-    from physics import Capsule, Plane, Point, Polygon, Segment, Sphere
+    from sweeplab.physics import Capsule, Plane, Point, Polygon, Segment, Sphere
 
     if isinstance(target, (Sphere, Plane)):
         return ("face", 0)

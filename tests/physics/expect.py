@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from physics import tolerance
+from sweeplab.physics import tolerance
 
 
 def assert_close(actual, expected, scale=1.0, rtol=tolerance.EXACT_RTOL, what="value"):

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh,
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh,
                      sweep)
 
 CORPUS = Path(__file__).with_name("golden_corpus.jsonl.gz")

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle
+from sweeplab.physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle
 
 # Squared lengths underflow below ~1e-154: sweeplab answers for magnitudes from
 # 1e-100 (or exactly 0) up, which is where the strategies draw from.
@@ -90,7 +90,7 @@ def same_kind_batches(max_size: int = 8):
 def meshes(draw, max_faces: int = 12):
     """A triangle soup of 1 to ``max_faces`` faces over up to 10 vertices (faces may
     repeat a vertex: zero-area triangles), sometimes with a rotated, moved pose."""
-    from physics import TriangleMesh
+    from sweeplab.physics import TriangleMesh
 
     vertex_count = draw(st.integers(3, 10))
     vertices = np.array(draw(st.lists(st.tuples(*[st.floats(-3, 3)] * 3), min_size=vertex_count,
@@ -145,7 +145,7 @@ def degenerate_hulls(draw) -> np.ndarray:
 def near_polyhedra(draw):
     """A box (turned or not), a tetrahedron, the hull of 4 to 8 random points, or a
     degenerate hull (``degenerate_hulls``)."""
-    from physics import ConvexPolyhedron
+    from sweeplab.physics import ConvexPolyhedron
 
     kind = draw(st.sampled_from(["box", "tetrahedron", "hull", "degenerate"]))
     if kind == "box":

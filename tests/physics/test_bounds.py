@@ -12,9 +12,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from physics import Capsule, ConvexPolyhedron, Segment, Sphere, Triangle, sweep
-from physics.core import bounding_ball
-from physics.sweep.bounds import may_touch
+from sweeplab.physics import Capsule, ConvexPolyhedron, Segment, Sphere, Triangle, sweep
+from sweeplab.physics.core import bounding_ball
+from sweeplab.physics.sweep.bounds import may_touch
 from tests.physics.expect import assert_hit
 from tests.physics.rational import rational
 from tests.physics.strategies import coordinate, vector

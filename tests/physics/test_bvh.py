@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from physics import TriangleMesh
-from physics.bvh import build_sphere_tree, select, smallest_triangle_spheres
-from physics.tolerance import EXACT_RTOL
+from sweeplab.physics import TriangleMesh
+from sweeplab.physics.bvh import build_sphere_tree, select, smallest_triangle_spheres
+from sweeplab.physics.tolerance import EXACT_RTOL
 from tests.physics.strategies import meshes
 
 

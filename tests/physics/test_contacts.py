@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from physics import Sphere, TriangleMesh, tolerance
-from physics.contacts import Classification, classify, contacts
-from physics.core import EDGE
-from physics.traversal import TraversalTrace
+from sweeplab.physics import Sphere, TriangleMesh, tolerance
+from sweeplab.physics.contacts import Classification, classify, contacts
+from sweeplab.physics.core import EDGE
+from sweeplab.physics.traversal import TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
 from tests.physics.strategies import meshes, vector
 from tests.physics.test_sweep_mesh import floor

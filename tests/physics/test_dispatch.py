@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from physics import Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
 from tests.physics.expect import assert_hit
 
 

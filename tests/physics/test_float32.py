@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh, sweep,
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh, sweep,
                      tolerance)
-from physics.sweep.dispatch import PAIR_TESTS
+from sweeplab.physics.sweep.dispatch import PAIR_TESTS
 
 CASES = [
     (Sphere([-5.0, 0, 0], 1.0), Point([0.0, 0, 0]), [10.0, 0, 0]),

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from physics import Capsule, ConvexPolyhedron, Plane, Sphere, Triangle, sweep
-from physics.gjk import closest_on_simplex, convex_cast
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere, Triangle, sweep
+from sweeplab.physics.gjk import closest_on_simplex, convex_cast
 from tests.physics.test_sweep_polyhedron import _assert_graze, _gjk_agrees, generic_vectors
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -18,7 +18,7 @@ KINDS = ("point", "sphere", "segment", "capsule", "triangle", "polygon")
 @st.composite
 def bounded(draw, phase: float):
     """A bounded convex shape of every kind but the polyhedron, at generic coordinates."""
-    from physics import Point, Polygon, Segment
+    from sweeplab.physics import Point, Polygon, Segment
 
     kind = draw(st.sampled_from(KINDS))
     a, b = draw(generic_vectors(-3, 3, phase)), draw(generic_vectors(-3, 3, phase + 1))

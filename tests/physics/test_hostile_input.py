@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from physics import ConvexPolyhedron, Plane, Polygon, Segment, Sphere, TriangleMesh, sweep
-from physics.hull import MAX_HULL_POINTS
+from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Segment, Sphere, TriangleMesh, sweep
+from sweeplab.physics.hull import MAX_HULL_POINTS
 
 
 def test_a_bow_tie_is_refused():

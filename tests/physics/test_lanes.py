@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 import trimesh
 
-from physics import Capsule, ConvexPolyhedron, Plane, Segment, Sphere, Triangle, TriangleMesh, sweep
-from physics.closest import closest_parameters_batch
-from physics.lanes import PARALLEL_MIN_LANES, renamed
-from physics.sweep.mesh import PARALLEL_MIN_WALKS
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Segment, Sphere, Triangle, TriangleMesh, sweep
+from sweeplab.physics.closest import closest_parameters_batch
+from sweeplab.physics.lanes import PARALLEL_MIN_LANES, renamed
+from sweeplab.physics.sweep.mesh import PARALLEL_MIN_WALKS
 
 LANES = 2 * PARALLEL_MIN_LANES
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from physics import tolerance
-from physics.mesh_edges import mesh_edges
+from sweeplab.physics import tolerance
+from sweeplab.physics.mesh_edges import mesh_edges
 from tests.physics.strategies import meshes
 from tests.physics.test_bvh import grid_mesh, jittered_grid, with_threads
 

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from physics import TriangleMesh
-from physics.broadphase import NarrowphaseTrace, first_mesh_contact, swept_sphere_interval
-from physics.mesh_edges import mesh_edges
-from physics.overlap import mesh_overlap, triangle_overlap
-from physics.traversal import TraversalTrace
+from sweeplab.physics import TriangleMesh
+from sweeplab.physics.broadphase import NarrowphaseTrace, first_mesh_contact, swept_sphere_interval
+from sweeplab.physics.mesh_edges import mesh_edges
+from sweeplab.physics.overlap import mesh_overlap, triangle_overlap
+from sweeplab.physics.traversal import TraversalTrace
 from tests.physics.strategies import meshes
 from tests.physics.test_bvh import grid_mesh
 

@@ -14,8 +14,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from physics import Capsule, Plane, Segment, sweep
-from physics.geometry import plane_height, two_product, two_sum
+from sweeplab.physics import Capsule, Plane, Segment, sweep
+from sweeplab.physics.geometry import plane_height, two_product, two_sum
 from tests.physics.rational import rational
 from tests.physics.strategies import coordinate, vector
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
 
 
 @pytest.mark.parametrize("build, argument", [

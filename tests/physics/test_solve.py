@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from physics.solve import IDENTICALLY_ZERO, first_nonpositive_time, solve_quadratic
+from sweeplab.physics.solve import IDENTICALLY_ZERO, first_nonpositive_time, solve_quadratic
 
 
 def _roots(a, b, c):

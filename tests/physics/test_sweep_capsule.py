@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from physics import Capsule, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import Capsule, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
 from tests.physics.expect import assert_hit, assert_miss
 from tests.physics.rational import segment_distance_squared
 
@@ -142,7 +142,7 @@ TRIANGLE_VERTICES = ([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0])
 
 
 def triangle():
-    from physics import Triangle
+    from sweeplab.physics import Triangle
 
     return Triangle(*TRIANGLE_VERTICES)
 
@@ -192,7 +192,7 @@ def test_core_piercing_the_face_separates_by_the_shorter_way():
 
 
 def test_capsule_against_polygon_face_index():
-    from physics import Polygon
+    from sweeplab.physics import Polygon
 
     square = Polygon([[0.0, 0, 0], [2.0, 0, 0], [2.0, 2, 0], [0.0, 2, 0]])
     result = sweep(Capsule([0.5, 1, 3], [1.5, 1, 3], 0.5), square, [0.0, 0, -10])
@@ -200,7 +200,7 @@ def test_capsule_against_polygon_face_index():
 
 
 def test_moving_triangle_against_a_capsule_by_subject_swap():
-    from physics import Triangle
+    from sweeplab.physics import Triangle
 
     moving = Triangle(*TRIANGLE_VERTICES)
     result = sweep(moving, Capsule([1.0, 1, 3], [2.0, 1, 3], 0.5), [0.0, 0, 10])
@@ -217,7 +217,7 @@ def test_moving_triangle_against_a_capsule_by_subject_swap():
     (Capsule([0.0, 3.0, 1.2438365310196708], [0.0, 0.0, 3.5], 0.0), Capsule([0.0, 0.0, 0.0], [0.0, 0.0, 3.5], 1.0)),
 ])
 def test_regression_cores_meeting_at_a_shared_end(moving, target):
-    from physics.reference import segment_closest_points
+    from sweeplab.physics.reference import segment_closest_points
 
     result = sweep(moving, target, [0.0, 0.0, 0.0])
     assert result.initially_overlapping and abs(result.penetration_depth - 1.0) <= tolerance.EXACT_RTOL

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from physics import Capsule, Plane, Point, Polygon, Sphere, Triangle, sweep, tolerance
-from physics.reference import first_touch, minimum_time, segment_closest_points
+from sweeplab.physics import Capsule, Plane, Point, Polygon, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics.reference import first_touch, minimum_time, segment_closest_points
 from tests.physics.brute_force import Core, clear_feature, closest_on_segment
 from tests.physics.strategies import capsules_along, direction, radius, target_edges, targets, vector
 
@@ -257,7 +257,7 @@ def test_regression_batched_capsules_piercing_one_triangle():
 def test_large_batch_matches_scalar(kind):
     """A batch large enough to run its lanes in parallel answers each lane as the
     same query alone does, bit for bit."""
-    from physics.lanes import PARALLEL_MIN_LANES
+    from sweeplab.physics.lanes import PARALLEL_MIN_LANES
 
     rng = np.random.default_rng(11)
     count = 2 * PARALLEL_MIN_LANES

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh, sweep
-from physics.sweep import sweep_each
+from sweeplab.physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh, sweep
+from sweeplab.physics.sweep import sweep_each
 from tests.physics.expect import assert_hit, assert_identical, assert_miss
 
 # A sphere of radius 0.5 moving from x = -6 along +x by 14 (t = 1 at x = 8), against

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from physics import Capsule, Segment, Sphere, Triangle, TriangleMesh, sweep, tolerance
-from physics.sweep.mesh import edges_of as mesh_edges_of
-from physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
-from physics.traversal import STATUS_NAMES, TraversalTrace
+from sweeplab.physics import Capsule, Segment, Sphere, Triangle, TriangleMesh, sweep, tolerance
+from sweeplab.physics.sweep.mesh import edges_of as mesh_edges_of
+from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
+from sweeplab.physics.traversal import STATUS_NAMES, TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 from tests.physics.strategies import direction, meshes, radius, vector
@@ -160,7 +160,7 @@ def test_contact_on_an_internal_edge_gets_the_face_normal():
     """A still sphere overlapping the floor near the diagonal of quad 0: the face
     under it and the neighbour's diagonal edge both touch; the edge contact takes
     the face normal and the depth along it."""
-    from physics.contacts import contacts
+    from sweeplab.physics.contacts import contacts
 
     sphere = Sphere([0.52, 0.5, 0.4], 0.5)
     flat = contacts(sphere, floor())

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep,
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep,
                      tolerance)
-from physics.gjk import closest_on_simplex, convex_cast
-from physics.hull import MAX_HULL_POINTS, convex_hull
-from physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.gjk import closest_on_simplex, convex_cast
+from sweeplab.physics.hull import MAX_HULL_POINTS, convex_hull
+from sweeplab.physics.sweep.polyhedron import SatTrace
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 from tests.physics.bodies import body_of, scale
 from tests.physics.bodies import gap as gap_of
@@ -356,7 +356,7 @@ def test_polyhedron_against_a_mesh_matches_every_triangle(polyhedron, mesh, moti
 
 
 def test_box_lands_on_a_mesh_vertex():
-    from physics import TriangleMesh
+    from sweeplab.physics import TriangleMesh
 
     pyramid = TriangleMesh([[0, 0, 1], [1, 0, 0], [0, 1, 0], [-1, 0, 0], [0, -1, 0]],
                            [[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 1]])
@@ -370,7 +370,7 @@ def test_box_lands_on_a_mesh_vertex():
 def test_sat_matches_bisection_on_an_exact_distance(moving, target, motion):
     """The brute-force reference: bisection on a distance written from closest
     points and segment-triangle crossings (Python floats, nothing shared with SAT)."""
-    from physics.reference import first_touch, minimum_time
+    from sweeplab.physics.reference import first_touch, minimum_time
     from tests.physics.brute_force import polytope_gap, polytope_parts
 
     first, second = polytope_parts(moving), polytope_parts(target)
@@ -478,7 +478,7 @@ def test_degenerate_hulls_moving_a_short_way_along_an_axis(moving, target, motio
     """Point, straight and flat hulls moving less than 1 along a coordinate axis (the
     motion axes' helper once vanished there, issue #17), both ways round, against
     bisection on the brute-force bodies' exact distance."""
-    from physics.reference import first_touch, minimum_time
+    from sweeplab.physics.reference import first_touch, minimum_time
 
     first, second = body_of(moving), body_of(target)
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from physics import Plane, Sphere, sweep
+from sweeplab.physics import Plane, Sphere, sweep
 from tests.physics.expect import assert_hit, assert_miss
 
 GRAZE = 2.0 ** -40

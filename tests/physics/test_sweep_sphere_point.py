@@ -5,7 +5,7 @@ from decimal import Decimal, getcontext
 import numpy as np
 import pytest
 
-from physics import Point, Sphere, sweep
+from sweeplab.physics import Point, Sphere, sweep
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 
 getcontext().prec = 60

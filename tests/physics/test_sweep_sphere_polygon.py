@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from physics import Polygon, Sphere, sweep
+from sweeplab.physics import Polygon, Sphere, sweep
 from tests.physics.expect import assert_hit, assert_miss
 
 GRAZE = 2.0 ** -40

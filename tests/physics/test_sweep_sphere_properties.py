@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 
-from physics import Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
 from tests.physics.brute_force import clear_feature, core_of, gap, reference_sweep
 from tests.physics.strategies import TARGET_KINDS, Configuration, configurations, same_kind_batches
 

@@ -5,7 +5,7 @@ from decimal import Decimal, getcontext
 import numpy as np
 import pytest
 
-from physics import Capsule, Segment, Sphere, sweep, tolerance
+from sweeplab.physics import Capsule, Segment, Sphere, sweep, tolerance
 from tests.physics.expect import assert_hit, assert_miss
 
 getcontext().prec = 60

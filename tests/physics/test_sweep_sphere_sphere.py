@@ -2,7 +2,7 @@
 
 from decimal import Decimal, getcontext
 
-from physics import Sphere, sweep
+from sweeplab.physics import Sphere, sweep
 from tests.physics.expect import assert_hit, assert_miss
 
 getcontext().prec = 60

@@ -8,7 +8,7 @@ from decimal import Decimal, getcontext
 
 import pytest
 
-from physics import Sphere, Triangle, sweep
+from sweeplab.physics import Sphere, Triangle, sweep
 from tests.physics.expect import assert_hit, assert_miss
 
 getcontext().prec = 60

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from physics import Capsule, Triangle, kernel_cache, warmup
-from physics.sweep import sweep
-from physics.sweep.dispatch import PAIR_TESTS
+from sweeplab.physics import Capsule, Triangle, kernel_cache, warmup
+from sweeplab.physics.sweep import sweep
+from sweeplab.physics.sweep.dispatch import PAIR_TESTS
 
 
 @pytest.mark.parametrize("moving, target", list(PAIR_TESTS), ids=[f"{m.__name__}-{t.__name__}" for m, t in PAIR_TESTS])

@@ -1,10 +1,12 @@
-"""GLSL programs of the editor, read from ``shaders/*.glsl`` at run time."""
+"""GLSL programs of the editor, read from ``shaders/*.glsl`` (the package data of
+``sweeplab.shaders``) at run time, through ``importlib.resources``: the same from a
+source tree, an editable install or a wheel."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib import resources
 
-SHADER_DIRECTORY = Path(__file__).resolve().parent.parent / "shaders"
+SHADER_DIRECTORY = resources.files("sweeplab.shaders")
 
 PROGRAMS = {
     "mesh": {"vertex_shader": "position.vert", "fragment_shader": "mesh.frag"},
