@@ -12,12 +12,19 @@
   (or a known-failing one passes), 2 if a file could not be read as a fixture at all.
 * ``sweeplab warmup`` compiles every physics kernel into numba's disk cache, with a
   progress bar (otherwise each compiles on its first use).
+* ``sweeplab examples`` lists the bundled example scenes; ``--example NAME`` opens
+  (or, with ``render``, draws) one.  ``sweeplab help [COMMAND]``; ``--version``.
+
+Exit codes: 0 ok, 1 a fixture failed, 2 a usage or input error (one line on stderr,
+no traceback; a mistyped command gets "did you mean").
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
+from typing import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -49,6 +56,54 @@ def report_progress(done: int, total: int) -> None:
               end="\n" if done == total else "", file=sys.stderr, flush=True)
 
 
+def _depth(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if depth < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {depth}")
+    return depth
+
+
+def _check_output(path: Path) -> None:
+    """``ValueError`` for an output that cannot be a PNG written there, before any work."""
+    if path.suffix.lower() != ".png":
+        raise ValueError(f"-o {path}: the output must be a .png file")
+    if not path.parent.is_dir():
+        raise ValueError(f"-o {path}: no folder {path.parent}")
+
+
+def example_scenes() -> dict[str, Path]:
+    """The bundled example scenes by name (the file stem)."""
+    folder = Path(str(resources.files("sweeplab") / "scenes"))
+    return {path.stem: path for path in sorted(folder.glob("*.json"))}
+
+
+def _scene_path(scene: str | None, example: str | None):
+    """The scene file a command opens: ``scene``, the bundled ``example``, or the demo."""
+    if scene is not None and example is not None:
+        raise ValueError("give a scene file or --example, not both")
+    if example is None:
+        return scene or DEMO_SCENE
+    examples = example_scenes()
+    if example not in examples:
+        raise ValueError(f"--example: no example scene {example!r} (there are: {', '.join(examples)})")
+    return examples[example]
+
+
+def examples_main(argv: list[str]) -> int:
+    argparse.ArgumentParser(prog="sweeplab examples", description=COMMANDS["examples"][0]).parse_args(argv)
+    for name, path in example_scenes().items():
+        try:
+            scene = load(path)
+            print(f"{name:<12} {len(scene.objects)} objects, moving {scene.moving!r}")
+        except SceneError as error:  # (a bundled scene is tested to load; say so rather than die)
+            print(f"{name:<12} unreadable: {error}")
+    print("open one with 'sweeplab --example NAME', draw it with 'sweeplab render --example NAME -o out.png'")
+    return 0
+
+
 def render_main(argv: list[str]) -> int:
     from sweeplab.camera import OrbitCamera
     from sweeplab.headless import GLUnavailable, OffscreenRenderer
@@ -58,18 +113,24 @@ def render_main(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="sweeplab render", description="Render one frame of a scene to PNG.")
     parser.add_argument("scene", nargs="?", default=None, help="scene file (default: the demo scene)")
-    parser.add_argument("-o", "--output", required=True, help="PNG file to write")
+    parser.add_argument("--example", default=None, metavar="NAME",
+                        help="render a bundled example scene instead ('sweeplab examples' lists them)")
+    parser.add_argument("-o", "--output", required=True, type=Path, help="PNG file to write")
     parser.add_argument("--size", type=_size, default=(1280, 800), help="WIDTHxHEIGHT (default 1280x800)")
     parser.add_argument("--camera", default=None, help="yaw,pitch,distance[,x,y,z] in degrees and scene units "
                                                          "(default: frame the whole scene)")
     parser.add_argument("--select", default=None, help="name of an object to draw as selected")
-    parser.add_argument("--bvh-depth", type=int, default=None, metavar="N",
+    parser.add_argument("--bvh-depth", type=_depth, default=None, metavar="N",
                         help="draw the sphere-tree nodes of every mesh at depth N, coloured by the sweep's walk")
     parser.add_argument("--minkowski", action="store_true",
                         help="draw the teaching view: the Minkowski difference of the moving shape and a target")
     args = parser.parse_args(argv)
     try:
-        scene = load(args.scene or DEMO_SCENE)
+        scene = load(_scene_path(args.scene, args.example))
+        _check_output(args.output)
+        if args.select is not None and args.select not in [o.name for o in scene.objects]:
+            raise ValueError(f"--select: no object named {args.select!r} in the scene "
+                             f"(its objects: {', '.join(o.name for o in scene.objects)})")
         view = build_view_model(scene, args.select, reference=True, progress=report_progress,
                                 display=MeshDisplay(bvh_depth=args.bvh_depth, minkowski=args.minkowski))
         if args.camera:
@@ -78,10 +139,13 @@ def render_main(argv: list[str]) -> int:
             camera = OrbitCamera()
             camera.frame(*view.bounds)
         pixels = OffscreenRenderer(args.size).render(view, camera)
+        write_png(args.output, pixels)
+    except OSError as error:
+        print(f"sweeplab render: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
+        return 2
     except (SceneError, ValueError, GLUnavailable) as error:
         print(f"sweeplab render: {error}", file=sys.stderr)
         return 2
-    write_png(args.output, pixels)
     hits = sum(r.status in ("hit", "overlap") for r in view.reports)
     print(f"wrote {args.output} ({args.size[0]}x{args.size[1]}): {hits} of {len(view.reports)} targets hit"
           + (f", first {view.earliest!r} at t={view.time_of_impact!r}" if view.earliest else ""))
@@ -91,7 +155,8 @@ def render_main(argv: list[str]) -> int:
 def check_main(argv: list[str]) -> int:
     from sweeplab.fixture import FixtureError, load_fixture, run_fixture
 
-    parser = argparse.ArgumentParser(prog="sweeplab check", description="Run regression fixtures without pytest.")
+    parser = argparse.ArgumentParser(prog="sweeplab check", description="Run regression fixtures without pytest "
+                                     "(exit 0 all passed, 1 one failed, 2 one could not be read).")
     parser.add_argument("paths", nargs="*", type=Path,
                         help="fixture files, or folders searched recursively for them (default: tests/fixtures)")
     parser.add_argument("--examples", action="store_true", help="check the example fixtures that come with sweeplab")
@@ -176,16 +241,26 @@ def warmup_main(argv: list[str]) -> int:
 
 
 def editor_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="sweeplab", description="Interactive sweep-test debugger. "
-                                     "Also: 'sweeplab render --help', 'sweeplab check', 'sweeplab warmup'.")
-    parser.add_argument("scene", nargs="?", default=None, help="scene file to open (default: the demo scene)")
+    parser = argparse.ArgumentParser(
+        prog="sweeplab", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Interactive sweep-test debugger: opens the editor on a scene or fixture file.",
+        epilog="commands:\n" + "\n".join(f"  {name:<10} {line}" for name, (line, _) in COMMANDS.items())
+        + "\n\nexit codes: 0 ok, 1 a fixture failed, 2 a usage or input error")
+    parser.add_argument("scene", nargs="?", default=None, help="scene or fixture file to open (default: the demo scene)")
+    parser.add_argument("--example", default=None, metavar="NAME",
+                        help="open a bundled example scene ('sweeplab examples' lists them)")
     parser.add_argument("--screenshot", type=Path, default=None,
                         help="draw a few frames, save the window to this PNG and exit")
-    parser.add_argument("--bvh-depth", type=int, default=None, metavar="N",
+    parser.add_argument("--bvh-depth", type=_depth, default=None, metavar="N",
                         help="start with the sphere-tree nodes of meshes drawn at depth N")
     parser.add_argument("--minkowski", action="store_true", help="start with the teaching view on")
     parser.add_argument("--version", action="version", version=f"sweeplab {__version__}")
     args = parser.parse_args(argv)
+    try:
+        path = _scene_path(args.scene, args.example)
+    except ValueError as error:
+        print(f"sweeplab: {error}", file=sys.stderr)
+        return 2
     from sweeplab.editor import Editor
     from sweeplab.window import run_editor
 
@@ -193,10 +268,46 @@ def editor_main(argv: list[str]) -> int:
     editor.progress = report_progress
     editor.mesh_display.bvh_depth = args.bvh_depth
     editor.mesh_display.minkowski = args.minkowski
-    if args.scene is not None and not editor.open(Path(args.scene)):
+    if path != DEMO_SCENE and not editor.open(Path(str(path))):
         print(f"sweeplab: {editor.message}", file=sys.stderr)
         return 2
     return run_editor(editor, args.screenshot)
+
+
+def help_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="sweeplab help", description=COMMANDS["help"][0])
+    parser.add_argument("command", nargs="?", default=None, help="a command name")
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return _run_command(editor_main, ["--help"])
+    if args.command not in COMMANDS:
+        print(f"sweeplab help: {_unknown_command(args.command)}", file=sys.stderr)
+        return 2
+    return _run_command(COMMANDS[args.command][1], ["--help"])
+
+
+def _run_command(command: Callable[[list[str]], int], argv: list[str]) -> int:
+    """``command(argv)``, with argparse's own exits (--help, usage errors) as return codes."""
+    try:
+        return command(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 2
+
+
+def _unknown_command(word: str) -> str:
+    close = difflib.get_close_matches(word, COMMANDS, n=1)
+    hint = f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(COMMANDS)}"
+    return f"unknown command {word!r} ({hint})"
+
+
+COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
+    "render": ("draw one frame of a scene to a PNG, without a window", render_main),
+    "check": ("run fixtures (files, folders, --examples) without pytest", check_main),
+    "examples": ("list the bundled example scenes", examples_main),
+    "warmup": ("compile every physics kernel into numba's disk cache", warmup_main),
+    "help": ("help on the editor, or on one command: sweeplab help COMMAND", help_main),
+}
+"""Subcommand -> (one line of help, entry point); anything else opens the editor."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,10 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a name or note with a lone surrogate still prints
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    if argv[:1] == ["render"]:
-        return render_main(argv[1:])
-    if argv[:1] == ["check"]:
-        return check_main(argv[1:])
-    if argv[:1] == ["warmup"]:
-        return warmup_main(argv[1:])
+    if argv[:1] and argv[0] in COMMANDS:
+        return COMMANDS[argv[0]][1](argv[1:])
+    word = argv[0] if argv else ""
+    if word and not word.startswith("-") and not Path(word).suffix and not Path(word).exists():
+        print(f"sweeplab: {_unknown_command(word)}", file=sys.stderr)  # a mistyped command, not a file
+        return 2
     return editor_main(argv)

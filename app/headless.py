@@ -25,8 +25,13 @@ def create_context():
             return moderngl.create_standalone_context(require=330, **({"backend": backend} if backend else {}))
         except Exception as error:  # noqa: BLE001 - every failure is reported below
             errors.append(f"{backend or 'default'}: {error}")
-    raise GLUnavailable("no OpenGL 3.3 context (install Mesa EGL: libegl1 libegl-mesa0 libgl1-mesa-dri): "
+    raise GLUnavailable(f"no OpenGL 3.3 context (on Debian/Ubuntu: apt-get install {' '.join(GL_PACKAGES)}): "
                         + "; ".join(errors))
+
+
+GL_PACKAGES = ("libegl1", "libegl-mesa0", "libgl1-mesa-dri", "libgbm1", "libgl1", "libglx-mesa0")
+"""The Debian/Ubuntu packages of Mesa's headless OpenGL (EGL + llvmpipe) that
+sweeplab's rendering needs; ``.ci/run`` installs the same list."""
 
 
 class OffscreenRenderer:
