@@ -88,7 +88,7 @@ class OrbitCamera:
                 "pitch": float(np.degrees(self.pitch)), "distance": float(self.distance)}
 
     @classmethod
-    def parse(cls, text: str) -> "OrbitCamera":
+    def parse(cls, text: str) -> OrbitCamera:
         """From ``"yaw,pitch,distance[,tx,ty,tz]"`` (degrees), as the command line takes it."""
         try:
             values = [float(v) for v in text.split(",")]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from typing import Callable
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -246,7 +246,8 @@ def editor_main(argv: list[str]) -> int:
         description="Interactive sweep-test debugger: opens the editor on a scene or fixture file.",
         epilog="commands:\n" + "\n".join(f"  {name:<10} {line}" for name, (line, _) in COMMANDS.items())
         + "\n\nexit codes: 0 ok, 1 a fixture failed, 2 a usage or input error")
-    parser.add_argument("scene", nargs="?", default=None, help="scene or fixture file to open (default: the demo scene)")
+    parser.add_argument("scene", nargs="?", default=None,
+                        help="scene or fixture file to open (default: the demo scene)")
     parser.add_argument("--example", default=None, metavar="NAME",
                         help="open a bundled example scene ('sweeplab examples' lists them)")
     parser.add_argument("--screenshot", type=Path, default=None,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from numba.core import event
 
@@ -29,7 +29,7 @@ from sweeplab.physics.kernel_cache import is_warm, mark_warm
 class _CompileListener(event.Listener):
     """Remembers the name of the kernel numba is compiling (any thread)."""
 
-    def __init__(self, owner: "KernelCompilation"):
+    def __init__(self, owner: KernelCompilation):
         self.owner = owner
 
     def on_start(self, compile_event) -> None:
@@ -62,7 +62,8 @@ class KernelCompilation:
     def _run(self) -> None:
         event.register("numba:compile", self._listener)
         try:
-            for self.done, step in enumerate(self.steps):
+            for done, step in enumerate(self.steps):
+                self.done = done
                 self.step = step.name
                 try:
                     step.run()

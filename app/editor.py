@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from sweeplab.compiling import KernelCompilation, start_if_cold
 from sweeplab.mesh_sources import default_source
 from sweeplab.mesh_view import MeshDisplay
 from sweeplab.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
-                         pytest_source, run_fixture, save_fixture)
+                              pytest_source, run_fixture, save_fixture)
 from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
 from sweeplab.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, random_hull_vertices
 from sweeplab.view_model import ViewModel, build_view_model

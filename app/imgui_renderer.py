@@ -76,7 +76,8 @@ class ImGuiRenderer:
         for commands in draw_data.cmd_lists:
             vertices = ctypes.string_at(commands.vtx_buffer.data_address(),
                                         commands.vtx_buffer.size() * imgui.VERTEX_SIZE)
-            indices = ctypes.string_at(commands.idx_buffer.data_address(), commands.idx_buffer.size() * imgui.INDEX_SIZE)
+            indices = ctypes.string_at(commands.idx_buffer.data_address(),
+                                       commands.idx_buffer.size() * imgui.INDEX_SIZE)
             if len(vertices) > self.vertex_buffer.size:
                 self.vertex_buffer.orphan(len(vertices) * 2)
             if len(indices) > self.index_buffer.size:

@@ -79,7 +79,8 @@ def _load(source_json: str) -> tuple[np.ndarray, np.ndarray]:
     arguments = {**GENERATORS[name], **{k: v for k, v in source.items() if k != "generator"}}
     unknown = set(arguments) - set(GENERATORS[name])
     if unknown:
-        raise MeshSourceError(f"generator {name!r} takes {', '.join(GENERATORS[name])}, not {', '.join(sorted(unknown))}")
+        raise MeshSourceError(f"generator {name!r} takes {', '.join(GENERATORS[name])}, "
+                              f"not {', '.join(sorted(unknown))}")
     try:
         vertices, faces = _BUILDERS[name](**arguments)
     except (TypeError, ValueError) as error:

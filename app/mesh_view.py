@@ -115,7 +115,7 @@ def node_spheres(mesh: TriangleMesh, depth: int, trace: TraversalTrace | None) -
     groups = []
     if trace is not None:
         traced_node, traced_status = trace.node, trace.status
-        lookup = dict(zip(traced_node.tolist(), traced_status.tolist()))
+        lookup = dict(zip(traced_node.tolist(), traced_status.tolist(), strict=True))
         status = np.array([_status_of(tree, lookup, node) for node in nodes.tolist()])
         leaves = np.unique(traced_node[(traced_status == LEAF_HIT) | (traced_status == LEAF_MISSED)])
         leaves = leaves[tree.depth[leaves] != depth]

@@ -71,7 +71,7 @@ class Scene:
                 "moving": self.moving, "direction": list(self.direction), "options": dict(self.options)}
 
     @classmethod
-    def from_json(cls, data) -> "Scene":
+    def from_json(cls, data) -> Scene:
         """Validate and build a scene; raises ``SceneError`` naming what is wrong."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SceneError(f"not a sweeplab scene (expected \"format\": \"{FORMAT}\")")
@@ -100,7 +100,7 @@ class Scene:
             raise SceneError(f"\"ignore_separating\" must be true or false, got {ignore_separating!r}")
         return cls(objects, moving, direction, {"ignore_separating": ignore_separating})
 
-    def copy(self) -> "Scene":
+    def copy(self) -> Scene:
         """A deep copy (a scene is plain data; ``plain_copy`` is ~9x faster than
         ``copy.deepcopy``, and every edit copies the scene twice)."""
         return Scene([SceneObject(o.name, o.kind, plain_copy(o.params)) for o in self.objects], self.moving,

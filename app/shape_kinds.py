@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,7 +43,7 @@ class RigidMotion:
     translation: np.ndarray
 
     @classmethod
-    def translate(cls, offset) -> "RigidMotion":
+    def translate(cls, offset) -> RigidMotion:
         return cls(np.eye(3), np.zeros(3), np.asarray(offset, float))
 
     def points(self, points: np.ndarray) -> np.ndarray:
@@ -61,7 +61,7 @@ class ShapeKind:
     parameters: tuple[Parameter, ...]
     defaults: dict
     build: Callable[[dict], object]
-    mesh: Callable[[dict], "tessellate.Mesh"]
+    mesh: Callable[[dict], tessellate.Mesh]
     core_loop: Callable[[dict], np.ndarray] | None = None
     """The vertex loop whose edges and vertices physics numbers in ``feature``
     (None for shapes whose only feature is their surface)."""

@@ -29,7 +29,7 @@ class Mesh:
     points: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     convex: bool = False
 
-    def translated(self, offset) -> "Mesh":
+    def translated(self, offset) -> Mesh:
         offset = np.asarray(offset, float)
         moved = Mesh(self.triangles + offset, self.outline + offset, self.points + offset, self.convex)
         if self.bounds() is not None:
@@ -85,7 +85,8 @@ def _capsule_template():
     and which triangles form the side band (of zero area when a == b)."""
     longitudes, latitudes = SPHERE_SEGMENTS
     theta = np.linspace(0, 2 * np.pi, longitudes, endpoint=False)
-    phi = np.concatenate([np.linspace(-np.pi / 2, 0, latitudes // 2 + 1), np.linspace(0, np.pi / 2, latitudes // 2 + 1)])
+    phi = np.concatenate([np.linspace(-np.pi / 2, 0, latitudes // 2 + 1),
+                          np.linspace(0, np.pi / 2, latitudes // 2 + 1)])
     unit = np.stack(np.broadcast_arrays(np.cos(phi)[:, None] * np.cos(theta), np.cos(phi)[:, None] * np.sin(theta),
                                         np.sin(phi)[:, None]), axis=-1)
     around_b = np.arange(len(phi)) > latitudes // 2

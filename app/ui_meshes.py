@@ -141,7 +141,7 @@ def draw_axes_panel(editor: Editor, size: tuple[int, int]) -> None:
         if implot.begin_plot(f"overlap intervals##{report.name}", (-1, -1), implot.Flags_.no_legend):
             implot.setup_axes("t", "axis")
             implot.setup_axes_limits(-0.1, 1.1, -1.0, len(trace.axes) + 0.0)
-            for index, (enter, leave) in enumerate(zip(trace.enter, trace.exit)):
+            for index, (enter, leave) in enumerate(zip(trace.enter, trace.exit, strict=True)):
                 low, high = max(float(enter), -0.1), min(float(leave), 1.1)
                 if low <= high:
                     label = "last to begin" if index == trace.chosen else AXIS_KINDS[trace.kinds[index]]

@@ -213,7 +213,8 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
         state.scan_parameter = min(state.scan_parameter, len(choices) - 1)
         state.scan_parameter = imgui.combo("parameter", state.scan_parameter, [c[2] for c in choices])[1]
         imgui.set_next_item_width(140)
-        changed, text = imgui.input_text("+- epsilon", repr(state.scan_epsilon), imgui.InputTextFlags_.enter_returns_true)
+        changed, text = imgui.input_text("+- epsilon", repr(state.scan_epsilon),
+                                         imgui.InputTextFlags_.enter_returns_true)
         if changed:
             try:
                 state.scan_epsilon = abs(float(text))

@@ -11,7 +11,7 @@ returns; no GL here, so it is tested headless.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -200,7 +200,8 @@ def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dic
                 and "mesh" not in (moving_object.kind, target.kind)]
     try:
         shapes = [build_shape(target.kind, target.params) for target in untraced]
-        return dict(zip([target.name for target in untraced], sweep_each(moving, shapes, scene.direction, **options)))
+        return dict(zip([target.name for target in untraced], sweep_each(moving, shapes, scene.direction, **options),
+                        strict=True))
     except (TypeError, ValueError):
         return {}
 
@@ -260,7 +261,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
     ``sweep_targets`` takes it."""
     display = display or MeshDisplay()
     view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="compiling the physics kernels")
-                              for o in scene.targets()] if pending else sweep_targets(scene, float32, reference, progress))
+                              for o in scene.targets()] if pending
+                     else sweep_targets(scene, float32, reference, progress))
     hits = [r for r in view.reports if r.time is not None]
     if hits:
         first = min(hits, key=lambda r: r.time)
@@ -322,7 +324,8 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
     anchors = kind.anchor_points(moving_object.params)
     view.lines.append(LineBatch(np.stack([anchors, anchors + direction], axis=1), START[:3] + (0.6,), 1.5))
     pivot = kind.pivot(moving_object.params)
-    view.lines.append(LineBatch(tessellate.arrows(pivot, direction, min(0.2, scale / max(np.linalg.norm(direction), 1e-12))),
+    head = min(0.2, scale / max(np.linalg.norm(direction), 1e-12))
+    view.lines.append(LineBatch(tessellate.arrows(pivot, direction, head),
                                 START, 2.0))
     view.drawables.append(Drawable(mesh.translated(direction), END, END[:3] + (0.6,), 1.0))
     if view.time_of_impact is not None:

@@ -171,7 +171,8 @@ def _make_window_class():
 
         def on_mouse_release(self, x, y, button, modifiers):
             imgui.get_io().add_mouse_button_event(self._imgui_button(button), False)
-            if button == mouse.LEFT and self._press is not None and abs(x - self._press[0]) + abs(y - self._press[1]) < 4:
+            pressed_here = self._press is not None and abs(x - self._press[0]) + abs(y - self._press[1]) < 4
+            if button == mouse.LEFT and pressed_here:
                 camera = self.editor.camera
                 origin, segment = camera.ray((x, self.height - y), self.get_size())
                 self.editor.select(self.editor.pick(origin, segment, PICK_RADIUS * camera.distance))

@@ -10,7 +10,7 @@ keep_cache_in_step()  # before any kernel is loaded from numba's cache
 
 from sweeplab.physics.result import Feature, SweepResult
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
-                            TriangleMesh)
+                                     TriangleMesh)
 from sweeplab.physics.sweep import sweep
 
 __all__ = ["Point", "Segment", "Plane", "Triangle", "Polygon", "Sphere", "Capsule", "ConvexPolyhedron",

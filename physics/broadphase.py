@@ -213,7 +213,7 @@ def first_mesh_contact(mesh_a: TriangleMesh, motion_a, mesh_b: TriangleMesh, mot
                                    times, pair_counts, step_count)
     trace.steps.extend(BisectionStep(BISECTION_PHASES[phase], float(t), bool(pairs), int(pairs))
                        for phase, t, pairs in zip(phases[:step_count[0]], times[:step_count[0]],
-                                                  pair_counts[:step_count[0]]))
+                                                  pair_counts[:step_count[0]], strict=True))
     if not hit:
         return MeshContact(False, None, None, None)
     overlap = mesh_overlap(_at(mesh_a, motion_a, hit_time), _at(mesh_b, motion_b, hit_time))

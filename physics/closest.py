@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sweeplab.physics.geometry import (COMPILE, add, cross, cross_accurate, dot, largest_magnitude, like, maximum, normalize_or,
-                              scale, sqrt, sub)
+from sweeplab.physics.geometry import (COMPILE, add, cross, cross_accurate, dot, largest_magnitude, like, maximum,
+                                       normalize_or, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 
 

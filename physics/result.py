@@ -53,11 +53,12 @@ class Feature:
         object.__setattr__(self, "index", index)
 
     @classmethod
-    def from_codes(cls, codes: np.ndarray, index: np.ndarray, surface: bool = False) -> "Feature":
+    def from_codes(cls, codes: np.ndarray, index: np.ndarray, surface: bool = False) -> Feature:
         """A batch's features from kernel codes (``FEATURE_KINDS`` indices, -1 none);
         ``surface``: every hit is a face (a sphere's surface, whatever its code)."""
         feature = cls(None, index)
-        object.__setattr__(feature, "_codes", (codes, ("", "face", "face", "face") if surface else ("",) + FEATURE_KINDS))
+        names = ("", "face", "face", "face") if surface else ("",) + FEATURE_KINDS
+        object.__setattr__(feature, "_codes", (codes, names))
         return feature
 
     @property
@@ -98,7 +99,7 @@ class SweepResult:
 
     @classmethod
     def from_arrays(cls, *, t, point, normal, face_index, penetration_depth,
-                    feature_code, feature_index, scalar: bool, surface: bool = False) -> "SweepResult":
+                    feature_code, feature_index, scalar: bool, surface: bool = False) -> SweepResult:
         """Build the public result from kernel arrays (``t`` NaN where no hit);
         ``surface``: every hit is a face (``Feature.from_codes``)."""
         hit = ~np.isnan(t)

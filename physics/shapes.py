@@ -113,7 +113,7 @@ class Shape:
     """Per array field, how many trailing dimensions are one element's (3 for a point,
     0 for a radius, 2 for a vertex list); the leading ones are the batch's."""
 
-    def __getitem__(self, index) -> "Shape":
+    def __getitem__(self, index) -> Shape:
         """Elements of the batch (``shapes[i]``, ``shapes[2:5]``), exactly as stored:
         no re-validation, no re-normalisation."""
         if self._batch_shape == ():
@@ -411,7 +411,7 @@ class ConvexPolyhedron(Shape):
                   distinct_edges=_distinct_directions(corners[:, hull.edges[:, 1]] - corners[:, hull.edges[:, 0]]))
 
     @classmethod
-    def box(cls, half_extents, center=(0.0, 0.0, 0.0), rotation=None) -> "ConvexPolyhedron":
+    def box(cls, half_extents, center=(0.0, 0.0, 0.0), rotation=None) -> ConvexPolyhedron:
         """Boxes of ``half_extents`` (..., 3) about ``center``, turned by ``rotation``."""
         half_extents = np.asarray(half_extents, float)
         signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
@@ -421,10 +421,10 @@ class ConvexPolyhedron(Shape):
         return cls(corners + np.asarray(center, float)[..., None, :])
 
     @classmethod
-    def tetrahedron(cls, a, b, c, d) -> "ConvexPolyhedron":
+    def tetrahedron(cls, a, b, c, d) -> ConvexPolyhedron:
         return cls(np.stack(np.broadcast_arrays(*(np.asarray(p, float) for p in (a, b, c, d))), axis=-2))
 
-    def moved(self, translation=(0.0, 0.0, 0.0), rotation=None) -> "ConvexPolyhedron":
+    def moved(self, translation=(0.0, 0.0, 0.0), rotation=None) -> ConvexPolyhedron:
         """The polyhedra turned by ``rotation`` about the origin, then translated."""
         corners = self.vertices if rotation is None else self.vertices @ np.asarray(rotation, float).T
         return ConvexPolyhedron(corners + np.asarray(translation, float))
@@ -518,7 +518,7 @@ class TriangleMesh(Shape):
         self._set(translation=translation, rotation=rotation,
                   _identity_pose=bool(np.all(translation == 0) and np.all(rotation == np.eye(3))))
 
-    def moved(self, translation=None, rotation=None) -> "TriangleMesh":
+    def moved(self, translation=None, rotation=None) -> TriangleMesh:
         """The same mesh at another pose (``None`` keeps the current part); the sphere
         tree and edge data are shared, never rebuilt."""
         posed = object.__new__(TriangleMesh)

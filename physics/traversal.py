@@ -71,7 +71,7 @@ class TraversalTrace:
     def counts(self) -> dict[str, int]:
         """How many pairs ended in each status, by name."""
         counted = np.bincount(self.status, minlength=len(STATUS_NAMES))
-        return {name: int(count) for name, count in zip(STATUS_NAMES, counted)}
+        return {name: int(count) for name, count in zip(STATUS_NAMES, counted, strict=True)}
 
 
 class LeafContacts(NamedTuple):

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import inspect
 import time
-from typing import Callable, Iterable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable, Iterable
 
 import numba
 import numpy as np
@@ -29,7 +30,7 @@ from sweeplab.physics.lanes import PARALLEL_MIN_LANES
 from sweeplab.physics.overlap import mesh_overlap
 from sweeplab.physics.reference import reference_sweep
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
-                            TriangleMesh)
+                                     TriangleMesh)
 from sweeplab.physics.sweep import sweep
 from sweeplab.physics.sweep.dispatch import PAIR_TESTS
 from sweeplab.physics.sweep.mesh import sweep_capsule_mesh_all, sweep_sphere_mesh_all

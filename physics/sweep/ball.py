@@ -35,9 +35,9 @@ import numpy as np
 from numba import njit, prange
 
 from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, edge_of, face_normal,
-                          inside_face, is_within_rounding, widest_feature)
-from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, length_at_most, like, maximum,
-                              normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
+                                   inside_face, is_within_rounding, widest_feature)
+from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, length_at_most, like,
+                                       maximum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.sweep.bounds import may_touch
 from sweeplab.physics.sweep.rounded import ball_entry_time, slab_entry_time

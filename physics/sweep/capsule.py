@@ -33,12 +33,14 @@ from numba import njit, prange
 
 from sweeplab.physics.closest import rejection, segment_separation
 from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, segment_ball
-from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude, like,
-                              maximum, minimum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
+from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude,
+                                       like, maximum, minimum, normalize_or, plane_height, plus_zero, row, scale, sqrt,
+                                       sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.result import SweepResult, lane_result
 from sweeplab.physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
-from sweeplab.physics.sweep.ball import Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane, lane_vector, miss
+from sweeplab.physics.sweep.ball import (Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane,
+                                         lane_vector, miss)
 from sweeplab.physics.sweep.bounds import may_touch
 from sweeplab.physics.sweep.rounded import slab_entry_time
 from sweeplab.physics.sweep.sphere import is_scalar, sweep_query, to_result
@@ -372,7 +374,8 @@ def _one_lane(kernel, inputs: list, ignore_separating: bool, face_index=None) ->
     """``kernel`` on one unbatched query: ``inputs`` are (array, element dims) pairs,
     3-vectors passed as tuples and polygons as (V, 3) arrays, in their common dtype."""
     dtype = np.result_type(*[array for array, _ in inputs])
-    arguments = [lane_vector(array, dtype) if dims == 1 else np.asarray(array, dtype) if dims == 2 else dtype.type(array)
+    arguments = [lane_vector(array, dtype) if dims == 1 else np.asarray(array, dtype) if dims == 2
+                 else dtype.type(array)
                  for array, dims in inputs]
     return lane_result(kernel(*arguments, bool(ignore_separating)), dtype, face_index)
 

@@ -16,16 +16,17 @@ import numpy as np
 from sweeplab.physics import tolerance
 from sweeplab.physics.core import EDGE, FACE, VERTEX
 from sweeplab.physics.result import SweepResult
-from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, TriangleMesh,
-                            broadcast_batch_shapes, vector_argument)
+from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle,
+                                     TriangleMesh, broadcast_batch_shapes, vector_argument)
 from sweeplab.physics.sweep.capsule import (sweep_capsule_capsule, sweep_capsule_plane, sweep_capsule_polygon,
-                                   sweep_capsule_segment, sweep_capsule_triangle)
+                                            sweep_capsule_segment, sweep_capsule_triangle)
 from sweeplab.physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_plane, sweep_sphere_point,
-                                  sweep_sphere_polygon, sweep_sphere_segment, sweep_sphere_sphere,
-                                  sweep_sphere_triangle)
+                                           sweep_sphere_polygon, sweep_sphere_segment, sweep_sphere_sphere,
+                                           sweep_sphere_triangle)
 from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
 from sweeplab.physics.sweep.polyhedron import (point_or_segment, sweep_capsule_polyhedron, sweep_polyhedron_mesh,
-                                      sweep_polyhedron_plane, sweep_polyhedron_polytope, sweep_sphere_polyhedron)
+                                               sweep_polyhedron_plane, sweep_polyhedron_polytope,
+                                               sweep_sphere_polyhedron)
 from sweeplab.physics.sweep.unit_size import unit_size_plan
 
 PAIR_TESTS = {

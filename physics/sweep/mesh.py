@@ -183,7 +183,8 @@ def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, 
     center = 0.5 * (vertices.min(axis=1) + vertices.max(axis=1))
     bound = np.linalg.norm(vertices - center[:, None], axis=-1).max(axis=1)
     core = MovingCore(vertices, np.zeros(count), direction, batch_shape, answer_dtype_)
-    walks = _run_walks(POLYTOPE, np.ascontiguousarray(vertices, float), np.zeros(count), np.ascontiguousarray(direction),
+    walks = _run_walks(POLYTOPE, np.ascontiguousarray(vertices, float), np.zeros(count),
+                       np.ascontiguousarray(direction),
                        center, culling_reach(vertices, direction, bound, mesh.tree),
                        (np.ascontiguousarray(normals, float), np.ascontiguousarray(edges, float), edge_ends,
                         bool(solid)), mesh, np.dtype(float), ignore_separating,
@@ -352,7 +353,8 @@ def core_leaf(query, face, bound):
     ``bound`` skips the rule (the walk discards it; the rule keeps t and, without
     ``ignore_separating``, never drops a hit): on a fine mesh most leaves a walk
     tests are such hits."""
-    points, radius, direction, vertices, faces = query.points, query.radius, query.direction, query.vertices, query.faces
+    points, radius, direction = query.points, query.radius, query.direction
+    vertices, faces = query.vertices, query.faces
     triangle = query.triangle
     for corner in range(3):
         for k in range(3):

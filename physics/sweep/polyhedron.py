@@ -38,7 +38,8 @@ import numpy as np
 from numba import njit, prange
 
 from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, newell_normal
-from sweeplab.physics.geometry import COMPILE, add, dot, like, minimum, maximum, plane_height, plus_zero, row, scale, sub
+from sweeplab.physics.geometry import (COMPILE, add, dot, like, maximum, minimum, plane_height, plus_zero, row, scale,
+                                      sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
 from sweeplab.physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
@@ -487,7 +488,8 @@ def sweep_sphere_polyhedron(sphere, polyhedron: ConvexPolyhedron, direction, *, 
 
 
 @sweep_query
-def sweep_capsule_polyhedron(capsule, polyhedron: ConvexPolyhedron, direction, *, ignore_separating=False) -> SweepResult:
+def sweep_capsule_polyhedron(capsule, polyhedron: ConvexPolyhedron, direction, *,
+                             ignore_separating=False) -> SweepResult:
     """A moving capsule (or segment) against a solid convex polyhedron, as
     ``sweep_sphere_polyhedron`` with the capsule's core segment; a core that starts
     inside (or through) the solid overlaps by the segment's separating-axis depth

@@ -21,7 +21,7 @@ import math
 from numba import njit
 
 from sweeplab.physics.geometry import (COMPILE, add, dot, largest_magnitude, length_at_most, like, maximum, minimum,
-                              power_of_two_below, scale, smallest_normal, sub, times_power_of_two)
+                                       power_of_two_below, scale, smallest_normal, sub, times_power_of_two)
 from sweeplab.physics.solve import first_nonpositive_time
 
 

@@ -27,8 +27,8 @@ from numba import njit
 from sweeplab.physics import tolerance
 from sweeplab.physics.closest import clip01, closest_parameters
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, dot, largest_magnitude, like, maximum, minimum,
-                              plus_zero, row, scale, sqrt, sub)
+from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, dot, largest_magnitude, like, maximum,
+                                       minimum, plus_zero, row, scale, sqrt, sub)
 
 
 @njit(**COMPILE)

@@ -40,8 +40,9 @@ from sweeplab.physics.sweep.ball import Contact, ball_core, ball_plane, lane_vec
 
 def sweep_query(test):
     """Wrap a public sweep test: validate ``direction`` (``ValueError`` naming it),
-    pass any further keyword ``options`` through, and run under ``np.errstate(all="ignore")`` — kernels divide by zero in lanes whose
-    results they then discard (one context per query, not one per operation)."""
+    pass any further keyword ``options`` through, and run under
+    ``np.errstate(all="ignore")`` — kernels divide by zero in lanes whose results
+    they then discard (one context per query, not one per operation)."""
     @functools.wraps(test)
     def query(moving, target, direction, *, ignore_separating=False, **options):
         direction = vector_argument(direction, "direction")

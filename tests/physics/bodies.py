@@ -20,8 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere,
-                     TriangleMesh)
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, TriangleMesh)
 from sweeplab.physics.reference import segment_closest_points
 from tests.physics.brute_force import _cross3, _dot, _norm, _sub, closest_on_segment, closest_on_triangle
 from tests.physics.rational import rational

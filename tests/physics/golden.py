@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh,
-                     sweep)
+                              sweep)
 
 CORPUS = Path(__file__).with_name("golden_corpus.jsonl.gz")
 KINDS = ("point", "sphere", "segment", "capsule", "plane", "triangle", "polygon", "polyhedron", "mesh")

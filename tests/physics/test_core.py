@@ -3,8 +3,8 @@ feature, rounding."""
 
 import numpy as np
 
-from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, face_normal, inside_face,
-                          is_within_rounding, widest_feature)
+from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, face_normal,
+                                   inside_face, is_within_rounding, widest_feature)
 
 TRIANGLE = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh,
-                     sweep, tolerance)
+                              sweep, tolerance)
 from tests.physics.bodies import KINDS, Body, body_of, gap, length, scale, surface_distance
 from tests.physics.strategies import near_shapes, near_vector
 

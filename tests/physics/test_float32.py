@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh, sweep,
-                     tolerance)
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh,
+                              sweep, tolerance)
 from sweeplab.physics.sweep.dispatch import PAIR_TESTS
 
 CASES = [

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 
 from sweeplab.physics import Capsule, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
 from sweeplab.physics.reference import (TRACE_CAPACITY, ReferenceTrace, first_touch, minimum_time, reference_sweep,
-                               segment_closest_points)
+                                        segment_closest_points)
 from tests.physics.brute_force import core_of, reference_sweep as brute_force_sweep
 from tests.physics.strategies import TARGET_KINDS, configurations
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep,
-                     tolerance)
+                              tolerance)
 from sweeplab.physics.gjk import closest_on_simplex, convex_cast
 from sweeplab.physics.hull import MAX_HULL_POINTS, convex_hull
 from sweeplab.physics.sweep.polyhedron import SatTrace
