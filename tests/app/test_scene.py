@@ -135,3 +135,23 @@ def test_history_states_share_nothing_mutable_with_their_copies():
     assert current.options == {"ignore_separating": False} and len(current.objects) == 3
     again = history.scene
     assert again is not current and again.object("mesh").params["offset"] is not current.object("mesh").params["offset"]
+
+
+def test_loading_pauses_the_garbage_collector_and_restores_it(tmp_path):
+    """(Loading is linear in the file with the collector paused; its state comes back
+    after a load and after a failed one.)"""
+    import gc
+
+    assert gc.isenabled()
+    load(DEMO_SCENE)
+    assert gc.isenabled()
+    (tmp_path / "bad.json").write_text('{"format": "sweeplab-scene", "version": 1, "objects": 5}')
+    with pytest.raises(SceneError):
+        load(tmp_path / "bad.json")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        load(DEMO_SCENE)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
