@@ -31,7 +31,9 @@ from pathlib import Path
 from sweeplab import __version__
 from sweeplab.scene import SceneError, load
 
-DEMO_SCENE = resources.files("sweeplab") / "scenes" / "demo.json"
+BUNDLED_SCENES = Path(str(resources.files("sweeplab") / "scenes"))
+"""The example scenes that come with sweeplab (package data; ``sweeplab examples``)."""
+DEMO_SCENE = BUNDLED_SCENES / "demo.json"
 EXAMPLE_FIXTURES = Path(str(resources.files("sweeplab") / "examples"))
 """Fixtures that come with sweeplab (package data; ``sweeplab check --examples``)."""
 
@@ -76,8 +78,7 @@ def _check_output(path: Path) -> None:
 
 def example_scenes() -> dict[str, Path]:
     """The bundled example scenes by name (the file stem)."""
-    folder = Path(str(resources.files("sweeplab") / "scenes"))
-    return {path.stem: path for path in sorted(folder.glob("*.json"))}
+    return {path.stem: path for path in sorted(BUNDLED_SCENES.glob("*.json"))}
 
 
 def _scene_path(scene: str | None, example: str | None):
@@ -269,7 +270,7 @@ def editor_main(argv: list[str]) -> int:
     editor.progress = report_progress
     editor.mesh_display.bvh_depth = args.bvh_depth
     editor.mesh_display.minkowski = args.minkowski
-    if path != DEMO_SCENE and not editor.open(Path(str(path))):
+    if path != DEMO_SCENE and not editor.open(Path(path)):
         print(f"sweeplab: {editor.message}", file=sys.stderr)
         return 2
     return run_editor(editor, args.screenshot)

@@ -50,17 +50,23 @@ def _like(template, value):
 
 
 @njit(**COMPILE)
+def is_wide(template):
+    """Whether ``template``'s float type has more than float32's 24 significant bits
+    (2^24 + 1 is exact in it): the one dtype test of the kernels' constants."""
+    return like(template, 16777217.0) != like(template, 16777216.0)
+
+
+@njit(**COMPILE)
 def epsilon(template):
     """Machine epsilon of ``template``'s float type (2^-52, or 2^-23 for float32)."""
-    wide = like(template, 16777217.0) != like(template, 16777216.0)
-    return like(template, 2.220446049250313e-16) if wide else like(template, 1.1920928955078125e-07)
+    return like(template, 2.220446049250313e-16) if is_wide(template) else like(template, 1.1920928955078125e-07)
 
 
 @njit(**COMPILE)
 def smallest_normal(template):
     """The smallest normal float of ``template``'s type (2^-1022, or 2^-126 for
     float32): a square below it has lost digits to underflow, or all of them."""
-    wide = like(template, 16777217.0) != like(template, 16777216.0)
+    wide = is_wide(template)
     return like(template, 2.2250738585072014e-308) if wide else like(template, 1.1754943508222875e-38)
 
 
@@ -126,8 +132,7 @@ def two_product(a, b):
     """(a b rounded, its rounding error): a b == product + error exactly (Dekker's
     algorithm with Veltkamp's splitting; no fused multiply-add needed), in the
     lane's dtype, while the product neither overflows nor underflows."""
-    wide = like(a, 16777217.0) != like(a, 16777216.0)  # more than float32's 24 bits
-    split = like(a, 134217729.0) if wide else like(a, 4097.0)  # 2^27 + 1, 2^12 + 1
+    split = like(a, 134217729.0) if is_wide(a) else like(a, 4097.0)  # 2^27 + 1, 2^12 + 1
     product = a * b
     a_scaled, b_scaled = split * a, split * b
     a_high, b_high = a_scaled - (a_scaled - a), b_scaled - (b_scaled - b)
