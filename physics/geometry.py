@@ -12,18 +12,26 @@ for a lane whatever batch it is in, and the golden corpus holds them to it.
 from __future__ import annotations
 
 import math
+from typing import Literal, TypedDict
 
 import numpy as np
 from numba import config, njit
 from numba.extending import overload
 
-COMPILE = {"cache": True, "error_model": "numpy"}
+class CompileOptions(TypedDict):
+    """The ``numba.njit`` keywords every kernel is compiled with (typed for mypy)."""
+
+    cache: bool
+    error_model: Literal["python", "numpy"]
+
+
+COMPILE: CompileOptions = {"cache": True, "error_model": "numpy"}
 """Options of every kernel's ``njit``: compiled once per signature, on first use,
 and kept in numba's disk cache (``sweeplab warmup`` compiles them all); a division
 by zero gives inf or NaN as in numpy (lanes that divide by zero discard the result)."""
 
 
-if config.DISABLE_JIT:
+if config.DISABLE_JIT:  # type: ignore[attr-defined]  # numba sets its config at import
     def sqrt(x):
         """``math.sqrt`` as numba compiles it: NaN below zero, the argument's float
         type kept.  Run as Python (``NUMBA_DISABLE_JIT=1``) it is numpy's, whose

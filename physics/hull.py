@@ -129,9 +129,9 @@ def _solid_hull(points, outward, triangles, slack) -> Hull:
     loops = tuple(tuple(int(i) for i in renumber[face]) for face in faces)
     edge_set = sorted({tuple(sorted((loop[i], loop[(i + 1) % len(loop)]))) for loop in loops for i in range(len(loop))})
     vertices = points[used]
-    normals = np.array(normals)
-    offsets = np.max(np.einsum("fk,vk->fv", normals, vertices), axis=1)  # every vertex inside every plane
-    return Hull(vertices, loops, normals, offsets, np.array(edge_set), 3)
+    face_normals = np.array(normals)
+    offsets = np.max(np.einsum("fk,vk->fv", face_normals, vertices), axis=1)  # every vertex inside every plane
+    return Hull(vertices, loops, face_normals, offsets, np.array(edge_set), 3)
 
 
 def _ordered_loop(points: np.ndarray, indices: np.ndarray, normal: np.ndarray, slack: float) -> np.ndarray:

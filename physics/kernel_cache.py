@@ -41,7 +41,7 @@ def _cache_folders(source: Path) -> list[Path]:
     def placeholder():
         pass
 
-    if config.CACHE_DIR:
+    if config.CACHE_DIR:  # type: ignore[attr-defined]  # numba sets its config at import
         return [Path(UserProvidedCacheLocator(placeholder, str(source)).get_cache_path())]
     folders = [source.parent / "__pycache__"]
     try:

@@ -68,8 +68,8 @@ class SweptPair(NamedTuple):
     ends (2, 3); POLYGON: the corners in order (V, 3); PLANE: none (0, 3) — its
     ``normal`` — POLYGON: Newell's area-weighted normal (zero without area); PLANE:
     the unit normal; else zero — and ``offset``: the plane's ``dot(normal, x)``.
-    ``samples`` (N, 2) and ``count`` (1,): each evaluated (t, gap) goes to row
-    ``count[0]`` while it fits (N = 0: no trace), and the count grows."""
+    ``samples`` (N, 2) and ``sample_count`` (1,): each evaluated (t, gap) goes to row
+    ``sample_count[0]`` while it fits (N = 0: no trace), and the count grows."""
 
     core: np.ndarray
     motion: tuple
@@ -79,7 +79,7 @@ class SweptPair(NamedTuple):
     normal: tuple
     offset: float
     samples: np.ndarray
-    count: np.ndarray
+    sample_count: np.ndarray
 
 
 # --- closest points, one lane -----------------------------------------------------------
@@ -235,11 +235,11 @@ def nearest(pair, t):
 def pair_gap(pair, t):
     """gap(t) = |closest points at t| - summed radius, recorded in the pair's samples."""
     value = distance_between(nearest(pair, t)) - pair.total
-    i = pair.count[0]
+    i = pair.sample_count[0]
     if i < pair.samples.shape[0]:
         pair.samples[i, 0] = t
         pair.samples[i, 1] = value
-    pair.count[0] = i + 1
+    pair.sample_count[0] = i + 1
     return value
 
 

@@ -46,6 +46,9 @@ class Feature:
     10^6 sphere sweeps that produced them."""
 
     __slots__ = ("_kind", "_codes", "index")
+    _kind: Any
+    _codes: tuple[np.ndarray, tuple[str, ...]] | None
+    index: Any
 
     def __init__(self, kind: Any, index: Any):
         object.__setattr__(self, "_kind", kind)

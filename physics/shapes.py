@@ -21,6 +21,8 @@ Conventions:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import numpy as np
 
 from sweeplab.physics import tolerance
@@ -90,6 +92,10 @@ class Shape:
     """Base of all shapes: immutable, with a broadcast ``batch_shape``."""
 
     __slots__ = ("_magnitudes",)  # (set once by physics.sweep.unit_size)
+    # Slots are written once, by ``_set``; the annotations type them for mypy.
+    _magnitudes: tuple[float, float, np.dtype]
+    _batch_shape: tuple[int, ...]
+    _fields: tuple[str, ...]
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -159,6 +165,7 @@ class Point(Cored):
     """A point ``p``: a zero-radius sphere without interior."""
 
     __slots__ = ("p", "_batch_shape")
+    p: np.ndarray
     _fields = _length_fields = ("p",)
     _element_dims = {"p": 1}
 
@@ -174,6 +181,8 @@ class Segment(Cored):
     """The segment from ``a`` to ``b`` (may have zero length: then it is a point)."""
 
     __slots__ = ("a", "b", "_batch_shape")
+    a: np.ndarray
+    b: np.ndarray
     _fields = _length_fields = ("a", "b")
     _element_dims = {"a": 1, "b": 1}
 
@@ -193,6 +202,8 @@ class Plane(Shape):
     """
 
     __slots__ = ("normal", "offset", "_batch_shape")
+    normal: np.ndarray
+    offset: np.ndarray
     _fields = ("normal", "offset")
     _length_fields = ("offset",)
     _element_dims = {"normal": 1, "offset": 0}
@@ -226,7 +237,9 @@ class Polygon(Cored):
     """
 
     __slots__ = ("vertices", "_batch_shape")
-    _fields = _length_fields = ("vertices",)
+    vertices: np.ndarray
+    _fields: tuple[str, ...] = ("vertices",)
+    _length_fields: tuple[str, ...] = ("vertices",)
     _element_dims = {"vertices": 2}
 
     def __init__(self, vertices):
@@ -295,6 +308,9 @@ class Triangle(Polygon):
     """
 
     __slots__ = ("a", "b", "c")
+    a: np.ndarray
+    b: np.ndarray
+    c: np.ndarray
     _fields = ("a", "b", "c")
     _length_fields = ("a", "b", "c", "vertices")
     _element_dims = {"a": 1, "b": 1, "c": 1, "vertices": 2}
@@ -311,6 +327,8 @@ class Sphere(Cored):
     """The solid ball of ``radius >= 0`` around ``center``."""
 
     __slots__ = ("center", "radius", "_batch_shape")
+    center: np.ndarray
+    radius: np.ndarray
     _fields = _length_fields = ("center", "radius")
     _element_dims = {"center": 1, "radius": 0}
 
@@ -327,6 +345,9 @@ class Capsule(Cored):
     """The solid of points within ``radius`` of the segment ``a``-``b``."""
 
     __slots__ = ("a", "b", "radius", "_batch_shape")
+    a: np.ndarray
+    b: np.ndarray
+    radius: np.ndarray
     _fields = _length_fields = ("a", "b", "radius")
     _element_dims = {"a": 1, "b": 1, "radius": 0}
 
@@ -368,6 +389,13 @@ class ConvexPolyhedron(Shape):
     """
 
     __slots__ = ("vertices", "faces", "normals", "offsets", "edges", "dimension", "distinct_edges", "_batch_shape")
+    vertices: np.ndarray
+    faces: tuple[np.ndarray, ...]
+    normals: np.ndarray
+    offsets: np.ndarray
+    edges: np.ndarray
+    dimension: int
+    distinct_edges: np.ndarray
     _fields = ("vertices",)
     _length_fields = ("vertices", "offsets")
     _element_dims = {"vertices": 2, "normals": 2, "offsets": 1}
@@ -435,7 +463,7 @@ def _distinct_directions(edges: np.ndarray) -> np.ndarray:
     batch) from every earlier edge's: a box has 12 edges but 3 directions, and the
     separating axis test needs each direction once."""
     lengths = np.linalg.norm(edges, axis=-1)
-    kept = []
+    kept: list[int] = []
     for index in range(edges.shape[1]):
         parallel = [np.all(np.linalg.norm(np.cross(edges[:, index], edges[:, other]), axis=-1)
                            <= tolerance.HULL_RTOL * lengths[:, index] * lengths[:, other]) for other in kept]
@@ -480,6 +508,12 @@ class TriangleMesh(Shape):
     """
 
     __slots__ = ("vertices", "faces", "rotation", "translation", "_batch_shape", "_derived", "_identity_pose")
+    vertices: np.ndarray
+    faces: np.ndarray
+    rotation: np.ndarray
+    translation: np.ndarray
+    _derived: dict
+    _identity_pose: bool
     _fields = ("vertices", "faces")
 
     def __init__(self, vertices, faces, *, translation=(0.0, 0.0, 0.0), rotation=None):
@@ -554,7 +588,7 @@ class TriangleMesh(Shape):
     def world_vertices(self) -> np.ndarray:
         return self.vertices if self.has_identity_pose else self.to_world(self.vertices)
 
-    def cached(self, key: str, compute):
+    def cached(self, key: Hashable, compute):
         """A value derived from the body-space mesh (tree, edge data), computed once
         and shared by every pose of this mesh."""
         if key not in self._derived:

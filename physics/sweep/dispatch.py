@@ -11,6 +11,8 @@ moving ``Segment`` a capsule of radius 0.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from sweeplab.physics import tolerance
@@ -29,7 +31,7 @@ from sweeplab.physics.sweep.polyhedron import (point_or_segment, sweep_capsule_p
                                                sweep_sphere_polyhedron)
 from sweeplab.physics.sweep.unit_size import unit_size_plan
 
-PAIR_TESTS = {
+PAIR_TESTS: dict[tuple[type[Shape], type[Shape]], Callable[..., SweepResult]] = {
     (Sphere, Point): sweep_sphere_point,
     (Sphere, Sphere): sweep_sphere_sphere,
     (Sphere, Segment): sweep_sphere_segment,
@@ -163,6 +165,7 @@ def _target_feature(target: Shape, point: np.ndarray) -> tuple[np.ndarray, np.nd
         return np.full(count_shape, FACE), np.zeros(count_shape, int)
     if isinstance(target, Point):
         return np.full(count_shape, VERTEX), np.zeros(count_shape, int)
+    assert isinstance(target, (Segment, Capsule)), "a swap reaches no other target"
     along = target.b - target.a
     length_squared = np.einsum("...k,...k->...", along, along)
     with np.errstate(all="ignore"):

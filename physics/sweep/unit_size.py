@@ -134,8 +134,8 @@ class UnitSizePlan:
     2^-``exponent[i]``, its direction further by 2^-``shortening[i]`` (arrays of the
     query's batch shape, or ints)."""
 
-    exponent: np.ndarray
-    shortening: np.ndarray
+    exponent: np.ndarray | int
+    shortening: np.ndarray | int
 
     def shape(self, shape: Shape) -> Shape:
         """``shape`` with its lengths scaled by 2^-exponent (no re-validation)."""
