@@ -8,8 +8,9 @@ message, the scene stays as it was) and records an undo step.
 
 from __future__ import annotations
 
+import os
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from collections.abc import Callable
 
@@ -21,7 +22,8 @@ from sweeplab.mesh_sources import default_source
 from sweeplab.mesh_view import MeshDisplay
 from sweeplab.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
                               pytest_source, run_fixture, save_fixture)
-from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
+from sweeplab import autosave
+from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, load, save
 from sweeplab.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, random_hull_vertices
 from sweeplab.view_model import ViewModel, build_view_model
 from sweeplab.physics import Sphere, sweep
@@ -33,58 +35,15 @@ reference answers) are computed: a drag stays fluid, and they appear as soon as
 the user pauses."""
 
 
-@dataclass(frozen=True)
-class Shortcut:
-    """``keys``: chords like ``"ctrl+shift+z"`` (the window binds them) or, for mouse
-    gestures, plain text; ``command``: an Editor method taking no argument ("" for
-    gestures the window handles itself)."""
-
-    keys: tuple[str, ...]
-    description: str
-    command: str
-    argument: object = None  # passed to the command when not None
-
-    def label(self) -> str:
-        names = {"bracketleft": "[", "bracketright": "]"}
-        return " / ".join(names.get(key, key.title() if "+" in key or len(key) > 1 else key.upper())
-                          for key in self.keys)
-
-
-SHORTCUTS = (
-    Shortcut(("ctrl+z",), "undo", "undo"),
-    Shortcut(("ctrl+shift+z", "ctrl+y"), "redo", "redo"),
-    Shortcut(("ctrl+s",), "save", "save"),
-    Shortcut(("ctrl+d",), "duplicate the selected shape", "duplicate"),
-    Shortcut(("delete",), "delete the selected shape", "delete"),
-    Shortcut(("f",), "frame the selected shape (everything when none)", "frame_selected"),
-    Shortcut(("m",), "make the selected shape the moving one", "make_selected_moving"),
-    Shortcut(("t",), "gizmo: translate", "use_translate"),
-    Shortcut(("r",), "gizmo: rotate", "use_rotate"),
-    Shortcut(("s",), "gizmo: resize a capsule (axis: length, across: radius) or sphere", "use_scale"),
-    Shortcut(("e",), "gizmo on the end pose: drag it to set the sweep", "toggle_end_pose"),
-    Shortcut(("tab",), "select the next shape", "select_next"),
-    Shortcut(("left click",), "select the shape under the mouse (empty space: none)", ""),
-    Shortcut(("ctrl+shift+f",), "save as fixture (a regression test)", "request_fixture_dialog"),
-    Shortcut(("x",), "nudge along x", "set_nudge_axis", 0),
-    Shortcut(("y",), "nudge along y", "set_nudge_axis", 1),
-    Shortcut(("z",), "nudge along z", "set_nudge_axis", 2),
-    Shortcut(("bracketleft",), "nudge -", "nudge", -1),
-    Shortcut(("bracketright",), "nudge +", "nudge", +1),
-    Shortcut(("u",), "nudge by one ulp / by epsilon", "toggle_nudge_mode"),
-    Shortcut(("n",), "nudge the selected shape / the direction", "toggle_nudge_target"),
-    Shortcut(("middle drag",), "orbit the camera", ""),
-    Shortcut(("right drag", "shift+middle drag"), "pan the camera", ""),
-    Shortcut(("wheel",), "zoom", ""),
-)
-
-
 class Editor:
     """The editor's state: the scene with its history, selection, camera and file."""
 
     def __init__(self, scene: Scene, path: Path | None = None, clock: Callable[[], float] = time.monotonic):
         self.history = SceneHistory(scene)
         self.path = path
-        self.selected: str | None = scene.moving
+        self.selection: list[str] = [scene.moving] if scene.moving is not None else []
+        """Selected shapes, in the order picked; the last is the one the inspector and
+        the gizmo work on (``selected``)."""
         self.camera = OrbitCamera()
         self.gizmo_operation = "translate"
         self.end_pose = False
@@ -94,12 +53,17 @@ class Editor:
         self.fixture_dialog_requested = False
         self.mesh_display = MeshDisplay()
         self.message = ""
-        self.saved_revision = 0
+        self.saved_state = self.history.state_id
+        self.session = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+        """Names this editor's untitled autosave (``app.autosave``)."""
+        self.restorable: Path | None = autosave.newer_than_file(path) if path is not None else None
+        """An autosave newer than the open file, offered back until restored or dismissed."""
         self._clock = clock
         self._last_autosave = clock()
-        self._autosaved_revision = 0
+        self._autosaved_state = self.saved_state
         self._view: ViewModel | None = None
         self._view_key = None
+        self._view_still = False
         self.compilation: KernelCompilation | None = None
         """Kernels compiling in the background on a cold cache (``start_compiling``)."""
         self.progress: Callable[[int, int], None] | None = None
@@ -110,13 +74,30 @@ class Editor:
     # --- state -------------------------------------------------------------
 
     @property
+    def selected(self) -> str | None:
+        """The shape the inspector and the gizmo work on: the last one selected."""
+        return self.selection[-1] if self.selection else None
+
+    @selected.setter
+    def selected(self, name: str | None) -> None:
+        self.selection = [name] if name is not None else []
+
+    @property
+    def settling(self) -> bool:
+        """The view will change with no input: the kernels are compiling, or the scene
+        has not been still long enough for its second opinions (``REFERENCE_DELAY``)."""
+        return not self.physics_ready or self._view_key is None or not self._view_still
+
+    @property
     def scene(self) -> Scene:
         """The current scene, for reading; edits go through ``edit``."""
         return self.history.current
 
     @property
     def dirty(self) -> bool:
-        return self.history.revision != self.saved_revision
+        """Unsaved changes: the scene differs from the one last saved or opened (undo
+        back to it is clean again)."""
+        return self.history.state_id != self.saved_state
 
     def view(self) -> ViewModel:
         """The view model, recomputed (physics included) only when the scene or the
@@ -130,6 +111,7 @@ class Editor:
         pending = not self.physics_ready
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
                display.traversal, display.contacts, display.minkowski, pending)
+        self._view_still = still
         if key != self._view_key:
             self._view = build_view_model(self.history.current, self.selected, float32=still,
                                           reference=still and self.check_reference, display=replace(display),
@@ -212,13 +194,14 @@ class Editor:
             self.selected = name
 
     def delete(self) -> None:
-        if self.selected is None:
+        """Delete every selected shape (one undo step)."""
+        names = set(self.selection)
+        if not names:
             return
-        name = self.selected
 
         def remove(scene: Scene) -> None:
-            scene.objects = [o for o in scene.objects if o.name != name]
-            if scene.moving == name:
+            scene.objects = [o for o in scene.objects if o.name not in names]
+            if scene.moving in names:
                 scene.moving = None
 
         if self.edit(remove):
@@ -289,10 +272,11 @@ class Editor:
     def use_scale(self) -> None:
         self.gizmo_operation = "scale"
 
-    def set_end_pose(self, end_pivot) -> None:
-        """Set the sweep so that the moving shape's pivot ends at ``end_pivot``."""
-        moving = self.scene.object(self.scene.moving)
-        self.set_direction(np.asarray(end_pivot, float) - KINDS[moving.kind].pivot(moving.params))
+    def shift_end_pose(self, shift) -> None:
+        """Move the sweep's end by ``shift`` (the end-pose gizmo): the direction's
+        components the shift leaves at 0 are kept bit for bit."""
+        self.set_direction([value + delta if delta != 0 else value
+                            for value, delta in zip(self.scene.direction, shift, strict=True)])
 
     def begin_drag(self) -> None:
         self.history.begin_group()
@@ -309,13 +293,23 @@ class Editor:
         self._keep_selection()
 
     def _keep_selection(self) -> None:
-        if self.selected not in self.scene.names():
-            self.selected = None
+        names = self.scene.names()
+        self.selection = [name for name in self.selection if name in names]
 
     # --- selection, camera, gizmo -----------------------------------------
 
     def select(self, name: str | None) -> None:
         self.selected = name
+
+    def toggle_in_selection(self, name: str | None) -> None:
+        """Shift-click: add ``name`` to the selection (it becomes the primary), or take
+        it out if it was in."""
+        if name is None:
+            return
+        if name in self.selection:
+            self.selection.remove(name)
+        else:
+            self.selection.append(name)
 
     def pick(self, origin, segment, radius: float) -> str | None:
         """The object a view ray hits first (sweeping a small ball of ``radius`` along
@@ -424,8 +418,14 @@ class Editor:
         self.message = f"saved fixture {path}"
         return path
 
-    def copy_as_pytest(self) -> str:
-        return pytest_source(self.scene)
+    def copy_as_pytest(self) -> str | None:
+        """The scene as a pytest function (``fixture.pytest_source``); None, and a
+        message, when it has none (no moving shape)."""
+        try:
+            return pytest_source(self.scene)
+        except FixtureError as error:
+            self.message = f"cannot copy as pytest: {error}"
+            return None
 
     # --- files -------------------------------------------------------------
 
@@ -439,42 +439,98 @@ class Editor:
         except OSError as error:
             self.message = f"could not save {path}: {error.strerror}"
             return False
-        self.path, self.saved_revision = path, self.history.revision
-        autosave_path(path).unlink(missing_ok=True)
+        autosave.remove(self.path, self.session)
+        autosave.remove(path, self.session)
+        self.path, self.saved_state = path, self.history.state_id
+        self.restorable = None
         self.message = f"saved {path}"
         return True
 
     def open(self, path: Path) -> bool:
         """Open a scene or fixture file; on any problem keep the current scene and say why.
         A fixture opens with its expected answers shown beside the actual ones (and no
-        scene path, so that Save never writes a scene over the fixture)."""
+        scene path, so that Save never writes a scene over the fixture).  An autosave
+        of the file newer than it is offered back (``restorable``)."""
         try:
             fixture = load_fixture(path) if is_fixture_file(path) else None
             scene = fixture.scene if fixture is not None else load(path)
         except (SceneError, FixtureError) as error:
             self.message = str(error)
             return False
-        self.history = SceneHistory(scene)
+        self._replace_scene(scene, None if fixture is not None else Path(path))
         self.fixture = fixture
-        self.path = None if fixture is not None else Path(path)
-        self.saved_revision, self._autosaved_revision = 0, 0
-        self.selected = scene.moving
-        self._view_key = None
-        self.frame_all()
+        self.restorable = autosave.newer_than_file(path) if fixture is None else None
         self.message = f"opened {path}"
         return True
 
-    def autosave(self) -> Path | None:
-        """Write the autosave file when there are unsaved edits and it is due."""
-        now = self._clock()
-        if (now - self._last_autosave < AUTOSAVE_SECONDS or not self.dirty
-                or self._autosaved_revision == self.history.revision):
-            return None
-        target = autosave_path(self.path)
+    def new(self) -> None:
+        """An untitled scene: one sphere, moving along x."""
+        scene = Scene(objects=[SceneObject("ball", "sphere", dict(KINDS["sphere"].defaults))], moving="ball",
+                      direction=[4.0, 0.0, 0.0])
+        self._replace_scene(scene, None)
+        self.fixture, self.restorable = None, None
+        self.message = "new scene"
+
+    def _replace_scene(self, scene: Scene, path: Path | None) -> None:
+        self.history = SceneHistory(scene)
+        self.path = path
+        self.saved_state = self._autosaved_state = self.history.state_id
+        self.selected = scene.moving
+        self._view_key = None
+        self.frame_all()
+
+    def restore_autosave(self) -> bool:
+        """Take the offered autosave's scene as an edit of the open file (undo goes back
+        to the file; Save writes it)."""
+        if self.restorable is None:
+            return False
         try:
-            save(self.scene, target)
+            restored = load(self.restorable)
+        except SceneError as error:
+            self.message = str(error)
+            return False
+        self.history.commit(restored)
+        self.message, self.restorable = f"restored {self.restorable}", None
+        return True
+
+    def dismiss_autosave(self) -> None:
+        """Keep the file as it is; the autosave stays on disk until the next save."""
+        self.restorable = None
+
+    def recover(self, autosave_file: Path) -> bool:
+        """Open an untitled session's autosave as an untitled scene (File > Recover)."""
+        try:
+            scene = load(autosave_file)
+        except SceneError as error:
+            self.message = str(error)
+            return False
+        self._replace_scene(scene, None)
+        self.saved_state = -1  # recovered work is unsaved until saved somewhere
+        self.fixture, self.restorable = None, None
+        self.message = f"recovered {autosave_file}"
+        return True
+
+    def discard_changes(self) -> None:
+        """The user threw the unsaved changes away: forget this scene's autosaves (an
+        edit after this autosaves again)."""
+        autosave.remove(self.path, self.session)
+        self._autosaved_state = -1
+
+    def autosave(self, force: bool = False) -> Path | None:
+        """Write the autosave when there are unsaved edits and it is due (``force``:
+        now, as the window closes).  Beside the file, else in the user cache; a
+        message says where when that is not beside the file, or that it failed."""
+        now = self._clock()
+        if not self.dirty or self._autosaved_state == self.history.state_id:
+            return None
+        if not force and now - self._last_autosave < AUTOSAVE_SECONDS:
+            return None
+        try:
+            target = autosave.write(self.scene, self.path, self.session)
         except OSError as error:
             self.message = f"autosave failed: {error.strerror}"
             return None
-        self._last_autosave, self._autosaved_revision = now, self.history.revision
+        self._last_autosave, self._autosaved_state = now, self.history.state_id
+        if self.path is not None and target != autosave.beside(self.path):
+            self.message = f"{self.path.parent} is not writable: autosaved to {target}"
         return target

@@ -22,9 +22,9 @@ import numpy as np
 from sweeplab.atomic import write_text_atomically
 from sweeplab.json_files import FIXTURE_FORMAT as FORMAT
 from sweeplab.json_files import JsonFileError, is_finite_number, is_integer, read_json
-from sweeplab.scene import Scene, SceneError
+from sweeplab.scene import Scene, SceneError, SceneObject
 from sweeplab.shape_kinds import KINDS, build_shape
-from sweeplab.physics import SweepResult, sweep, tolerance
+from sweeplab.physics import SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.reference import reference_sweep
 
 VERSION = 1
@@ -134,15 +134,20 @@ def _shapes(scene: Scene, precision: str):
 
 
 def answers(scene: Scene, precision: str = "float64", use_reference: bool = False) -> dict[str, SweepResult]:
-    """Each target's answer: analytic (in ``precision``) or the reference's (float64)."""
+    """Each target's answer: analytic (in ``precision``) or the reference's (float64).
+    A target the physics has no test for against the moving shape (a moving triangle
+    against a mesh) has no answer and is left out."""
     moving, targets = _shapes(scene, "float64" if use_reference else precision)
     direction = np.asarray(scene.direction, dtype=PRECISIONS["float64" if use_reference else precision])
     results = {}
     for name, target in targets.items():
-        if use_reference:
-            results[name] = reference_sweep(moving, target, direction)
-        else:
-            results[name] = sweep(moving, target, direction, ignore_separating=scene.options["ignore_separating"])
+        try:
+            if use_reference:
+                results[name] = reference_sweep(moving, target, direction)
+            else:
+                results[name] = sweep(moving, target, direction, ignore_separating=scene.options["ignore_separating"])
+        except TypeError:
+            continue
     return results
 
 
@@ -287,6 +292,25 @@ def save_fixture(fixture: Fixture, directory, name: str, overwrite: bool = False
     return path
 
 
+def constructor_source(scene_object: SceneObject) -> str:
+    """Python that builds the physics shape of ``scene_object`` exactly as the editor
+    does, every float written by ``repr`` (exact).  A mesh is written out whole (its
+    vertices, faces and pose): the test must not depend on the file or generator it
+    came from."""
+    shape = KINDS[scene_object.kind].build(scene_object.params)
+    if isinstance(shape, TriangleMesh):
+        pose = "" if shape.has_identity_pose else \
+            f", translation={shape.translation.tolist()!r}, rotation={shape.rotation.tolist()!r}"
+        return f"TriangleMesh({shape.vertices.tolist()!r}, {shape.faces.tolist()!r}{pose})"
+    arguments = [scene_object.params[parameter.name] for parameter in KINDS[scene_object.kind].parameters]
+    return f"{type(shape).__name__}({', '.join(repr(_plain_floats(value)) for value in arguments)})"
+
+
+def _plain_floats(value):
+    """Nested lists of Python floats (an edit may have stored numpy values)."""
+    return np.asarray(value, float).tolist()
+
+
 def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> str:
     """A self-contained pytest function pinning the current answers of ``scene``
     (exact floats via ``repr``), for people who keep their tests in code."""
@@ -294,22 +318,22 @@ def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> 
     targets = [o for o in scene.targets()]
     found = answers(scene)
 
-    def construct(scene_object) -> str:
-        kind = KINDS[scene_object.kind]
-        shape_type = type(kind.build(scene_object.params)).__name__
-        return f"{shape_type}({', '.join(repr(scene_object.params[p.name]) for p in kind.parameters)})"
-
-    used = sorted({type(KINDS[o.kind].build(o.params)).__name__ for o in [moving_object, *targets]})
+    used = sorted({type(KINDS[o.kind].build(o.params)).__name__ for o in [moving_object, *targets]
+                   if o is moving_object or o.name in found})
     lines = [f"def {test_name}():",
              f"    from sweeplab.physics import {', '.join(used + ['sweep'])}",
              "",
-             f"    moving = {construct(moving_object)}",
+             f"    moving = {constructor_source(moving_object)}",
              f"    direction = {scene.direction!r}"]
     options = ", ignore_separating=True" if scene.options["ignore_separating"] else ""
     for target_object in targets:
+        if target_object.name not in found:
+            lines += ["", f"    # {target_object.name}: no sweep test for a moving {moving_object.kind} against a "
+                          f"{target_object.kind}"]
+            continue
         values = result_fields(found[target_object.name])
         lines += ["", f"    # {target_object.name}",
-                  f"    result = sweep(moving, {construct(target_object)}, direction{options})",
+                  f"    result = sweep(moving, {constructor_source(target_object)}, direction{options})",
                   f"    assert result.hit is {values['hit']}"]
         if not values["hit"]:
             continue

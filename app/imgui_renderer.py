@@ -95,5 +95,5 @@ class ImGuiRenderer:
                     continue
                 ctx.scissor = (int(x0), int(frame_height - y1), int(x1 - x0), int(y1 - y0))
                 self.vertex_array.render(vertices=command.elem_count, first=command.idx_offset)
-        ctx.scissor = None
+        ctx.scissor = (0, 0, frame_width, frame_height)  # not None: that is the size the window was created with
         ctx.enable(ctx.DEPTH_TEST)

@@ -15,7 +15,6 @@ import gc
 import json
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -196,16 +195,6 @@ def _collector_paused():
             gc.enable()
 
 
-def autosave_path(scene_path: str | os.PathLike | None) -> Path:
-    """Where the autosave of a scene goes: beside its file, or in the user cache."""
-    if scene_path is not None:
-        scene_path = Path(scene_path)
-        return scene_path.with_name(f".{scene_path.name}.autosave")
-    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sweeplab"
-    cache.mkdir(parents=True, exist_ok=True)
-    return cache / "untitled.autosave.json"
-
-
 class SceneHistory:
     """Undo/redo over scene snapshots.
 
@@ -217,10 +206,17 @@ class SceneHistory:
 
     def __init__(self, scene: Scene):
         self._states = [scene.copy()]
+        self._ids = [0]  # one number per distinct state: undo back to the saved one is clean again
+        self._next_id = 1
         self._position = 0
         self._grouping = False
         self._group_started = False
         self.revision = 0
+
+    @property
+    def state_id(self) -> int:
+        """Names the current state: equal ids, equal scenes (``Editor.dirty``)."""
+        return self._ids[self._position]
 
     @property
     def scene(self) -> Scene:
@@ -235,11 +231,14 @@ class SceneHistory:
     def commit(self, scene: Scene) -> None:
         if self._grouping and self._group_started:
             self._states[self._position] = scene.copy()
+            self._ids[self._position] = self._next_id
         else:
-            del self._states[self._position + 1:]
+            del self._states[self._position + 1:], self._ids[self._position + 1:]
             self._states.append(scene.copy())
+            self._ids.append(self._next_id)
             self._position += 1
             self._group_started = self._grouping
+        self._next_id += 1
         self.revision += 1
 
     def begin_group(self) -> None:

@@ -36,7 +36,13 @@ class Parameter:
 
 @dataclass(frozen=True)
 class RigidMotion:
-    """Rotate by ``rotation`` (3x3) about ``pivot``, then translate by ``translation``."""
+    """Rotate by ``rotation`` (3x3) about ``pivot``, then translate by ``translation``.
+
+    A coordinate the motion leaves alone is kept bit for bit: axis k is left alone
+    when the rotation maps e_k to e_k exactly (row and column k of the matrix are
+    e_k) and ``translation[k]`` is 0.  Dragging along x never rounds y, and a turn
+    about z keeps every z (``(z - pivot) + pivot`` need not be z in floating point).
+    """
 
     rotation: np.ndarray
     pivot: np.ndarray
@@ -46,13 +52,28 @@ class RigidMotion:
     def translate(cls, offset) -> RigidMotion:
         return cls(np.eye(3), np.zeros(3), np.asarray(offset, float))
 
+    @property
+    def is_translation(self) -> bool:
+        return bool(np.array_equal(self.rotation, np.eye(3)))
+
+    def _fixed_axes(self) -> np.ndarray:
+        """Per axis: True where the rotation maps e_k to itself exactly."""
+        unit = np.eye(3)
+        return np.array([np.array_equal(self.rotation[k], unit[k]) and np.array_equal(self.rotation[:, k], unit[k])
+                         for k in range(3)])
+
     def points(self, points: np.ndarray) -> np.ndarray:
-        if np.array_equal(self.rotation, np.eye(3)):  # keep pure translations exact
-            return points + self.translation
-        return (points - self.pivot) @ self.rotation.T + self.pivot + self.translation
+        if self.is_translation:
+            moved = points + self.translation
+        else:
+            moved = (points - self.pivot) @ self.rotation.T + self.pivot + self.translation
+        kept = self._fixed_axes() & (np.asarray(self.translation) == 0)
+        return np.where(kept, points, moved)
 
     def directions(self, directions: np.ndarray) -> np.ndarray:
-        return directions if np.array_equal(self.rotation, np.eye(3)) else directions @ self.rotation.T
+        if self.is_translation:
+            return directions
+        return np.where(self._fixed_axes(), directions, directions @ self.rotation.T)
 
 
 @dataclass(frozen=True)
@@ -162,7 +183,11 @@ class ShapeKind:
                 moved[parameter.name] = motion.directions(value[None])[0].tolist()
             elif parameter.type == "frame":
                 moved[parameter.name] = motion.directions(value).tolist()
-        if self.name == "plane":  # the offset follows the plane's foot point
+        if self.name == "plane" and motion.is_translation:  # the offset moves by the shift along the normal
+            normal = np.asarray(params["normal"], float)
+            shift = float(np.dot(normal, motion.translation) / np.linalg.norm(normal))
+            moved["offset"] = params["offset"] + shift if shift != 0 else params["offset"]
+        elif self.name == "plane":  # the offset follows the plane's foot point
             normal = np.asarray(moved["normal"], float)
             foot = motion.points(self.anchor_points(params))[0]
             moved["offset"] = float(np.dot(normal, foot) / np.linalg.norm(normal))

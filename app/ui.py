@@ -10,7 +10,10 @@ from __future__ import annotations
 import numpy as np
 from imgui_bundle import imgui, imguizmo
 
-from sweeplab.editor import SHORTCUTS, Editor
+from sweeplab import autosave
+from sweeplab.commands import COMMANDS, GESTURES, MENUS, copy_as_pytest, run_pending
+from sweeplab.editor import Editor
+from sweeplab.gizmo_motion import dragged_rotation, dragged_translation, float32_matrix
 from sweeplab.shape_kinds import KINDS, RigidMotion
 from sweeplab.ui_meshes import add_mesh_menu, draw_axes_panel, draw_mesh_panel, source_field
 from sweeplab.ui_tools import ToolState, cancel_and_message, draw_tools
@@ -24,16 +27,25 @@ class PanelState:
     """What the panels remember between frames (open dialogs, typed paths)."""
 
     def __init__(self):
-        self.path_dialog: str | None = None  # "open" or "save as"
+        self.path_dialog: str | None = None  # "open", "save as" or "mesh file"
         self.path_text = ""
         self.show_help = False
         self.dragging = False
         self.drag_start: dict | None = None
         self.tools = ToolState()
+        self.pending: str | None = None
+        """"new", "open" or "close", waiting on the unsaved-changes question."""
+        self.close_after_save = False
+        self.quit = False
+        """Set when the window should close (the user said so, nothing unsaved is lost)."""
+        self.modal = False
+        """A dialog is open: the window's shortcuts are off until it closes."""
 
 
 def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _menu_bar(editor, state)
+    _unsaved_dialog(editor, state)
+    _restore_dialog(editor)
     draw_tools(editor, state.tools, size)
     _scene_panel(editor)
     _inspector(editor)
@@ -46,6 +58,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _gizmo(editor, state, size)
     _status(editor, size)
     _compiling(editor, size)
+    state.modal = imgui.is_popup_open("", imgui.PopupFlags_.any_popup_id | imgui.PopupFlags_.any_popup_level)
 
 
 def _compiling(editor: Editor, size: tuple[int, int]) -> None:
@@ -69,55 +82,103 @@ def _compiling(editor: Editor, size: tuple[int, int]) -> None:
 
 
 def _menu_bar(editor: Editor, state: PanelState) -> None:
+    """The menus, built from ``commands.COMMANDS`` (plus the Add menu and File > Recover)."""
     if not imgui.begin_main_menu_bar():
         return
-    if imgui.begin_menu("File"):
-        if imgui.menu_item_simple("Open...", "Ctrl+O"):
-            state.path_dialog, state.path_text = "open", str(editor.path or "")
-        if imgui.menu_item_simple("Save", "Ctrl+S"):
-            if not editor.save():
-                state.path_dialog, state.path_text = "save as", "scene.json"
-        if imgui.menu_item_simple("Save as..."):
-            state.path_dialog, state.path_text = "save as", str(editor.path or "scene.json")
-        if imgui.menu_item_simple("Save as fixture...", "Ctrl+Shift+F"):
-            editor.request_fixture_dialog()
-        if imgui.menu_item_simple("Copy as pytest", enabled=editor.scene.moving is not None):
-            imgui.set_clipboard_text(editor.copy_as_pytest())
-        imgui.end_menu()
-    if imgui.begin_menu("Edit"):
-        if imgui.menu_item_simple("Undo", "Ctrl+Z", enabled=editor.history.can_undo()):
-            editor.undo()
-        if imgui.menu_item_simple("Redo", "Ctrl+Shift+Z", enabled=editor.history.can_redo()):
-            editor.redo()
-        if imgui.menu_item_simple("Duplicate", "Ctrl+D", enabled=editor.selected is not None):
-            editor.duplicate()
-        if imgui.menu_item_simple("Delete", "Delete", enabled=editor.selected is not None):
-            editor.delete()
-        imgui.end_menu()
-    if imgui.begin_menu("Add"):
-        for kind in KINDS:
-            if kind == "mesh":
-                if imgui.begin_menu("Mesh"):
-                    if add_mesh_menu(editor):
-                        state.path_dialog, state.path_text = "mesh file", ""
-                    imgui.end_menu()
-            elif kind == "polyhedron":
-                if imgui.begin_menu("Polyhedron"):
-                    for shape in ("box", "tetrahedron", "random hull"):
-                        if imgui.menu_item_simple(shape):
-                            editor.add_polyhedron(shape)
-                    imgui.end_menu()
-            elif imgui.menu_item_simple(kind.title()):
-                editor.add(kind)
-        imgui.end_menu()
-    if imgui.begin_menu("View"):
-        if imgui.menu_item_simple("Frame selected", "F"):
-            editor.frame_selected()
-        display = editor.mesh_display
-        display.minkowski = imgui.menu_item("Minkowski difference (teaching view)", "", display.minkowski)[1]
-        state.show_help = imgui.menu_item("Shortcuts", "", state.show_help)[1]
-        imgui.end_menu()
+    for menu in MENUS:
+        if imgui.begin_menu(menu):
+            for command in COMMANDS:
+                if command.menu != menu:
+                    continue
+                checked = command.checked(editor, state) if command.checked is not None else False
+                if imgui.menu_item(command.label, command.key_label(), checked, command.enabled(editor))[0]:
+                    command.run(editor, state)
+            if menu == "File":
+                _recover_menu(editor)
+            imgui.end_menu()
+        if menu == "Edit":
+            _add_menu(editor, state)
     imgui.end_main_menu_bar()
+
+
+def _recover_menu(editor: Editor) -> None:
+    """File > Recover: the autosaves of untitled sessions, newest first."""
+    found = autosave.untitled_autosaves()
+    if imgui.begin_menu("Recover untitled work", bool(found)):
+        for path in found[:20]:
+            if imgui.menu_item_simple(path.name):
+                editor.recover(path)
+        imgui.end_menu()
+
+
+def _add_menu(editor: Editor, state: PanelState) -> None:
+    if not imgui.begin_menu("Add"):
+        return
+    for kind in KINDS:
+        if kind == "mesh":
+            if imgui.begin_menu("Mesh"):
+                if add_mesh_menu(editor):
+                    state.path_dialog, state.path_text = "mesh file", ""
+                imgui.end_menu()
+        elif kind == "polyhedron":
+            if imgui.begin_menu("Polyhedron"):
+                for shape in ("box", "tetrahedron", "random hull"):
+                    if imgui.menu_item_simple(shape):
+                        editor.add_polyhedron(shape)
+                imgui.end_menu()
+        elif imgui.menu_item_simple(kind.title()):
+            editor.add(kind)
+    imgui.end_menu()
+
+
+def _unsaved_dialog(editor: Editor, state: PanelState) -> None:
+    """Save / Discard / Cancel before New, Open or closing loses unsaved changes."""
+    if state.pending is None:
+        return
+    imgui.open_popup("Unsaved changes")
+    if not imgui.begin_popup_modal("Unsaved changes", None, imgui.WindowFlags_.always_auto_resize)[0]:
+        return
+    name = editor.path.name if editor.path else "the untitled scene"
+    imgui.text(f"Save the changes to {name}?")
+    action, state.pending = state.pending, None
+    if imgui.button("Save"):
+        if editor.save():
+            run_pending(editor, state, action)
+        else:  # untitled: choose a file first
+            state.path_dialog, state.path_text = "save as", "scene.json"
+            state.close_after_save = action == "close"
+        imgui.close_current_popup()
+    elif _same_line_button("Discard"):
+        editor.discard_changes()
+        run_pending(editor, state, action)
+        imgui.close_current_popup()
+    elif _same_line_button("Cancel") or imgui.is_key_pressed(imgui.Key.escape):
+        imgui.close_current_popup()
+    else:
+        state.pending = action
+    imgui.end_popup()
+
+
+def _same_line_button(label: str) -> bool:
+    imgui.same_line()
+    return imgui.button(label)
+
+
+def _restore_dialog(editor: Editor) -> None:
+    """An autosave newer than the opened file: restore it, or keep the file."""
+    if editor.restorable is None:
+        return
+    imgui.open_popup("Restore autosave?")
+    if not imgui.begin_popup_modal("Restore autosave?", None, imgui.WindowFlags_.always_auto_resize)[0]:
+        return
+    imgui.text(f"{editor.restorable} holds unsaved changes newer than the file.")
+    if imgui.button("Restore them"):
+        editor.restore_autosave()
+        imgui.close_current_popup()
+    elif _same_line_button("Keep the file") or imgui.is_key_pressed(imgui.Key.escape):
+        editor.dismiss_autosave()
+        imgui.close_current_popup()
+    imgui.end_popup()
 
 
 def _scene_panel(editor: Editor) -> None:
@@ -132,8 +193,11 @@ def _scene_panel(editor: Editor) -> None:
                 editor.set_moving(scene_object.name)
             imgui.same_line()
             label = f"{scene_object.name}  ({scene_object.kind})"
-            if imgui.selectable(label, editor.selected == scene_object.name)[0]:
-                editor.select(scene_object.name)
+            if imgui.selectable(label, scene_object.name in editor.selection)[0]:
+                if imgui.get_io().key_shift:
+                    editor.toggle_in_selection(scene_object.name)
+                else:
+                    editor.select(scene_object.name)
             imgui.pop_id()
         imgui.separator()
         changed, ignore = imgui.checkbox("ignore separating contacts", scene.options["ignore_separating"])
@@ -142,12 +206,39 @@ def _scene_panel(editor: Editor) -> None:
     imgui.end()
 
 
+_drafts: dict[int, str] = {}
+"""Text being typed, per field (imgui id), until the field is left."""
+
+FIELD_RECTS: dict[str, tuple[float, float, float, float]] = {}
+"""Where each inspector field was drawn last frame (x0, y0, x1, y1 in window pixels,
+top-down), by label: ``"radius"``, ``"direction[0]"``.  For scripted input: the
+window tests click fields through it."""
+
+
+def _remember_rect(name: str) -> None:
+    low, high = imgui.get_item_rect_min(), imgui.get_item_rect_max()
+    FIELD_RECTS[name] = (low.x, low.y, high.x, high.y)
+
+
+def committed_text(label: str, shown: str) -> str | None:
+    """A text field showing ``shown``; returns the typed text once the field is left
+    after an edit — Enter, Tab, or a click elsewhere — else None.  Escape reverts."""
+    field = imgui.get_id(label)
+    edited, text = imgui.input_text(label, _drafts.get(field, shown))
+    if edited:
+        _drafts[field] = text
+    if not imgui.is_item_deactivated():
+        return None
+    typed = _drafts.pop(field, None)
+    return typed if typed is not None and typed != shown and imgui.is_item_deactivated_after_edit() else None
+
+
 def exact_number_field(label: str, value: float) -> tuple[bool, float]:
-    """A number shown as its shortest round-trip text; on Enter the typed text is
-    parsed by ``float`` (correctly rounded), so typed values are kept bit-exact.
-    Returns (changed, value); text that is not a number is ignored."""
-    changed, text = imgui.input_text(label, repr(float(value)), imgui.InputTextFlags_.enter_returns_true)
-    if not changed:
+    """A number shown as its shortest round-trip text; the typed text is parsed by
+    ``float`` (correctly rounded) when the field is left, so typed values are kept
+    bit-exact.  Returns (changed, value); text that is not a number is ignored."""
+    text = committed_text(label, repr(float(value)))
+    if text is None:
         return False, value
     try:
         return True, float(text)
@@ -156,13 +247,14 @@ def exact_number_field(label: str, value: float) -> tuple[bool, float]:
 
 
 def _vector_field(label: str, value) -> tuple[bool, list[float]]:
-    """Three exact number fields on one row; returns (changed on Enter, values)."""
+    """Three exact number fields on one row; returns (changed as a field is left, values)."""
     values, changed = list(value), False
     imgui.push_id(label)
     width = (imgui.get_content_region_avail().x - 60) / 3
     for axis in range(3):
         imgui.set_next_item_width(width)
         edited, number = exact_number_field(f"##{axis}", values[axis])
+        _remember_rect(f"{label}[{axis}]")
         if edited:
             values[axis], changed = number, True
         imgui.same_line()
@@ -178,8 +270,8 @@ def _inspector(editor: Editor) -> None:
         scene = editor.scene
         if editor.selected in scene.names():
             scene_object = scene.object(editor.selected)
-            changed, name = imgui.input_text("name", scene_object.name, imgui.InputTextFlags_.enter_returns_true)
-            if changed:
+            name = committed_text("name", scene_object.name)
+            if name is not None:
                 editor.rename(scene_object.name, name)
             imgui.text_disabled(scene_object.kind)
             for parameter in KINDS[scene_object.kind].parameters:
@@ -196,6 +288,7 @@ def _inspector(editor: Editor) -> None:
                     changed, new = source_field(parameter.name, value)
                 else:
                     changed, new = exact_number_field(parameter.name, value)
+                    _remember_rect(parameter.name)
                 if changed:
                     editor.set_parameter(scene_object.name, parameter.name, new)
         else:
@@ -233,9 +326,8 @@ def _results(editor: Editor, size: tuple[int, int]) -> None:
         if imgui.button("Copy all"):
             imgui.set_clipboard_text("\n".join(report_text(r) for r in view.reports))
         imgui.same_line()
-        if imgui.button("Copy as pytest") and editor.scene.moving is not None:
-            imgui.set_clipboard_text(editor.copy_as_pytest())
-            editor.message = "copied a pytest function to the clipboard"
+        if imgui.button("Copy as pytest"):
+            copy_as_pytest(editor, None)
         imgui.same_line()
         if imgui.button("Save as fixture..."):
             editor.request_fixture_dialog()
@@ -288,10 +380,11 @@ def _help(state: PanelState, size: tuple[int, int]) -> None:
     imgui.set_next_window_size((470, 420), imgui.Cond_.first_use_ever)
     opened, state.show_help = imgui.begin("Shortcuts", state.show_help)
     if opened:
-        for shortcut in SHORTCUTS:
-            imgui.text(shortcut.label())
-            imgui.same_line(230)
-            imgui.text_disabled(shortcut.description)
+        rows = [(command.key_label(), f"{command.menu}: {command.label}") for command in COMMANDS if command.keys]
+        for keys, description in rows + list(GESTURES):
+            imgui.text(keys)
+            imgui.same_line(200)
+            imgui.text_disabled(description)
     imgui.end()
 
 
@@ -311,9 +404,10 @@ def _path_dialog(editor: Editor, state: PanelState) -> None:
                 done = editor.open(state.path_text) if state.path_dialog == "open" else editor.save(state.path_text)
             if done:
                 state.path_dialog = None
+                state.quit = state.close_after_save
                 imgui.close_current_popup()
         if cancel_and_message(editor):
-            state.path_dialog = None
+            state.path_dialog, state.close_after_save = None, False
 
 
 def _gizmo(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
@@ -337,25 +431,20 @@ def _gizmo(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     if resizing:
         _resize_gizmo(editor, state, view, projection, selected)
         return
-    before = np.eye(4)
-    before[3, :3] = pivot
-    matrix = gizmo.Matrix16(before.astype("f4").ravel().tolist())
+    before = float32_matrix(pivot)
+    matrix = gizmo.Matrix16(before.ravel().tolist())
     operation = gizmo.OPERATION.rotate if editor.gizmo_operation == "rotate" and not editor.end_pose \
         else gizmo.OPERATION.translate
     changed = gizmo.manipulate(view, projection, operation, gizmo.MODE.world, matrix)
     _track_drag(editor, state, None)
     if not changed:
         return
-    after = np.asarray(matrix.values, float).reshape(4, 4)
     if editor.end_pose:
-        editor.set_end_pose(after[3, :3])
-        return
-    step = np.linalg.inv(before) @ after  # row vectors: p_new = [p, 1] @ step
-    rotation = step[:3, :3].T
-    if operation == gizmo.OPERATION.translate:
-        rotation = np.eye(3)
-    editor.move_selected(RigidMotion(rotation, np.zeros(3), after[3, :3] - pivot if operation ==
-                                     gizmo.OPERATION.translate else step[3, :3]))
+        editor.shift_end_pose(dragged_translation(before, matrix.values))
+    elif operation == gizmo.OPERATION.translate:
+        editor.move_selected(RigidMotion.translate(dragged_translation(before, matrix.values)))
+    else:
+        editor.move_selected(RigidMotion(dragged_rotation(before, matrix.values), pivot, np.zeros(3)))
 
 
 def _track_drag(editor: Editor, state: PanelState, params: dict | None) -> None:

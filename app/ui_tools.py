@@ -99,10 +99,10 @@ def _fixture_dialog(editor: Editor, state: ToolState) -> None:
 
 
 def cancel_and_message(editor: Editor) -> bool:
-    """The end of a modal dialog: a Cancel button (True when pressed, the popup
-    closed) and the editor's last message; ends the popup."""
+    """The end of a modal dialog: a Cancel button, also Escape (True when pressed,
+    the popup closed) and the editor's last message; ends the popup."""
     imgui.same_line()
-    cancelled = imgui.button("Cancel")
+    cancelled = imgui.button("Cancel") or imgui.is_key_pressed(imgui.Key.escape)
     if cancelled:
         imgui.close_current_popup()
     if editor.message:

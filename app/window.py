@@ -6,6 +6,11 @@ changed), draw the 3D view, then the panels.  Mouse input the panels do not want
 drives the camera: middle drag orbits, right (or shift+middle) drag pans, the
 wheel zooms.  ``--screenshot`` renders a few frames, saves the window and exits
 (for docs and tests; headless with ``PYGLET_HEADLESS=1``).
+
+Frames are drawn on demand, not at a fixed rate: a few after each input event
+(ImGui needs a frame or two to settle hovers and popups), every tick while a
+mouse button is held, while the kernels compile, and until the still scene's
+second opinions are in.  An untouched window draws nothing (``frames`` stays put).
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from sweeplab.editor import REFERENCE_DELAY, SHORTCUTS, Editor
+from sweeplab.commands import COMMANDS, ask_if_unsaved
+from sweeplab.editor import REFERENCE_DELAY, Editor
 
 WINDOW_SIZE = (1280, 800)
 PICK_RADIUS = 0.005
@@ -25,6 +31,12 @@ COMPILING_FRAME_PAUSE = 0.1
 """Seconds the window pauses after each frame while the scene's kernels compile in
 the background (``app.compiling``): about 8 frames a second then, so drawing does
 not take a core from the compiler on a two-core machine."""
+FRAMES_AFTER_INPUT = 3
+"""Frames drawn after an input event: ImGui settles hovers, popups and focus in two."""
+TICK_SECONDS = 1 / 60
+"""How often the window checks whether a frame is due (drawing only if one is)."""
+BACKGROUND_FRAME_SECONDS = 0.5
+"""While the other kernels compile behind a ready scene: one frame this often (progress)."""
 SCREENSHOT_FRAMES = 4
 SCREENSHOT_SECONDS = REFERENCE_DELAY + 0.2
 """A screenshot waits for this many frames and seconds (and, on a cold kernel cache,
@@ -48,22 +60,21 @@ def run_editor(editor: Editor, screenshot: Path | None = None) -> int:
         pyglet.options["headless"] = True
     window = EditorWindow(editor, screenshot)
     editor.start_compiling()
-    pyglet.app.run(1 / 60)
+    pyglet.clock.schedule_interval(window.tick, TICK_SECONDS)
+    pyglet.app.run(None)  # no fixed-rate redraw: ``tick`` draws when a frame is due
     return window.exit_code
 
 
-def _key_bindings(key_module) -> dict:
-    """(modifiers, symbol) -> editor command, from ``SHORTCUTS``."""
+def key_bindings(key_module) -> dict:
+    """(modifiers, symbol) -> command, from ``commands.COMMANDS``."""
     bindings = {}
-    for shortcut in SHORTCUTS:
-        for chord in shortcut.keys:
+    for command in COMMANDS:
+        for chord in command.keys:
             *modifiers, name = chord.split("+")
-            symbol = getattr(key_module, name.upper(), None)
-            if not shortcut.command or symbol is None or " " in name:
-                continue
+            symbol = getattr(key_module, name.upper())
             mask = (key_module.MOD_CTRL if "ctrl" in modifiers else 0) | (key_module.MOD_SHIFT if "shift" in modifiers
                                                                             else 0)
-            bindings[(mask, symbol)] = shortcut
+            bindings[(mask, symbol)] = command
     return bindings
 
 
@@ -107,18 +118,45 @@ def _make_window_class():
             self.imgui_renderer = ImGuiRenderer(self.ctx)
             self.renderer = Renderer(self.ctx)
             self.panels = PanelState()
-            self.bindings = _key_bindings(key)
+            self.bindings = key_bindings(key)
             self.imgui_keys = _imgui_keys(key, imgui)
             self.frames = 0
             self.frame_seconds = 0.0
             self._press = None
+            self._buttons = 0
+            self._frames_owed = FRAMES_AFTER_INPUT
+            self._last_frame = 0.0
             self._last_time = self._opened = time.perf_counter()
             pyglet.clock.schedule_interval(lambda dt: self._autosave(), 1.0)
 
         def _autosave(self) -> None:
+            message = self.editor.message
             written = self.editor.autosave()
-            if written is not None:
+            if written is not None and self.editor.message == message:
                 self.editor.message = f"autosaved to {written}"
+            if self.editor.message != message:
+                self.owe_frames()
+
+        def owe_frames(self, count: int = FRAMES_AFTER_INPUT) -> None:
+            """Something changed what the window shows: draw ``count`` more frames."""
+            self._frames_owed = max(self._frames_owed, count)
+
+        def frame_due(self) -> bool:
+            """Whether ``tick`` draws: input to settle, a held button, a screenshot to
+            take, a view still changing without input (``Editor.settling``), text
+            being typed (the cursor blinks), or background compiling (slowly)."""
+            if self._frames_owed > 0 or self._buttons or self.screenshot is not None or self.editor.settling:
+                return True
+            if imgui.get_io().want_text_input:
+                return True
+            compilation = self.editor.compilation
+            return compilation is not None and not compilation.finished \
+                and time.perf_counter() - self._last_frame >= BACKGROUND_FRAME_SECONDS
+
+        def tick(self, dt: float) -> None:
+            if self.frame_due():
+                self._frames_owed = max(self._frames_owed - 1, 0)
+                self.draw(dt)
 
         def on_draw(self) -> None:
             started = time.perf_counter()
@@ -131,14 +169,25 @@ def _make_window_class():
             self._last_time = started
             imgui.new_frame()
             imguizmo.im_guizmo.begin_frame()
+            revision = self.editor.history.revision
             draw_ui(self.editor, self.panels, self.get_size())
+            if self.editor.history.revision != revision:
+                self.owe_frames()  # an edit from a panel: draw its answer
             imgui.render()
+            # The window's size now: moderngl's screen framebuffer keeps the size the window
+            # was created with, and ``scissor = None`` means that size (GL_NOTES).
+            self.ctx.screen.viewport = (0, 0, width, height)
             self.ctx.screen.use()
+            self.ctx.scissor = (0, 0, width, height)
             self.renderer.draw(self.editor.view(), self.editor.camera, (width, height),
                                grid_step_for(self.editor.camera))
             self.imgui_renderer.render(imgui.get_draw_data())
             self.frame_seconds = time.perf_counter() - started
+            self._last_frame = started
             self.frames += 1
+            if self.panels.quit:
+                self.panels.quit = False
+                pyglet.clock.schedule_once(lambda dt: self.close(), 0)  # not while pyglet iterates its windows
             if not answered:
                 time.sleep(COMPILING_FRAME_PAUSE)  # leave the CPU to the compiler
             if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES and answered \
@@ -149,7 +198,7 @@ def _make_window_class():
             import numpy as np
 
             width, height = self.get_framebuffer_size()
-            data = self.ctx.screen.read(components=3, alignment=1)
+            data = self.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1)
             _ = self.ctx.error  # reading the default framebuffer leaves an error pending (GL_NOTES)
             pixels = np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1]
             write_png(self.screenshot, pixels)
@@ -161,26 +210,36 @@ def _make_window_class():
 
         def on_mouse_motion(self, x, y, dx, dy):
             imgui.get_io().add_mouse_pos_event(x, self.height - y)
+            self.owe_frames()
 
         def on_mouse_press(self, x, y, button, modifiers):
             io = imgui.get_io()
             io.add_mouse_pos_event(x, self.height - y)
             io.add_mouse_button_event(self._imgui_button(button), True)
-            self._press = (x, y) if button == mouse.LEFT and not io.want_capture_mouse \
+            self._buttons |= button
+            self._press = (x, y, modifiers) if button == mouse.LEFT and not io.want_capture_mouse \
                 and not imguizmo.im_guizmo.is_over() else None
+            self.owe_frames()
 
         def on_mouse_release(self, x, y, button, modifiers):
             imgui.get_io().add_mouse_button_event(self._imgui_button(button), False)
+            self._buttons &= ~button
             pressed_here = self._press is not None and abs(x - self._press[0]) + abs(y - self._press[1]) < 4
             if button == mouse.LEFT and pressed_here:
                 camera = self.editor.camera
                 origin, segment = camera.ray((x, self.height - y), self.get_size())
-                self.editor.select(self.editor.pick(origin, segment, PICK_RADIUS * camera.distance))
+                picked = self.editor.pick(origin, segment, PICK_RADIUS * camera.distance)
+                if modifiers & key.MOD_SHIFT:
+                    self.editor.toggle_in_selection(picked)
+                else:
+                    self.editor.select(picked)
             self._press = None
+            self.owe_frames()
 
         def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
             io = imgui.get_io()
             io.add_mouse_pos_event(x, self.height - y)
+            self.owe_frames()
             if io.want_capture_mouse or imguizmo.im_guizmo.is_using():
                 return
             camera = self.editor.camera
@@ -194,6 +253,13 @@ def _make_window_class():
             io.add_mouse_wheel_event(scroll_x, scroll_y)
             if not io.want_capture_mouse:
                 self.editor.camera.zoom(scroll_y)
+            self.owe_frames()
+
+        def on_resize(self, width, height):
+            self.owe_frames()  # pyglet's own handler (the GL viewport) runs after this one
+
+        def on_expose(self):
+            self.owe_frames()
 
         @staticmethod
         def _imgui_button(button) -> int:
@@ -205,36 +271,45 @@ def _make_window_class():
             io.add_key_event(imgui.Key.mod_shift, bool(modifiers & key.MOD_SHIFT))
 
         def on_key_press(self, symbol, modifiers):
+            """Keys go to ImGui; a command's chord runs it, unless a dialog is open or a
+            text field has focus (then the keys are the dialog's or the field's)."""
             io = imgui.get_io()
             self._modifier_events(modifiers)
             if symbol in self.imgui_keys:
                 io.add_key_event(self.imgui_keys[symbol], True)
-            if io.want_text_input:
+            self.owe_frames()
+            if io.want_text_input or self.panels.modal:
                 return pyglet.event.EVENT_HANDLED
-            shortcut = self.bindings.get((modifiers & (key.MOD_CTRL | key.MOD_SHIFT), symbol))
-            if shortcut is not None:
-                arguments = () if shortcut.argument is None else (shortcut.argument,)
-                getattr(self.editor, shortcut.command)(*arguments)
+            command = self.bindings.get((modifiers & (key.MOD_CTRL | key.MOD_SHIFT), symbol))
+            if command is not None:
+                if command.enabled(self.editor):
+                    command.run(self.editor, self.panels)
                 return pyglet.event.EVENT_HANDLED
             if symbol == key.ESCAPE:
-                return pyglet.event.EVENT_HANDLED  # Escape cancels in panels; it never closes the editor
+                return pyglet.event.EVENT_HANDLED  # Escape closes dialogs; it never closes the editor
             return None
 
         def on_key_release(self, symbol, modifiers):
             self._modifier_events(modifiers)
             if symbol in self.imgui_keys:
                 imgui.get_io().add_key_event(self.imgui_keys[symbol], False)
+            self.owe_frames()
 
         def on_text(self, text):
             imgui.get_io().add_input_characters_utf8(text)
+            self.owe_frames()
 
         def on_close(self):
-            written = self.editor.autosave()
-            if self.editor.dirty and written is None:
-                from sweeplab.scene import autosave_path, save
-
-                save(self.editor.scene, autosave_path(self.editor.path))
+            """Closing keeps the work: the autosave is written first (in the user cache
+            when the scene's folder is read-only), then unsaved changes are asked about
+            (Save / Discard / Cancel)."""
+            self.editor.autosave(force=True)
+            if self.editor.dirty:
+                ask_if_unsaved(self.editor, self.panels, "close")
+                self.owe_frames()
+                return pyglet.event.EVENT_HANDLED
             super().on_close()
+            return None
 
     return EditorWindowImpl
 

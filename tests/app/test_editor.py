@@ -5,7 +5,9 @@ import pytest
 
 from sweeplab.cli import DEMO_SCENE
 from sweeplab.editor import AUTOSAVE_SECONDS, Editor
-from sweeplab.scene import autosave_path, load, save
+from sweeplab.gizmo_motion import dragged_translation, exact_axis_rotation, float32_matrix
+from sweeplab.autosave import beside
+from sweeplab.scene import load, save
 from sweeplab.shape_kinds import KINDS, RigidMotion
 from sweeplab.physics import tolerance
 
@@ -91,9 +93,38 @@ def test_plane_moves_with_its_offset(editor):
     assert editor.scene.object("plane").params == {"normal": [1.0, 0.0, 0.0], "offset": 8.5}
 
 
-def test_end_pose_handle_sets_the_direction(editor):
-    editor.set_end_pose([0.0, 1.0, 0.0])
-    assert editor.scene.direction == [6.0, 1.0, 0.0]
+def test_end_pose_handle_shifts_the_direction(editor):
+    editor.shift_end_pose([0.0, 1.0, 0.0])
+    assert editor.scene.direction == [14.0, 1.0, 0.0]
+
+
+def test_drags_keep_every_coordinate_they_do_not_move_bit_for_bit(editor):
+    """#21: a centre's y of -1.4999999999999998 became -1.5 on an X drag; a Z drag of
+    the end pose turned direction y 0.0 into -2.2e-16."""
+    editor.select("mover")
+    editor.set_parameter("mover", "center", [0.1, -1.4999999999999998, -0.0])
+    before = float32_matrix(KINDS["sphere"].pivot(editor.scene.object("mover").params))
+    after = before.copy()
+    after[3, 0] += np.float32(0.37)  # what ImGuizmo hands back after a drag along its X arrow
+    editor.move_selected(RigidMotion.translate(dragged_translation(before, after)))
+    center = editor.scene.object("mover").params["center"]
+    assert center[1] == -1.4999999999999998 and str(center[2]) == "-0.0" and center[0] != 0.1
+    editor.set_direction([0.3, 0.0, 1e-17])
+    editor.shift_end_pose([0.0, 0.0, 0.5])
+    assert editor.scene.direction[:2] == [0.3, 0.0] and editor.scene.direction[2] == 0.5 + 1e-17
+
+
+def test_a_turn_about_a_world_axis_keeps_that_coordinate():
+    """ImGuizmo's z ring, read back in float32, is rebuilt as an exact turn about z."""
+    angle = 0.3
+    noisy = np.array([[np.cos(angle), -np.sin(angle), 3e-8], [np.sin(angle), np.cos(angle), -2e-8], [1e-8, 0, 1]])
+    rotation = exact_axis_rotation(noisy)
+    assert list(rotation[2]) == [0, 0, 1] and list(rotation[:, 2]) == [0, 0, 1]
+    assert abs(np.arctan2(rotation[1, 0], rotation[0, 0]) - angle) < 1e-7
+    params = {"a": [0.1, 0.2, -1.4999999999999998], "b": [1.0, 2.0, 1e-17], "radius": 0.5}
+    moved = KINDS["capsule"].moved(params, RigidMotion(rotation, np.array([0.7, 0.1, 3.0]), np.zeros(3)))
+    assert moved["a"][2] == -1.4999999999999998 and moved["b"][2] == 1e-17  # (1e-17 - 3) + 3 is 0
+    assert moved["a"][:2] != params["a"][:2]
 
 
 def test_moving_shape_and_options(editor):
@@ -125,7 +156,8 @@ def test_save_open_and_bad_file(tmp_path, editor):
     assert editor.open(path) and editor.scene.direction == [14.0, 0.0, 0.0]
 
 
-def test_autosave_writes_unsaved_edits_beside_the_file(tmp_path):
+def test_autosave_writes_unsaved_edits_beside_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     path = tmp_path / "scene.json"
     save(load(DEMO_SCENE), path)
     clock = FakeClock()
@@ -134,10 +166,10 @@ def test_autosave_writes_unsaved_edits_beside_the_file(tmp_path):
     assert editor.autosave() is None  # not due yet
     clock.now += AUTOSAVE_SECONDS
     written = editor.autosave()
-    assert written == autosave_path(path) and load(written).direction == [1.0, 2.0, 3.0]
+    assert written == beside(path) and load(written).direction == [1.0, 2.0, 3.0]
     assert editor.autosave() is None  # nothing new
     editor.save()
-    assert not autosave_path(path).exists()
+    assert not beside(path).exists()
 
 
 def test_nudge_by_one_ulp_and_by_epsilon(editor):

@@ -6,12 +6,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sweeplab import __version__
-from sweeplab.cli import DEMO_SCENE, main
+from sweeplab.cli import DEMO_SCENE, example_scenes, main
 from sweeplab.fixture import (FixtureError, load_fixture, make_fixture, pytest_source, run_fixture, save_fixture)
-from sweeplab.scene import load
+from sweeplab.gizmo_motion import exact_axis_rotation
+from sweeplab.scene import Scene, SceneObject, load
+from sweeplab.shape_kinds import KINDS, RigidMotion, build_shape
+from sweeplab.physics import sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAZE_SCENE = ROOT / "app" / "scenes" / "graze.json"
@@ -157,6 +161,51 @@ def test_copy_as_pytest_is_a_runnable_test():
     exec(compile(source, "<copied>", "exec"), namespace)
     namespace["test_demo"]()
     assert source.count("result = sweep(") == 6 and "Sphere([-6.0, 0.0, 0.0], 0.5)" in source
+
+
+@pytest.mark.parametrize("scene_name", sorted(example_scenes()))
+def test_copy_as_pytest_runs_for_every_bundled_scene(scene_name):
+    """#21: Copy as pytest called ``TriangleMesh`` with four arguments (TypeError)."""
+    scene = load(example_scenes()[scene_name])
+    source = pytest_source(scene, "test_copied")
+    namespace = {}
+    exec(compile(source, "<copied>", "exec"), namespace)
+    namespace["test_copied"]()
+    assert source.count("result = sweep(") == len(scene.targets())
+
+
+@pytest.mark.parametrize("moving_kind", sorted(KINDS))
+def test_copy_as_pytest_round_trips_every_kind_moving_and_as_target(moving_kind):
+    """Every kind the editor can build, as the moving shape and as a target (a mesh
+    posed off the identity); pairs the physics has no test for become a comment."""
+    targets = [SceneObject(f"target {kind}", kind, KINDS[kind].moved(KINDS[kind].defaults,
+                                                                      RigidMotion.translate([4.0, 0.3, 0.1])))
+               for kind in sorted(KINDS)]
+    mesh = next(o for o in targets if o.kind == "mesh")
+    mesh.params = KINDS["mesh"].moved(mesh.params, RigidMotion(exact_axis_rotation(np.eye(3)) @ _turn_about_z(0.4),
+                                                               np.zeros(3), np.zeros(3)))
+    moving = SceneObject("mover", moving_kind, dict(KINDS[moving_kind].defaults))
+    scene = Scene(objects=[moving, *targets], moving="mover", direction=[8.0, 0.0, 0.0])
+    source = pytest_source(scene, "test_copied")
+    namespace = {}
+    exec(compile(source, "<copied>", "exec"), namespace)
+    namespace["test_copied"]()
+    supported = sum(_has_sweep_test(scene, target) for target in targets)
+    assert source.count("result = sweep(") == supported and source.count("no sweep test for") == len(targets) - supported
+    assert supported < len(targets) or "rotation=" in source  # the posed mesh is written with its pose
+
+
+def _has_sweep_test(scene: Scene, target: SceneObject) -> bool:
+    try:
+        sweep(build_shape(scene.object(scene.moving).kind, scene.object(scene.moving).params),
+              build_shape(target.kind, target.params), scene.direction)
+    except TypeError:
+        return False
+    return True
+
+
+def _turn_about_z(angle: float) -> np.ndarray:
+    return np.array([[np.cos(angle), -np.sin(angle), 0.0], [np.sin(angle), np.cos(angle), 0.0], [0.0, 0.0, 1.0]])
 
 
 def test_fixtures_anywhere_in_a_project_and_nothing_else(tmp_path, capsys):

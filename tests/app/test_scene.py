@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from sweeplab.cli import DEMO_SCENE
-from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, autosave_path, load, save
+from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, load, save
 
 AWKWARD_FLOATS = [0.1, 1e-300, 5e-324, 1 / 3, -0.0, 2.0 ** 52 + 1, 1e300]
 
@@ -68,10 +68,6 @@ def test_save_is_atomic_and_leaves_no_temporary(tmp_path):
     assert path.read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scene.json"]
     assert json.loads(before)["version"] == 1
-
-
-def test_autosave_sits_beside_the_scene(tmp_path):
-    assert autosave_path(tmp_path / "a.json") == tmp_path / ".a.json.autosave"
 
 
 def test_undo_redo_and_grouped_drags():

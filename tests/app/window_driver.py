@@ -1,0 +1,244 @@
+"""Drives the real editor window with synthetic input, in a process of its own.
+
+``python tests/app/window_driver.py SCENARIO RESULT.json`` opens the editor on the
+demo scene (headless EGL unless ``DISPLAY`` is set, e.g. by Xvfb), runs one
+scenario of mouse and key events through pyglet's event dispatch — the same
+handlers a real mouse reaches — and writes what it observed as JSON for
+``test_window_input.py`` to assert on.  Coordinates here are top-down pixels.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+if not os.environ.get("DISPLAY"):
+    os.environ["PYGLET_HEADLESS"] = "1"
+
+import numpy as np  # noqa: E402
+import pyglet  # noqa: E402
+
+if os.environ.get("PYGLET_HEADLESS"):
+    pyglet.options["headless"] = True
+
+from pyglet.window import key, mouse  # noqa: E402
+
+from sweeplab.cli import DEMO_SCENE  # noqa: E402
+from sweeplab.editor import REFERENCE_DELAY, Editor  # noqa: E402
+from sweeplab.render import BACKGROUND  # noqa: E402
+from sweeplab.scene import load  # noqa: E402
+from sweeplab.shape_kinds import KINDS  # noqa: E402
+from sweeplab.ui import FIELD_RECTS  # noqa: E402
+from sweeplab.window import EditorWindow  # noqa: E402
+
+
+class Driver:
+    def __init__(self, scene_path: Path = DEMO_SCENE):
+        self.editor = Editor(load(scene_path))  # untitled, as the command line opens the demo
+        self.window = EditorWindow(self.editor)
+        self.frames(3)
+
+    def frames(self, count: int = 3) -> None:
+        for _ in range(count):
+            self.window.dispatch_events()
+            self.window.draw(1 / 60)
+
+    def _y(self, y: float) -> float:
+        return self.window.height - y
+
+    def click(self, x: float, y: float, modifiers: int = 0) -> None:
+        self.window.dispatch_event("on_mouse_motion", x, self._y(y), 0, 0)
+        self.frames(2)
+        self.window.dispatch_event("on_mouse_press", x, self._y(y), mouse.LEFT, modifiers)
+        self.frames(2)
+        self.window.dispatch_event("on_mouse_release", x, self._y(y), mouse.LEFT, modifiers)
+        self.frames(2)
+
+    def drag(self, start, end, steps: int = 12) -> None:
+        (x0, y0), (x1, y1) = start, end
+        self.window.dispatch_event("on_mouse_motion", x0, self._y(y0), 0, 0)
+        self.frames(2)
+        self.window.dispatch_event("on_mouse_press", x0, self._y(y0), mouse.LEFT, 0)
+        self.frames(2)
+        previous = (x0, y0)
+        for step in range(1, steps + 1):
+            x, y = x0 + (x1 - x0) * step / steps, y0 + (y1 - y0) * step / steps
+            self.window.dispatch_event("on_mouse_drag", x, self._y(y), x - previous[0], previous[1] - y,
+                                       mouse.LEFT, 0)
+            self.frames(1)
+            previous = (x, y)
+        self.window.dispatch_event("on_mouse_release", x1, self._y(y1), mouse.LEFT, 0)
+        self.frames(2)
+
+    def press(self, symbol: int, modifiers: int = 0) -> None:
+        self.window.dispatch_event("on_key_press", symbol, modifiers)
+        self.frames(1)
+        self.window.dispatch_event("on_key_release", symbol, modifiers)
+        if modifiers:  # then the modifier keys come up, as on a keyboard
+            self.window.dispatch_event("on_key_release", key.LCTRL if modifiers & key.MOD_CTRL else key.LSHIFT, 0)
+        self.frames(2)
+
+    def type(self, text: str) -> None:
+        for character in text:
+            self.window.dispatch_event("on_text", character)
+            self.frames(1)
+
+    def field_centre(self, name: str) -> tuple[float, float]:
+        x0, y0, x1, y1 = FIELD_RECTS[name]
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    def screen(self, point) -> np.ndarray:
+        return self.editor.camera.project(np.asarray(point, float)[None], self.window.get_size())[0]
+
+    def drag_gizmo_axis(self, pivot, axis: int, pixels: float = 40.0) -> bool:
+        """Drag the gizmo's arrow along world ``axis`` (found by trying distances from
+        the pivot along the arrow's screen direction); True when the drag took."""
+        centre = self.screen(pivot)
+        step = np.zeros(3)
+        step[axis] = 0.05 * self.editor.camera.distance
+        along = self.screen(np.asarray(pivot) + step) - centre
+        along /= np.linalg.norm(along)
+        revision = self.editor.history.revision
+        for distance in (30, 45, 60, 75, 90, 20):
+            start = centre + along * distance
+            self.drag(start, start + along * pixels)
+            if self.editor.history.revision != revision:
+                return True
+        return False
+
+
+def gizmo_drag(driver: Driver) -> dict:
+    editor = driver.editor
+    editor.set_parameter("mover", "center", [-6.0, -1.4999999999999998, -0.0])
+    editor.set_direction([14.0, 0.0, 1e-17])
+    editor.select("mover")
+    driver.frames(3)
+    before = list(editor.scene.object("mover").params["center"])
+    pivot = KINDS["sphere"].pivot(editor.scene.object("mover").params)
+    took = driver.drag_gizmo_axis(pivot, 0)
+    after = list(editor.scene.object("mover").params["center"])
+    driver.press(key.E)  # the gizmo on the end pose
+    direction_before = list(editor.scene.direction)
+    end_took = driver.drag_gizmo_axis(KINDS["sphere"].pivot(editor.scene.object("mover").params)
+                                      + np.asarray(editor.scene.direction), 2)
+    return {"took": took, "before": [v.hex() for v in before], "after": [v.hex() for v in after],
+            "end_took": end_took, "direction_before": [v.hex() for v in direction_before],
+            "direction_after": [v.hex() for v in editor.scene.direction]}
+
+
+def typing(driver: Driver) -> dict:
+    editor = driver.editor
+    editor.select("mover")
+    driver.frames(3)
+    observed = {}
+    driver.click(*driver.field_centre("direction[1]"))
+    driver.press(key.A, key.MOD_CTRL)  # select the field's text, then type over it
+    driver.type("0.1")
+    driver.press(key.TAB)  # leaves the field (to the next one): no Enter
+    observed["after_tab"] = editor.scene.direction[1]
+    driver.click(*driver.field_centre("radius"))
+    driver.press(key.A, key.MOD_CTRL)
+    driver.type("0.25")
+    driver.click(700, 150)  # empty 3D view (which also clears the selection)
+    observed["after_click_away"] = editor.scene.object("mover").params["radius"]
+    editor.select("mover")
+    driver.frames(2)
+    driver.click(*driver.field_centre("radius"))
+    driver.press(key.A, key.MOD_CTRL)
+    driver.type("7")
+    driver.press(key.ESCAPE)
+    driver.frames(2)
+    observed["after_escape"] = editor.scene.object("mover").params["radius"]
+    driver.click(*driver.field_centre("radius"))
+    driver.press(key.A, key.MOD_CTRL)
+    driver.type("0.3")
+    driver.press(key.RETURN)
+    observed["after_enter"] = editor.scene.object("mover").params["radius"]
+    driver.frames(2)
+    return observed
+
+
+def modal_dialogs(driver: Driver) -> dict:
+    editor, panels = driver.editor, driver.window.panels
+    editor.select("triangle")
+    driver.frames(2)
+    count = len(editor.scene.objects)
+    driver.press(key.F, key.MOD_CTRL | key.MOD_SHIFT)  # Save as fixture...
+    observed = {"dialog_open": panels.tools.fixture_open and panels.modal}
+    driver.press(key.DELETE)
+    driver.press(key.R)
+    driver.type("rtes")
+    observed.update(deleted_through_dialog=len(editor.scene.objects) != count,
+                    gizmo_after_keys=editor.gizmo_operation, end_pose_after_keys=editor.end_pose)
+    driver.press(key.ESCAPE)
+    observed["closed_by_escape"] = not panels.tools.fixture_open and not panels.modal
+    driver.press(key.DELETE)
+    observed["deleted_after"] = len(editor.scene.objects) == count - 1
+    driver.window.dispatch_event("on_close")  # unsaved: asks, keeps the window
+    driver.frames(3)
+    observed["close_asks"] = panels.modal and not driver.window.has_exit and panels.quit is False
+    return observed
+
+
+def resize(driver: Driver) -> dict:
+    """Resized by the X server's client (xdotool), as a user's window manager would."""
+    import subprocess
+
+    subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", "1600", "900"], check=True)
+    start = time.perf_counter()
+    while driver.window.get_framebuffer_size() != (1600, 900) and time.perf_counter() - start < 5:
+        driver.frames(1)
+    driver.frames(4)
+    width, height = driver.window.get_framebuffer_size()
+    pixels = np.frombuffer(driver.window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1),
+                           np.uint8)
+    _ = driver.window.ctx.error
+    pixels = pixels.reshape(height, width, 3)[::-1]
+    if os.environ.get("SWEEPLAB_DRIVER_PNG"):
+        from sweeplab.png import write_png
+        write_png(Path(os.environ["SWEEPLAB_DRIVER_PNG"]), np.ascontiguousarray(pixels))
+    outside = pixels[60:500, 1300:1590].astype(int)  # beyond the creation size's 1280 columns, beside the panels
+    drawn = np.abs(outside - np.round(np.array(BACKGROUND[:3]) * 255)).sum(axis=-1) > 30
+    return {"size": [width, height], "drawn_pixels_beyond_1280": int(drawn.sum())}
+
+
+def idle(driver: Driver) -> dict:
+    """Run the real event loop: draw on demand.  Frames while idle, and during a drag."""
+    window = driver.window
+    marks: dict[str, float] = {}
+
+    def mark(name: str) -> None:
+        marks[name] = window.frames
+        marks[name + " cpu"] = time.process_time()
+
+    def drag_camera() -> None:
+        window.dispatch_event("on_mouse_press", 700, 300, mouse.MIDDLE, 0)
+        for step in range(10):
+            pyglet.clock.schedule_once(lambda dt, s=step: window.dispatch_event(
+                "on_mouse_drag", 700 + 4 * s, 300, 4, 0, mouse.MIDDLE, 0), 0.02 * step)
+        pyglet.clock.schedule_once(lambda dt: window.dispatch_event("on_mouse_release", 740, 300, mouse.MIDDLE, 0),
+                                   0.25)
+
+    settle = REFERENCE_DELAY + 1.0
+    pyglet.clock.schedule_interval(window.tick, 1 / 60)
+    pyglet.clock.schedule_once(lambda dt: mark("idle start"), settle)
+    pyglet.clock.schedule_once(lambda dt: mark("idle end"), settle + 2.0)
+    pyglet.clock.schedule_once(lambda dt: drag_camera(), settle + 2.05)
+    pyglet.clock.schedule_once(lambda dt: mark("drag end"), settle + 2.45)
+    pyglet.clock.schedule_once(lambda dt: pyglet.app.exit(), settle + 2.5)
+    pyglet.app.run(None)
+    return {"idle_frames": marks["idle end"] - marks["idle start"],
+            "idle_cpu_seconds": marks["idle end cpu"] - marks["idle start cpu"],
+            "drag_frames": marks["drag end"] - marks["idle end"]}
+
+
+SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle)}
+
+if __name__ == "__main__":
+    scenario, output = sys.argv[1], Path(sys.argv[2])
+    observed = SCENARIOS[scenario](Driver())
+    output.write_text(json.dumps(observed, indent=1))
+    print(json.dumps(observed))
