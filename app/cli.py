@@ -270,7 +270,7 @@ def editor_main(argv: list[str]) -> int:
     editor.progress = report_progress
     editor.mesh_display.bvh_depth = args.bvh_depth
     editor.mesh_display.minkowski = args.minkowski
-    if path != DEMO_SCENE and not editor.open(Path(path)):
+    if path != DEMO_SCENE and not editor.open(Path(path), untitled=args.example is not None):
         print(f"sweeplab: {editor.message}", file=sys.stderr)
         return 2
     return run_editor(editor, args.screenshot)

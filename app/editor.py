@@ -446,20 +446,22 @@ class Editor:
         self.message = f"saved {path}"
         return True
 
-    def open(self, path: Path) -> bool:
+    def open(self, path: Path, untitled: bool = False) -> bool:
         """Open a scene or fixture file; on any problem keep the current scene and say why.
         A fixture opens with its expected answers shown beside the actual ones (and no
-        scene path, so that Save never writes a scene over the fixture).  An autosave
-        of the file newer than it is offered back (``restorable``)."""
+        scene path, so that Save never writes a scene over the fixture); so does a scene
+        opened ``untitled`` (a bundled example: Save never writes into the installed
+        package).  An autosave of the file newer than it is offered back (``restorable``)."""
         try:
             fixture = load_fixture(path) if is_fixture_file(path) else None
             scene = fixture.scene if fixture is not None else load(path)
         except (SceneError, FixtureError) as error:
             self.message = str(error)
             return False
-        self._replace_scene(scene, None if fixture is not None else Path(path))
+        titled = fixture is None and not untitled
+        self._replace_scene(scene, Path(path) if titled else None)
         self.fixture = fixture
-        self.restorable = autosave.newer_than_file(path) if fixture is None else None
+        self.restorable = autosave.newer_than_file(path) if titled else None
         self.message = f"opened {path}"
         return True
 

@@ -318,7 +318,44 @@ def report_text(report: TargetReport) -> str:
     return "\n".join(lines)
 
 
+RESULT_COLUMNS = ("target", "status", "t", "t in float32", "feature", "face", "normal", "point",
+                  "penetration depth", "reference", "note")
+
+
+def result_cells(report: TargetReport) -> list[tuple[str, bool]]:
+    """The results table's row of one target: (text, differs) per ``RESULT_COLUMNS``,
+    every number whole (``repr``: it round-trips), nothing cut."""
+    result, single = report.result, report.single
+    hit = result is not None and bool(result.hit)
+    cells = [(report.name, False), (report.status, False), (repr(float(result.t)) if hit else "", False)]
+    if single is not None:
+        differs = result is not None and bool(single.hit) != bool(result.hit)
+        cells.append((f"{float(single.t)!r}" if single.hit else "miss", differs))
+        if differs:
+            cells[-1] = (cells[-1][0] + "  (hit differs!)", True)
+    else:
+        cells.append((report.single_message, bool(report.single_message)))
+    if hit:
+        cells += [(f"{result.feature.kind} {result.feature.index}", False),
+                  ("" if result.face_index is None else str(result.face_index), False),
+                  (", ".join(repr(float(v)) for v in result.normal), False),
+                  (", ".join(repr(float(v)) for v in result.point), False),
+                  ("" if result.penetration_depth is None else repr(float(result.penetration_depth)), False)]
+    else:
+        cells += [("", False)] * 5
+    if report.disagreement:
+        cells.append((f"DISAGREES: {report.disagreement}", True))
+    elif report.reference is not None:
+        cells.append(("agrees", False))
+    else:
+        cells.append(("", False))
+    cells.append((report.message, False))
+    return cells
+
+
 def _results(editor: Editor, size: tuple[int, int]) -> None:
+    """Every answer whole: columns as wide as their numbers (scroll sideways), a click
+    on a cell copies it, "copy" the whole target."""
     imgui.set_next_window_pos((size[0] - 648, size[1] - 236), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((640, 228), imgui.Cond_.first_use_ever)
     if imgui.begin("Results"):
@@ -333,44 +370,32 @@ def _results(editor: Editor, size: tuple[int, int]) -> None:
             editor.request_fixture_dialog()
         imgui.same_line()
         editor.check_reference = imgui.checkbox("check reference", editor.check_reference)[1]
-        imgui.same_line()
-        imgui.text(f"first hit: {view.earliest} at t = {view.time_of_impact!r}" if view.earliest else "no hit")
-        flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
-        if imgui.begin_table("results", 8, flags):
-            for heading in ("target", "status", "t", "t in float32", "feature", "normal", "reference", ""):
+        first = f"first hit: {view.earliest} at t = {view.time_of_impact!r}" if view.earliest else "no hit"
+        if imgui.selectable(first, False)[0]:
+            imgui.set_clipboard_text(first)
+        flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
+                 | imgui.TableFlags_.sizing_fixed_fit | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
+        if imgui.begin_table("results", len(RESULT_COLUMNS) + 1, flags):
+            imgui.table_setup_scroll_freeze(1, 1)
+            for heading in RESULT_COLUMNS + ("",):
                 imgui.table_setup_column(heading)
             imgui.table_headers_row()
             for report in view.reports:
                 imgui.table_next_row()
-                result, single = report.result, report.single
-                cells = [report.name, report.status]
-                if result is not None and result.hit:
-                    cells += [repr(result.t), "", f"{result.feature.kind} {result.feature.index}",
-                              ", ".join(f"{v:.6g}" for v in result.normal)]
-                else:
-                    cells += ["", "", "", report.message]
-                for column, cell in enumerate(cells):
+                imgui.push_id(report.name)
+                for column, (text, differs) in enumerate(result_cells(report)):
                     imgui.table_set_column_index(column)
-                    imgui.text(cell)
-                imgui.table_set_column_index(3)
-                if single is not None:
-                    text = repr(float(single.t)) if single.hit else "miss"
-                    if result is not None and bool(single.hit) != bool(result.hit):
-                        imgui.text_colored(DIFFERS, text + "  (hit differs!)")
-                    else:
-                        imgui.text(text)
-                imgui.table_set_column_index(6)
-                if report.disagreement:
-                    imgui.text_colored(DIFFERS, "DISAGREES")
-                    if imgui.is_item_hovered():
-                        imgui.set_tooltip(report.disagreement)
-                elif report.reference is not None:
-                    imgui.text("agrees")
-                elif editor.check_reference and report.result is not None:
-                    imgui.text_disabled("when still")
-                imgui.table_set_column_index(7)
-                if imgui.small_button(f"copy##{report.name}"):
+                    if differs:
+                        imgui.push_style_color(imgui.Col_.text, DIFFERS)
+                    if imgui.selectable(f"{text}##{column}", False)[0] and text:
+                        imgui.set_clipboard_text(text)
+                        editor.message = f"copied {text}"
+                    if differs:
+                        imgui.pop_style_color()
+                imgui.table_set_column_index(len(RESULT_COLUMNS))
+                if imgui.small_button("copy"):
                     imgui.set_clipboard_text(report_text(report))
+                imgui.pop_id()
             imgui.end_table()
     imgui.end()
 

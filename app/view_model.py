@@ -10,6 +10,7 @@ returns; no GL here, so it is tested headless.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from collections.abc import Callable
 
@@ -19,7 +20,7 @@ from sweeplab import mesh_view, minkowski, tessellate
 from sweeplab.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
 from sweeplab.scene import Scene
 from sweeplab.shape_kinds import KINDS, build_shape, drawn_mesh
-from sweeplab.physics import Feature, Sphere, SweepResult, sweep, tolerance
+from sweeplab.physics import Feature, Sphere, SweepResult, Triangle, TriangleMesh, sweep, tolerance
 from sweeplab.physics.gjk import convex_cast
 from sweeplab.physics.reference import reference_sweep
 from sweeplab.physics.sweep import sweep_each
@@ -76,9 +77,11 @@ class PointBatch:
 class TargetReport:
     """One target's answer: ``status`` is hit, miss, overlap, unsupported or invalid.
 
-    ``single`` is the same sweep in float32 (the precision lens), ``reference`` the
-    answer of ``physics.reference`` when it was asked for, and ``disagreement`` says
-    how the analytic answer and the reference differ beyond tolerance ("" if not).
+    ``single`` is the same sweep in float32 (the precision lens; ``single_message``
+    says why there is none, e.g. a value beyond float32's range), ``reference`` the
+    answer of ``physics.reference`` when it was asked for (for a mesh target, the
+    earliest reference answer over its triangles), and ``disagreement`` says how the
+    analytic answer and the reference differ beyond tolerance ("" if not).
     """
 
     name: str
@@ -87,6 +90,7 @@ class TargetReport:
     result: SweepResult | None = None
     message: str = ""
     single: SweepResult | None = None
+    single_message: str = ""
     reference: SweepResult | None = None
     disagreement: str = ""
     mesh: MeshReport | None = None
@@ -128,7 +132,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.object(scene.moving)
     moving = build_shape(moving_object.kind, moving_object.params)
-    moving_single = build_shape(moving_object.kind, moving_object.params, np.float32)
+    moving_single, moving_unfit = float32_twin(moving_object) if float32 else (None, "")
     options = {"ignore_separating": scene.options["ignore_separating"]}
     answers = _untraced_answers(moving_object, moving, scene, options)
     reports = []
@@ -146,8 +150,6 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                 continue
             result = answers[target_object.name] if target_object.name in answers else sweep(
                 moving, target, scene.direction, **options, **({"trace": trace} if trace else {}))
-            single = sweep(moving_single, build_shape(target_object.kind, target_object.params, np.float32),
-                           np.asarray(scene.direction, np.float32), **options) if float32 and not with_mesh else None
         except TypeError as error:
             reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))
             continue
@@ -155,7 +157,10 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
             reports.append(TargetReport(target_object.name, target_object.kind, "invalid", message=str(error)))
             continue
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
-        report = TargetReport(target_object.name, target_object.kind, status, result, single=single)
+        report = TargetReport(target_object.name, target_object.kind, status, result)
+        if float32:
+            report.single, report.single_message = _float32_answer(moving_single, moving_unfit, target_object,
+                                                                   scene.direction, options)
         if isinstance(trace, SatTrace):
             report.separating_axes = trace
         if isinstance(trace, SatTrace) and result.hit:
@@ -167,7 +172,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                 sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
                 report.mesh.contacts, report.mesh.classification = mesh_view.sphere_contacts(
                     sphere, target, scene.direction, result.t, _scene_scale(scene))
-        if reference and not with_mesh:
+        if reference:
             report.reference = second_opinion(moving, target, scene.direction)
             if report.reference is not None:
                 report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
@@ -206,11 +211,63 @@ def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dic
         return {}
 
 
+def float32_twin(scene_object) -> tuple[object | None, str]:
+    """The object's physics shape in float32, or None and why not: a value beyond
+    float32's range (a radius of 1e308) would round to infinity."""
+    if scene_object.kind == "mesh":
+        return _float32_mesh(build_shape("mesh", scene_object.params)), ""
+    too_large = _beyond_float32(scene_object.params)
+    if too_large:
+        return None, f"{scene_object.name}: {too_large} does not fit float32 (largest {FLOAT32_MAX:.8g})"
+    try:
+        return build_shape(scene_object.kind, scene_object.params, np.float32), ""
+    except ValueError as error:
+        return None, f"{scene_object.name} in float32: {error}"
+
+
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _beyond_float32(params: dict) -> str:
+    """The first parameter holding a finite value that float32 cannot hold ("" if none)."""
+    for name, value in params.items():
+        if name == "source":
+            continue
+        values = np.abs(np.asarray(value, float))
+        if values.size and values.max() > FLOAT32_MAX:
+            return f"{name} {float(values.max())!r}"
+    return ""
+
+
+def _float32_mesh(mesh: TriangleMesh) -> TriangleMesh:
+    """A mesh's float32 twin: its body rounded once (tree built once, kept with the
+    mesh), posed by its pose rounded to float32."""
+    body = mesh.cached("float32 body", lambda: TriangleMesh(mesh.vertices.astype(np.float32), mesh.faces))
+    return body.moved(translation=mesh.translation.astype(np.float32), rotation=mesh.rotation.astype(np.float32))
+
+
+def _float32_answer(moving_single, moving_unfit: str, target_object, direction, options) -> tuple[SweepResult | None,
+                                                                                                   str]:
+    """The float32 lens of one target: (answer, "") or (None, why there is none)."""
+    if moving_single is None:
+        return None, moving_unfit
+    target_single, unfit = float32_twin(target_object)
+    if target_single is None:
+        return None, unfit
+    try:
+        return sweep(moving_single, target_single, np.asarray(direction, np.float32), **options), ""
+    except (TypeError, ValueError) as error:
+        return None, str(error)
+
+
 def second_opinion(moving, target, direction) -> SweepResult | None:
     """An independent answer: ``physics.reference`` (bisection on the exact
     distance), else for pairs it does not know (polyhedra) the GJK cast of
-    ``physics.gjk``; None when neither answers (planes with polyhedra, or a cast that
-    did not converge)."""
+    ``physics.gjk``; against a mesh, the earliest of those over its triangles
+    (``mesh_second_opinion``); None when none answers (planes with polyhedra, or a
+    cast that did not converge)."""
+    if isinstance(target, TriangleMesh):
+        return mesh_second_opinion(moving, target, direction)
     try:
         return reference_sweep(moving, target, direction)
     except TypeError:
@@ -223,6 +280,37 @@ def second_opinion(moving, target, direction) -> SweepResult | None:
         return None
     return SweepResult(hit=cast.hit, t=cast.t, point=cast.point, normal=cast.normal, face_index=None,
                        penetration_depth=None, initially_overlapping=False, feature=Feature(None, None))
+
+
+def mesh_second_opinion(moving, mesh: TriangleMesh, direction) -> SweepResult | None:
+    """The earliest second opinion over the mesh's triangles, each a ``Triangle`` in
+    world space — no sphere tree, no edge rules: what a query would find if it tested
+    every triangle the swept box of the moving shape reaches.  ``face_index`` names
+    the triangle.  None when no triangle has a second opinion."""
+    corners = mesh.to_world(mesh.vertices[mesh.faces])
+    low, high = _swept_box(moving, np.asarray(direction, float))
+    near = np.flatnonzero(np.all(corners.min(axis=1) <= high, axis=1) & np.all(corners.max(axis=1) >= low, axis=1))
+    best = None
+    for face in near:
+        answer = second_opinion(moving, Triangle(*corners[face]), direction)
+        if answer is not None and answer.hit and (best is None or answer.t < best.t):
+            best = dataclasses.replace(answer, face_index=int(face))
+    if best is None:
+        return SweepResult(hit=False, t=None, point=None, normal=None, face_index=None, penetration_depth=None,
+                           initially_overlapping=False, feature=Feature(None, None))
+    return best
+
+
+def _swept_box(moving, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An axis-aligned box holding the moving shape over the whole sweep, padded by
+    a millionth of its size (a triangle touching it at a graze stays in)."""
+    points = np.concatenate([np.asarray(getattr(moving, name), float).reshape(-1, 3)
+                             for name in ("center", "p", "a", "b", "vertices") if hasattr(moving, name)])
+    radius = float(np.asarray(getattr(moving, "radius", 0.0)))
+    low, high = points.min(axis=0) - radius, points.max(axis=0) + radius
+    low, high = np.minimum(low, low + direction), np.maximum(high, high + direction)
+    pad = 1e-6 * float(np.max(high - low)) + 1e-300
+    return low - pad, high + pad
 
 
 def _mesh_pair_report(target_object, moving, target, direction, still: bool) -> TargetReport:
@@ -272,6 +360,12 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
     contacts = []
     for scene_object in scene.objects:
         kind = KINDS[scene_object.kind]
+        too_large = _beyond_float32(scene_object.params)
+        if too_large:  # the GPU draws in float32: say so rather than draw infinities
+            for report in view.reports if scene_object.name == scene.moving else [by_name[scene_object.name]]:
+                report.message = "; ".join(filter(None, [report.message, f"{scene_object.name} not drawn: "
+                                                         f"{too_large} does not fit float32"]))
+            continue
         mesh = drawn_mesh(scene_object.kind, scene_object.params)
         if scene_object.name == scene.moving:
             _add_moving(view, scene, mesh, scale)
@@ -306,7 +400,7 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
 
 def _scene_scale(scene: Scene) -> float:
     """A length for arrows and markers: a tenth of the scene's extent."""
-    points = [KINDS[o.kind].anchor_points(o.params) for o in scene.objects]
+    points = [KINDS[o.kind].anchor_points(o.params) for o in scene.objects if not _beyond_float32(o.params)]
     if not points:
         return 1.0
     every = np.concatenate(points)
@@ -345,6 +439,8 @@ def _add_feature(view: ViewModel, kind, params: dict, result: SweepResult) -> No
 def _add_contacts(view: ViewModel, results: list[SweepResult], scale: float) -> None:
     """Every target's contact point and normal arrow, and the separation arrow of
     each initial overlap, one batch each (one draw call however many targets)."""
+    results = [r for r in results if np.all(np.abs(r.point) <= FLOAT32_MAX)
+               and (r.penetration_depth is None or abs(r.penetration_depth) <= FLOAT32_MAX)]  # drawable
     if not results:
         return
     points, normals = (np.array([getattr(r, name) for r in results], float) for name in ("point", "normal"))

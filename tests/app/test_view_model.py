@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from sweeplab.cli import DEMO_SCENE
+from sweeplab.cli import DEMO_SCENE, example_scenes
+from sweeplab.physics import tolerance
 from sweeplab.scene import Scene, SceneObject, load
 from sweeplab.view_model import CONTACT, EARLIEST, HIT, MISS, OVERLAP, SEPARATION, TIME_OF_IMPACT, build_view_model
 
@@ -89,3 +90,36 @@ def test_a_large_scene_reports_its_progress(monkeypatch, capsys):
     assert capsys.readouterr().err == "\rsweeplab: swept 5 of 5 targets (100%)\n"
     report_progress(1, 2)
     assert capsys.readouterr().err == ""
+
+
+def test_mesh_targets_get_a_second_opinion_and_a_float32_column():
+    """#21 item 12: mesh targets said "when still" forever and had no float32 column."""
+    scene = load(example_scenes()["meshes"])
+    view = build_view_model(scene, float32=True, reference=True)
+    meshes = [r for r in view.reports if r.kind == "mesh"]
+    assert meshes and all(r.reference is not None and r.single is not None for r in meshes)
+    hits = [r for r in meshes if r.result.hit]
+    assert hits and all(r.disagreement == "" for r in meshes)
+    for report in hits:  # the triangle-by-triangle reference finds the same triangle, t to tolerance
+        assert report.reference.face_index == report.result.face_index
+        assert abs(report.reference.t - report.result.t) <= tolerance.REFERENCE_TIME_ATOL
+        assert report.single.point.dtype == np.float32 and abs(report.single.t - report.result.t) < 1e-5
+
+
+def test_a_value_beyond_float32_is_said_plainly(recwarn):
+    """#21 item 13: a radius of 1e308 was accepted, then the float32 lens overflowed and
+    the shape vanished with warnings.  Now the float64 answer stands and the lens says
+    the value does not fit float32, with no warning."""
+    scene = load(DEMO_SCENE)
+    scene.object("graze sphere").params["radius"] = 1e308
+    view = build_view_model(scene, float32=True, reference=True)
+    report = next(r for r in view.reports if r.name == "graze sphere")
+    assert report.status == "overlap" and report.single is None
+    assert report.single_message == "graze sphere: radius 1e+308 does not fit float32 (largest 3.4028235e+38)"
+    others = [r for r in view.reports if r.name != "graze sphere"]
+    assert all(r.single is not None for r in others)
+    scene.object("mover").params["radius"] = 1e300  # the moving shape too
+    view = build_view_model(scene, float32=True)
+    assert all(r.single is None and "mover: radius 1e+300 does not fit float32" in r.single_message
+               for r in view.reports)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
