@@ -119,6 +119,7 @@ COMMANDS = (
     Command("View", "Minkowski difference (teaching view)", _toggle_minkowski,
             checked=lambda editor, panels: editor.mesh_display.minkowski),
     Command("View", "Shortcuts", _toggle_help, ("f1",), checked=lambda editor, panels: panels.show_help),
+    Command("View", "Reset the panel layout", lambda editor, panels: setattr(panels, "reset_layout", True)),
     Command("Tools", "Gizmo: translate", _editor("use_translate"), ("t",)),
     Command("Tools", "Gizmo: rotate", _editor("use_rotate"), ("r",)),
     Command("Tools", "Gizmo: resize a capsule (axis: length, across: radius), sphere or polyhedron",

@@ -65,12 +65,13 @@ class Renderer:
         self._grid_calls: list[DrawCall] = []
 
     def draw(self, view: ViewModel, camera: OrbitCamera, size: tuple[int, int],
-             grid_step: float | None = 1.0) -> None:
-        """Draw into the currently bound framebuffer of ``size`` pixels (no grid or
+             grid_step: float | None = 1.0, origin: tuple[int, int] = (0, 0)) -> None:
+        """Draw into the rectangle of ``size`` pixels at ``origin`` (bottom-left, GL's
+        pixels) of the currently bound framebuffer, nothing outside it (no grid or
         axes when ``grid_step`` is None)."""
         ctx = self.ctx
-        ctx.viewport = (0, 0, *size)
-        ctx.clear(*BACKGROUND, depth=1.0)
+        ctx.viewport = ctx.scissor = (*origin, *size)
+        ctx.clear(*BACKGROUND, depth=1.0, viewport=(*origin, *size))
         view_projection = camera.view_projection(size).astype("f4").tobytes()
         for program in self.programs.values():
             program["view_projection"].write(view_projection)

@@ -13,6 +13,8 @@ from imgui_bundle import imgui, imguizmo
 from sweeplab import autosave
 from sweeplab.commands import COMMANDS, GESTURES, MENUS, copy_as_pytest, run_pending
 from sweeplab.editor import Editor
+from sweeplab.layout import dock_panels
+from sweeplab.fields import committed_text, exact_number_field, remember_rect, vector_field
 from sweeplab.gizmo_motion import dragged_rotation, dragged_translation, float32_matrix
 from sweeplab.shape_kinds import KINDS, RigidMotion
 from sweeplab.ui_meshes import add_mesh_menu, draw_axes_panel, draw_mesh_panel, source_field
@@ -40,10 +42,16 @@ class PanelState:
         """Set when the window should close (the user said so, nothing unsaved is lost)."""
         self.modal = False
         """A dialog is open: the window's shortcuts are off until it closes."""
+        self.view_rect = (0.0, 0.0, 1.0, 1.0)
+        """Where the 3D view is drawn: the dockspace's central node (x, y, width, height),
+        window pixels, top-down (``layout.dock_panels``)."""
+        self.reset_layout = False
 
 
 def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _menu_bar(editor, state)
+    state.view_rect = dock_panels(state.reset_layout)
+    state.reset_layout = False
     _unsaved_dialog(editor, state)
     _restore_dialog(editor)
     draw_tools(editor, state.tools, size)
@@ -56,7 +64,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
         _help(state, size)
     _path_dialog(editor, state)
     _gizmo(editor, state, size)
-    _status(editor, size)
+    _status(editor, state)
     _compiling(editor, size)
     state.modal = imgui.is_popup_open("", imgui.PopupFlags_.any_popup_id | imgui.PopupFlags_.any_popup_level)
 
@@ -206,63 +214,6 @@ def _scene_panel(editor: Editor) -> None:
     imgui.end()
 
 
-_drafts: dict[int, str] = {}
-"""Text being typed, per field (imgui id), until the field is left."""
-
-FIELD_RECTS: dict[str, tuple[float, float, float, float]] = {}
-"""Where each inspector field was drawn last frame (x0, y0, x1, y1 in window pixels,
-top-down), by label: ``"radius"``, ``"direction[0]"``.  For scripted input: the
-window tests click fields through it."""
-
-
-def _remember_rect(name: str) -> None:
-    low, high = imgui.get_item_rect_min(), imgui.get_item_rect_max()
-    FIELD_RECTS[name] = (low.x, low.y, high.x, high.y)
-
-
-def committed_text(label: str, shown: str) -> str | None:
-    """A text field showing ``shown``; returns the typed text once the field is left
-    after an edit — Enter, Tab, or a click elsewhere — else None.  Escape reverts."""
-    field = imgui.get_id(label)
-    edited, text = imgui.input_text(label, _drafts.get(field, shown))
-    if edited:
-        _drafts[field] = text
-    if not imgui.is_item_deactivated():
-        return None
-    typed = _drafts.pop(field, None)
-    return typed if typed is not None and typed != shown and imgui.is_item_deactivated_after_edit() else None
-
-
-def exact_number_field(label: str, value: float) -> tuple[bool, float]:
-    """A number shown as its shortest round-trip text; the typed text is parsed by
-    ``float`` (correctly rounded) when the field is left, so typed values are kept
-    bit-exact.  Returns (changed, value); text that is not a number is ignored."""
-    text = committed_text(label, repr(float(value)))
-    if text is None:
-        return False, value
-    try:
-        return True, float(text)
-    except ValueError:
-        return False, value
-
-
-def _vector_field(label: str, value) -> tuple[bool, list[float]]:
-    """Three exact number fields on one row; returns (changed as a field is left, values)."""
-    values, changed = list(value), False
-    imgui.push_id(label)
-    width = (imgui.get_content_region_avail().x - 60) / 3
-    for axis in range(3):
-        imgui.set_next_item_width(width)
-        edited, number = exact_number_field(f"##{axis}", values[axis])
-        _remember_rect(f"{label}[{axis}]")
-        if edited:
-            values[axis], changed = number, True
-        imgui.same_line()
-    imgui.text(label)
-    imgui.pop_id()
-    return changed, values
-
-
 def _inspector(editor: Editor) -> None:
     imgui.set_next_window_pos((8, 256), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((330, 220), imgui.Cond_.first_use_ever)
@@ -277,24 +228,24 @@ def _inspector(editor: Editor) -> None:
             for parameter in KINDS[scene_object.kind].parameters:
                 value = scene_object.params[parameter.name]
                 if parameter.type in ("point", "direction"):
-                    changed, new = _vector_field(parameter.name, value)
+                    changed, new = vector_field(parameter.name, value)
                 elif parameter.type in ("points", "frame"):
                     new, changed = [list(p) for p in value], False
                     for number, point in enumerate(value):
                         label = f"{parameter.name}[{number}]" if parameter.type == "points" else f"{'xyz'[number]} axis"
-                        edited, new[number] = _vector_field(label, point)
+                        edited, new[number] = vector_field(label, point)
                         changed |= edited
                 elif parameter.type == "source":
                     changed, new = source_field(parameter.name, value)
                 else:
                     changed, new = exact_number_field(parameter.name, value)
-                    _remember_rect(parameter.name)
+                    remember_rect(parameter.name)
                 if changed:
                     editor.set_parameter(scene_object.name, parameter.name, new)
         else:
             imgui.text_disabled("select a shape")
         imgui.separator()
-        changed, direction = _vector_field("direction", scene.direction)
+        changed, direction = vector_field("direction", scene.direction)
         if changed:
             editor.set_direction(direction)
     imgui.end()
@@ -446,10 +397,11 @@ def _gizmo(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
         pivot = KINDS[selected.kind].pivot(selected.params)
     else:
         return
+    x, y, width, height = state.view_rect
     gizmo.set_drawlist(imgui.get_background_draw_list())
-    gizmo.set_rect(0, 0, size[0], size[1])
+    gizmo.set_rect(x, y, width, height)
     view = gizmo.Matrix16(np.asarray(editor.camera.view(), "f4").ravel().tolist())
-    projection = gizmo.Matrix16(np.asarray(editor.camera.projection(size[0] / size[1]), "f4").ravel().tolist())
+    projection = gizmo.Matrix16(np.asarray(editor.camera.projection(width / height), "f4").ravel().tolist())
     selected = scene.object(editor.selected) if editor.selected in scene.names() else None
     resizing = (editor.gizmo_operation == "scale" and not editor.end_pose and selected is not None
                 and ("radius" in selected.params or selected.kind == "polyhedron"))
@@ -508,8 +460,10 @@ def _resize_gizmo(editor: Editor, state: PanelState, view, projection, selected)
     editor.resize_selected(state.drag_start or selected.params, scales[2], across)
 
 
-def _status(editor: Editor, size: tuple[int, int]) -> None:
-    draw_list = imgui.get_foreground_draw_list()
+def _status(editor: Editor, state: PanelState) -> None:
+    """The file name (``*`` when unsaved) and the last message, along the bottom of
+    the 3D view."""
+    x, y, _, height = state.view_rect
     name = editor.path.name if editor.path else "untitled"
     text = f"{name}{' *' if editor.dirty else ''}   {editor.message}"
-    draw_list.add_text((10, size[1] - 22), imgui.get_color_u32((1, 1, 1, 0.8)), text)
+    imgui.get_background_draw_list().add_text((x + 8, y + height - 20), imgui.get_color_u32((1, 1, 1, 0.8)), text)

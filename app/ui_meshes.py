@@ -10,6 +10,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
+from sweeplab.fields import committed_text
 from sweeplab.mesh_sources import GENERATORS
 from sweeplab.shape_kinds import build_shape
 from sweeplab.view_model import TargetReport
@@ -30,9 +31,9 @@ def add_mesh_menu(editor: Editor) -> str | None:
 
 
 def source_field(label: str, source: dict) -> tuple[bool, dict]:
-    """A mesh source as editable JSON text (applied on Enter when it parses)."""
-    changed, text = imgui.input_text(label, json.dumps(source), imgui.InputTextFlags_.enter_returns_true)
-    if not changed:
+    """A mesh source as editable JSON text (applied when the field is left, if it parses)."""
+    text = committed_text(label, json.dumps(source))
+    if text is None:
         return False, source
     try:
         value = json.loads(text)

@@ -9,6 +9,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
+from sweeplab.fields import exact_number_field
 from sweeplab.fixture import PRECISIONS, SOURCES
 from sweeplab.scan import DIRECTION, ScanResult, ScanSpec, parameter_choices, run_scan
 
@@ -31,6 +32,7 @@ class ToolState:
         self.scan_target, self.scan_varied, self.scan_parameter = 0, 0, 0
         self.scan_epsilon, self.scan_steps = 1e-9, 1000
         self.scan: ScanResult | None = None
+        self.scan_history: object = None  # the editor history the scan was made in
 
 
 def draw_tools(editor: Editor, state: ToolState, size: tuple[int, int]) -> None:
@@ -180,13 +182,9 @@ def _nudge_panel(editor: Editor, size: tuple[int, int]) -> None:
         if not editor.nudge_by_ulp:
             imgui.same_line()
             imgui.set_next_item_width(120)
-            changed, text = imgui.input_text("epsilon", repr(editor.nudge_epsilon),
-                                             imgui.InputTextFlags_.enter_returns_true)
+            changed, epsilon = exact_number_field("epsilon", editor.nudge_epsilon)
             if changed:
-                try:
-                    editor.nudge_epsilon = abs(float(text))
-                except ValueError:
-                    editor.message = f"epsilon must be a number, got {text!r}"
+                editor.nudge_epsilon = abs(epsilon)
     imgui.end()
 
 
@@ -197,6 +195,8 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
     if imgui.begin("Perturbation scan"):
         scene = editor.scene
         targets = [o.name for o in scene.targets()]
+        if state.scan is not None and state.scan_history is not editor.history:
+            state.scan = None  # another scene was opened (or New): its plot would mislead
         if scene.moving is None or not targets:
             imgui.text_disabled("needs a moving shape and a target")
             imgui.end()
@@ -213,13 +213,9 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
         state.scan_parameter = min(state.scan_parameter, len(choices) - 1)
         state.scan_parameter = imgui.combo("parameter", state.scan_parameter, [c[2] for c in choices])[1]
         imgui.set_next_item_width(140)
-        changed, text = imgui.input_text("+- epsilon", repr(state.scan_epsilon),
-                                         imgui.InputTextFlags_.enter_returns_true)
+        changed, epsilon = exact_number_field("+- epsilon", state.scan_epsilon)
         if changed:
-            try:
-                state.scan_epsilon = abs(float(text))
-            except ValueError:
-                pass
+            state.scan_epsilon = abs(epsilon)
         imgui.same_line()
         imgui.set_next_item_width(120)
         state.scan_steps = max(2, min(imgui.input_int("steps", state.scan_steps)[1], 100_000))
@@ -228,23 +224,36 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
             parameter, component, _ = choices[state.scan_parameter]
             spec = ScanSpec(targets[state.scan_target], varied_names[state.scan_varied], parameter, component,
                             state.scan_epsilon, state.scan_steps)
-            state.scan = run_scan(scene, spec)
+            state.scan, state.scan_history = run_scan(scene, spec), editor.history
         if state.scan is not None:
             _scan_plot(state.scan)
     imgui.end()
 
 
 def _scan_plot(scan: ScanResult) -> None:
+    """t of the hits, its axis fitted to them (a graze's curve is never flattened by
+    a miss marker), above a row of hit / miss markers on the same offset axis."""
     if scan.message:
         imgui.text_colored(RED, scan.message)
         return
     hits = int(scan.hit.sum())
     imgui.text(f"{hits} hits, {len(scan.hit) - hits} misses")
-    if implot.begin_plot("t against the offset", (-1, -1)):
-        implot.setup_axes("offset", "t")
-        offsets = scan.offsets.astype(np.float64)
+    offsets = scan.offsets.astype(np.float64)
+    flags = implot.SubplotFlags_.link_all_x
+    if not implot.begin_subplots("##scan", 2, 1, (-1, -1), flags, implot.SubplotsRowColRatios([3.0, 1.0], [1.0])):
+        return
+    if implot.begin_plot("t against the offset"):
+        implot.setup_axes("", "t", 0, implot.AxisFlags_.auto_fit)
         if hits:
             implot.plot_scatter("hit: t", offsets[scan.hit], scan.t[scan.hit].astype(np.float64))
-        if hits < len(scan.hit):
-            implot.plot_scatter("miss", offsets[~scan.hit], np.full((~scan.hit).sum(), -0.05))
         implot.end_plot()
+    if implot.begin_plot("hit or miss"):
+        implot.setup_axes("offset", "")
+        implot.setup_axis_limits(implot.ImAxis_.y1, -0.5, 1.5, implot.Cond_.always)
+        implot.setup_axis_ticks(implot.ImAxis_.y1, [0.0, 1.0], ["miss", "hit"])
+        if hits:
+            implot.plot_scatter("hit", offsets[scan.hit], np.ones(hits))
+        if hits < len(scan.hit):
+            implot.plot_scatter("miss", offsets[~scan.hit], np.zeros(len(scan.hit) - hits))
+        implot.end_plot()
+    implot.end_subplots()

@@ -99,7 +99,8 @@ def _make_window_class():
 
     from sweeplab.imgui_renderer import ImGuiRenderer
     from sweeplab.png import write_png
-    from sweeplab.render import Renderer, grid_step_for
+    from sweeplab.layout import layout_file
+    from sweeplab.render import BACKGROUND, Renderer, grid_step_for
     from sweeplab.ui import PanelState, draw_ui
 
     class EditorWindowImpl(pyglet.window.Window):
@@ -114,7 +115,10 @@ def _make_window_class():
             imgui.create_context()
             implot.create_context()
             io = imgui.get_io()
-            io.set_ini_filename(None)
+            io.config_flags |= imgui.ConfigFlags_.docking_enable
+            # The panel layout is kept between runs; a screenshot always shows the default one.
+            self.layout_path = layout_file() if screenshot is None else None
+            io.set_ini_filename(str(self.layout_path) if self.layout_path is not None else None)
             self.imgui_renderer = ImGuiRenderer(self.ctx)
             self.renderer = Renderer(self.ctx)
             self.panels = PanelState()
@@ -178,9 +182,10 @@ def _make_window_class():
             # was created with, and ``scissor = None`` means that size (GL_NOTES).
             self.ctx.screen.viewport = (0, 0, width, height)
             self.ctx.screen.use()
-            self.ctx.scissor = (0, 0, width, height)
-            self.renderer.draw(self.editor.view(), self.editor.camera, (width, height),
-                               grid_step_for(self.editor.camera))
+            self.ctx.clear(*BACKGROUND, viewport=(0, 0, width, height))
+            origin, size = self.view_pixels()
+            self.renderer.draw(self.editor.view(), self.editor.camera, size, grid_step_for(self.editor.camera), origin)
+            self.ctx.viewport = self.ctx.scissor = (0, 0, width, height)
             self.imgui_renderer.render(imgui.get_draw_data())
             self.frame_seconds = time.perf_counter() - started
             self._last_frame = started
@@ -193,6 +198,26 @@ def _make_window_class():
             if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES and answered \
                     and started - self._opened >= SCREENSHOT_SECONDS:
                 self._save_screenshot()
+
+        def view_pixels(self) -> tuple[tuple[int, int], tuple[int, int]]:
+            """The 3D view's rectangle in framebuffer pixels: (origin bottom-left, size)."""
+            x, y, width, height = self.panels.view_rect
+            scale_x = self.get_framebuffer_size()[0] / max(self.width, 1)
+            scale_y = self.get_framebuffer_size()[1] / max(self.height, 1)
+            bottom = self.get_framebuffer_size()[1] - (y + height) * scale_y
+            return (round(x * scale_x), round(bottom)), (max(round(width * scale_x), 1), max(round(height * scale_y), 1))
+
+        def in_view(self, x: float, y: float) -> tuple[float, float] | None:
+            """A pyglet mouse position as a pixel of the 3D view (top-down, from its
+            corner), or None outside it."""
+            left, top, width, height = self.panels.view_rect
+            pixel = (x - left, self.height - y - top)
+            return pixel if 0 <= pixel[0] < width and 0 <= pixel[1] < height else None
+
+        def project(self, points):
+            """World points as window pixels (top-down): where the 3D view draws them."""
+            left, top, width, height = self.panels.view_rect
+            return self.editor.camera.project(points, (width, height)) + (left, top)
 
         def _save_screenshot(self) -> None:
             import numpy as np
@@ -225,9 +250,10 @@ def _make_window_class():
             imgui.get_io().add_mouse_button_event(self._imgui_button(button), False)
             self._buttons &= ~button
             pressed_here = self._press is not None and abs(x - self._press[0]) + abs(y - self._press[1]) < 4
-            if button == mouse.LEFT and pressed_here:
+            pixel = self.in_view(x, y)
+            if button == mouse.LEFT and pressed_here and pixel is not None:
                 camera = self.editor.camera
-                origin, segment = camera.ray((x, self.height - y), self.get_size())
+                origin, segment = camera.ray(pixel, self.panels.view_rect[2:])
                 picked = self.editor.pick(origin, segment, PICK_RADIUS * camera.distance)
                 if modifiers & key.MOD_SHIFT:
                     self.editor.toggle_in_selection(picked)
@@ -244,7 +270,7 @@ def _make_window_class():
                 return
             camera = self.editor.camera
             if buttons & mouse.RIGHT or (buttons & mouse.MIDDLE and modifiers & key.MOD_SHIFT):
-                camera.pan(dx, dy, self.height)
+                camera.pan(dx, dy, self.panels.view_rect[3])
             elif buttons & mouse.MIDDLE:
                 camera.orbit(dx, dy)
 
@@ -310,6 +336,11 @@ def _make_window_class():
                 return pyglet.event.EVENT_HANDLED
             super().on_close()
             return None
+
+        def close(self):
+            if self.layout_path is not None:
+                imgui.save_ini_settings_to_disk(str(self.layout_path))
+            super().close()
 
     return EditorWindowImpl
 

@@ -191,7 +191,8 @@ def test_copy_as_pytest_round_trips_every_kind_moving_and_as_target(moving_kind)
     exec(compile(source, "<copied>", "exec"), namespace)
     namespace["test_copied"]()
     supported = sum(_has_sweep_test(scene, target) for target in targets)
-    assert source.count("result = sweep(") == supported and source.count("no sweep test for") == len(targets) - supported
+    assert source.count("result = sweep(") == supported
+    assert source.count("no sweep test for") == len(targets) - supported
     assert supported < len(targets) or "rotation=" in source  # the posed mesh is written with its pose
 
 

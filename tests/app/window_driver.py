@@ -31,7 +31,7 @@ from sweeplab.editor import REFERENCE_DELAY, Editor  # noqa: E402
 from sweeplab.render import BACKGROUND  # noqa: E402
 from sweeplab.scene import load  # noqa: E402
 from sweeplab.shape_kinds import KINDS  # noqa: E402
-from sweeplab.ui import FIELD_RECTS  # noqa: E402
+from sweeplab.fields import FIELD_RECTS  # noqa: E402
 from sweeplab.window import EditorWindow  # noqa: E402
 
 
@@ -91,7 +91,7 @@ class Driver:
         return (x0 + x1) / 2, (y0 + y1) / 2
 
     def screen(self, point) -> np.ndarray:
-        return self.editor.camera.project(np.asarray(point, float)[None], self.window.get_size())[0]
+        return self.window.project(np.asarray(point, float)[None])[0]
 
     def drag_gizmo_axis(self, pivot, axis: int, pixels: float = 40.0) -> bool:
         """Drag the gizmo's arrow along world ``axis`` (found by trying distances from
@@ -184,12 +184,14 @@ def modal_dialogs(driver: Driver) -> dict:
 
 
 def resize(driver: Driver) -> dict:
-    """Resized by the X server's client (xdotool), as a user's window manager would."""
+    """Resized by the X server's client (xdotool), as a user's window manager would,
+    from 1280x800 to 1920x1080: the 3D view (the dock's central node) then reaches
+    past column 1280.  Returns what its strip beyond column 1280 shows."""
     import subprocess
 
-    subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", "1600", "900"], check=True)
+    subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", "1920", "1080"], check=True)
     start = time.perf_counter()
-    while driver.window.get_framebuffer_size() != (1600, 900) and time.perf_counter() - start < 5:
+    while driver.window.get_framebuffer_size() != (1920, 1080) and time.perf_counter() - start < 5:
         driver.frames(1)
     driver.frames(4)
     width, height = driver.window.get_framebuffer_size()
@@ -200,9 +202,11 @@ def resize(driver: Driver) -> dict:
     if os.environ.get("SWEEPLAB_DRIVER_PNG"):
         from sweeplab.png import write_png
         write_png(Path(os.environ["SWEEPLAB_DRIVER_PNG"]), np.ascontiguousarray(pixels))
-    outside = pixels[60:500, 1300:1590].astype(int)  # beyond the creation size's 1280 columns, beside the panels
-    drawn = np.abs(outside - np.round(np.array(BACKGROUND[:3]) * 255)).sum(axis=-1) > 30
-    return {"size": [width, height], "drawn_pixels_beyond_1280": int(drawn.sum())}
+    x, y, view_width, view_height = (round(v) for v in driver.window.panels.view_rect)
+    strip = pixels[y + 40:y + view_height - 40, 1285:x + view_width - 5].astype(int).reshape(-1, 3)
+    background = np.abs(strip - np.round(np.array(BACKGROUND[:3]) * 255)).sum(axis=-1) <= 6
+    return {"size": [width, height], "view_right": x + view_width, "strip_pixels": len(strip),
+            "drawn_pixels": int((~background).sum())}
 
 
 def idle(driver: Driver) -> dict:
@@ -235,7 +239,19 @@ def idle(driver: Driver) -> dict:
             "drag_frames": marks["drag end"] - marks["idle end"]}
 
 
-SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle)}
+def layout_kept(driver: Driver) -> dict:
+    """The docked layout is written to the user config on close (ImGui reads it back
+    on the next start)."""
+    view_rect = list(driver.window.panels.view_rect)
+    driver.window.close()
+    text = driver.window.layout_path.read_text()
+    return {"view_rect": view_rect, "docked": [name for name in ("Scene", "Inspector", "Results", "Nudge")
+                                               if f"[Window][{name}]" in text and "DockId=" in text],
+            "has_dockspace": "DockSpace" in text}
+
+
+SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
+                                                          layout_kept)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
