@@ -202,10 +202,11 @@ def _make_window_class():
         def view_pixels(self) -> tuple[tuple[int, int], tuple[int, int]]:
             """The 3D view's rectangle in framebuffer pixels: (origin bottom-left, size)."""
             x, y, width, height = self.panels.view_rect
-            scale_x = self.get_framebuffer_size()[0] / max(self.width, 1)
-            scale_y = self.get_framebuffer_size()[1] / max(self.height, 1)
-            bottom = self.get_framebuffer_size()[1] - (y + height) * scale_y
-            return (round(x * scale_x), round(bottom)), (max(round(width * scale_x), 1), max(round(height * scale_y), 1))
+            frame_width, frame_height = self.get_framebuffer_size()
+            scale_x, scale_y = frame_width / max(self.width, 1), frame_height / max(self.height, 1)
+            bottom = frame_height - (y + height) * scale_y
+            size = (max(round(width * scale_x), 1), max(round(height * scale_y), 1))
+            return (round(x * scale_x), round(bottom)), size
 
         def in_view(self, x: float, y: float) -> tuple[float, float] | None:
             """A pyglet mouse position as a pixel of the 3D view (top-down, from its
