@@ -87,6 +87,10 @@ def copy_as_pytest(editor: Editor, panels: PanelState | None) -> None:
         editor.message = "copied a pytest function to the clipboard"
 
 
+def _toggle(panels: PanelState, flag: str) -> None:
+    setattr(panels, flag, not getattr(panels, flag))
+
+
 def _toggle_help(editor: Editor, panels: PanelState) -> None:
     panels.show_help = not panels.show_help
 
@@ -119,6 +123,10 @@ COMMANDS = (
     Command("View", "Minkowski difference (teaching view)", _toggle_minkowski,
             checked=lambda editor, panels: editor.mesh_display.minkowski),
     Command("View", "Shortcuts", _toggle_help, ("f1",), checked=lambda editor, panels: panels.show_help),
+    Command("View", "Legend (the colours of the view)", lambda editor, panels: _toggle(panels, "show_legend"),
+            ("ctrl+l",), checked=lambda editor, panels: panels.show_legend),
+    Command("View", "Shape names in the view", lambda editor, panels: _toggle(panels, "show_labels"),
+            ("ctrl+shift+l",), checked=lambda editor, panels: panels.show_labels),
     Command("View", "Reset the panel layout", lambda editor, panels: setattr(panels, "reset_layout", True)),
     Command("Tools", "Gizmo: translate", _editor("use_translate"), ("t",)),
     Command("Tools", "Gizmo: rotate", _editor("use_rotate"), ("r",)),

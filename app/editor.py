@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sweeplab.camera import OrbitCamera
+from sweeplab.camera import UP, OrbitCamera
 from sweeplab.compiling import KernelCompilation, start_if_cold
 from sweeplab.mesh_sources import default_source
 from sweeplab.mesh_view import MeshDisplay
@@ -24,11 +24,13 @@ from sweeplab.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_f
                               pytest_source, run_fixture, save_fixture)
 from sweeplab import autosave
 from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, load, save
-from sweeplab.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, random_hull_vertices
+from sweeplab.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, drawn_mesh, random_hull_vertices
 from sweeplab.view_model import ViewModel, build_view_model
 from sweeplab.physics import Sphere, sweep
 
 AUTOSAVE_SECONDS = 5.0
+SPAWN_ATTEMPTS = 13
+"""Places a new shape tries: the camera's target, then steps right and left of it."""
 REFERENCE_DELAY = 0.3
 """Seconds the scene must stay unchanged before the second opinions (float32 lens,
 reference answers) are computed: a drag stays fluid, and they appear as soon as
@@ -156,26 +158,51 @@ class Editor:
         return True
 
     def add(self, kind: str) -> None:
-        name = self.scene.unique_name(kind)
-        params = dict(KINDS[kind].defaults)
-        if self.edit(lambda scene: scene.objects.append(SceneObject(name, kind, params))):
-            self.selected = name
+        self._add_object(SceneObject(self.scene.unique_name(kind), kind, dict(KINDS[kind].defaults)))
+
+    def _add_object(self, new: SceneObject) -> None:
+        """Add a shape where the user looks: its pivot at the camera's target, then
+        stepped sideways (the camera's right) until its box is clear of every other
+        shape's (an infinite plane is never in the way); selected."""
+        try:
+            new.params = KINDS[new.kind].moved(new.params, RigidMotion.translate(self._spawn_offset(new)))
+        except (ValueError, KeyError, OSError):
+            pass  # a source that cannot be read: ``edit`` says why
+        if self.edit(lambda scene: scene.objects.append(new)):
+            self.selected = new.name
+
+    def _spawn_offset(self, new: SceneObject) -> np.ndarray:
+        kind = KINDS[new.kind]
+        to_target = self.camera.target - kind.pivot(new.params)
+        bounds = drawn_mesh(new.kind, new.params).bounds()
+        if bounds is None:
+            return to_target
+        low, high = bounds[0] + to_target, bounds[1] + to_target
+        others = [drawn_mesh(o.kind, o.params).bounds() for o in self.scene.objects if o.kind != "plane"]
+        others = [box for box in others if box is not None]
+        right = np.cross(self.camera.target - self.camera.eye(), UP)
+        right = right / np.linalg.norm(right) if np.linalg.norm(right) > 0 else np.array([1.0, 0.0, 0.0])
+        step = 1.25 * float(np.max(high - low)) + 1e-3
+        for attempt in range(SPAWN_ATTEMPTS):  # 0, then +1, -1, +2, -2, ... steps to the right
+            shift = right * step * ((attempt + 1) // 2) * (1 if attempt % 2 else -1)
+            if not any(np.all(low + shift <= other_high) and np.all(high + shift >= other_low)
+                       for other_low, other_high in others):
+                return to_target + shift
+        return to_target
 
     def add_mesh(self, source: dict) -> None:
         """Add a triangle mesh from a source (``app.mesh_sources``): a generator, or
         ``{"file": path}``; an unreadable source leaves the scene as it was."""
         name = self.scene.unique_name(source.get("generator", "mesh"))
-        params = {**KINDS["mesh"].defaults, "source": source}
-        if self.edit(lambda scene: scene.objects.append(SceneObject(name, "mesh", params))):
-            self.selected = name
+        self._add_object(SceneObject(name, "mesh", {**KINDS["mesh"].defaults, "source": source}))
 
     def add_polyhedron(self, shape: str) -> None:
         """Add a box, a tetrahedron (``shape_kinds.POLYHEDRA``) or, for "random hull",
         the hull of 12 random points."""
         vertices = random_hull_vertices() if shape == "random hull" else POLYHEDRA[shape]
         name = self.scene.unique_name(shape.replace(" ", "_"))
-        if self.edit(lambda scene: scene.objects.append(SceneObject(name, "polyhedron", {"vertices": vertices}))):
-            self.selected = name
+        params = {**KINDS["polyhedron"].defaults, "vertices": vertices}
+        self._add_object(SceneObject(name, "polyhedron", params))
 
     def add_mesh_file(self, path: str) -> None:
         self.add_mesh({"file": str(path)})
@@ -260,13 +287,13 @@ class Editor:
         params = kind.resized(original, length_factor, radius_factor)
         self.edit(lambda scene: setattr(scene.object(name), "params", params))
 
-    def scale_selected(self, original: dict, frame, factors) -> None:
-        """Set the selected polyhedron to ``original`` scaled by ``factors`` along the
-        rows of ``frame`` about its pivot (from the drag's start: never compounds)."""
+    def scale_selected(self, original: dict, factors) -> None:
+        """Set the selected polyhedron to ``original`` scaled by ``factors`` along its
+        own axes (from the drag's start: never compounds)."""
         if self.selected is None:
             return
         name = self.selected
-        params = KINDS[self.scene.object(name).kind].scaled(original, frame, factors)
+        params = KINDS[self.scene.object(name).kind].scaled(original, factors)
         self.edit(lambda scene: setattr(scene.object(name), "params", params))
 
     def use_scale(self) -> None:
@@ -385,12 +412,15 @@ class Editor:
         if self.selected is None:
             return
         scene_object = self.scene.object(self.selected)
+        kind = KINDS[scene_object.kind]
         params = {}
-        for parameter in KINDS[scene_object.kind].parameters:
+        for parameter in kind.parameters:
             value = scene_object.params[parameter.name]
-            if parameter.type == "point":
+            if kind.nudged is not None and parameter.name not in kind.nudged:
+                pass
+            elif parameter.type == "point":
                 value = [self._nudged(v, sign) if i == axis else v for i, v in enumerate(value)]
-            elif parameter.type == "points":
+            elif parameter.type in ("points", "body points"):
                 value = [[self._nudged(v, sign) if i == axis else v for i, v in enumerate(p)] for p in value]
             elif parameter.type == "offset":  # a plane moves along its normal
                 value = self._nudged(value, sign)

@@ -23,7 +23,7 @@ from sweeplab.atomic import write_text_atomically
 from sweeplab.json_files import FIXTURE_FORMAT as FORMAT
 from sweeplab.json_files import JsonFileError, is_finite_number, is_integer, read_json
 from sweeplab.scene import Scene, SceneError, SceneObject
-from sweeplab.shape_kinds import KINDS, build_shape
+from sweeplab.shape_kinds import KINDS, build_shape, posed_vertices
 from sweeplab.physics import SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.reference import reference_sweep
 
@@ -302,6 +302,8 @@ def constructor_source(scene_object: SceneObject) -> str:
         pose = "" if shape.has_identity_pose else \
             f", translation={shape.translation.tolist()!r}, rotation={shape.rotation.tolist()!r}"
         return f"TriangleMesh({shape.vertices.tolist()!r}, {shape.faces.tolist()!r}{pose})"
+    if scene_object.kind == "polyhedron":  # its corners in the world, as the editor builds it
+        return f"ConvexPolyhedron({posed_vertices(scene_object.params).tolist()!r})"
     arguments = [scene_object.params[parameter.name] for parameter in KINDS[scene_object.kind].parameters]
     return f"{type(shape).__name__}({', '.join(repr(_plain_floats(value)) for value in arguments)})"
 

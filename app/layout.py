@@ -20,7 +20,7 @@ from imgui_bundle import imgui
 LEFT = ("Scene", "Inspector", "Nudge")
 RIGHT = ("Meshes", "Separating axes", "Perturbation scan", "Fixture: expected vs actual")
 BOTTOM = ("Results",)
-LEFT_WIDTH, RIGHT_WIDTH, BOTTOM_HEIGHT = 0.24, 0.3, 0.3
+LEFT_WIDTH, RIGHT_WIDTH, BOTTOM_HEIGHT = 0.22, 0.27, 0.3
 """Fractions of the window the default layout gives the left and right columns and,
 of the middle column, the results."""
 

@@ -122,8 +122,20 @@ def _check_obj_indices(path) -> None:
                 raise MeshSourceError(f"{path} line {number}: OBJ face indices count from 1, not 0")
 
 
+def _finite(value, name: str) -> float:
+    """``value`` as a finite float; ``ValueError`` naming ``name`` otherwise (a JSON
+    integer beyond float's range, e.g. 2e308 written out, overflows)."""
+    try:
+        number = float(value)
+    except OverflowError:
+        number = float("inf")
+    if not np.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {str(value)[:40]}")
+    return number
+
+
 def _positive(value, name: str) -> float:
-    value = float(value)
+    value = _finite(value, name)
     if not value > 0:
         raise ValueError(f"{name} must be > 0, got {value}")
     return value
@@ -176,7 +188,7 @@ def _terrain(cells, size, height, seed):
     for _ in range(4):
         kx, ky = rng.uniform(0.5, 2.5, 2) * 2 * np.pi / size
         z += np.sin(kx * x + rng.uniform(0, 2 * np.pi)) * np.cos(ky * y + rng.uniform(0, 2 * np.pi))
-    z *= float(height) / 4
+    z *= _finite(height, "height") / 4
     return np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1), _grid_faces(cells, cells)
 
 
@@ -184,7 +196,7 @@ def _sliver_strip(count, length, width):
     count = int(count)
     if not 1 <= count <= 10000:
         raise ValueError(f"count must be in [1, 10000], got {count}")
-    length, width = _positive(length, "length"), float(width)
+    length, width = _positive(length, "length"), _finite(width, "width")
     if width < 0:
         raise ValueError(f"width must be >= 0, got {width}")
     xs = np.linspace(-length / 2, length / 2, count + 1)

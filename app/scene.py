@@ -139,12 +139,15 @@ def _object_from_json(entry, position: int) -> SceneObject:
         raise SceneError(f"object {name!r}: \"params\" must be an object")
     params = {}
     for parameter in kind.parameters:
+        if parameter.name not in given and parameter.name in kind.optional:
+            params[parameter.name] = plain_copy(kind.defaults[parameter.name])
+            continue
         if parameter.name not in given:
             raise SceneError(f"object {name!r}: missing parameter {parameter.name!r}")
         value, what = given[parameter.name], f"object {name!r} parameter {parameter.name!r}"
         if parameter.type in ("point", "direction"):
             params[parameter.name] = _floats(value, what, 3)
-        elif parameter.type in ("points", "frame"):
+        elif parameter.type in ("points", "body points", "frame"):
             if not isinstance(value, list) or (parameter.type == "frame" and len(value) != 3):
                 raise SceneError(f"{what} must be a list of {'3 axes' if parameter.type == 'frame' else 'points'}")
             params[parameter.name] = [_floats(p, what, 3) for p in value]

@@ -9,9 +9,14 @@ inspector and the scene file need no change.
 
 Parameter types: ``"point"`` (3 floats, moves with the shape), ``"direction"``
 (3 floats, turns with the shape), ``"radius"`` (a float >= 0), ``"offset"`` (a
-float), ``"points"`` (a list of 3-float points), ``"frame"`` (3 unit directions:
-a body's x, y and z axes in the world, turning with the shape), ``"source"`` (a
-mesh source dict, ``app.mesh_sources``).
+float), ``"points"`` (a list of 3-float points), ``"body points"`` (points in the
+shape's own frame: a pose moves them), ``"frame"`` (3 unit directions: a body's
+x, y and z axes in the world, turning with the shape), ``"source"`` (a mesh
+source dict, ``app.mesh_sources``).
+
+A polyhedron and a mesh have a pose: ``origin`` and ``axes``, world =
+origin + body @ axes, computed so that the identity pose gives the body's floats
+unchanged (bit for bit).
 """
 
 from __future__ import annotations
@@ -94,11 +99,18 @@ class ShapeKind:
     highlight: Callable[[dict, str, int], tuple[np.ndarray, np.ndarray]] | None = None
     """For shapes that number their own features (polyhedra): (segments, points) of
     feature ``kind`` ``index``."""
+    optional: tuple[str, ...] = ()
+    """Parameters a scene file may leave out (added later: a polyhedron's pose); they
+    take their ``defaults``."""
+    nudged: tuple[str, ...] | None = None
+    """The parameters a nudge moves (None: every point, point list and offset)."""
 
     def anchor_points(self, params: dict) -> np.ndarray:
         """Points that locate the shape (pivot, bounds, framing): (n, 3)."""
         if self.name == "mesh":
             return np.stack(drawn_mesh(self.name, params).bounds())
+        if self.name == "polyhedron":
+            return posed_vertices(params)
         if self.name == "plane":
             normal = np.asarray(params["normal"], float)
             return (normal * params["offset"] / np.dot(normal, normal))[None]
@@ -144,18 +156,20 @@ class ShapeKind:
                 resized[end] = (middle + (np.asarray(params[end], float) - middle) * abs(float(length_factor))).tolist()
         return resized
 
-    def scaled(self, params: dict, frame: np.ndarray, factors) -> dict:
-        """A polyhedron's vertices scaled about its pivot by ``factors`` along the rows
-        of ``frame`` (orthonormal); other kinds are returned unchanged."""
+    def scaled(self, params: dict, factors) -> dict:
+        """A polyhedron's body scaled by ``factors`` along its own axes, about its
+        centre (the pose stays); other kinds are returned unchanged."""
         if self.name != "polyhedron":
             return dict(params)
-        pivot = self.pivot(params)
-        local = (np.asarray(params["vertices"], float) - pivot) @ np.asarray(frame, float).T
-        return {**params, "vertices": (pivot + (local * np.abs(np.asarray(factors, float))) @ frame).tolist()}
+        body = np.asarray(params["vertices"], float)
+        centre = body.mean(axis=0)
+        return {**params, "vertices": (centre + (body - centre) * np.abs(np.asarray(factors, float))).tolist()}
 
     def axis_frame(self, params: dict) -> np.ndarray:
         """Rows: two directions across the shape and its axis (a capsule's core; z
         otherwise) — the frame a scale gizmo is drawn in."""
+        if self.name == "polyhedron":
+            return np.asarray(params["axes"], float)
         axis = np.array([0.0, 0.0, 1.0])
         if self.name == "capsule":
             core = np.asarray(params["b"], float) - np.asarray(params["a"], float)
@@ -204,12 +218,23 @@ def _plane_mesh(params: dict):
     return tessellate.plane_patch(plane.normal, float(plane.offset), PLANE_PATCH_HALF_SIZE)
 
 
+def posed_vertices(params: dict) -> np.ndarray:
+    """A polyhedron's vertices in the world: origin + body @ axes (float64, then in
+    the body's dtype).  The identity turn and a zero origin component leave the body's floats
+    as they are (no ``x * 1 + y * 0`` sums, no ``-0.0 + 0.0``)."""
+    body = np.asarray(params["vertices"])
+    dtype = body.dtype if np.issubdtype(body.dtype, np.floating) else np.dtype(np.float64)
+    body = body.astype(float)  # posed in float64, then rounded once (the float32 lens rounds inputs only)
+    axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
+    turned = body if np.array_equal(axes, np.eye(3)) else body @ axes
+    return np.where(origin == 0, turned, turned + origin).astype(dtype)
+
+
 def polyhedron_of(params: dict) -> ConvexPolyhedron:
-    """A polyhedron object's physics shape, its hull found once per vertex list and
-    dtype (the sweeps, the float32 lens, the drawing and the highlight all ask)."""
-    vertices = np.asarray(params["vertices"])
-    dtype = vertices.dtype if np.issubdtype(vertices.dtype, np.floating) else np.dtype(np.float64)
-    return _cached_polyhedron(json.dumps(vertices.tolist()), dtype.str)
+    """A polyhedron object's physics shape, its hull found once per posed vertex list
+    and dtype (the sweeps, the float32 lens, the drawing and the highlight all ask)."""
+    vertices = posed_vertices(params)
+    return _cached_polyhedron(json.dumps(vertices.tolist()), vertices.dtype.str)
 
 
 @functools.lru_cache(maxsize=32)
@@ -297,8 +322,11 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
     ShapeKind("mesh", (Parameter("source", "source"), Parameter("origin", "point"), Parameter("axes", "frame")),
               {"source": default_source("icosphere"), "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()},
               posed_mesh, _mesh_drawing, face_loop=_mesh_face),
-    ShapeKind("polyhedron", (Parameter("vertices", "points"),), {"vertices": POLYHEDRA["box"]},
-              polyhedron_of, _polyhedron_drawing, highlight=_polyhedron_feature),
+    ShapeKind("polyhedron", (Parameter("vertices", "body points"), Parameter("origin", "point"),
+                             Parameter("axes", "frame")),
+              {"vertices": POLYHEDRA["box"], "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()},
+              polyhedron_of, _polyhedron_drawing, highlight=_polyhedron_feature, optional=("origin", "axes"),
+              nudged=("vertices",)),
 )}
 """Shape kinds by name; the moving shape may be of any kind the physics can sweep."""
 

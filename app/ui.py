@@ -19,6 +19,7 @@ from sweeplab.gizmo_motion import dragged_rotation, dragged_translation, float32
 from sweeplab.shape_kinds import KINDS, RigidMotion
 from sweeplab.ui_meshes import add_mesh_menu, draw_axes_panel, draw_mesh_panel, source_field
 from sweeplab.ui_tools import ToolState, cancel_and_message, draw_tools
+from sweeplab import view_model
 from sweeplab.view_model import TargetReport
 
 gizmo = imguizmo.im_guizmo
@@ -46,6 +47,8 @@ class PanelState:
         """Where the 3D view is drawn: the dockspace's central node (x, y, width, height),
         window pixels, top-down (``layout.dock_panels``)."""
         self.reset_layout = False
+        self.show_legend = True
+        self.show_labels = True
 
 
 def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
@@ -65,6 +68,10 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _path_dialog(editor, state)
     _gizmo(editor, state, size)
     _status(editor, state)
+    if state.show_legend:
+        _legend(state)
+    if state.show_labels:
+        _labels(editor, state)
     _compiling(editor, size)
     state.modal = imgui.is_popup_open("", imgui.PopupFlags_.any_popup_id | imgui.PopupFlags_.any_popup_level)
 
@@ -229,10 +236,10 @@ def _inspector(editor: Editor) -> None:
                 value = scene_object.params[parameter.name]
                 if parameter.type in ("point", "direction"):
                     changed, new = vector_field(parameter.name, value)
-                elif parameter.type in ("points", "frame"):
+                elif parameter.type in ("points", "body points", "frame"):
                     new, changed = [list(p) for p in value], False
                     for number, point in enumerate(value):
-                        label = f"{parameter.name}[{number}]" if parameter.type == "points" else f"{'xyz'[number]} axis"
+                        label = f"{'xyz'[number]} axis" if parameter.type == "frame" else f"{parameter.name}[{number}]"
                         edited, new[number] = vector_field(label, point)
                         changed |= edited
                 elif parameter.type == "source":
@@ -453,17 +460,72 @@ def _resize_gizmo(editor: Editor, state: PanelState, view, projection, selected)
         return
     scales = np.linalg.norm(np.asarray(matrix.values, float).reshape(4, 4)[:3, :3], axis=1)
     if selected.kind == "polyhedron":  # every handle scales along its own axis
-        editor.scale_selected(state.drag_start or selected.params, kind.axis_frame(start), scales)
+        editor.scale_selected(state.drag_start or selected.params, scales)
         return
     candidates = scales if selected.kind == "sphere" else scales[:2]  # the handle that moved most
     across = max(candidates, key=lambda factor: abs(factor - 1))
     editor.resize_selected(state.drag_start or selected.params, scales[2], across)
 
 
+LEGEND = (
+    (view_model.START, "start"),
+    (view_model.TIME_OF_IMPACT, "time of impact"),
+    (view_model.END, "end"),
+    (view_model.PATH, "swept path"),
+    (view_model.HIT, "target hit"),
+    (view_model.EARLIEST, "first hit (outline)"),
+    (view_model.MISS, "target missed"),
+    (view_model.OVERLAP, "overlapping at start"),
+    (view_model.CONTACT, "contact point"),
+    (view_model.NORMAL, "contact normal"),
+    (view_model.SEPARATION, "separation (depth)"),
+    (view_model.FEATURE, "feature touched"),
+    (view_model.SELECTED, "selected (outline)"),
+)
+"""The view's colours, as the legend explains them (View > Legend)."""
+
+
+def _legend(state: PanelState) -> None:
+    """The colours of the 3D view, in a corner of it."""
+    x, y, width, height = state.view_rect
+    imgui.set_next_window_pos((x + width - 6, y + height - 6), imgui.Cond_.always, (1.0, 1.0))
+    imgui.set_next_window_bg_alpha(0.6)
+    flags = (imgui.WindowFlags_.no_decoration | imgui.WindowFlags_.always_auto_resize | imgui.WindowFlags_.no_docking
+             | imgui.WindowFlags_.no_focus_on_appearing | imgui.WindowFlags_.no_nav | imgui.WindowFlags_.no_inputs)
+    if imgui.begin("##legend", None, flags)[0] and imgui.begin_table("##legend columns", 2):
+        for color, meaning in LEGEND:
+            imgui.table_next_column()
+            imgui.color_button(f"##{meaning}", (*color[:3], 1.0), imgui.ColorEditFlags_.no_tooltip, (10, 10))
+            imgui.same_line()
+            imgui.text(meaning)
+        imgui.end_table()
+    imgui.end()
+
+
+def _labels(editor: Editor, state: PanelState) -> None:
+    """Each shape's name beside it in the 3D view (View > Target names)."""
+    x, y, width, height = state.view_rect
+    scene = editor.scene
+    if not scene.objects:
+        return
+    anchors = np.array([KINDS[o.kind].pivot(o.params) for o in scene.objects], float)
+    clip = np.c_[anchors, np.ones(len(anchors))] @ editor.camera.view_projection((width, height))
+    draw_list = imgui.get_background_draw_list()
+    for scene_object, (cx, cy, _, w) in zip(scene.objects, clip, strict=True):
+        if w <= 0 or not np.isfinite(cx / w) or not np.isfinite(cy / w):
+            continue  # behind the camera
+        px, py = x + (cx / w + 1) / 2 * width, y + (1 - cy / w) / 2 * height
+        if not (x <= px < x + width and y <= py < y + height):
+            continue
+        name = scene_object.name + (" (moving)" if scene_object.name == scene.moving else "")
+        draw_list.add_text((px + 9, py - 17), imgui.get_color_u32((0, 0, 0, 0.8)), name)
+        draw_list.add_text((px + 8, py - 18), imgui.get_color_u32((1, 1, 1, 0.95)), name)
+
+
 def _status(editor: Editor, state: PanelState) -> None:
-    """The file name (``*`` when unsaved) and the last message, along the bottom of
-    the 3D view."""
-    x, y, _, height = state.view_rect
+    """The file name (``*`` when unsaved) and the last message, along the top of the
+    3D view."""
+    x, y, _, _ = state.view_rect
     name = editor.path.name if editor.path else "untitled"
     text = f"{name}{' *' if editor.dirty else ''}   {editor.message}"
-    imgui.get_background_draw_list().add_text((x + 8, y + height - 20), imgui.get_color_u32((1, 1, 1, 0.8)), text)
+    imgui.get_background_draw_list().add_text((x + 8, y + 6), imgui.get_color_u32((1, 1, 1, 0.8)), text)

@@ -7,8 +7,8 @@ from sweeplab.cli import DEMO_SCENE
 from sweeplab.editor import AUTOSAVE_SECONDS, Editor
 from sweeplab.gizmo_motion import dragged_translation, exact_axis_rotation, float32_matrix
 from sweeplab.autosave import beside
-from sweeplab.scene import load, save
-from sweeplab.shape_kinds import KINDS, RigidMotion
+from sweeplab.scene import Scene, load, save
+from sweeplab.shape_kinds import KINDS, POLYHEDRA, RigidMotion, drawn_mesh, posed_vertices
 from sweeplab.physics import tolerance
 
 
@@ -45,9 +45,10 @@ def test_invalid_value_is_refused_and_the_scene_kept(editor):
 def test_add_duplicate_delete_and_undo_every_step(editor):
     editor.add("triangle")
     assert editor.selected == "triangle1" and "triangle1" in editor.scene.names()
+    added = np.asarray(editor.scene.object("triangle1").params["a"])
     editor.duplicate()
     assert editor.selected == "triangle2"
-    np.testing.assert_array_equal(editor.scene.object("triangle2").params["a"], [0.5, 0.5, 0.0])
+    np.testing.assert_array_equal(editor.scene.object("triangle2").params["a"], added + [0.5, 0.5, 0.0])
     editor.delete()
     assert "triangle2" not in editor.scene.names() and editor.selected is None
     for _ in range(3):
@@ -236,9 +237,63 @@ def test_resizing_a_capsule_from_its_drag_start_never_compounds(editor):
         editor.resize_selected(original, factor, 2.0)
     editor.end_drag()
     params = editor.scene.object("capsule1").params
-    assert params["a"] == [0.0, 0.0, -1.5] and params["b"] == [0.0, 0.0, 1.5] and params["radius"] == 1.0
+    middle = (np.asarray(original["a"]) + original["b"]) / 2
+    assert params["a"] == (middle + [0.0, 0.0, -1.5]).tolist() and params["b"] == (middle + [0.0, 0.0, 1.5]).tolist()
+    assert params["radius"] == 1.0
     editor.undo()
     assert editor.scene.object("capsule1").params == original
     frame = KINDS["capsule"].axis_frame(params)
     np.testing.assert_allclose(frame[2], [0, 0, 1])
     np.testing.assert_allclose(frame @ frame.T, np.eye(3), atol=tolerance.EXACT_RTOL)
+
+
+def test_new_shapes_spawn_in_front_of_the_camera_clear_of_the_others(editor):
+    """#21 item 14: new shapes appeared at the origin, inside other shapes."""
+    editor.camera.target = np.array([2.0, 3.0, 1.0])
+    for kind in ("sphere", "sphere", "capsule"):
+        editor.add(kind)
+    boxes = [drawn_mesh(o.kind, o.params).bounds() for o in editor.scene.objects if o.kind != "plane"]
+    for first in range(len(boxes)):
+        for second in range(first + 1, len(boxes)):
+            (low, high), (other_low, other_high) = boxes[first], boxes[second]
+            assert not (np.all(low <= other_high) and np.all(high >= other_low)), (first, second)
+    first_sphere = editor.scene.object("sphere1").params["center"]
+    assert first_sphere == [2.0, 3.0, 1.0]  # the first lands on the camera's target itself
+
+
+def test_multi_select_and_delete_in_one_step(editor):
+    editor.select("point")
+    editor.toggle_in_selection("segment")
+    editor.toggle_in_selection("triangle")
+    editor.toggle_in_selection("segment")  # out again
+    assert editor.selection == ["point", "triangle"] and editor.selected == "triangle"
+    editor.delete()
+    assert "point" not in editor.scene.names() and "triangle" not in editor.scene.names()
+    editor.undo()
+    assert {"point", "triangle"} <= set(editor.scene.names())
+
+
+def test_polyhedra_have_a_pose_in_the_inspector():
+    """#21 item 14: a polyhedron has an origin and axes like every other posed shape;
+    the identity pose gives its vertices bit for bit; old files load without them."""
+    editor = Editor(Scene())
+    editor.add_polyhedron("tetrahedron")
+    params = editor.scene.object("tetrahedron1").params
+    assert set(params) == {"vertices", "origin", "axes"}
+    body = [[0.1, -0.0, 1.4999999999999998]] + POLYHEDRA["tetrahedron"][1:]
+    editor.set_parameter("tetrahedron1", "vertices", body)
+    editor.set_parameter("tetrahedron1", "origin", [0.0, 0.0, 0.0])
+    assert [v.hex() for v in posed_vertices(editor.scene.object("tetrahedron1").params)[0]] == \
+        [v.hex() for v in body[0]]
+    editor.set_parameter("tetrahedron1", "origin", [1.0, 2.0, 0.0])
+    editor.move_selected(RigidMotion(exact_axis_rotation(np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0],
+                                                                   [0.0, 0.0, 1.0]])),
+                                     np.array([1.0, 2.0, 0.0]), np.zeros(3)))
+    moved = editor.scene.object("tetrahedron1").params
+    assert moved["vertices"] == body  # the body stays; the pose turns
+    world = posed_vertices(moved)
+    assert world[0][2] == 1.4999999999999998  # a turn about z keeps every z
+    np.testing.assert_allclose(world[0][:2], [1.0 + 0.0, 2.0 + 0.1], atol=1e-15)
+    old_file = Scene.from_json({"format": "sweeplab-scene", "version": 1, "objects": [
+        {"name": "box", "kind": "polyhedron", "params": {"vertices": POLYHEDRA["box"]}}], "direction": [1, 0, 0]})
+    assert old_file.object("box").params["origin"] == [0.0, 0.0, 0.0]

@@ -130,6 +130,15 @@ def test_fuzzed_scenes_load_or_are_refused_by_the_loader(scene_file, data, value
     assert Scene.from_json(json.loads(json.dumps(scene.to_json()))).names() == scene.names()
 
 
+def test_a_mesh_size_beyond_float_is_refused_by_the_loader():
+    """Found by the fuzz test above: a generator's size of 2.0e308 written as a JSON
+    integer raised OverflowError (int too large to convert to float), not SceneError."""
+    original = json.loads((ROOT / "app" / "scenes" / "meshes.json").read_text())
+    value = 201104409979595972668937550201234493649458059953182496191460302673581738781335575759690920843726923749014228519909314986805260842377961023669730891315231366596111339759576827103096154993818266871312631561206774287754685190839469432631373857645088886027651670083639340066753232260310094216484450634908615231787  # noqa: E501
+    with pytest.raises(SceneError, match="size must be a finite number"):
+        Scene.from_json(changed(original, ("objects", 1, "params", "source", "size"), value))
+
+
 @FUZZ
 @given(st.data(), JSON_VALUES)
 def test_fuzzed_fixtures_load_and_run_or_are_refused_by_the_loader(data, value):

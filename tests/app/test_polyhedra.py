@@ -64,9 +64,8 @@ def test_scaling_a_polyhedron_from_the_drag_start():
     editor = Editor(Scene())
     editor.add_polyhedron("box")
     start = dict(editor.scene.object("box1").params)
-    frame = KINDS["polyhedron"].axis_frame(start)
     for factor in (1.5, 2.0):  # a drag: each step from the start, never compounding
-        editor.scale_selected(start, frame, [1.0, 1.0, factor])
+        editor.scale_selected(start, [1.0, 1.0, factor])
     vertices = np.asarray(editor.scene.object("box1").params["vertices"])
     assert np.allclose(vertices.max(axis=0) - vertices.min(axis=0), [1, 1, 2])
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sweeplab import tessellate
-from sweeplab.shape_kinds import POLYHEDRA, build_shape, drawn_mesh
+from sweeplab.shape_kinds import KINDS, POLYHEDRA, build_shape, drawn_mesh
 
 
 def _outward_areas(mesh: tessellate.Mesh, inside_point) -> np.ndarray:
@@ -39,10 +39,11 @@ def test_capsule_triangles_wind_outward_and_have_area(a, b, radius):
 
 def test_solid_polyhedra_are_convex_and_wind_outward_flat_ones_are_two_sided():
     for vertices in POLYHEDRA.values():
-        mesh = drawn_mesh("polyhedron", {"vertices": vertices})
+        mesh = drawn_mesh("polyhedron", {**KINDS["polyhedron"].defaults, "vertices": vertices})
         assert mesh.convex
         assert np.all(_outward_areas(mesh, np.mean(vertices, axis=0)) > 0)
-    flat = drawn_mesh("polyhedron", {"vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]})
+    square = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]
+    flat = drawn_mesh("polyhedron", {**KINDS["polyhedron"].defaults, "vertices": square})
     assert not flat.convex
 
 
