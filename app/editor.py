@@ -112,12 +112,12 @@ class Editor:
         display = self.mesh_display
         pending = not self.physics_ready
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
-               display.traversal, display.contacts, display.minkowski, pending)
+               display.traversal, display.contacts, display.minkowski, display.every_hit, pending)
         self._view_still = still
         if key != self._view_key:
             self._view = build_view_model(self.history.current, self.selected, float32=still,
                                           reference=still and self.check_reference, display=replace(display),
-                                          pending=pending, progress=self.progress)
+                                          pending=pending, progress=self.progress, intervals=still)
             self._view_key = key
         return self._view
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from imgui_bundle import imgui
 
 LEFT = ("Scene", "Inspector", "Nudge")
-RIGHT = ("Meshes", "Separating axes", "Perturbation scan", "Fixture: expected vs actual")
+RIGHT = ("Hits along the path", "Meshes", "Separating axes", "Perturbation scan", "Fixture: expected vs actual")
 BOTTOM = ("Results",)
 LEFT_WIDTH, RIGHT_WIDTH, BOTTOM_HEIGHT = 0.22, 0.27, 0.3
 """Fractions of the window the default layout gives the left and right columns and,

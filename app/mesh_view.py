@@ -48,6 +48,9 @@ class MeshDisplay:
     traversal: bool = True
     contacts: bool = True
     minkowski: bool = False
+    every_hit: bool = True
+    """List and draw every contact interval along the path (``app.path_hits``), once
+    the scene is still."""
 
 
 @dataclass

@@ -61,6 +61,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     _scene_panel(editor)
     _inspector(editor)
     _results(editor, size)
+    _path_hits(editor)
     draw_mesh_panel(editor, size)
     draw_axes_panel(editor, size)
     if state.show_help:
@@ -358,6 +359,49 @@ def _results(editor: Editor, size: tuple[int, int]) -> None:
     imgui.end()
 
 
+def interval_text(interval) -> str:
+    """One contact interval as the Hits panel copies it (full precision)."""
+    face = "" if interval.face is None else f" face {interval.face}"
+    leave = "still touching at t = 1" if interval.leave is None else f"leaves at t = {interval.leave!r}"
+    return f"{interval.target}{face}: enters at t = {interval.enter!r}, {leave}"
+
+
+def _path_hits(editor: Editor) -> None:
+    """Every contact along the path, sorted by t: per target, and per triangle of a
+    mesh (``app.path_hits``), drawn on the path in the view."""
+    if imgui.begin("Hits along the path"):
+        display = editor.mesh_display
+        display.every_hit = imgui.checkbox("list and draw every contact", display.every_hit)[1]
+        view = editor.view()
+        if display.every_hit and view.intervals is None:
+            imgui.text_disabled("computed once the scene is still")
+        elif display.every_hit:
+            if imgui.button("Copy all"):
+                imgui.set_clipboard_text("\n".join(interval_text(i) for i in view.intervals))
+            imgui.same_line()
+            imgui.text(f"{len(view.intervals)} contact intervals")
+            for reason in view.unlisted:
+                imgui.text_disabled(reason)
+            flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_fixed_fit
+                     | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
+            if imgui.begin_table("intervals", 4, flags):
+                imgui.table_setup_scroll_freeze(1, 1)
+                for heading in ("target", "face", "enters at t", "leaves at t"):
+                    imgui.table_setup_column(heading)
+                imgui.table_headers_row()
+                for number, interval in enumerate(view.intervals):
+                    imgui.table_next_row()
+                    cells = (interval.target, "" if interval.face is None else str(interval.face),
+                             repr(interval.enter), "(still touching at 1)" if interval.leave is None
+                             else repr(interval.leave))
+                    for column, text in enumerate(cells):
+                        imgui.table_set_column_index(column)
+                        if imgui.selectable(f"{text}##{number}.{column}", False)[0]:
+                            imgui.set_clipboard_text(interval_text(interval))
+                imgui.end_table()
+    imgui.end()
+
+
 def _help(state: PanelState, size: tuple[int, int]) -> None:
     imgui.set_next_window_pos((size[0] / 2 - 235, 28), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((470, 420), imgui.Cond_.first_use_ever)
@@ -481,6 +525,7 @@ LEGEND = (
     (view_model.SEPARATION, "separation (depth)"),
     (view_model.FEATURE, "feature touched"),
     (view_model.SELECTED, "selected (outline)"),
+    (view_model.INTERVAL, "touching (every hit)"),
 )
 """The view's colours, as the legend explains them (View > Legend)."""
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from sweeplab import mesh_view, minkowski, tessellate
 from sweeplab.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
+from sweeplab.path_hits import ContactInterval, contact_intervals
 from sweeplab.scene import Scene
 from sweeplab.shape_kinds import KINDS, build_shape, drawn_mesh
 from sweeplab.physics import Feature, Sphere, SweepResult, Triangle, TriangleMesh, sweep, tolerance
@@ -118,6 +119,10 @@ class ViewModel:
     mesh_overlaps: list[MeshOverlapReport] = field(default_factory=list)
     earliest: str | None = None
     time_of_impact: float | None = None
+    intervals: list[ContactInterval] | None = None
+    """Every contact interval along the path, sorted by t (None: not computed yet)."""
+    unlisted: list[str] = field(default_factory=list)
+    """Targets whose intervals could not be listed, with why."""
     bounds: tuple[np.ndarray, np.ndarray] = (np.full(3, -1.0), np.full(3, 1.0))
 
 
@@ -340,13 +345,15 @@ def disagreement(result: SweepResult, reference: SweepResult, ignore_separating:
 
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
                      reference: bool = False, display: MeshDisplay | None = None,
-                     pending: bool = False, progress: Callable[[int, int], None] | None = None) -> ViewModel:
+                     pending: bool = False, progress: Callable[[int, int], None] | None = None,
+                     intervals: bool = False) -> ViewModel:
     """Everything to draw, and a report per target (with the float32 lens and the
     reference answers when asked: the editor asks once the scene is still);
     ``display`` says what to draw of meshes (``app.mesh_view``).  ``pending``: the
     physics kernels are still compiling (``app.compiling``): the shapes and the
     motion only, each target "pending", no physics called.  ``progress``: as
-    ``sweep_targets`` takes it."""
+    ``sweep_targets`` takes it.  ``intervals``: also every contact interval along
+    the path (when ``display.every_hit``; the editor asks once the scene is still)."""
     display = display or MeshDisplay()
     view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="compiling the physics kernels")
                               for o in scene.targets()] if pending
@@ -390,12 +397,38 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         _add_mesh_overlaps(view, scene)
     if display.minkowski:
         _add_teaching_view(view, scene, selected)
+    if display.every_hit and intervals and not pending:
+        view.intervals, view.unlisted = contact_intervals(scene)
+        _add_intervals(view, scene)
     if selected is not None and selected in scene.names():
         selected_object = scene.object(selected)
         outline = drawn_mesh(selected_object.kind, selected_object.params)
         view.lines.append(LineBatch(outline.outline, SELECTED, 3.0, on_top=True))
     view.bounds = _bounds(view)
     return view
+
+
+INTERVAL = (1.0, 0.75, 0.2, 0.9)
+"""Stretches of the path where the moving shape touches a target."""
+GHOST_LIMIT = 24
+"""Contact intervals whose entering pose is outlined (a mesh may have hundreds)."""
+
+
+def _add_intervals(view: ViewModel, scene: Scene) -> None:
+    """Each contact interval as a stretch of the pivot's path, and the moving shape's
+    outline where it enters (the first ``GHOST_LIMIT``)."""
+    if not view.intervals or _beyond_float32(scene.object(scene.moving).params):
+        return
+    moving_object = scene.object(scene.moving)
+    pivot = KINDS[moving_object.kind].pivot(moving_object.params)
+    direction = np.asarray(scene.direction, float)
+    enters = np.array([interval.enter for interval in view.intervals])
+    leaves = np.array([1.0 if interval.leave is None else interval.leave for interval in view.intervals])
+    stretches = np.stack([pivot + enters[:, None] * direction, pivot + leaves[:, None] * direction], axis=1)
+    view.lines.append(LineBatch(stretches, INTERVAL, 6.0, on_top=True))
+    outline = drawn_mesh(moving_object.kind, moving_object.params).outline
+    ghosts = [outline + enter * direction for enter in np.unique(enters)[:GHOST_LIMIT]]
+    view.lines.append(LineBatch(np.concatenate(ghosts), INTERVAL[:3] + (0.45,), 1.0))
 
 
 def _scene_scale(scene: Scene) -> float:
