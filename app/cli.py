@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 
 from sweeplab import __version__
-from sweeplab.scene import SceneError, load
+from sweeplab.scene.model import SceneError, load
 
 BUNDLED_SCENES = Path(str(resources.files("sweeplab") / "scenes"))
 """The example scenes that come with sweeplab (package data; ``sweeplab examples``)."""
@@ -51,7 +51,7 @@ def _size(text: str) -> tuple[int, int]:
 def report_progress(done: int, total: int) -> None:
     """Progress of a scene's sweeps on the terminal, for scenes of more than
     ``PROGRESS_STEP`` targets (480,000 points take a minute or more)."""
-    from sweeplab.view_model import PROGRESS_STEP
+    from sweeplab.view.model import PROGRESS_STEP
 
     if total > PROGRESS_STEP:
         print(f"\rsweeplab: swept {done:,} of {total:,} targets ({100 * done // total}%)",
@@ -106,11 +106,11 @@ def examples_main(argv: list[str]) -> int:
 
 
 def render_main(argv: list[str]) -> int:
-    from sweeplab.camera import OrbitCamera
-    from sweeplab.headless import GLUnavailable, OffscreenRenderer
-    from sweeplab.mesh_view import MeshDisplay
-    from sweeplab.png import write_png
-    from sweeplab.view_model import build_view_model
+    from sweeplab.view.camera import OrbitCamera
+    from sweeplab.render.headless import GLUnavailable, OffscreenRenderer
+    from sweeplab.view.meshes import MeshDisplay
+    from sweeplab.render.png import write_png
+    from sweeplab.view.model import build_view_model
 
     parser = argparse.ArgumentParser(prog="sweeplab render", description="Render one frame of a scene to PNG.")
     parser.add_argument("scene", nargs="?", default=None, help="scene file (default: the demo scene)")
@@ -154,7 +154,7 @@ def render_main(argv: list[str]) -> int:
 
 
 def check_main(argv: list[str]) -> int:
-    from sweeplab.fixture import FixtureError, load_fixture, run_fixture
+    from sweeplab.scene.fixture import FixtureError, load_fixture, run_fixture
 
     parser = argparse.ArgumentParser(prog="sweeplab check", description="Run regression fixtures without pytest "
                                      "(exit 0 all passed, 1 one failed, 2 one could not be read).")
@@ -201,7 +201,7 @@ def check_main(argv: list[str]) -> int:
 def fixture_paths(paths: list[Path]) -> list[Path]:
     """The fixtures ``sweeplab check`` runs: each file named, and every ``*.json`` under
     each folder (recursively) that declares itself a fixture (other JSON is skipped)."""
-    from sweeplab.json_files import declares_fixture
+    from sweeplab.scene.json_files import declares_fixture
 
     found = []
     for path in paths:

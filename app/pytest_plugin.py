@@ -5,7 +5,7 @@ installed, ``pytest`` collects every ``*.json`` whose ``"format"`` is
 A fixture's scene is swept and its answers compared field by field; a failure shows
 the expected/actual table.  A fixture marked ``known_failing`` is a strict expected
 failure (it fails once it passes).  A file is taken when its opening bytes declare
-the format (``sweeplab.fixture.declares_fixture``), and fails if it is then malformed;
+the format (``sweeplab.scene.fixture.declares_fixture``), and fails if it is then malformed;
 other JSON files are ignored, never failed.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from sweeplab.json_files import declares_fixture
+from sweeplab.scene.json_files import declares_fixture
 
 
 class FixtureFailure(Exception):
@@ -36,7 +36,7 @@ class FixtureItem(pytest.Item):
     known-failing fixture is a strict expected failure."""
 
     def runtest(self):
-        from sweeplab.fixture import FixtureError, load_fixture, run_fixture
+        from sweeplab.scene.fixture import FixtureError, load_fixture, run_fixture
 
         try:
             fixture = load_fixture(self.path)

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from sweeplab.commands import COMMANDS, ask_if_unsaved
+from sweeplab.ui.commands import COMMANDS, ask_if_unsaved
 from sweeplab.editor import REFERENCE_DELAY, Editor
 
 WINDOW_SIZE = (1280, 800)
@@ -29,7 +29,7 @@ PICK_RADIUS = 0.005
 points and segments (which a ray of radius 0 almost never meets) stay clickable."""
 COMPILING_FRAME_PAUSE = 0.1
 """Seconds the window pauses after each frame while the scene's kernels compile in
-the background (``app.compiling``): about 8 frames a second then, so drawing does
+the background (``editor.compiling``): about 8 frames a second then, so drawing does
 not take a core from the compiler on a two-core machine."""
 FRAMES_AFTER_INPUT = 3
 """Frames drawn after an input event: ImGui settles hovers, popups and focus in two."""
@@ -97,11 +97,11 @@ def _make_window_class():
     from imgui_bundle import imgui, imguizmo, implot
     from pyglet.window import key, mouse
 
-    from sweeplab.imgui_renderer import ImGuiRenderer
-    from sweeplab.png import write_png
-    from sweeplab.layout import layout_file
-    from sweeplab.render import BACKGROUND, Renderer, grid_step_for
-    from sweeplab.ui import PanelState, draw_ui
+    from sweeplab.render.imgui_renderer import ImGuiRenderer
+    from sweeplab.render.png import write_png
+    from sweeplab.ui.layout import layout_file
+    from sweeplab.render.renderer import BACKGROUND, Renderer, grid_step_for
+    from sweeplab.ui.panels import PanelState, draw_ui
 
     class EditorWindowImpl(pyglet.window.Window):
         def __init__(self, editor: Editor, screenshot: Path | None):

@@ -39,8 +39,8 @@ def main() -> None:
 
     pyglet.options["headless"] = bool(os.environ.get("PYGLET_HEADLESS"))
     from sweeplab.editor import Editor
-    from sweeplab.scene import load
-    from sweeplab.view_model import build_view_model
+    from sweeplab.scene.model import load
+    from sweeplab.view.model import build_view_model
     from sweeplab.window import EditorWindow
 
     scene_path = args.scene or resources.files("sweeplab") / "scenes" / "meshes.json"

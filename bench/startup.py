@@ -87,7 +87,7 @@ def editor_figures(cache: str) -> dict:
         pyglet.options["headless"] = True
         from sweeplab.cli import DEMO_SCENE
         from sweeplab.editor import Editor
-        from sweeplab.scene import load
+        from sweeplab.scene.model import load
         from sweeplab.window import EditorWindow
         from frame import draw_frame
 

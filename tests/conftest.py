@@ -26,7 +26,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "local"))
 
 @pytest.fixture(scope="session")
 def gl_context():
-    from sweeplab.headless import GLUnavailable, create_context
+    from sweeplab.render.headless import GLUnavailable, create_context
 
     try:
         ctx = create_context()

@@ -6,10 +6,10 @@ import stat
 
 import pytest
 
-from sweeplab import autosave
+from sweeplab.scene import autosave
 from sweeplab.cli import DEMO_SCENE
 from sweeplab.editor import Editor
-from sweeplab.scene import load, save
+from sweeplab.scene.model import load, save
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sweeplab.cli import COMMANDS, example_scenes, main
-from sweeplab.headless import GL_PACKAGES
+from sweeplab.render.headless import GL_PACKAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""The editor on a cold kernel cache (``app.compiling``): it compiles in the
+"""The editor on a cold kernel cache (``editor.compiling``): it compiles in the
 background, draws the shapes meanwhile without calling physics, and answers once
 the scene's kernels are ready; ``sweeplab warmup`` shows its progress."""
 
@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from sweeplab import compiling
+from sweeplab.editor import compiling
 from sweeplab.cli import DEMO_SCENE, progress_bar
 from sweeplab.editor import Editor
-from sweeplab.scene import load
+from sweeplab.scene.model import load
 from sweeplab.physics import warmup
 
 
@@ -39,7 +39,7 @@ def test_shapes_are_drawn_and_no_physics_runs_while_compiling(monkeypatch):
     def no_physics(*args, **kwargs):
         raise AssertionError("physics was called while its kernels compile")
 
-    monkeypatch.setattr("sweeplab.view_model.sweep", no_physics)
+    monkeypatch.setattr("sweeplab.view.model.sweep", no_physics)
     monkeypatch.setattr("sweeplab.editor.sweep", no_physics)
     view = editor.view()
     assert {report.status for report in view.reports} == {"pending"} and len(view.drawables) >= len(view.reports)

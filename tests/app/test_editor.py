@@ -5,10 +5,10 @@ import pytest
 
 from sweeplab.cli import DEMO_SCENE
 from sweeplab.editor import AUTOSAVE_SECONDS, Editor
-from sweeplab.gizmo_motion import dragged_translation, exact_axis_rotation, float32_matrix
-from sweeplab.autosave import beside
-from sweeplab.scene import Scene, load, save
-from sweeplab.shape_kinds import KINDS, POLYHEDRA, RigidMotion, drawn_mesh, posed_vertices
+from sweeplab.editor.gizmo_motion import dragged_translation, exact_axis_rotation, float32_matrix
+from sweeplab.scene.autosave import beside
+from sweeplab.scene.model import Scene, load, save
+from sweeplab.scene.shape_kinds import KINDS, POLYHEDRA, RigidMotion, drawn_mesh, posed_vertices
 from sweeplab.physics import tolerance
 
 

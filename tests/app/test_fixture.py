@@ -11,10 +11,10 @@ import pytest
 
 from sweeplab import __version__
 from sweeplab.cli import DEMO_SCENE, example_scenes, main
-from sweeplab.fixture import (FixtureError, load_fixture, make_fixture, pytest_source, run_fixture, save_fixture)
-from sweeplab.gizmo_motion import exact_axis_rotation
-from sweeplab.scene import Scene, SceneObject, load
-from sweeplab.shape_kinds import KINDS, RigidMotion, build_shape
+from sweeplab.scene.fixture import (FixtureError, load_fixture, make_fixture, pytest_source, run_fixture, save_fixture)
+from sweeplab.editor.gizmo_motion import exact_axis_rotation
+from sweeplab.scene.model import Scene, SceneObject, load
+from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import sweep
 
 ROOT = Path(__file__).resolve().parents[2]

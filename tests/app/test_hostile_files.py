@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.cli import main
-from sweeplab.fixture import FixtureError, fixture_from_json, load_fixture, make_fixture, run_fixture, save_fixture
-from sweeplab.scene import Scene, SceneError, load
+from sweeplab.scene.fixture import FixtureError, fixture_from_json, load_fixture, make_fixture, run_fixture, save_fixture
+from sweeplab.scene.model import Scene, SceneError, load
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENES = sorted((ROOT / "app" / "scenes").glob("*.json"))
@@ -153,13 +153,13 @@ def test_fuzzed_fixtures_load_and_run_or_are_refused_by_the_loader(data, value):
 # --- mesh files ---------------------------------------------------------------------
 
 def _read(path):
-    from sweeplab.mesh_sources import _read_file
+    from sweeplab.scene.mesh_sources import _read_file
     return _read_file(path)
 
 
 def test_an_obj_face_index_of_zero_is_refused(tmp_path):
     """OBJ counts vertices from 1; trimesh took "f 0 1 2" as a two-vertex face."""
-    from sweeplab.mesh_sources import MeshSourceError
+    from sweeplab.scene.mesh_sources import MeshSourceError
 
     path = tmp_path / "zero.obj"
     path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n")
@@ -170,7 +170,7 @@ def test_an_obj_face_index_of_zero_is_refused(tmp_path):
 
 
 def test_a_mesh_file_too_large_is_refused_before_it_is_read(tmp_path):
-    from sweeplab.mesh_sources import MAX_FILE_BYTES, MeshSourceError
+    from sweeplab.scene.mesh_sources import MAX_FILE_BYTES, MeshSourceError
 
     path = tmp_path / "huge.stl"
     with open(path, "wb") as sparse:  # no disk used: a hole of MAX_FILE_BYTES
@@ -181,7 +181,7 @@ def test_a_mesh_file_too_large_is_refused_before_it_is_read(tmp_path):
 
 @pytest.mark.parametrize("content", [bytes(range(256)) * 20, b"\0" * 80 + (1000).to_bytes(4, "little") + b"\0" * 100])
 def test_random_bytes_or_a_wrong_triangle_count_are_not_a_mesh(tmp_path, content):
-    from sweeplab.mesh_sources import MeshSourceError
+    from sweeplab.scene.mesh_sources import MeshSourceError
 
     path = tmp_path / "bad.stl"
     path.write_bytes(content)

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from sweeplab.editor import Editor
-from sweeplab.mesh_sources import GENERATORS, MeshSourceError, base_mesh, default_source, load_source
-from sweeplab.mesh_view import NODE_COLORS, MeshDisplay
-from sweeplab.scene import Scene, SceneObject, load
-from sweeplab.shape_kinds import KINDS, RigidMotion, build_shape
-from sweeplab.view_model import build_view_model
+from sweeplab.scene.mesh_sources import GENERATORS, MeshSourceError, base_mesh, default_source, load_source
+from sweeplab.view.meshes import NODE_COLORS, MeshDisplay
+from sweeplab.scene.model import Scene, SceneObject, load
+from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
+from sweeplab.view.model import build_view_model
 from sweeplab.physics.traversal import LEAF_HIT, VISITED
 
 MESH_SCENE = resources.files("sweeplab") / "scenes" / "meshes.json"
@@ -72,7 +72,7 @@ def test_mesh_moves_rotates_and_round_trips(tmp_path):
     assert np.allclose(mesh.translation, [1, 2, 3]) and np.allclose(mesh.rotation, quarter_turn)
     scene = Scene([SceneObject("rock", "mesh", moved)])
     path = tmp_path / "scene.json"
-    from sweeplab.scene import save
+    from sweeplab.scene.model import save
 
     save(scene, path)
     assert load(path).objects[0].params == moved
@@ -108,7 +108,7 @@ def test_two_meshes_overlapping_and_a_moving_mesh_narrowphase():
 
 def test_cli_renders_node_spheres(tmp_path, gl_context):
     from sweeplab.cli import main
-    from sweeplab.png import decode_png
+    from sweeplab.render.png import decode_png
 
     output = tmp_path / "tree.png"
     assert main(["render", str(MESH_SCENE), "-o", str(output), "--size", "320x200", "--bvh-depth", "3"]) == 0

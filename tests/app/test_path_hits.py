@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from sweeplab.cli import example_scenes
-from sweeplab.path_hits import ContactInterval, contact_intervals
-from sweeplab.scene import Scene, SceneObject, load
-from sweeplab.shape_kinds import build_shape
-from sweeplab.view_model import INTERVAL, build_view_model
+from sweeplab.view.path_hits import ContactInterval, contact_intervals
+from sweeplab.scene.model import Scene, SceneObject, load
+from sweeplab.scene.shape_kinds import build_shape
+from sweeplab.view.model import INTERVAL, build_view_model
 from sweeplab.physics import tolerance
 
 

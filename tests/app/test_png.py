@@ -1,6 +1,6 @@
 import numpy as np
 
-from sweeplab.png import decode_png, encode_png
+from sweeplab.render.png import decode_png, encode_png
 
 
 def test_round_trip():

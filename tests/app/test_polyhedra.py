@@ -7,11 +7,11 @@ from importlib import resources
 import numpy as np
 
 from sweeplab.editor import Editor
-from sweeplab.mesh_view import MeshDisplay
-from sweeplab.minkowski import obstacle
-from sweeplab.scene import Scene, load
-from sweeplab.shape_kinds import KINDS, RigidMotion, build_shape
-from sweeplab.view_model import MINKOWSKI, RAY, build_view_model
+from sweeplab.view.meshes import MeshDisplay
+from sweeplab.view.minkowski import obstacle
+from sweeplab.scene.model import Scene, load
+from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
+from sweeplab.view.model import MINKOWSKI, RAY, build_view_model
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere
 
 POLYHEDRA_SCENE = resources.files("sweeplab") / "scenes" / "polyhedra.json"
@@ -71,7 +71,7 @@ def test_scaling_a_polyhedron_from_the_drag_start():
 
 
 def test_polyhedra_get_the_gjk_cast_as_second_opinion():
-    from sweeplab.view_model import sweep_targets
+    from sweeplab.view.model import sweep_targets
 
     reports = {r.name: r for r in sweep_targets(load(POLYHEDRA_SCENE), reference=True)}
     wedge = reports["wedge"]

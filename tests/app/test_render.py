@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from sweeplab import tessellate
-from sweeplab.camera import OrbitCamera
+from sweeplab.view import tessellate
+from sweeplab.view.camera import OrbitCamera
 from sweeplab.cli import DEMO_SCENE, main
-from sweeplab.headless import OffscreenRenderer
-from sweeplab.png import decode_png
-from sweeplab.render import BACKGROUND, _by_style
-from sweeplab.scene import Scene, SceneObject, load
-from sweeplab.programs import PROGRAMS, build_program
-from sweeplab.view_model import CONTACT, HIT, OVERLAP, Drawable, LineBatch, ViewModel, build_view_model
+from sweeplab.render.headless import OffscreenRenderer
+from sweeplab.render.png import decode_png
+from sweeplab.render.renderer import BACKGROUND, _by_style
+from sweeplab.scene.model import Scene, SceneObject, load
+from sweeplab.render.programs import PROGRAMS, build_program
+from sweeplab.view.model import CONTACT, HIT, OVERLAP, Drawable, LineBatch, ViewModel, build_view_model
 
 SIZE = (480, 320)
 

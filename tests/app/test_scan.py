@@ -4,9 +4,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sweeplab.scan import DIRECTION, ScanSpec, parameter_choices, run_scan
-from sweeplab.scene import Scene, load
-from sweeplab.shape_kinds import build_shape
+from sweeplab.view.scan import DIRECTION, ScanSpec, parameter_choices, run_scan
+from sweeplab.scene.model import Scene, load
+from sweeplab.scene.shape_kinds import build_shape
 from sweeplab.physics import Capsule, sweep
 
 GRAZE_SCENE = Path(__file__).resolve().parents[2] / "app" / "scenes" / "graze.json"

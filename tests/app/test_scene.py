@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from sweeplab.cli import DEMO_SCENE
-from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, load, save
+from sweeplab.scene.history import SceneHistory
+from sweeplab.scene.model import Scene, SceneError, SceneObject, load, save
 
 AWKWARD_FLOATS = [0.1, 1e-300, 5e-324, 1 / 3, -0.0, 2.0 ** 52 + 1, 1e300]
 

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sweeplab import tessellate
-from sweeplab.shape_kinds import KINDS, POLYHEDRA, build_shape, drawn_mesh
+from sweeplab.view import tessellate
+from sweeplab.scene.shape_kinds import KINDS, POLYHEDRA, build_shape, drawn_mesh
 
 
 def _outward_areas(mesh: tessellate.Mesh, inside_point) -> np.ndarray:

@@ -4,8 +4,8 @@ import numpy as np
 
 from sweeplab.cli import DEMO_SCENE, example_scenes
 from sweeplab.physics import tolerance
-from sweeplab.scene import Scene, SceneObject, load
-from sweeplab.view_model import CONTACT, EARLIEST, HIT, MISS, OVERLAP, SEPARATION, TIME_OF_IMPACT, build_view_model
+from sweeplab.scene.model import Scene, SceneObject, load
+from sweeplab.view.model import CONTACT, EARLIEST, HIT, MISS, OVERLAP, SEPARATION, TIME_OF_IMPACT, build_view_model
 
 
 def test_demo_scene_shows_hits_a_graze_and_a_miss():
@@ -45,7 +45,7 @@ def test_unsupported_pair_is_reported_not_raised():
 def test_precision_lens_and_reference_on_the_graze_scene():
     from pathlib import Path
 
-    from sweeplab.view_model import sweep_targets
+    from sweeplab.view.model import sweep_targets
 
     scene = load(Path(__file__).resolve().parents[2] / "app" / "scenes" / "graze.json")
     reports = {r.name: r for r in sweep_targets(scene, float32=True, reference=True)}
@@ -60,8 +60,8 @@ def test_precision_lens_and_reference_on_the_graze_scene():
 def test_targets_swept_together_answer_as_swept_alone():
     """The view sweeps a sphere's core targets in one kernel call (``sweep_each``);
     every report still holds, bit for bit, the answer of the target's own sweep."""
-    from sweeplab.shape_kinds import build_shape
-    from sweeplab.view_model import sweep_targets
+    from sweeplab.scene.shape_kinds import build_shape
+    from sweeplab.view.model import sweep_targets
     from sweeplab.physics import sweep
     from tests.physics.expect import assert_identical
 
@@ -76,7 +76,7 @@ def test_a_large_scene_reports_its_progress(monkeypatch, capsys):
     """A scene of many targets tells how far its sweeps are (the issue: 480,000
     points took minutes without a word): every PROGRESS_STEP targets and the last;
     the terminal line is printed only for scenes above that step."""
-    from sweeplab import view_model
+    from sweeplab.view import model as view_model
     from sweeplab.cli import report_progress
 
     monkeypatch.setattr(view_model, "PROGRESS_STEP", 2)

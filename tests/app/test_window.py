@@ -6,8 +6,8 @@ import sys
 
 import numpy as np
 
-from sweeplab.png import decode_png
-from sweeplab.view_model import CONTACT
+from sweeplab.render.png import decode_png
+from sweeplab.view.model import CONTACT
 
 
 def test_editor_window_draws_scene_and_panels(tmp_path, gl_context):

@@ -28,10 +28,10 @@ from pyglet.window import key, mouse  # noqa: E402
 
 from sweeplab.cli import DEMO_SCENE  # noqa: E402
 from sweeplab.editor import REFERENCE_DELAY, Editor  # noqa: E402
-from sweeplab.render import BACKGROUND  # noqa: E402
-from sweeplab.scene import load  # noqa: E402
-from sweeplab.shape_kinds import KINDS  # noqa: E402
-from sweeplab.fields import FIELD_RECTS  # noqa: E402
+from sweeplab.render.renderer import BACKGROUND  # noqa: E402
+from sweeplab.scene.model import load  # noqa: E402
+from sweeplab.scene.shape_kinds import KINDS  # noqa: E402
+from sweeplab.ui.fields import FIELD_RECTS  # noqa: E402
 from sweeplab.window import EditorWindow  # noqa: E402
 
 
@@ -200,7 +200,7 @@ def resize(driver: Driver) -> dict:
     _ = driver.window.ctx.error
     pixels = pixels.reshape(height, width, 3)[::-1]
     if os.environ.get("SWEEPLAB_DRIVER_PNG"):
-        from sweeplab.png import write_png
+        from sweeplab.render.png import write_png
         write_png(Path(os.environ["SWEEPLAB_DRIVER_PNG"]), np.ascontiguousarray(pixels))
     x, y, view_width, view_height = (round(v) for v in driver.window.panels.view_rect)
     strip = pixels[y + 40:y + view_height - 40, 1285:x + view_width - 5].astype(int).reshape(-1, 3)

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sweeplab.atomic import write_text_atomically
-from sweeplab.json_files import FIXTURE_FORMAT as FORMAT
-from sweeplab.json_files import JsonFileError, is_finite_number, is_integer, read_json
-from sweeplab.scene import Scene, SceneError, SceneObject
-from sweeplab.shape_kinds import KINDS, build_shape, posed_vertices
+from sweeplab.scene.atomic import write_text_atomically
+from sweeplab.scene.json_files import FIXTURE_FORMAT as FORMAT
+from sweeplab.scene.json_files import JsonFileError, is_finite_number, is_integer, read_json
+from sweeplab.scene.model import Scene, SceneError, SceneObject
+from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
 from sweeplab.physics import SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.reference import reference_sweep
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweeplab.camera import OrbitCamera
-from sweeplab.programs import build_program
-from sweeplab.view_model import ViewModel
+from sweeplab.view.camera import OrbitCamera
+from sweeplab.render.programs import build_program
+from sweeplab.view.model import ViewModel
 
 BACKGROUND = (0.16, 0.17, 0.2, 1.0)
 GRID = (0.3, 0.32, 0.36, 1.0)

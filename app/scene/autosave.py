@@ -14,7 +14,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from sweeplab.scene import Scene, save
+from sweeplab.scene.model import Scene, save
 
 UNTITLED_PREFIX = "untitled-"
 SUFFIX = ".autosave.json"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweeplab.camera import OrbitCamera
-from sweeplab.render import Renderer, grid_step_for
-from sweeplab.view_model import ViewModel
+from sweeplab.view.camera import OrbitCamera
+from sweeplab.render.renderer import Renderer, grid_step_for
+from sweeplab.view.model import ViewModel
 
 MULTISAMPLES = 4
 

@@ -16,11 +16,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sweeplab import mesh_view, minkowski, tessellate
-from sweeplab.mesh_view import MeshDisplay, MeshOverlapReport, MeshReport
-from sweeplab.path_hits import ContactInterval, contact_intervals
-from sweeplab.scene import Scene
-from sweeplab.shape_kinds import KINDS, build_shape, drawn_mesh
+from sweeplab.view import meshes
+from sweeplab.view import minkowski
+from sweeplab.view import tessellate
+from sweeplab.view.meshes import MeshDisplay, MeshOverlapReport, MeshReport
+from sweeplab.view.path_hits import ContactInterval, contact_intervals
+from sweeplab.scene.model import Scene
+from sweeplab.scene.shape_kinds import KINDS, build_shape, drawn_mesh
 from sweeplab.physics import Feature, Sphere, SweepResult, Triangle, TriangleMesh, sweep, tolerance
 from sweeplab.physics.gjk import convex_cast
 from sweeplab.physics.reference import reference_sweep
@@ -145,12 +147,12 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     for done, target_object in enumerate(targets):
         if progress is not None and done % PROGRESS_STEP == 0:
             progress(done, len(targets))
-        meshes = {moving_object.kind, target_object.kind} == {"mesh"}
+        mesh_pair = {moving_object.kind, target_object.kind} == {"mesh"}
         with_mesh = "mesh" in (moving_object.kind, target_object.kind)
         trace = _trace_for(moving_object.kind, target_object.kind)
         try:
             target = build_shape(target_object.kind, target_object.params)
-            if meshes:
+            if mesh_pair:
                 reports.append(_mesh_pair_report(target_object, moving, target, scene.direction, reference))
                 continue
             result = answers[target_object.name] if target_object.name in answers else sweep(
@@ -175,7 +177,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
             report.mesh = MeshReport(trace=trace)
             if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
                 sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
-                report.mesh.contacts, report.mesh.classification = mesh_view.sphere_contacts(
+                report.mesh.contacts, report.mesh.classification = meshes.sphere_contacts(
                     sphere, target, scene.direction, result.t, _scene_scale(scene))
         if reference:
             report.reference = second_opinion(moving, target, scene.direction)
@@ -323,7 +325,7 @@ def _mesh_pair_report(target_object, moving, target, direction, still: bool) -> 
     if not still:
         return TargetReport(target_object.name, target_object.kind, "pending",
                             message="mesh against mesh: the narrowphase runs once the scene is still")
-    answer, trace = mesh_view.narrowphase(moving, target, direction)
+    answer, trace = meshes.narrowphase(moving, target, direction)
     report = TargetReport(target_object.name, target_object.kind, "hit" if answer.hit else "miss",
                           message=f"bisection narrowphase, {len(trace.steps)} overlap tests")
     report.mesh = MeshReport(narrowphase=answer, narrowphase_trace=trace)
@@ -349,8 +351,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
                      intervals: bool = False) -> ViewModel:
     """Everything to draw, and a report per target (with the float32 lens and the
     reference answers when asked: the editor asks once the scene is still);
-    ``display`` says what to draw of meshes (``app.mesh_view``).  ``pending``: the
-    physics kernels are still compiling (``app.compiling``): the shapes and the
+    ``display`` says what to draw of meshes (``view.meshes``).  ``pending``: the
+    physics kernels are still compiling (``editor.compiling``): the shapes and the
     motion only, each target "pending", no physics called.  ``progress``: as
     ``sweep_targets`` takes it.  ``intervals``: also every contact interval along
     the path (when ``display.every_hit``; the editor asks once the scene is still)."""
@@ -507,12 +509,12 @@ def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | N
     mesh = build_shape("mesh", scene_object.params)
     trace = mesh_report.trace if mesh_report is not None and display.traversal else None
     if display.bvh_depth is not None:
-        for segments, color in mesh_view.node_spheres(mesh, display.bvh_depth, trace):
-            view.lines.append(LineBatch(segments, color, 1.5 if color is not mesh_view.NODE else 1.0))
+        for segments, color in meshes.node_spheres(mesh, display.bvh_depth, trace):
+            view.lines.append(LineBatch(segments, color, 1.5 if color is not meshes.NODE else 1.0))
     found = mesh_report.contacts if mesh_report is not None and display.contacts else None
     if found is not None and len(found.face):
-        view.points.append(PointBatch(found.point, mesh_view.MESH_CONTACT, 8.0))
-        view.lines.append(LineBatch(tessellate.arrows(found.point, found.normal * scale), mesh_view.MESH_CONTACT, 1.5,
+        view.points.append(PointBatch(found.point, meshes.MESH_CONTACT, 8.0))
+        view.lines.append(LineBatch(tessellate.arrows(found.point, found.normal * scale), meshes.MESH_CONTACT, 1.5,
                                     on_top=True))
 
 
@@ -520,22 +522,22 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
     """Overlapping triangles of every two meshes at rest, and of a moving mesh at the
     narrowphase's first contact."""
     mesh_objects = [o for o in scene.objects if o.kind == "mesh"]
-    meshes = {o.name: build_shape("mesh", o.params) for o in mesh_objects}
-    view.mesh_overlaps = mesh_view.overlaps({o.name: o.params for o in mesh_objects})
+    posed = {o.name: build_shape("mesh", o.params) for o in mesh_objects}
+    view.mesh_overlaps = meshes.overlaps({o.name: o.params for o in mesh_objects})
     for found in view.mesh_overlaps:
         for name, column in ((found.first, 0), (found.second, 1)):
             if len(found.overlap.pairs):
-                corners = mesh_view.overlapping_triangles(meshes[name], found.overlap.pairs[:, column])
-                view.drawables.append(Drawable(tessellate.Mesh(corners), mesh_view.MESH_OVERLAP, OUTLINE, 2.0))
+                corners = meshes.overlapping_triangles(posed[name], found.overlap.pairs[:, column])
+                view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
     for report in view.reports:
         answer = report.mesh.narrowphase if report.mesh is not None else None
         if answer is None or not answer.hit:
             continue
-        moving_at = meshes[scene.moving].moved(
-            translation=meshes[scene.moving].translation + answer.t * np.asarray(scene.direction, float))
-        for mesh, column in ((moving_at, 0), (meshes[report.name], 1)):
-            corners = mesh_view.overlapping_triangles(mesh, answer.overlap.pairs[:, column])
-            view.drawables.append(Drawable(tessellate.Mesh(corners), mesh_view.MESH_OVERLAP, OUTLINE, 2.0))
+        moving_at = posed[scene.moving].moved(
+            translation=posed[scene.moving].translation + answer.t * np.asarray(scene.direction, float))
+        for mesh, column in ((moving_at, 0), (posed[report.name], 1)):
+            corners = meshes.overlapping_triangles(mesh, answer.overlap.pairs[:, column])
+            view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
 
 
 MINKOWSKI = (0.2, 0.85, 0.75, 0.5)

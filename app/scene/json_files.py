@@ -42,7 +42,7 @@ def read_json(path) -> object:
 
 
 FIXTURE_FORMAT = "sweeplab-fixture"
-"""The ``"format"`` of a fixture file (``sweeplab.fixture``)."""
+"""The ``"format"`` of a fixture file (``sweeplab.scene.fixture``)."""
 
 _FIXTURE_DECLARATION = re.compile(rb'"format"\s*:\s*"' + FIXTURE_FORMAT.encode() + rb'"')
 

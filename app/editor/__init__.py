@@ -16,16 +16,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sweeplab.camera import UP, OrbitCamera
-from sweeplab.compiling import KernelCompilation, start_if_cold
-from sweeplab.mesh_sources import default_source
-from sweeplab.mesh_view import MeshDisplay
-from sweeplab.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
+from sweeplab.view.camera import UP, OrbitCamera
+from sweeplab.editor.compiling import KernelCompilation, start_if_cold
+from sweeplab.scene.mesh_sources import default_source
+from sweeplab.view.meshes import MeshDisplay
+from sweeplab.scene.fixture import (Fixture, FixtureError, FixtureReport, is_fixture_file, load_fixture, make_fixture,
                               pytest_source, run_fixture, save_fixture)
-from sweeplab import autosave
-from sweeplab.scene import Scene, SceneError, SceneHistory, SceneObject, load, save
-from sweeplab.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, drawn_mesh, random_hull_vertices
-from sweeplab.view_model import ViewModel, build_view_model
+from sweeplab.scene import autosave
+from sweeplab.scene.history import SceneHistory
+from sweeplab.scene.model import Scene, SceneError, SceneObject, load, save
+from sweeplab.scene.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, drawn_mesh, random_hull_vertices
+from sweeplab.view.model import ViewModel, build_view_model
 from sweeplab.physics import Sphere, sweep
 
 AUTOSAVE_SECONDS = 5.0
@@ -57,7 +58,7 @@ class Editor:
         self.message = ""
         self.saved_state = self.history.state_id
         self.session = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-        """Names this editor's untitled autosave (``app.autosave``)."""
+        """Names this editor's untitled autosave (``scene.autosave``)."""
         self.restorable: Path | None = autosave.newer_than_file(path) if path is not None else None
         """An autosave newer than the open file, offered back until restored or dismissed."""
         self._clock = clock
@@ -127,7 +128,7 @@ class Editor:
         return self.compilation is None or self.compilation.scene_ready
 
     def start_compiling(self) -> None:
-        """On a cold kernel cache, compile in the background (``app.compiling``): this
+        """On a cold kernel cache, compile in the background (``editor.compiling``): this
         scene's kernels first, as the view will ask for them, then all others."""
         scene, selected, display = self.history.current, self.selected, replace(self.mesh_display)
         self.compilation = start_if_cold(lambda: build_view_model(scene, selected, float32=True, reference=True,
@@ -191,7 +192,7 @@ class Editor:
         return to_target
 
     def add_mesh(self, source: dict) -> None:
-        """Add a triangle mesh from a source (``app.mesh_sources``): a generator, or
+        """Add a triangle mesh from a source (``scene.mesh_sources``): a generator, or
         ``{"file": path}``; an unreadable source leaves the scene as it was."""
         name = self.scene.unique_name(source.get("generator", "mesh"))
         self._add_object(SceneObject(name, "mesh", {**KINDS["mesh"].defaults, "source": source}))

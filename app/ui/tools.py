@@ -9,9 +9,9 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
-from sweeplab.fields import exact_number_field
-from sweeplab.fixture import PRECISIONS, SOURCES
-from sweeplab.scan import DIRECTION, ScanResult, ScanSpec, parameter_choices, run_scan
+from sweeplab.ui.fields import exact_number_field
+from sweeplab.scene.fixture import PRECISIONS, SOURCES
+from sweeplab.view.scan import DIRECTION, ScanResult, ScanSpec, parameter_choices, run_scan
 
 RED = (1.0, 0.35, 0.3, 1.0)
 GREEN = (0.4, 0.9, 0.45, 1.0)

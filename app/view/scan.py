@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweeplab.scene import Scene
-from sweeplab.shape_kinds import KINDS
+from sweeplab.scene.model import Scene
+from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.physics import sweep
 
 DIRECTION = "direction"

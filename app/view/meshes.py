@@ -1,6 +1,6 @@
 """What the editor shows about triangle meshes: sphere trees, walks, contacts, overlaps.
 
-Called by ``app.view_model``; no GL.  For a mesh target it adds to the target's
+Called by ``view.model``; no GL.  For a mesh target it adds to the target's
 report the traversal trace of the sweep, the moving sphere's contacts with the
 mesh (at the time of impact, or at rest) and its classification; between two
 meshes, the overlapping triangle pairs at rest and, for a moving mesh, the
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sweeplab import tessellate
-from sweeplab.shape_kinds import posed_mesh
+from sweeplab.view import tessellate
+from sweeplab.scene.shape_kinds import posed_mesh
 from sweeplab.physics import Sphere, TriangleMesh, tolerance
 from sweeplab.physics.broadphase import MeshContact, NarrowphaseTrace, first_mesh_contact
 from sweeplab.physics.contacts import MeshContacts, classify, contacts
@@ -42,14 +42,14 @@ class MeshDisplay:
     """The editor's drawing options beyond the shapes: ``bvh_depth`` (None: no node
     spheres), whether to colour nodes by the walk, whether to show contacts, and
     the teaching view (``minkowski``: the Minkowski difference and the ray, see
-    ``app.minkowski``)."""
+    ``view.minkowski``)."""
 
     bvh_depth: int | None = None
     traversal: bool = True
     contacts: bool = True
     minkowski: bool = False
     every_hit: bool = True
-    """List and draw every contact interval along the path (``app.path_hits``), once
+    """List and draw every contact interval along the path (``view.path_hits``), once
     the scene is still."""
 
 

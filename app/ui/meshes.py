@@ -10,10 +10,10 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
-from sweeplab.fields import committed_text
-from sweeplab.mesh_sources import GENERATORS
-from sweeplab.shape_kinds import build_shape
-from sweeplab.view_model import TargetReport
+from sweeplab.ui.fields import committed_text
+from sweeplab.scene.mesh_sources import GENERATORS
+from sweeplab.scene.shape_kinds import build_shape
+from sweeplab.view.model import TargetReport
 from sweeplab.physics.sweep.polyhedron import AXIS_KINDS
 from sweeplab.physics.traversal import STATUS_NAMES
 

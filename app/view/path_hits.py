@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweeplab.scene import Scene, SceneObject
-from sweeplab.shape_kinds import KINDS, RigidMotion, build_shape
+from sweeplab.scene.model import Scene, SceneObject
+from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import Capsule, Point, Segment, Sphere, TriangleMesh, sweep
 from sweeplab.physics.sweep.mesh import sweep_capsule_mesh_all, sweep_sphere_mesh_all
 

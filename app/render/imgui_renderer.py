@@ -15,7 +15,7 @@ import ctypes
 import numpy as np
 from imgui_bundle import imgui
 
-from sweeplab.programs import build_program
+from sweeplab.render.programs import build_program
 
 
 class ImGuiRenderer:

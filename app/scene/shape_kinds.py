@@ -12,7 +12,7 @@ Parameter types: ``"point"`` (3 floats, moves with the shape), ``"direction"``
 float), ``"points"`` (a list of 3-float points), ``"body points"`` (points in the
 shape's own frame: a pose moves them), ``"frame"`` (3 unit directions: a body's
 x, y and z axes in the world, turning with the shape), ``"source"`` (a mesh
-source dict, ``app.mesh_sources``).
+source dict, ``scene.mesh_sources``).
 
 A polyhedron and a mesh have a pose: ``origin`` and ``axes``, world =
 origin + body @ axes, computed so that the identity pose gives the body's floats
@@ -28,8 +28,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sweeplab import tessellate
-from sweeplab.mesh_sources import base_mesh, default_source
+from sweeplab.view import tessellate
+from sweeplab.scene.mesh_sources import base_mesh, default_source
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
 
 

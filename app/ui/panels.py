@@ -10,17 +10,17 @@ from __future__ import annotations
 import numpy as np
 from imgui_bundle import imgui, imguizmo
 
-from sweeplab import autosave
-from sweeplab.commands import COMMANDS, GESTURES, MENUS, copy_as_pytest, run_pending
+from sweeplab.scene import autosave
+from sweeplab.ui.commands import COMMANDS, GESTURES, MENUS, copy_as_pytest, run_pending
 from sweeplab.editor import Editor
-from sweeplab.layout import dock_panels
-from sweeplab.fields import committed_text, exact_number_field, remember_rect, vector_field
-from sweeplab.gizmo_motion import dragged_rotation, dragged_translation, float32_matrix
-from sweeplab.shape_kinds import KINDS, RigidMotion
-from sweeplab.ui_meshes import add_mesh_menu, draw_axes_panel, draw_mesh_panel, source_field
-from sweeplab.ui_tools import ToolState, cancel_and_message, draw_tools
-from sweeplab import view_model
-from sweeplab.view_model import TargetReport
+from sweeplab.ui.layout import dock_panels
+from sweeplab.ui.fields import committed_text, exact_number_field, remember_rect, vector_field
+from sweeplab.editor.gizmo_motion import dragged_rotation, dragged_translation, float32_matrix
+from sweeplab.scene.shape_kinds import KINDS, RigidMotion
+from sweeplab.ui.meshes import add_mesh_menu, draw_axes_panel, draw_mesh_panel, source_field
+from sweeplab.ui.tools import ToolState, cancel_and_message, draw_tools
+from sweeplab.view import model as view_model
+from sweeplab.view.model import TargetReport
 
 gizmo = imguizmo.im_guizmo
 DIFFERS = (1.0, 0.35, 0.3, 1.0)
@@ -368,7 +368,7 @@ def interval_text(interval) -> str:
 
 def _path_hits(editor: Editor) -> None:
     """Every contact along the path, sorted by t: per target, and per triangle of a
-    mesh (``app.path_hits``), drawn on the path in the view."""
+    mesh (``view.path_hits``), drawn on the path in the view."""
     if imgui.begin("Hits along the path"):
         display = editor.mesh_display
         display.every_hit = imgui.checkbox("list and draw every contact", display.every_hit)[1]
