@@ -51,7 +51,7 @@ def _size(text: str) -> tuple[int, int]:
 def report_progress(done: int, total: int) -> None:
     """Progress of a scene's sweeps on the terminal, for scenes of more than
     ``PROGRESS_STEP`` targets (480,000 points take a minute or more)."""
-    from sweeplab.view.model import PROGRESS_STEP
+    from sweeplab.view.reports import PROGRESS_STEP
 
     if total > PROGRESS_STEP:
         print(f"\rsweeplab: swept {done:,} of {total:,} targets ({100 * done // total}%)",

@@ -101,7 +101,8 @@ def _make_window_class():
     from sweeplab.render.png import write_png
     from sweeplab.ui.layout import layout_file
     from sweeplab.render.renderer import BACKGROUND, Renderer, grid_step_for
-    from sweeplab.ui.panels import PanelState, draw_ui
+    from sweeplab.ui.panels import draw_ui
+    from sweeplab.ui.state import PanelState
 
     class EditorWindowImpl(pyglet.window.Window):
         def __init__(self, editor: Editor, screenshot: Path | None):

@@ -18,7 +18,7 @@ from imgui_bundle import imgui
 from sweeplab.editor import Editor
 
 if TYPE_CHECKING:
-    from sweeplab.ui.panels import PanelState
+    from sweeplab.ui.state import PanelState
 
 KEY_NAMES = {"bracketleft": "[", "bracketright": "]", "delete": "Delete", "tab": "Tab", "f1": "F1"}
 

@@ -13,7 +13,7 @@ from sweeplab.editor import Editor
 from sweeplab.ui.fields import committed_text
 from sweeplab.scene.mesh_sources import GENERATORS
 from sweeplab.scene.shape_kinds import build_shape
-from sweeplab.view.model import TargetReport
+from sweeplab.view.reports import TargetReport
 from sweeplab.physics.sweep.polyhedron import AXIS_KINDS
 from sweeplab.physics.traversal import STATUS_NAMES
 

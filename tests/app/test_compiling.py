@@ -39,8 +39,8 @@ def test_shapes_are_drawn_and_no_physics_runs_while_compiling(monkeypatch):
     def no_physics(*args, **kwargs):
         raise AssertionError("physics was called while its kernels compile")
 
-    monkeypatch.setattr("sweeplab.view.model.sweep", no_physics)
-    monkeypatch.setattr("sweeplab.editor.sweep", no_physics)
+    monkeypatch.setattr("sweeplab.view.reports.sweep", no_physics)
+    monkeypatch.setattr("sweeplab.editor.selection.sweep", no_physics)  # picking
     view = editor.view()
     assert {report.status for report in view.reports} == {"pending"} and len(view.drawables) >= len(view.reports)
     assert editor.pick([0, 0, 10], [0, 0, -20], 0.1) is None and editor.fixture_report() is None

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from sweeplab.cli import DEMO_SCENE
-from sweeplab.editor import AUTOSAVE_SECONDS, Editor
+from sweeplab.editor import Editor
+from sweeplab.editor.files import AUTOSAVE_SECONDS
 from sweeplab.editor.gizmo_motion import dragged_translation, exact_axis_rotation, float32_matrix
 from sweeplab.scene.autosave import beside
 from sweeplab.scene.model import Scene, load, save

@@ -71,7 +71,7 @@ def test_scaling_a_polyhedron_from_the_drag_start():
 
 
 def test_polyhedra_get_the_gjk_cast_as_second_opinion():
-    from sweeplab.view.model import sweep_targets
+    from sweeplab.view.reports import sweep_targets
 
     reports = {r.name: r for r in sweep_targets(load(POLYHEDRA_SCENE), reference=True)}
     wedge = reports["wedge"]

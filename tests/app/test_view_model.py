@@ -45,7 +45,7 @@ def test_unsupported_pair_is_reported_not_raised():
 def test_precision_lens_and_reference_on_the_graze_scene():
     from pathlib import Path
 
-    from sweeplab.view.model import sweep_targets
+    from sweeplab.view.reports import sweep_targets
 
     scene = load(Path(__file__).resolve().parents[2] / "app" / "scenes" / "graze.json")
     reports = {r.name: r for r in sweep_targets(scene, float32=True, reference=True)}
@@ -61,7 +61,7 @@ def test_targets_swept_together_answer_as_swept_alone():
     """The view sweeps a sphere's core targets in one kernel call (``sweep_each``);
     every report still holds, bit for bit, the answer of the target's own sweep."""
     from sweeplab.scene.shape_kinds import build_shape
-    from sweeplab.view.model import sweep_targets
+    from sweeplab.view.reports import sweep_targets
     from sweeplab.physics import sweep
     from tests.physics.expect import assert_identical
 
@@ -76,10 +76,10 @@ def test_a_large_scene_reports_its_progress(monkeypatch, capsys):
     """A scene of many targets tells how far its sweeps are (the issue: 480,000
     points took minutes without a word): every PROGRESS_STEP targets and the last;
     the terminal line is printed only for scenes above that step."""
-    from sweeplab.view import model as view_model
     from sweeplab.cli import report_progress
+    from sweeplab.view import reports
 
-    monkeypatch.setattr(view_model, "PROGRESS_STEP", 2)
+    monkeypatch.setattr(reports, "PROGRESS_STEP", 2)
     scene = Scene([SceneObject("ball", "sphere", {"center": [0.0, 0, 0], "radius": 0.5})]
                   + [SceneObject(f"p{i}", "point", {"p": [float(i + 1), 0, 0]}) for i in range(5)],
                   moving="ball", direction=[10.0, 0, 0])

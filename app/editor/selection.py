@@ -1,0 +1,89 @@
+"""Which shapes are selected, picking them in the view, framing the camera, gizmo modes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweeplab.scene.shape_kinds import KINDS
+from sweeplab.view.model import build_view_model
+from sweeplab.physics import Sphere, sweep
+
+
+class Selection:
+    """The ``Editor``'s selection (``selection``: names, the last one primary), camera and
+    gizmo mode."""
+
+    @property
+    def selected(self) -> str | None:
+        """The shape the inspector and the gizmo work on: the last one selected."""
+        return self.selection[-1] if self.selection else None
+
+    @selected.setter
+    def selected(self, name: str | None) -> None:
+        self.selection = [name] if name is not None else []
+
+    def select(self, name: str | None) -> None:
+        self.selected = name
+
+    def toggle_in_selection(self, name: str | None) -> None:
+        """Shift-click: add ``name`` to the selection (it becomes the primary), or take
+        it out if it was in."""
+        if name is None:
+            return
+        if name in self.selection:
+            self.selection.remove(name)
+        else:
+            self.selection.append(name)
+
+    def pick(self, origin, segment, radius: float) -> str | None:
+        """The object a view ray hits first (sweeping a small ball of ``radius`` along
+        it, so points and segments can be picked too), or None (also while the
+        kernels compile)."""
+        if not self.physics_ready:
+            return None
+        ray = Sphere(np.asarray(origin, float), radius)
+        best_name, best_t = None, np.inf
+        for scene_object in self.scene.objects:
+            try:
+                result = sweep(ray, KINDS[scene_object.kind].pickable(scene_object.params), segment)
+            except (TypeError, ValueError):
+                continue
+            if result.hit and result.t < best_t:
+                best_name, best_t = scene_object.name, result.t
+        return best_name
+
+    def select_next(self) -> None:
+        names = self.scene.names()
+        if names:
+            position = names.index(self.selected) + 1 if self.selected in names else 0
+            self.selected = names[position % len(names)]
+
+    def frame_selected(self) -> None:
+        if self.selected is not None and self.selected in self.scene.names():
+            scene_object = self.scene.object(self.selected)
+            bounds = KINDS[scene_object.kind].mesh(scene_object.params).bounds()
+            if bounds is not None:
+                self.camera.frame(*bounds)
+                return
+        self.frame_all()
+
+    def frame_all(self) -> None:
+        """Point the camera at the whole scene: its shapes and motion (no physics is
+        run for it, so a new window frames its scene before any kernel compiles)."""
+        self.camera.frame(*build_view_model(self.scene, self.selected, pending=True).bounds)
+
+    def use_translate(self) -> None:
+        self.gizmo_operation = "translate"
+
+    def use_rotate(self) -> None:
+        self.gizmo_operation = "rotate"
+
+    def toggle_end_pose(self) -> None:
+        self.end_pose = not self.end_pose and self.scene.moving is not None
+
+    def use_scale(self) -> None:
+        self.gizmo_operation = "scale"
+
+    def _keep_selection(self) -> None:
+        names = self.scene.names()
+        self.selection = [name for name in self.selection if name in names]

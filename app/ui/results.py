@@ -1,0 +1,149 @@
+"""The answers, whole: the Results table and the Hits along the path panel."""
+
+from __future__ import annotations
+
+from imgui_bundle import imgui
+
+from sweeplab.editor import Editor
+from sweeplab.ui.commands import copy_as_pytest
+from sweeplab.view.reports import TargetReport
+
+
+DIFFERS = (1.0, 0.35, 0.3, 1.0)
+
+def report_text(report: TargetReport) -> str:
+    """Full-precision text of one target's answer (what "Copy" puts on the clipboard)."""
+    result = report.result
+    if result is None or not result.hit:
+        return f"{report.name}: {report.status}{' (' + report.message + ')' if report.message else ''}"
+    lines = [f"{report.name}: {report.status}", f"  t = {result.t!r}",
+             f"  point = [{', '.join(repr(float(v)) for v in result.point)}]",
+             f"  normal = [{', '.join(repr(float(v)) for v in result.normal)}]",
+             f"  feature = {result.feature.kind} {result.feature.index}"]
+    if result.face_index is not None:
+        lines.append(f"  face_index = {result.face_index}")
+    if report.message:
+        lines.append(f"  {report.message}")
+    if result.initially_overlapping:
+        lines.append(f"  penetration_depth = {result.penetration_depth!r}")
+    return "\n".join(lines)
+
+RESULT_COLUMNS = ("target", "status", "t", "t in float32", "feature", "face", "normal", "point",
+                  "penetration depth", "reference", "note")
+
+def result_cells(report: TargetReport) -> list[tuple[str, bool]]:
+    """The results table's row of one target: (text, differs) per ``RESULT_COLUMNS``,
+    every number whole (``repr``: it round-trips), nothing cut."""
+    result, single = report.result, report.single
+    hit = result is not None and bool(result.hit)
+    cells = [(report.name, False), (report.status, False), (repr(float(result.t)) if hit else "", False)]
+    if single is not None:
+        differs = result is not None and bool(single.hit) != bool(result.hit)
+        cells.append((f"{float(single.t)!r}" if single.hit else "miss", differs))
+        if differs:
+            cells[-1] = (cells[-1][0] + "  (hit differs!)", True)
+    else:
+        cells.append((report.single_message, bool(report.single_message)))
+    if hit:
+        cells += [(f"{result.feature.kind} {result.feature.index}", False),
+                  ("" if result.face_index is None else str(result.face_index), False),
+                  (", ".join(repr(float(v)) for v in result.normal), False),
+                  (", ".join(repr(float(v)) for v in result.point), False),
+                  ("" if result.penetration_depth is None else repr(float(result.penetration_depth)), False)]
+    else:
+        cells += [("", False)] * 5
+    if report.disagreement:
+        cells.append((f"DISAGREES: {report.disagreement}", True))
+    elif report.reference is not None:
+        cells.append(("agrees", False))
+    else:
+        cells.append(("", False))
+    cells.append((report.message, False))
+    return cells
+
+def results_panel(editor: Editor, size: tuple[int, int]) -> None:
+    """Every answer whole: columns as wide as their numbers (scroll sideways), a click
+    on a cell copies it, "copy" the whole target."""
+    imgui.set_next_window_pos((size[0] - 648, size[1] - 236), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size((640, 228), imgui.Cond_.first_use_ever)
+    if imgui.begin("Results"):
+        view = editor.view()
+        if imgui.button("Copy all"):
+            imgui.set_clipboard_text("\n".join(report_text(r) for r in view.reports))
+        imgui.same_line()
+        if imgui.button("Copy as pytest"):
+            copy_as_pytest(editor, None)
+        imgui.same_line()
+        if imgui.button("Save as fixture..."):
+            editor.request_fixture_dialog()
+        imgui.same_line()
+        editor.check_reference = imgui.checkbox("check reference", editor.check_reference)[1]
+        first = f"first hit: {view.earliest} at t = {view.time_of_impact!r}" if view.earliest else "no hit"
+        if imgui.selectable(first, False)[0]:
+            imgui.set_clipboard_text(first)
+        flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
+                 | imgui.TableFlags_.sizing_fixed_fit | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
+        if imgui.begin_table("results", len(RESULT_COLUMNS) + 1, flags):
+            imgui.table_setup_scroll_freeze(1, 1)
+            for heading in RESULT_COLUMNS + ("",):
+                imgui.table_setup_column(heading)
+            imgui.table_headers_row()
+            for report in view.reports:
+                imgui.table_next_row()
+                imgui.push_id(report.name)
+                for column, (text, differs) in enumerate(result_cells(report)):
+                    imgui.table_set_column_index(column)
+                    if differs:
+                        imgui.push_style_color(imgui.Col_.text, DIFFERS)
+                    if imgui.selectable(f"{text}##{column}", False)[0] and text:
+                        imgui.set_clipboard_text(text)
+                        editor.message = f"copied {text}"
+                    if differs:
+                        imgui.pop_style_color()
+                imgui.table_set_column_index(len(RESULT_COLUMNS))
+                if imgui.small_button("copy"):
+                    imgui.set_clipboard_text(report_text(report))
+                imgui.pop_id()
+            imgui.end_table()
+    imgui.end()
+
+def interval_text(interval) -> str:
+    """One contact interval as the Hits panel copies it (full precision)."""
+    face = "" if interval.face is None else f" face {interval.face}"
+    leave = "still touching at t = 1" if interval.leave is None else f"leaves at t = {interval.leave!r}"
+    return f"{interval.target}{face}: enters at t = {interval.enter!r}, {leave}"
+
+def path_hits_panel(editor: Editor) -> None:
+    """Every contact along the path, sorted by t: per target, and per triangle of a
+    mesh (``view.path_hits``), drawn on the path in the view."""
+    if imgui.begin("Hits along the path"):
+        display = editor.mesh_display
+        display.every_hit = imgui.checkbox("list and draw every contact", display.every_hit)[1]
+        view = editor.view()
+        if display.every_hit and view.intervals is None:
+            imgui.text_disabled("computed once the scene is still")
+        elif display.every_hit:
+            if imgui.button("Copy all"):
+                imgui.set_clipboard_text("\n".join(interval_text(i) for i in view.intervals))
+            imgui.same_line()
+            imgui.text(f"{len(view.intervals)} contact intervals")
+            for reason in view.unlisted:
+                imgui.text_disabled(reason)
+            flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_fixed_fit
+                     | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
+            if imgui.begin_table("intervals", 4, flags):
+                imgui.table_setup_scroll_freeze(1, 1)
+                for heading in ("target", "face", "enters at t", "leaves at t"):
+                    imgui.table_setup_column(heading)
+                imgui.table_headers_row()
+                for number, interval in enumerate(view.intervals):
+                    imgui.table_next_row()
+                    cells = (interval.target, "" if interval.face is None else str(interval.face),
+                             repr(interval.enter), "(still touching at 1)" if interval.leave is None
+                             else repr(interval.leave))
+                    for column, text in enumerate(cells):
+                        imgui.table_set_column_index(column)
+                        if imgui.selectable(f"{text}##{number}.{column}", False)[0]:
+                            imgui.set_clipboard_text(interval_text(interval))
+                imgui.end_table()
+    imgui.end()

@@ -1,0 +1,276 @@
+"""Each target's answer for the editor: the sweep, the float32 lens, the second
+opinion (the reference, a GJK cast, or the reference over a mesh's triangles) and
+how they disagree; traces of mesh walks and separating axes.  No GL."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from sweeplab.scene.model import Scene
+from sweeplab.scene.shape_kinds import KINDS, build_shape
+from sweeplab.view import meshes
+from sweeplab.view.meshes import MeshReport
+from sweeplab.physics import Feature, Sphere, SweepResult, Triangle, TriangleMesh, sweep, tolerance
+from sweeplab.physics.gjk import convex_cast
+from sweeplab.physics.reference import reference_sweep
+from sweeplab.physics.sweep import sweep_each
+from sweeplab.physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.traversal import TraversalTrace
+
+
+POLYTOPE_KINDS = ("point", "segment", "triangle", "polygon", "polyhedron")
+"""Targets a moving polyhedron meets by the separating axis test (whose trace names
+the feature pair)."""
+
+# Colours (RGBA, linear 0-1), chosen to stay apart under any lighting.
+
+@dataclass
+class TargetReport:
+    """One target's answer: ``status`` is hit, miss, overlap, unsupported or invalid.
+
+    ``single`` is the same sweep in float32 (the precision lens; ``single_message``
+    says why there is none, e.g. a value beyond float32's range), ``reference`` the
+    answer of ``physics.reference`` when it was asked for (for a mesh target, the
+    earliest reference answer over its triangles), and ``disagreement`` says how the
+    analytic answer and the reference differ beyond tolerance ("" if not).
+    """
+
+    name: str
+    kind: str
+    status: str
+    result: SweepResult | None = None
+    message: str = ""
+    single: SweepResult | None = None
+    single_message: str = ""
+    reference: SweepResult | None = None
+    disagreement: str = ""
+    mesh: MeshReport | None = None
+    moving_feature: np.ndarray | None = None
+    """The moving polyhedron's touching vertices at the time of impact (its half of
+    the feature pair), when it has one."""
+    separating_axes: SatTrace | None = None
+    """A moving polyhedron's separating axis test over time, axis by axis."""
+
+    @property
+    def time(self) -> float | None:
+        """Time of the first contact: the sweep's, or a mesh narrowphase's."""
+        if self.result is not None:
+            return self.result.t if self.result.hit else None
+        narrowphase = self.mesh.narrowphase if self.mesh is not None else None
+        return narrowphase.t if narrowphase is not None and narrowphase.hit else None
+
+def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
+                  progress: Callable[[int, int], None] | None = None) -> list[TargetReport]:
+    """Sweep the moving object against every other object of the scene; with
+    ``float32`` also in single precision (the lens), with ``reference`` also with
+    the reference solver (and, between two meshes, the bisection narrowphase: both
+    are asked for once the scene is still).  ``progress(done, total)`` is told of
+    every ``PROGRESS_STEP`` targets reported, and of the last."""
+    if scene.moving is None:
+        return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
+    moving_object = scene.object(scene.moving)
+    moving = build_shape(moving_object.kind, moving_object.params)
+    moving_single, moving_unfit = float32_twin(moving_object) if float32 else (None, "")
+    options = {"ignore_separating": scene.options["ignore_separating"]}
+    answers = _untraced_answers(moving_object, moving, scene, options)
+    reports = []
+    targets = scene.targets()
+    for done, target_object in enumerate(targets):
+        if progress is not None and done % PROGRESS_STEP == 0:
+            progress(done, len(targets))
+        mesh_pair = {moving_object.kind, target_object.kind} == {"mesh"}
+        with_mesh = "mesh" in (moving_object.kind, target_object.kind)
+        trace = _trace_for(moving_object.kind, target_object.kind)
+        try:
+            target = build_shape(target_object.kind, target_object.params)
+            if mesh_pair:
+                reports.append(_mesh_pair_report(target_object, moving, target, scene.direction, reference))
+                continue
+            result = answers[target_object.name] if target_object.name in answers else sweep(
+                moving, target, scene.direction, **options, **({"trace": trace} if trace else {}))
+        except TypeError as error:
+            reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))
+            continue
+        except ValueError as error:
+            reports.append(TargetReport(target_object.name, target_object.kind, "invalid", message=str(error)))
+            continue
+        status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
+        report = TargetReport(target_object.name, target_object.kind, status, result)
+        if float32:
+            report.single, report.single_message = _float32_answer(moving_single, moving_unfit, target_object,
+                                                                   scene.direction, options)
+        if isinstance(trace, SatTrace):
+            report.separating_axes = trace
+        if isinstance(trace, SatTrace) and result.hit:
+            report.message = "feature pair: {} of the moving shape, {} of the target".format(*trace.feature_pair)
+            report.moving_feature = trace.moving_feature
+        if with_mesh:
+            report.mesh = MeshReport(trace=trace)
+            if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
+                sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
+                report.mesh.contacts, report.mesh.classification = meshes.sphere_contacts(
+                    sphere, target, scene.direction, result.t, scene_scale(scene))
+        if reference:
+            report.reference = second_opinion(moving, target, scene.direction)
+            if report.reference is not None:
+                report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
+        reports.append(report)
+    if progress is not None:
+        progress(len(targets), len(targets))
+    return reports
+
+PROGRESS_STEP = 10_000
+"""Targets swept between two ``progress`` reports of ``sweep_targets``."""
+
+def _trace_for(moving_kind: str, target_kind: str) -> TraversalTrace | SatTrace | None:
+    """What a sweep records for the editor: the BVH traversal of a single mesh query,
+    the separating axes of a moving polyhedron against a polytope; else nothing."""
+    if "mesh" in (moving_kind, target_kind) and moving_kind != target_kind:
+        return TraversalTrace()
+    if moving_kind == "polyhedron" and target_kind in POLYTOPE_KINDS:
+        return SatTrace()
+    return None
+
+def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dict[str, SweepResult]:
+    """Sweeps of the targets that record no trace, by name, in as few kernel calls as
+    ``sweep_each`` makes (one for a sphere or point against every core target).  Empty
+    when one of them cannot be built or swept: the caller then sweeps each target on
+    its own and reports each failure on its target."""
+    untraced = [target for target in scene.targets() if _trace_for(moving_object.kind, target.kind) is None
+                and "mesh" not in (moving_object.kind, target.kind)]
+    try:
+        shapes = [build_shape(target.kind, target.params) for target in untraced]
+        return dict(zip([target.name for target in untraced], sweep_each(moving, shapes, scene.direction, **options),
+                        strict=True))
+    except (TypeError, ValueError):
+        return {}
+
+def float32_twin(scene_object) -> tuple[object | None, str]:
+    """The object's physics shape in float32, or None and why not: a value beyond
+    float32's range (a radius of 1e308) would round to infinity."""
+    if scene_object.kind == "mesh":
+        return _float32_mesh(build_shape("mesh", scene_object.params)), ""
+    too_large = beyond_float32(scene_object.params)
+    if too_large:
+        return None, f"{scene_object.name}: {too_large} does not fit float32 (largest {FLOAT32_MAX:.8g})"
+    try:
+        return build_shape(scene_object.kind, scene_object.params, np.float32), ""
+    except ValueError as error:
+        return None, f"{scene_object.name} in float32: {error}"
+
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+def beyond_float32(params: dict) -> str:
+    """The first parameter holding a finite value that float32 cannot hold ("" if none)."""
+    for name, value in params.items():
+        if name == "source":
+            continue
+        values = np.abs(np.asarray(value, float))
+        if values.size and values.max() > FLOAT32_MAX:
+            return f"{name} {float(values.max())!r}"
+    return ""
+
+def _float32_mesh(mesh: TriangleMesh) -> TriangleMesh:
+    """A mesh's float32 twin: its body rounded once (tree built once, kept with the
+    mesh), posed by its pose rounded to float32."""
+    body = mesh.cached("float32 body", lambda: TriangleMesh(mesh.vertices.astype(np.float32), mesh.faces))
+    return body.moved(translation=mesh.translation.astype(np.float32), rotation=mesh.rotation.astype(np.float32))
+
+def _float32_answer(moving_single, moving_unfit: str, target_object, direction, options) -> tuple[SweepResult | None,
+                                                                                                   str]:
+    """The float32 lens of one target: (answer, "") or (None, why there is none)."""
+    if moving_single is None:
+        return None, moving_unfit
+    target_single, unfit = float32_twin(target_object)
+    if target_single is None:
+        return None, unfit
+    try:
+        return sweep(moving_single, target_single, np.asarray(direction, np.float32), **options), ""
+    except (TypeError, ValueError) as error:
+        return None, str(error)
+
+def second_opinion(moving, target, direction) -> SweepResult | None:
+    """An independent answer: ``physics.reference`` (bisection on the exact
+    distance), else for pairs it does not know (polyhedra) the GJK cast of
+    ``physics.gjk``; against a mesh, the earliest of those over its triangles
+    (``mesh_second_opinion``); None when none answers (planes with polyhedra, or a
+    cast that did not converge)."""
+    if isinstance(target, TriangleMesh):
+        return mesh_second_opinion(moving, target, direction)
+    try:
+        return reference_sweep(moving, target, direction)
+    except TypeError:
+        pass
+    try:
+        cast = convex_cast(moving, target, direction)
+    except TypeError:
+        return None
+    if cast.status not in ("hit", "miss", "overlap at start"):
+        return None
+    return SweepResult(hit=cast.hit, t=cast.t, point=cast.point, normal=cast.normal, face_index=None,
+                       penetration_depth=None, initially_overlapping=False, feature=Feature(None, None))
+
+def mesh_second_opinion(moving, mesh: TriangleMesh, direction) -> SweepResult | None:
+    """The earliest second opinion over the mesh's triangles, each a ``Triangle`` in
+    world space — no sphere tree, no edge rules: what a query would find if it tested
+    every triangle the swept box of the moving shape reaches.  ``face_index`` names
+    the triangle.  None when no triangle has a second opinion."""
+    corners = mesh.to_world(mesh.vertices[mesh.faces])
+    low, high = _swept_box(moving, np.asarray(direction, float))
+    near = np.flatnonzero(np.all(corners.min(axis=1) <= high, axis=1) & np.all(corners.max(axis=1) >= low, axis=1))
+    best = None
+    for face in near:
+        answer = second_opinion(moving, Triangle(*corners[face]), direction)
+        if answer is not None and answer.hit and (best is None or answer.t < best.t):
+            best = dataclasses.replace(answer, face_index=int(face))
+    if best is None:
+        return SweepResult(hit=False, t=None, point=None, normal=None, face_index=None, penetration_depth=None,
+                           initially_overlapping=False, feature=Feature(None, None))
+    return best
+
+def _swept_box(moving, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An axis-aligned box holding the moving shape over the whole sweep, padded by
+    a millionth of its size (a triangle touching it at a graze stays in)."""
+    points = np.concatenate([np.asarray(getattr(moving, name), float).reshape(-1, 3)
+                             for name in ("center", "p", "a", "b", "vertices") if hasattr(moving, name)])
+    radius = float(np.asarray(getattr(moving, "radius", 0.0)))
+    low, high = points.min(axis=0) - radius, points.max(axis=0) + radius
+    low, high = np.minimum(low, low + direction), np.maximum(high, high + direction)
+    pad = 1e-6 * float(np.max(high - low)) + 1e-300
+    return low - pad, high + pad
+
+def _mesh_pair_report(target_object, moving, target, direction, still: bool) -> TargetReport:
+    """A moving mesh against a mesh: the bisection narrowphase, once the scene is still."""
+    if not still:
+        return TargetReport(target_object.name, target_object.kind, "pending",
+                            message="mesh against mesh: the narrowphase runs once the scene is still")
+    answer, trace = meshes.narrowphase(moving, target, direction)
+    report = TargetReport(target_object.name, target_object.kind, "hit" if answer.hit else "miss",
+                          message=f"bisection narrowphase, {len(trace.steps)} overlap tests")
+    report.mesh = MeshReport(narrowphase=answer, narrowphase_trace=trace)
+    return report
+
+def disagreement(result: SweepResult, reference: SweepResult, ignore_separating: bool) -> str:
+    """How an analytic answer and the reference differ beyond tolerance ("" if they agree).
+    The reference knows nothing of ``ignore_separating``: a dropped t = 0 contact is no
+    disagreement."""
+    if ignore_separating and reference.hit and reference.t == 0 and not result.hit:
+        return ""
+    if result.hit != reference.hit:
+        return f"reference says {'hit' if reference.hit else 'miss'}"
+    if result.hit and abs(result.t - reference.t) > tolerance.REFERENCE_TIME_ATOL:
+        return f"reference t = {reference.t!r} (differs by {abs(result.t - reference.t):.3g})"
+    return ""
+
+
+def scene_scale(scene: Scene) -> float:
+    """A length for arrows and markers: a tenth of the scene's extent."""
+    points = [KINDS[o.kind].anchor_points(o.params) for o in scene.objects if not beyond_float32(o.params)]
+    if not points:
+        return 1.0
+    every = np.concatenate(points)
+    return max(float(np.linalg.norm(every.max(axis=0) - every.min(axis=0))) / 10, 1e-6)
