@@ -201,6 +201,7 @@ def _check(target: str, name: str, entry: dict, actual) -> FieldCheck:
 
 # --- files ------------------------------------------------------------------
 
+
 def fixture_from_json(data, source_name: str) -> Fixture:
     """Validate a parsed fixture file; ``FixtureError`` naming ``source_name``."""
     def fail(message: str):

@@ -37,9 +37,11 @@ def unsaved_dialog(editor: Editor, state: PanelState) -> None:
         state.pending = action
     imgui.end_popup()
 
+
 def same_line_button(label: str) -> bool:
     imgui.same_line()
     return imgui.button(label)
+
 
 def restore_dialog(editor: Editor) -> None:
     """An autosave newer than the opened file: restore it, or keep the file."""
@@ -56,6 +58,7 @@ def restore_dialog(editor: Editor) -> None:
         editor.dismiss_autosave()
         imgui.close_current_popup()
     imgui.end_popup()
+
 
 def path_dialog(editor: Editor, state: PanelState) -> None:
     if state.path_dialog is None:

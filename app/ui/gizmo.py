@@ -14,6 +14,7 @@ from sweeplab.ui.state import PanelState
 
 gizmo = imguizmo.im_guizmo
 
+
 def gizmo_handles(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     """ImGuizmo on the selected shape's pivot (or on the end pose)."""
     scene = editor.scene
@@ -51,6 +52,7 @@ def gizmo_handles(editor: Editor, state: PanelState, size: tuple[int, int]) -> N
     else:
         editor.move_selected(RigidMotion(dragged_rotation(before, matrix.values), pivot, np.zeros(3)))
 
+
 def _track_drag(editor: Editor, state: PanelState, params: dict | None) -> None:
     """Begin/end one undo step as the gizmo starts/stops being dragged; remember the
     parameters the drag started from."""
@@ -62,6 +64,7 @@ def _track_drag(editor: Editor, state: PanelState, params: dict | None) -> None:
         editor.end_drag()
         state.drag_start = None
     state.dragging = using
+
 
 def _resize_gizmo(editor: Editor, state: PanelState, view, projection, selected) -> None:
     """ImGuizmo's scale handles in the shape's own frame: the axis handle scales a

@@ -20,6 +20,8 @@ from imgui_bundle import imgui
 LEFT = ("Scene", "Inspector", "Nudge")
 RIGHT = ("Hits along the path", "Meshes", "Separating axes", "Perturbation scan", "Fixture: expected vs actual")
 BOTTOM = ("Results",)
+PANELS = LEFT + BOTTOM + RIGHT
+"""Every docked panel, by window name."""
 LEFT_WIDTH, RIGHT_WIDTH, BOTTOM_HEIGHT = 0.22, 0.27, 0.3
 """Fractions of the window the default layout gives the left and right columns and,
 of the middle column, the results."""

@@ -8,6 +8,7 @@ from sweeplab.editor import Editor
 from sweeplab.scene import autosave
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.ui.commands import COMMANDS, MENUS
+from sweeplab.ui.layout import PANELS
 from sweeplab.ui.meshes import add_mesh_menu
 from sweeplab.ui.state import PanelState
 
@@ -26,10 +27,22 @@ def menu_bar(editor: Editor, state: PanelState) -> None:
                     command.run(editor, state)
             if menu == "File":
                 _recover_menu(editor)
+            if menu == "View":
+                _show_menu(state)
             imgui.end_menu()
         if menu == "Edit":
             _add_menu(editor, state)
     imgui.end_main_menu_bar()
+
+
+def _show_menu(state: PanelState) -> None:
+    """View > Show: every docked panel by name (a tab hidden behind another comes forward)."""
+    if imgui.begin_menu("Show panel"):
+        for name in PANELS:
+            if imgui.menu_item_simple(name):
+                state.focus = name
+        imgui.end_menu()
+
 
 def _recover_menu(editor: Editor) -> None:
     """File > Recover: the autosaves of untitled sessions, newest first."""
@@ -39,6 +52,7 @@ def _recover_menu(editor: Editor) -> None:
             if imgui.menu_item_simple(path.name):
                 editor.recover(path)
         imgui.end_menu()
+
 
 def _add_menu(editor: Editor, state: PanelState) -> None:
     if not imgui.begin_menu("Add"):

@@ -32,6 +32,7 @@ def compiling_overlay(editor: Editor, size: tuple[int, int]) -> None:
                                f"step {min(compilation.done + 1, compilation.total)} of {compilation.total}")
     imgui.end()
 
+
 def shortcuts_panel(state: PanelState, size: tuple[int, int]) -> None:
     imgui.set_next_window_pos((size[0] / 2 - 235, 28), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((470, 420), imgui.Cond_.first_use_ever)
@@ -61,6 +62,7 @@ LEGEND = (
     (view_model.INTERVAL, "touching (every hit)"),
 )
 
+
 def legend(state: PanelState) -> None:
     """The colours of the 3D view, in a corner of it."""
     x, y, width, height = state.view_rect
@@ -76,6 +78,7 @@ def legend(state: PanelState) -> None:
             imgui.text(meaning)
         imgui.end_table()
     imgui.end()
+
 
 def labels(editor: Editor, state: PanelState) -> None:
     """Each shape's name beside it in the 3D view (View > Target names)."""
@@ -95,6 +98,7 @@ def labels(editor: Editor, state: PanelState) -> None:
         name = scene_object.name + (" (moving)" if scene_object.name == scene.moving else "")
         draw_list.add_text((px + 9, py - 17), imgui.get_color_u32((0, 0, 0, 0.8)), name)
         draw_list.add_text((px + 8, py - 18), imgui.get_color_u32((1, 1, 1, 0.95)), name)
+
 
 def status_line(editor: Editor, state: PanelState) -> None:
     """The file name (``*`` when unsaved) and the last message, along the top of the

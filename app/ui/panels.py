@@ -28,6 +28,9 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     menu_bar(editor, state)
     state.view_rect = dock_panels(state.reset_layout)
     state.reset_layout = False
+    if state.focus is not None:  # View > Show: bring a docked panel's tab forward
+        imgui.set_window_focus(state.focus)
+        state.focus = None
     unsaved_dialog(editor, state)
     restore_dialog(editor)
     draw_tools(editor, state.tools, size)
@@ -48,6 +51,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
         labels(editor, state)
     compiling_overlay(editor, size)
     state.modal = imgui.is_popup_open("", imgui.PopupFlags_.any_popup_id | imgui.PopupFlags_.any_popup_level)
+
 
 def scene_panel(editor: Editor) -> None:
     imgui.set_next_window_pos((8, 28), imgui.Cond_.first_use_ever)
@@ -72,6 +76,7 @@ def scene_panel(editor: Editor) -> None:
         if changed:
             editor.set_option("ignore_separating", ignore)
     imgui.end()
+
 
 def inspector(editor: Editor) -> None:
     imgui.set_next_window_pos((8, 256), imgui.Cond_.first_use_ever)

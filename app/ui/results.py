@@ -11,6 +11,7 @@ from sweeplab.view.reports import TargetReport
 
 DIFFERS = (1.0, 0.35, 0.3, 1.0)
 
+
 def report_text(report: TargetReport) -> str:
     """Full-precision text of one target's answer (what "Copy" puts on the clipboard)."""
     result = report.result
@@ -30,6 +31,7 @@ def report_text(report: TargetReport) -> str:
 
 RESULT_COLUMNS = ("target", "status", "t", "t in float32", "feature", "face", "normal", "point",
                   "penetration depth", "reference", "note")
+
 
 def result_cells(report: TargetReport) -> list[tuple[str, bool]]:
     """The results table's row of one target: (text, differs) per ``RESULT_COLUMNS``,
@@ -60,6 +62,7 @@ def result_cells(report: TargetReport) -> list[tuple[str, bool]]:
         cells.append(("", False))
     cells.append((report.message, False))
     return cells
+
 
 def results_panel(editor: Editor, size: tuple[int, int]) -> None:
     """Every answer whole: columns as wide as their numbers (scroll sideways), a click
@@ -107,11 +110,13 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
             imgui.end_table()
     imgui.end()
 
+
 def interval_text(interval) -> str:
     """One contact interval as the Hits panel copies it (full precision)."""
     face = "" if interval.face is None else f" face {interval.face}"
     leave = "still touching at t = 1" if interval.leave is None else f"leaves at t = {interval.leave!r}"
     return f"{interval.target}{face}: enters at t = {interval.enter!r}, {leave}"
+
 
 def path_hits_panel(editor: Editor) -> None:
     """Every contact along the path, sorted by t: per target, and per triangle of a

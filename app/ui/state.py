@@ -28,3 +28,5 @@ class PanelState:
         self.reset_layout = False
         self.show_legend = True
         self.show_labels = True
+        self.focus: str | None = None
+        """A panel to bring forward this frame (View > Show)."""

@@ -135,32 +135,38 @@ def _fixture_panel(editor: Editor, size: tuple[int, int]) -> None:
         if fixture.known_failing:
             imgui.text_colored(RED, f"known failing: {fixture.known_failing}")
         imgui.text_colored(GREEN if report.passed else RED, "passes" if report.passed else "FAILS")
-        flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
-        if imgui.begin_table("checks", 4, flags):
-            for heading in ("target / field", "expected", "actual", "tolerance"):
+        flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
+                 | imgui.TableFlags_.sizing_fixed_fit | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
+        if imgui.begin_table("checks", 5, flags):
+            imgui.table_setup_scroll_freeze(2, 1)
+            for heading in ("target", "field", "expected", "actual", "tolerance"):
                 imgui.table_setup_column(heading)
             imgui.table_headers_row()
-            for check in report.checks:
+            for number, check in enumerate(report.checks):
                 imgui.table_next_row()
-                cells = (f"{check.target} / {check.field}", _short(check.expected), _short(check.actual),
-                         "" if check.tolerance is None else f"{check.tolerance:g}")
+                cells = (check.target, check.field, _whole(check.expected), _whole(check.actual),
+                         "" if check.tolerance is None else repr(check.tolerance))
                 for column, cell in enumerate(cells):
                     imgui.table_set_column_index(column)
-                    if check.passed:
-                        imgui.text(cell)
-                    else:
-                        imgui.text_colored(RED, cell)
+                    if not check.passed:
+                        imgui.push_style_color(imgui.Col_.text, RED)
+                    if imgui.selectable(f"{cell}##{number}.{column}", False)[0] and cell:
+                        imgui.set_clipboard_text(cell)
+                        editor.message = f"copied {cell}"
+                    if not check.passed:
+                        imgui.pop_style_color()
             imgui.end_table()
         for error in report.errors:
             imgui.text_colored(RED, error)
     imgui.end()
 
 
-def _short(value) -> str:
+def _whole(value) -> str:
+    """A checked value in full: each float's shortest round-trip text."""
     if value is None or isinstance(value, bool):
         return str(value)
     if np.ndim(value):
-        return ", ".join(f"{float(v):.17g}" for v in np.ravel(value))
+        return ", ".join(repr(float(v)) for v in np.ravel(value))
     return repr(float(value)) if isinstance(value, float) else str(value)
 
 
@@ -232,23 +238,28 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
 
 def _scan_plot(scan: ScanResult) -> None:
     """t of the hits, its axis fitted to them (a graze's curve is never flattened by
-    a miss marker), above a row of hit / miss markers on the same offset axis."""
+    a miss marker), above a row of hit / miss markers on the same offset axis, which
+    starts at the whole scan (each new scan is a new plot, so it refits; zoom freely)."""
     if scan.message:
         imgui.text_colored(RED, scan.message)
         return
     hits = int(scan.hit.sum())
     imgui.text(f"{hits} hits, {len(scan.hit) - hits} misses")
     offsets = scan.offsets.astype(np.float64)
+    low, high = float(offsets.min()), float(offsets.max())
     flags = implot.SubplotFlags_.link_all_x
-    if not implot.begin_subplots("##scan", 2, 1, (-1, -1), flags, implot.SubplotsRowColRatios([3.0, 1.0], [1.0])):
+    if not implot.begin_subplots(f"##scan{id(scan)}", 2, 1, (-1, -1), flags,
+                                 implot.SubplotsRowColRatios([3.0, 1.0], [1.0])):
         return
     if implot.begin_plot("t against the offset"):
         implot.setup_axes("", "t", 0, implot.AxisFlags_.auto_fit)
+        implot.setup_axis_limits(implot.ImAxis_.x1, low, high, implot.Cond_.once)
         if hits:
             implot.plot_scatter("hit: t", offsets[scan.hit], scan.t[scan.hit].astype(np.float64))
         implot.end_plot()
     if implot.begin_plot("hit or miss"):
         implot.setup_axes("offset", "")
+        implot.setup_axis_limits(implot.ImAxis_.x1, low, high, implot.Cond_.once)
         implot.setup_axis_limits(implot.ImAxis_.y1, -0.5, 1.5, implot.Cond_.always)
         implot.setup_axis_ticks(implot.ImAxis_.y1, [0.0, 1.0], ["miss", "hit"])
         if hits:

@@ -53,6 +53,7 @@ SELECTED = (1.0, 1.0, 1.0, 1.0)
 
 OUTLINE = (0.08, 0.08, 0.1, 1.0)
 
+
 @dataclass
 class Drawable:
     mesh: tessellate.Mesh
@@ -61,6 +62,7 @@ class Drawable:
     outline_width: float = 1.5
     point_size: float = 9.0
 
+
 @dataclass
 class LineBatch:
     segments: np.ndarray  # (n, 2, 3)
@@ -68,12 +70,14 @@ class LineBatch:
     width: float = 2.0
     on_top: bool = False
 
+
 @dataclass
 class PointBatch:
     positions: np.ndarray  # (n, 3)
     color: tuple
     size: float = 10.0
     on_top: bool = True
+
 
 @dataclass
 class ViewModel:
@@ -89,6 +93,7 @@ class ViewModel:
     unlisted: list[str] = field(default_factory=list)
     """Targets whose intervals could not be listed, with why."""
     bounds: tuple[np.ndarray, np.ndarray] = (np.full(3, -1.0), np.full(3, 1.0))
+
 
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
                      reference: bool = False, display: MeshDisplay | None = None,
@@ -160,6 +165,7 @@ INTERVAL = (1.0, 0.75, 0.2, 0.9)
 GHOST_LIMIT = 24
 """Contact intervals whose entering pose is outlined (a mesh may have hundreds)."""
 
+
 def _add_intervals(view: ViewModel, scene: Scene) -> None:
     """Each contact interval as a stretch of the pivot's path, and the moving shape's
     outline where it enters (the first ``GHOST_LIMIT``)."""
@@ -175,6 +181,7 @@ def _add_intervals(view: ViewModel, scene: Scene) -> None:
     outline = drawn_mesh(moving_object.kind, moving_object.params).outline
     ghosts = [outline + enter * direction for enter in np.unique(enters)[:GHOST_LIMIT]]
     view.lines.append(LineBatch(np.concatenate(ghosts), INTERVAL[:3] + (0.45,), 1.0))
+
 
 def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: float) -> None:
     moving_object = scene.object(scene.moving)
@@ -195,6 +202,7 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
         view.drawables.append(Drawable(mesh.translated(view.time_of_impact * direction), TIME_OF_IMPACT))
     view.drawables.append(Drawable(mesh, START))
 
+
 def _add_feature(view: ViewModel, kind, params: dict, result: SweepResult) -> None:
     """The target's feature hit (face, edge or vertex), highlighted."""
     segments, points = kind.feature_geometry(params, result.feature.kind, result.feature.index, result.face_index)
@@ -202,6 +210,7 @@ def _add_feature(view: ViewModel, kind, params: dict, result: SweepResult) -> No
         view.lines.append(LineBatch(segments, FEATURE, 4.0, on_top=True))
     if len(points):
         view.points.append(PointBatch(points, FEATURE, 16.0))
+
 
 def _add_contacts(view: ViewModel, results: list[SweepResult], scale: float) -> None:
     """Every target's contact point and normal arrow, and the separation arrow of
@@ -219,6 +228,7 @@ def _add_contacts(view: ViewModel, results: list[SweepResult], scale: float) -> 
     view.lines.append(LineBatch(tessellate.arrows(points, normals * scale * 1.5), NORMAL, 3.0, on_top=True))
     view.points.append(PointBatch(points, CONTACT, 12.0))
 
+
 def _add_moving_feature(view: ViewModel, corners: np.ndarray) -> None:
     """The moving shape's half of the feature pair at the time of impact: its
     touching vertex, edge or face outline."""
@@ -234,6 +244,7 @@ def _add_moving_feature(view: ViewModel, corners: np.ndarray) -> None:
         segments = np.stack([loop, np.roll(loop, -1, axis=0)], axis=1)
         view.lines.append(LineBatch(segments[:1] if len(corners) == 2 else segments, FEATURE, 4.0, on_top=True))
 
+
 def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | None, display: MeshDisplay,
                       scale: float) -> None:
     mesh = build_shape("mesh", scene_object.params)
@@ -246,6 +257,7 @@ def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | N
         view.points.append(PointBatch(found.point, meshes.MESH_CONTACT, 8.0))
         view.lines.append(LineBatch(tessellate.arrows(found.point, found.normal * scale), meshes.MESH_CONTACT, 1.5,
                                     on_top=True))
+
 
 def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
     """Overlapping triangles of every two meshes at rest, and of a moving mesh at the
@@ -272,6 +284,7 @@ MINKOWSKI = (0.2, 0.85, 0.75, 0.5)
 
 RAY = (1.0, 1.0, 1.0, 1.0)
 
+
 def _add_teaching_view(view: ViewModel, scene: Scene, selected: str | None) -> None:
     """The Minkowski difference of the moving shape and one target (the selected
     target, else the earliest hit, else the first), and the ray its pivot travels."""
@@ -292,6 +305,7 @@ def _add_teaching_view(view: ViewModel, scene: Scene, selected: str | None) -> N
     report = next(r for r in view.reports if r.name == name)
     if report.time is not None:
         view.points.append(PointBatch((pivot + report.time * direction)[None], RAY, 12.0))
+
 
 def _bounds(view: ViewModel) -> tuple[np.ndarray, np.ndarray]:
     boxes = [d.mesh.bounds() for d in view.drawables]

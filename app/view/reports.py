@@ -28,6 +28,7 @@ the feature pair)."""
 
 # Colours (RGBA, linear 0-1), chosen to stay apart under any lighting.
 
+
 @dataclass
 class TargetReport:
     """One target's answer: ``status`` is hit, miss, overlap, unsupported or invalid.
@@ -62,6 +63,7 @@ class TargetReport:
             return self.result.t if self.result.hit else None
         narrowphase = self.mesh.narrowphase if self.mesh is not None else None
         return narrowphase.t if narrowphase is not None and narrowphase.hit else None
+
 
 def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                   progress: Callable[[int, int], None] | None = None) -> list[TargetReport]:
@@ -126,6 +128,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
 PROGRESS_STEP = 10_000
 """Targets swept between two ``progress`` reports of ``sweep_targets``."""
 
+
 def _trace_for(moving_kind: str, target_kind: str) -> TraversalTrace | SatTrace | None:
     """What a sweep records for the editor: the BVH traversal of a single mesh query,
     the separating axes of a moving polyhedron against a polytope; else nothing."""
@@ -134,6 +137,7 @@ def _trace_for(moving_kind: str, target_kind: str) -> TraversalTrace | SatTrace 
     if moving_kind == "polyhedron" and target_kind in POLYTOPE_KINDS:
         return SatTrace()
     return None
+
 
 def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dict[str, SweepResult]:
     """Sweeps of the targets that record no trace, by name, in as few kernel calls as
@@ -148,6 +152,7 @@ def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dic
                         strict=True))
     except (TypeError, ValueError):
         return {}
+
 
 def float32_twin(scene_object) -> tuple[object | None, str]:
     """The object's physics shape in float32, or None and why not: a value beyond
@@ -164,6 +169,7 @@ def float32_twin(scene_object) -> tuple[object | None, str]:
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 
+
 def beyond_float32(params: dict) -> str:
     """The first parameter holding a finite value that float32 cannot hold ("" if none)."""
     for name, value in params.items():
@@ -174,11 +180,13 @@ def beyond_float32(params: dict) -> str:
             return f"{name} {float(values.max())!r}"
     return ""
 
+
 def _float32_mesh(mesh: TriangleMesh) -> TriangleMesh:
     """A mesh's float32 twin: its body rounded once (tree built once, kept with the
     mesh), posed by its pose rounded to float32."""
     body = mesh.cached("float32 body", lambda: TriangleMesh(mesh.vertices.astype(np.float32), mesh.faces))
     return body.moved(translation=mesh.translation.astype(np.float32), rotation=mesh.rotation.astype(np.float32))
+
 
 def _float32_answer(moving_single, moving_unfit: str, target_object, direction, options) -> tuple[SweepResult | None,
                                                                                                    str]:
@@ -192,6 +200,7 @@ def _float32_answer(moving_single, moving_unfit: str, target_object, direction, 
         return sweep(moving_single, target_single, np.asarray(direction, np.float32), **options), ""
     except (TypeError, ValueError) as error:
         return None, str(error)
+
 
 def second_opinion(moving, target, direction) -> SweepResult | None:
     """An independent answer: ``physics.reference`` (bisection on the exact
@@ -214,6 +223,7 @@ def second_opinion(moving, target, direction) -> SweepResult | None:
     return SweepResult(hit=cast.hit, t=cast.t, point=cast.point, normal=cast.normal, face_index=None,
                        penetration_depth=None, initially_overlapping=False, feature=Feature(None, None))
 
+
 def mesh_second_opinion(moving, mesh: TriangleMesh, direction) -> SweepResult | None:
     """The earliest second opinion over the mesh's triangles, each a ``Triangle`` in
     world space — no sphere tree, no edge rules: what a query would find if it tested
@@ -232,6 +242,7 @@ def mesh_second_opinion(moving, mesh: TriangleMesh, direction) -> SweepResult | 
                            initially_overlapping=False, feature=Feature(None, None))
     return best
 
+
 def _swept_box(moving, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """An axis-aligned box holding the moving shape over the whole sweep, padded by
     a millionth of its size (a triangle touching it at a graze stays in)."""
@@ -243,6 +254,7 @@ def _swept_box(moving, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     pad = 1e-6 * float(np.max(high - low)) + 1e-300
     return low - pad, high + pad
 
+
 def _mesh_pair_report(target_object, moving, target, direction, still: bool) -> TargetReport:
     """A moving mesh against a mesh: the bisection narrowphase, once the scene is still."""
     if not still:
@@ -253,6 +265,7 @@ def _mesh_pair_report(target_object, moving, target, direction, still: bool) -> 
                           message=f"bisection narrowphase, {len(trace.steps)} overlap tests")
     report.mesh = MeshReport(narrowphase=answer, narrowphase_trace=trace)
     return report
+
 
 def disagreement(result: SweepResult, reference: SweepResult, ignore_separating: bool) -> str:
     """How an analytic answer and the reference differ beyond tolerance ("" if they agree).

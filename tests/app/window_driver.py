@@ -250,8 +250,55 @@ def layout_kept(driver: Driver) -> dict:
             "has_dockspace": "DockSpace" in text}
 
 
+def screenshots(driver: Driver) -> dict:
+    """The editor as the issue asks to see it: the demo, meshes, polyhedra, a fixture
+    opened, and the perturbation scan of a graze, at the window's size (resized with
+    xdotool to ``SWEEPLAB_DRIVER_SIZE`` first, under Xvfb).  PNGs into
+    ``SWEEPLAB_DRIVER_OUT``."""
+    import subprocess
+
+    from sweeplab.cli import EXAMPLE_FIXTURES, example_scenes
+    from sweeplab.render.png import write_png
+    from sweeplab.view.scan import ScanSpec, run_scan
+
+    size = os.environ.get("SWEEPLAB_DRIVER_SIZE")
+    if size:
+        subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", *size.split("x")], check=True)
+    out = Path(os.environ["SWEEPLAB_DRIVER_OUT"])
+    out.mkdir(parents=True, exist_ok=True)
+    editor, window = driver.editor, driver.window
+    written = []
+
+    def shot(name: str) -> None:
+        start = time.perf_counter()
+        while time.perf_counter() - start < REFERENCE_DELAY + 0.5:  # the still scene's second opinions
+            driver.frames(1)
+        width, height = window.get_framebuffer_size()
+        data = window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1)
+        _ = window.ctx.error
+        path = out / f"{name}-{width}x{height}.png"
+        write_png(path, np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1].copy())
+        written.append(str(path))
+
+    shot("demo")
+    for example in ("meshes", "polyhedra"):
+        editor.open(example_scenes()[example], untitled=True)
+        shot(example)
+    editor.open(EXAMPLE_FIXTURES / "sphere_triangle_edge_graze.json")
+    shot("fixture")
+    editor.open(example_scenes()["graze"], untitled=True)
+    tools = window.panels.tools
+    target = editor.scene.targets()[0].name
+    tools.scan_parameter, tools.scan_epsilon = 2, 2e-9  # the ball's centre z, as the panel would set them
+    tools.scan = run_scan(editor.scene, ScanSpec(target, editor.scene.moving, "center", 2, 2e-9, 1000))
+    tools.scan_history = editor.history
+    window.panels.focus = "Perturbation scan"
+    shot("scan")
+    return {"written": written}
+
+
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
-                                                          layout_kept)}
+                                                          layout_kept, screenshots)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
