@@ -10,6 +10,9 @@
   named, and the fixtures found in folders (recursively; default ``tests/fixtures``),
   or the examples that come with sweeplab, reporting every file; exits 1 if any fails
   (or a known-failing one passes), 2 if a file could not be read as a fixture at all.
+* ``sweeplab triage LOG.jsonl [--fixtures DIR]`` and ``sweeplab fuzz --engine NAME
+  --pair MOVING-TARGET -n N --out DIR``: another engine's answers against
+  sweeplab's (``engines.commands``).
 * ``sweeplab warmup`` compiles every physics kernel into numba's disk cache, with a
   progress bar (otherwise each compiles on its first use).
 * ``sweeplab examples`` lists the bundled example scenes; ``--example NAME`` opens
@@ -302,9 +305,23 @@ def _unknown_command(word: str) -> str:
     return f"unknown command {word!r} ({hint})"
 
 
+def triage_main(argv: list[str]) -> int:
+    from sweeplab.engines.commands import triage_main as triage
+
+    return triage(argv)
+
+
+def fuzz_main(argv: list[str]) -> int:
+    from sweeplab.engines.commands import fuzz_main as fuzz
+
+    return fuzz(argv)
+
+
 COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "render": ("draw one frame of a scene to a PNG, without a window", render_main),
     "check": ("run fixtures (files, folders, --examples) without pytest", check_main),
+    "triage": ("answer another engine's query log, list where it disagrees, write fixtures", triage_main),
+    "fuzz": ("differential fuzzing against an engine (fcl, rapier): disagreements shrunk", fuzz_main),
     "examples": ("list the bundled example scenes", examples_main),
     "warmup": ("compile every physics kernel into numba's disk cache", warmup_main),
     "help": ("help on the editor, or on one command: sweeplab help COMMAND", help_main),

@@ -50,11 +50,17 @@ class Fixture:
     source: str = "current"
     known_failing: str | None = None
     precision: str = "float64"
+    engine: dict | None = None
+    """What another engine answered (recorded, not checked): ``{"name", "version",
+    "precision", "answers": {target: {"hit", "t", "point", "normal"}}}`` (``sweeplab triage``)."""
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "note": self.note, "source": self.source,
+        data = {"format": FORMAT, "version": VERSION, "note": self.note, "source": self.source,
                 "known_failing": self.known_failing, "precision": self.precision, "scene": self.scene.to_json(),
                 "expected": self.expected}
+        if self.engine is not None:
+            data["engine"] = self.engine
+        return data
 
 
 @dataclass
@@ -242,8 +248,12 @@ def fixture_from_json(data, source_name: str) -> Fixture:
     known_failing = data.get("known_failing")
     if known_failing is not None and (not isinstance(known_failing, str) or not known_failing.strip()):
         fail("known_failing must be null or the reason it fails")
+    engine = data.get("engine")
+    if engine is not None and (not isinstance(engine, dict) or not isinstance(engine.get("name"), str)
+                               or not isinstance(engine.get("answers", {}), dict)):
+        fail("\"engine\" must be an object with a \"name\" and \"answers\" by target")
     return Fixture(scene, expected, str(data.get("note", "")), str(data.get("source", "typed")), known_failing,
-                   precision)
+                   precision, engine)
 
 
 VALUE_KINDS = {"hit": "true or false", "t": "a finite number or null", "penetration_depth": "a finite number or null",

@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = {name: json.loads((resources.files("sweeplab") / "schemas" / f"{name}.schema.json").read_text())
-           for name in ("scene", "fixture")}
+           for name in ("scene", "fixture", "query-log")}
 REGISTRY = Registry().with_resources((schema["$id"], Resource.from_contents(schema)) for schema in SCHEMAS.values())
 VALIDATORS = {name: Draft202012Validator(schema, registry=REGISTRY) for name, schema in SCHEMAS.items()}
 
@@ -46,3 +46,17 @@ def test_the_scene_schema_refuses_what_the_loader_refuses_by_type(change):
     scene = json.loads((ROOT / "app" / "scenes" / "demo.json").read_text())
     change(scene)
     assert not VALIDATORS["scene"].is_valid(scene)
+
+
+def test_logged_queries_validate(tmp_path):
+    """The hand-made float32 log (hex floats) and what sweeplab writes."""
+    from sweeplab.scene.query_log import read_log, write_log
+
+    from tests.engines.test_query_log import FLOAT32_LOG
+
+    for line in FLOAT32_LOG:
+        VALIDATORS["query-log"].validate(line)
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps(FLOAT32_LOG[0]) + "\n")
+    write_log(read_log(path), tmp_path / "again.jsonl")
+    VALIDATORS["query-log"].validate(json.loads((tmp_path / "again.jsonl").read_text()))

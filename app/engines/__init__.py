@@ -1,0 +1,47 @@
+"""Other engines' answers to sweeplab's queries: adapters, triage and the fuzzer.
+
+An adapter (``fcl_engine``, ``rapier_engine``) answers a sweeplab configuration
+(physics shapes and a direction) with its engine's own answer, in sweeplab's
+conventions (t a fraction of the direction, the normal from the target towards
+the moving shape).  Each needs an optional extra (``pip install 'sweeplab[fcl]'``)
+and is imported only when asked for, by ``engine(name)``.  ``triage`` compares
+logged or live answers with sweeplab's; ``fuzz`` draws configurations, finds the
+disagreements and shrinks them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol
+
+from sweeplab.scene.query_log import Engine, EngineAnswer
+
+ADAPTERS = {"fcl": ("sweeplab.engines.fcl_engine", "fcl", "python-fcl"),
+            "rapier": ("sweeplab.engines.rapier_engine", "rapier", "rapier3d")}
+"""Engine name: (adapter module, pip extra, the package the extra installs)."""
+
+
+class EngineUnavailable(RuntimeError):
+    """The engine's package is not installed (the message says which extra to install)."""
+
+
+class Adapter(Protocol):
+    info: Engine
+
+    def answer(self, moving, target, direction) -> EngineAnswer:
+        """The engine's answer for physics shapes ``moving`` and ``target`` and the
+        sweep ``direction``; ``TypeError`` for a pair the engine cannot answer."""
+
+
+def engine(name: str, **options) -> Adapter:
+    """The adapter of engine ``name``, imported now; ``ValueError`` for an unknown
+    name, ``EngineUnavailable`` when its extra is not installed."""
+    if name not in ADAPTERS:
+        raise ValueError(f"engine must be one of {', '.join(ADAPTERS)}, got {name!r}")
+    module_name, extra, package = ADAPTERS[name]
+    try:
+        module = importlib.import_module(module_name)
+        return module.make_adapter(**options)
+    except ImportError as error:
+        raise EngineUnavailable(f"the {name} engine needs {package}: pip install 'sweeplab[{extra}]' "
+                                f"({error})") from None

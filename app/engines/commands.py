@@ -1,0 +1,114 @@
+"""``sweeplab triage`` and ``sweeplab fuzz``: other engines' answers on the command line.
+
+* ``sweeplab triage LOG.jsonl [--fixtures DIR] [--t-tolerance X] [--normal-tolerance A]
+  [--no-reference]`` answers every logged query with sweeplab (and the second
+  opinion), prints the disagreements worst first and a summary line, and writes
+  each disagreement as a fixture into DIR.  Exit 1 when any query disagrees.
+* ``sweeplab fuzz --engine fcl --pair capsule-capsule -n 100000 --seed 1 --out DIR``
+  draws configurations, answers each with the engine and sweeplab, prints counts by
+  draw and kind, and writes the disagreements to ``DIR/disagreements.jsonl`` (every
+  one, as drawn), ``DIR/shrunk.jsonl`` and ``DIR/fixtures/`` (the shrunk ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sweeplab.engines import ADAPTERS, EngineUnavailable, engine
+from sweeplab.engines.fuzz import DRAWS, PAIRS, run
+from sweeplab.engines.compare import SEVERITY, Tolerances
+from sweeplab.engines.triage import disagreement_fixture, reference_side, summary, triage
+from sweeplab.scene.fixture import save_fixture
+from sweeplab.scene.query_log import QueryLogError, read_log, write_log
+
+
+def _tolerance_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--t-tolerance", type=float, default=None,
+                        help="|Δt| allowed (default 1e-6 for float64 engines, 1e-4 for float32)")
+    parser.add_argument("--normal-tolerance", type=float, default=None,
+                        help="angle between normals allowed, radians (default 1e-3 float64, 1e-2 float32)")
+
+
+def triage_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="sweeplab triage", description="Answer a query log with sweeplab and list "
+                                     "where the engine that logged it disagrees, worst first (docs/query-log.md).")
+    parser.add_argument("log", type=Path, help="a query log (JSON Lines)")
+    parser.add_argument("--fixtures", type=Path, default=None, help="write each disagreement as a fixture here")
+    parser.add_argument("--no-reference", action="store_true", help="skip the second opinion (faster)")
+    _tolerance_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        queries = read_log(args.log)
+    except QueryLogError as error:
+        print(f"sweeplab triage: {error}", file=sys.stderr)
+        return 2
+    verdicts = triage(queries, Tolerances(args.t_tolerance, args.normal_tolerance), reference=not args.no_reference)
+    disagreeing = [verdict for verdict in verdicts if verdict.disagrees]
+    if disagreeing:
+        print(f"{'line':>5}  {'kind':<7} {'pair':<22} {'reference':<9}  detail")
+    for verdict in disagreeing:
+        scene = verdict.query.scene
+        pair = "-".join(scene.object(name).kind for name in ("moving", "target"))
+        print(f"{verdict.number:>5}  {verdict.kind:<7} {pair:<22} {reference_side(verdict) or '-':<9}  "
+              f"{verdict.detail}")
+    for verdict in verdicts:
+        if verdict.kind == "unsupported":
+            print(f"{verdict.number:>5}  not judged: {verdict.detail}")
+    print(summary(verdicts))
+    if args.fixtures is not None:
+        for verdict in disagreeing:
+            name = f"query{verdict.number:05d}-{verdict.kind}"
+            path = save_fixture(disagreement_fixture(verdict), args.fixtures, name, overwrite=True)
+            print(f"wrote {path}")
+    return 1 if disagreeing else 0
+
+
+def fuzz_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="sweeplab fuzz", description="Differential fuzzing: random, near-grazing "
+                                     "and degenerate configurations answered by an engine and by sweeplab.")
+    parser.add_argument("--engine", required=True, choices=sorted(ADAPTERS))
+    parser.add_argument("--pair", required=True, choices=PAIRS)
+    parser.add_argument("-n", "--count", type=int, default=10_000, help="configurations to draw")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True, help="folder for the log and fixtures")
+    parser.add_argument("--shrink-each", type=int, default=5,
+                        help="disagreements shrunk (and written as fixtures) per draw and kind")
+    parser.add_argument("--solver", default=None, help="fcl's CCD solver (conservative_advancement, naive, ...)")
+    _tolerance_arguments(parser)
+    args = parser.parse_args(argv)
+    if args.count < 1:
+        parser.error("-n must be 1 or more")
+    options = {"solver": args.solver} if args.solver else {}
+    try:
+        adapter = engine(args.engine, **options)
+    except (EngineUnavailable, ValueError) as error:
+        print(f"sweeplab fuzz: {error}", file=sys.stderr)
+        return 2
+    report = run(adapter, args.pair, args.count, args.seed, Tolerances(args.t_tolerance, args.normal_tolerance),
+                 args.shrink_each)
+    if report.unsupported:
+        print(f"sweeplab fuzz: {report.unsupported}", file=sys.stderr)
+        return 2
+    print(f"{adapter.info.version}, {args.pair}: {report.count:,} configurations in {report.seconds:.1f} s "
+          f"({report.count / report.seconds * 60:,.0f} a minute)")
+    kinds = [kind for kind in SEVERITY if kind != "unsupported"]
+    print(f"{'draw':<11}" + "".join(f"{kind:>9}" for kind in kinds))
+    for draw in DRAWS:
+        print(f"{draw:<11}" + "".join(f"{report.counts[(draw, kind)]:>9}" for kind in kinds))
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_log([finding.original for finding in report.findings], args.out / "disagreements.jsonl")
+    shrunk = [finding for finding in report.findings if finding.shrunk is not finding.original]
+    for finding in shrunk:
+        finding.shrunk.note = f"{finding.draw} draw, shrunk: {finding.detail}"
+    write_log([finding.shrunk for finding in shrunk], args.out / "shrunk.jsonl")
+    fixtures = args.out / "fixtures"
+    verdicts = triage([finding.shrunk for finding in shrunk], Tolerances(args.t_tolerance, args.normal_tolerance))
+    for verdict in verdicts:
+        if verdict.disagrees:
+            save_fixture(disagreement_fixture(verdict), fixtures, f"{args.pair}-{verdict.number:03d}-{verdict.kind}",
+                         overwrite=True)
+    print(f"wrote {len(report.findings):,} disagreements to {args.out / 'disagreements.jsonl'}, {len(shrunk)} shrunk "
+          f"to {args.out / 'shrunk.jsonl'} and {fixtures}")
+    return 1 if report.findings else 0

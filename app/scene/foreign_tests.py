@@ -1,0 +1,161 @@
+"""A configuration as a test in the user's engine's language: C++ or Rust.
+
+Every float is written exactly: a C++17 hex-float literal (``0x1.4p+2``), or in
+Rust, which has no hex-float literals, its bit pattern (``f(0x4014000000000000)``
+with ``let f = f64::from_bits;``).  One test per target, calling a function the
+user names with the moving shape, the target and the direction, and checking
+``hit``, ``t``, ``point`` and ``normal`` against sweeplab's answer within the
+fixture tolerances.  The shapes are plain aggregates whose fields are named in
+the header comment: the user maps them onto the engine's types (or defines them).
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+
+from sweeplab import __version__
+from sweeplab.scene.fixture import DEFAULT_TOLERANCES, answers
+from sweeplab.scene.model import Scene, SceneObject
+from sweeplab.scene.shape_kinds import KINDS, posed_vertices
+from sweeplab.physics import TriangleMesh
+
+SHAPE_FIELDS = {
+    "sphere": (("center", "vector"), ("radius", "number")),
+    "capsule": (("a", "vector"), ("b", "vector"), ("radius", "number")),
+    "point": (("p", "vector"),),
+    "segment": (("a", "vector"), ("b", "vector")),
+    "plane": (("normal", "vector"), ("offset", "number")),
+    "triangle": (("a", "vector"), ("b", "vector"), ("c", "vector")),
+    "polygon": (("vertices", "vectors"),),
+    "polyhedron": (("vertices", "vectors"),),
+    "mesh": (("vertices", "vectors"), ("triangles", "indices")),
+}
+"""Each kind's fields as the generated tests write them (a polyhedron: its world
+corners, whose convex hull it is; a mesh: its world vertices and index triples)."""
+TYPE_NAMES = {"sphere": "Sphere", "capsule": "Capsule", "point": "Point", "segment": "Segment", "plane": "Plane",
+              "triangle": "Triangle", "polygon": "Polygon", "polyhedron": "ConvexHull", "mesh": "TriangleMesh"}
+
+
+def _fields(scene_object: SceneObject) -> dict:
+    """The values of ``SHAPE_FIELDS`` for one object, in world space."""
+    params = scene_object.params
+    if scene_object.kind == "polyhedron":
+        return {"vertices": posed_vertices(params).tolist()}
+    if scene_object.kind == "mesh":
+        mesh: TriangleMesh = KINDS["mesh"].build(params)
+        return {"vertices": mesh.world_vertices().tolist(), "triangles": mesh.faces.tolist()}
+    return {name: params[name] for name, _ in SHAPE_FIELDS[scene_object.kind]}
+
+
+def _identifier(text: str) -> str:
+    return re.sub(r"\W+", "_", text).strip("_").lower() or "target"
+
+
+def _checks(scene: Scene) -> list[tuple[SceneObject, dict]]:
+    """Each target with sweeplab's answer to it (pairs without a sweep test left out)."""
+    found = answers(scene)
+    return [(target, found[target.name]) for target in scene.targets() if target.name in found]
+
+
+def _header(function: str) -> str:
+    shapes = "; ".join(f"{TYPE_NAMES[kind]} {{{', '.join(name for name, _ in fields)}}}"
+                       for kind, fields in SHAPE_FIELDS.items())
+    return (f"// Written by sweeplab {__version__}: expected values are sweeplab's answers (float64).\n"
+            f"// Shapes (world space; map them onto your engine's types): {shapes}.\n"
+            f"// A polyhedron is the convex hull of its vertices; a mesh is two-sided.  t is the fraction of\n"
+            f"// `direction` travelled at first contact; `normal` points from the target to the moving shape.\n"
+            f"// Provide: {function}(moving, target, direction) -> {{hit, t, point, normal}}.\n")
+
+
+# --- C++ ---------------------------------------------------------------------------
+
+def _cpp_number(value: float) -> str:
+    return float(value).hex()
+
+
+def _cpp_value(value, kind: str) -> str:
+    if kind == "number":
+        return _cpp_number(value)
+    if kind == "vector":
+        return "{" + ", ".join(_cpp_number(v) for v in value) + "}"
+    if kind == "vectors":
+        return "{" + ", ".join(_cpp_value(v, "vector") for v in value) + "}"
+    return "{" + ", ".join("{" + ", ".join(str(int(i)) for i in triple) + "}" for triple in value) + "}"
+
+
+def _cpp_shape(scene_object: SceneObject) -> str:
+    values = _fields(scene_object)
+    return f"{TYPE_NAMES[scene_object.kind]}{{" + ", ".join(
+        _cpp_value(values[name], kind) for name, kind in SHAPE_FIELDS[scene_object.kind]) + "}"
+
+
+def cpp_source(scene: Scene, function: str = "sweep_test") -> str:
+    """doctest / Catch2 test cases (``TEST_CASE`` and ``CHECK``) of the scene."""
+    moving = scene.object(scene.moving)
+    lines = [_header(function)]
+    for target, result in _checks(scene):
+        lines += [f'TEST_CASE("sweeplab: {moving.name} against {target.name}") {{',
+                  f"    const auto moving = {_cpp_shape(moving)};",
+                  f"    const auto target = {_cpp_shape(target)};",
+                  f"    const Vec3 direction{_cpp_value(scene.direction, 'vector')};",
+                  f"    const auto answer = {function}(moving, target, direction);",
+                  f"    CHECK(answer.hit == {'true' if result.hit else 'false'});"]
+        if result.hit:
+            lines += [f"    CHECK(std::abs(answer.t - {_cpp_number(result.t)}) <= {DEFAULT_TOLERANCES['t']!r});"]
+            for name in ("point", "normal"):
+                for axis, value in zip("xyz", getattr(result, name), strict=True):
+                    lines.append(f"    CHECK(std::abs(answer.{name}.{axis} - {_cpp_number(value)}) <= "
+                                 f"{DEFAULT_TOLERANCES[name]!r});")
+        lines += ["}", ""]
+    return "\n".join(lines)
+
+
+# --- Rust --------------------------------------------------------------------------
+
+def _rust_number(value: float) -> str:
+    """``f(0x...)``: the float64's bit pattern (with ``let f = f64::from_bits;``)."""
+    return f"f(0x{struct.unpack('<Q', struct.pack('<d', float(value)))[0]:016x})"
+
+
+def _rust_vector(value) -> str:
+    x, y, z = (_rust_number(v) for v in value)
+    return f"Vec3 {{ x: {x}, y: {y}, z: {z} }}"
+
+
+def _rust_value(value, kind: str) -> str:
+    if kind == "number":
+        return _rust_number(value)
+    if kind == "vector":
+        return _rust_vector(value)
+    if kind == "vectors":
+        return "vec![" + ", ".join(_rust_vector(v) for v in value) + "]"
+    return "vec![" + ", ".join("[" + ", ".join(str(int(i)) for i in triple) + "]" for triple in value) + "]"
+
+
+def _rust_shape(scene_object: SceneObject) -> str:
+    values = _fields(scene_object)
+    return f"{TYPE_NAMES[scene_object.kind]} {{ " + ", ".join(
+        f"{name}: {_rust_value(values[name], kind)}" for name, kind in SHAPE_FIELDS[scene_object.kind]) + " }"
+
+
+def rust_source(scene: Scene, function: str = "sweep_test") -> str:
+    """``#[test]`` functions of the scene."""
+    moving = scene.object(scene.moving)
+    lines = [_header(function)]
+    for target, result in _checks(scene):
+        lines += ["#[test]", f"fn sweeplab_{_identifier(moving.name)}_against_{_identifier(target.name)}() {{",
+                  "    let f = f64::from_bits; // exact: Rust has no hex-float literals",
+                  f"    let moving = {_rust_shape(moving)};",
+                  f"    let target = {_rust_shape(target)};",
+                  f"    let direction = {_rust_vector(scene.direction)};",
+                  f"    let answer = {function}(&moving, &target, direction);",
+                  f"    assert_eq!(answer.hit, {'true' if result.hit else 'false'});"]
+        if result.hit:
+            lines.append(f"    assert!((answer.t - {_rust_number(result.t)}).abs() <= {DEFAULT_TOLERANCES['t']!r});")
+            for name in ("point", "normal"):
+                for axis, value in zip("xyz", getattr(result, name), strict=True):
+                    lines.append(f"    assert!((answer.{name}.{axis} - {_rust_number(value)}).abs() <= "
+                                 f"{DEFAULT_TOLERANCES[name]!r});")
+        lines += ["}", ""]
+    return "\n".join(lines)

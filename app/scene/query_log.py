@@ -1,0 +1,197 @@
+"""Query logs: one sweep query a line (JSON Lines), with another engine's answer.
+
+The format is ``docs/query-log.md`` (JSON Schema: ``schemas/query-log.schema.json``).
+A line holds the two shapes in the scene format, the direction, the options, the
+engine (name, version, precision) and the engine's answer, as far as it has one.
+Every float may be a JSON number (written here with ``repr``: exact) or a
+hex-float string (``"0x1.8p-2"``, what C's ``%a`` and C++'s ``std::hexfloat``
+print), so any engine can log its floats exactly.  The answer's normal follows
+sweeplab's convention: a unit vector from the target towards the moving shape.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sweeplab.scene.json_files import is_finite_number
+from sweeplab.scene.model import FORMAT as SCENE_FORMAT
+from sweeplab.scene.model import VERSION as SCENE_VERSION
+from sweeplab.scene.model import Scene, SceneError, SceneObject
+
+FORMAT = "sweeplab-query"
+VERSION = 1
+PRECISIONS = ("float32", "float64")
+MOVING, TARGET = "moving", "target"
+"""The names a query's shapes get in its scene."""
+HEX_FLOAT = re.compile(r"^[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?$")
+
+
+class QueryLogError(ValueError):
+    """A log line that cannot be used: the message names the file, line and field."""
+
+
+@dataclass(frozen=True)
+class EngineAnswer:
+    """What the engine said: ``hit``, and ``t``, ``point`` and ``normal`` as far as
+    it gives them (None where it does not)."""
+
+    hit: bool
+    t: float | None = None
+    point: list[float] | None = None
+    normal: list[float] | None = None
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str
+    version: str = ""
+    precision: str = "float64"
+
+
+@dataclass
+class Query:
+    """One logged query: ``scene`` holds the shapes as ``"moving"`` and ``"target"``."""
+
+    scene: Scene
+    engine: Engine
+    answer: EngineAnswer | None
+    id: str = ""
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        moving, target = self.scene.object(MOVING), self.scene.object(TARGET)
+        line = {"format": FORMAT, "version": VERSION, "id": self.id,
+                "engine": {"name": self.engine.name, "version": self.engine.version,
+                           "precision": self.engine.precision},
+                "moving": {"kind": moving.kind, "params": moving.params},
+                "target": {"kind": target.kind, "params": target.params},
+                "direction": list(self.scene.direction), "options": dict(self.scene.options)}
+        if self.answer is not None:
+            line["answer"] = {name: value for name, value in vars(self.answer).items() if value is not None}
+        if self.note:
+            line["note"] = self.note
+        return line
+
+
+def query_scene(moving: SceneObject, target: SceneObject, direction, ignore_separating: bool = False) -> Scene:
+    """The two-shape scene of a query, its shapes named ``"moving"`` and ``"target"``."""
+    return Scene([SceneObject(MOVING, moving.kind, moving.params), SceneObject(TARGET, target.kind, target.params)],
+                 MOVING, [float(x) for x in direction], {"ignore_separating": ignore_separating})
+
+
+def decode_floats(value):
+    """``value`` with every hex-float string replaced by its float (exactly), through
+    lists and dicts; other values as they are (the validation that follows names
+    anything that is not a number)."""
+    if isinstance(value, str) and HEX_FLOAT.match(value.strip()):
+        return float.fromhex(value.strip())
+    if isinstance(value, list):
+        return [decode_floats(item) for item in value]
+    if isinstance(value, dict):
+        return {key: decode_floats(item) for key, item in value.items()}
+    return value
+
+
+def query_from_json(data, where: str) -> Query:
+    """Validate one parsed log line; ``QueryLogError`` naming ``where`` and the field."""
+    def fail(message: str):
+        raise QueryLogError(f"{where}: {message}")
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        fail(f"not a sweeplab query (expected \"format\": \"{FORMAT}\")")
+    if not isinstance(data.get("version"), int) or not 1 <= data["version"] <= VERSION:
+        fail(f"query version {data.get('version')!r} is not one this sweeplab reads (up to {VERSION})")
+    data = decode_floats(data)
+    engine_data = data.get("engine")
+    if not isinstance(engine_data, dict) or not isinstance(engine_data.get("name"), str) or not engine_data["name"]:
+        fail("\"engine\" must be an object with a \"name\"")
+    precision = engine_data.get("precision", "float64")
+    if precision not in PRECISIONS:
+        fail(f"engine precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    engine = Engine(engine_data["name"], str(engine_data.get("version", "")), precision)
+    shapes = []
+    for role in (MOVING, TARGET):
+        shape = data.get(role)
+        if not isinstance(shape, dict):
+            fail(f"\"{role}\" must be a shape: {{\"kind\": ..., \"params\": {{...}}}}")
+        shapes.append({"name": role, "kind": shape.get("kind"), "params": shape.get("params")})
+    try:
+        scene = Scene.from_json({"format": SCENE_FORMAT, "version": SCENE_VERSION, "objects": shapes,
+                                 "moving": MOVING, "direction": data.get("direction"),
+                                 "options": data.get("options", {})})
+    except SceneError as error:
+        fail(str(error))
+    answer = None
+    if "answer" in data:
+        answer = _answer(data["answer"], fail)
+    for name in ("id", "note"):
+        if not isinstance(data.get(name, ""), str):
+            fail(f"\"{name}\" must be a string")
+    known = {"format", "version", "engine", "moving", "target", "direction", "options", "answer", "id", "note"}
+    return Query(scene, engine, answer, data.get("id", ""), data.get("note", ""),
+                 {key: value for key, value in data.items() if key not in known})
+
+
+def _answer(data, fail) -> EngineAnswer:
+    if not isinstance(data, dict) or not isinstance(data.get("hit"), bool):
+        fail("\"answer\" must be an object with \"hit\": true or false")
+    t = data.get("t")
+    if t is not None and not (is_finite_number(t) and not isinstance(t, bool)):
+        fail(f"answer t must be a finite number, got {t!r}")
+    vectors = {}
+    for name in ("point", "normal"):
+        value = data.get(name)
+        if value is not None and (not isinstance(value, list) or len(value) != 3
+                                  or not all(is_finite_number(x) and not isinstance(x, bool) for x in value)):
+            fail(f"answer {name} must be 3 finite numbers, got {value!r}")
+        vectors[name] = None if value is None else [float(x) for x in value]
+    return EngineAnswer(data["hit"], None if t is None else float(t), vectors["point"], vectors["normal"])
+
+
+def read_log(path) -> list[Query]:
+    """Every query of a log file (blank lines and ``#`` comments skipped);
+    ``QueryLogError`` naming the file and line of the first bad one."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise QueryLogError(f"{path}: cannot be read ({error})") from None
+    queries = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            data = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as error:
+            raise QueryLogError(f"{path} line {number}: not JSON ({error})") from None
+        queries.append(query_from_json(data, f"{path} line {number}"))
+    return queries
+
+
+def write_log(queries: list[Query], path) -> None:
+    """One JSON line per query, floats as ``repr`` (exact)."""
+    text = "".join(json.dumps(query.to_json(), allow_nan=False) + "\n" for query in queries)
+    Path(path).write_text(text, encoding="utf-8")
+
+
+def is_query_log(path) -> bool:
+    """Whether the file's first line declares a sweeplab query (File > Open tells a log
+    from a scene by this)."""
+    try:
+        with open(path, "rb") as stream:
+            first = stream.readline(65536)
+    except OSError:
+        return False
+    return re.search(rb'"format"\s*:\s*"' + FORMAT.encode() + rb'"', first) is not None
+
+
+def hex_float(value: float) -> str:
+    """``value`` as a hex-float string, e.g. for logs written by hand."""
+    if not math.isfinite(value):
+        raise ValueError(f"not a finite float: {value!r}")
+    return float(value).hex()

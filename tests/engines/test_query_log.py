@@ -1,0 +1,56 @@
+"""Query logs (#22): exact floats in (numbers or hex-float strings), clear errors."""
+
+import json
+
+import pytest
+
+from sweeplab.scene.query_log import (MOVING, TARGET, EngineAnswer, QueryLogError, decode_floats, is_query_log,
+                                      read_log, write_log)
+
+FLOAT32_LOG = [  # as a C++ engine computing in float32 would print it (%a)
+    {"format": "sweeplab-query", "version": 1, "id": "frame 1812 / body 7",
+     "engine": {"name": "my-engine", "version": "2.3.0", "precision": "float32"},
+     "moving": {"kind": "sphere", "params": {"center": ["0x0p+0", "0x0p+0", "0x1.4p+2"], "radius": "0x1p+0"}},
+     "target": {"kind": "sphere", "params": {"center": [0.0, 0.0, 0.0], "radius": "0x1p+0"}},
+     "direction": ["0x0p+0", "-0x0p+0", "-0x1.4p+3"],
+     "answer": {"hit": True, "t": "0x1.333334p-2", "point": [0, 0, 1], "normal": ["0x0p+0", "0x0p+0", "0x1p+0"]}},
+]
+
+
+def test_hex_floats_are_read_exactly():
+    assert decode_floats(["0x1.8p-2", "-0x1p-1074", " 0x1.fffffffffffffp+1023 "]) == [0.375, -5e-324,
+                                                                                       1.7976931348623157e308]
+    assert decode_floats({"a": ["0x1p0", "not hex", 3]}) == {"a": [1.0, "not hex", 3]}
+
+
+def test_a_float32_log_with_hex_floats_round_trips(tmp_path):
+    path = tmp_path / "engine.jsonl"
+    path.write_text("# logged by my-engine\n" + "\n".join(json.dumps(line) for line in FLOAT32_LOG) + "\n\n")
+    (query,) = read_log(path)
+    assert is_query_log(path) is False  # the first line is a comment: File > Open tells by the first line
+    assert query.scene.object(MOVING).params["center"] == [0.0, 0.0, 5.0] and query.scene.direction[2] == -10.0
+    assert str(query.scene.direction[1]) == "-0.0"
+    assert query.answer == EngineAnswer(True, float.fromhex("0x1.333334p-2"), [0.0, 0.0, 1.0], [0.0, 0.0, 1.0])
+    assert query.engine.precision == "float32" and query.id == "frame 1812 / body 7"
+    write_log([query], tmp_path / "again.jsonl")
+    (again,) = read_log(tmp_path / "again.jsonl")
+    assert again.to_json() == query.to_json() and is_query_log(tmp_path / "again.jsonl")
+    assert again.scene.object(TARGET).params == {"center": [0.0, 0.0, 0.0], "radius": 1.0}
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda line: line.update(engine={"name": "x", "precision": "float16"}), "engine precision must be one of"),
+    (lambda line: line["moving"]["params"].update(radius="0xzz"), "radius"),
+    (lambda line: line["answer"].update(t="nan"), "answer t must be a finite number"),
+    (lambda line: line["answer"].pop("hit"), "\"hit\": true or false"),
+    (lambda line: line.update(version=2), "query version 2 is not one this sweeplab reads"),
+    (lambda line: line["target"].update(kind="torus"), "unknown kind 'torus'"),
+])
+def test_a_bad_line_is_refused_naming_file_line_and_field(tmp_path, change, message):
+    line = json.loads(json.dumps(FLOAT32_LOG[0]))
+    change(line)
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(FLOAT32_LOG[0]) + "\n" + json.dumps(line) + "\n")
+    with pytest.raises(QueryLogError, match=message) as raised:
+        read_log(path)
+    assert f"{path} line 2" in str(raised.value)

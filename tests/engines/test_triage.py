@@ -1,0 +1,64 @@
+"""``sweeplab triage`` (#22): disagreements ranked, fixtures written and checked."""
+
+import json
+
+from sweeplab.cli import main
+from sweeplab.engines.compare import Tolerances, compare
+from sweeplab.engines.triage import triage
+from sweeplab.scene.fixture import load_fixture, run_fixture
+from sweeplab.scene.query_log import EngineAnswer, read_log
+from sweeplab.physics import Sphere, sweep
+
+from tests.engines.test_query_log import FLOAT32_LOG
+
+
+def hand_made_log(path):
+    agreeing = FLOAT32_LOG[0]
+    late = json.loads(json.dumps(agreeing))
+    late["id"], late["answer"] = "t too late", {"hit": True, "t": "0x1.3d70a4p-2"}  # 0.31 in float32
+    missed = json.loads(json.dumps(agreeing))
+    missed["id"], missed["answer"] = "missed", {"hit": False}
+    turned = json.loads(json.dumps(agreeing))
+    turned["id"], turned["answer"] = "normal", {"hit": True, "t": "0x1.333334p-2", "normal": [0.0, 0.2, 1.0]}
+    path.write_text("".join(json.dumps(line) + "\n" for line in (agreeing, late, missed, turned)))
+    return path
+
+
+def test_kinds_rank_hit_then_t_then_normal(tmp_path):
+    verdicts = triage(read_log(hand_made_log(tmp_path / "log.jsonl")))
+    assert [(v.number, v.kind) for v in verdicts] == [(3, "hit"), (2, "t"), (4, "normal"), (1, "agrees")]
+    assert verdicts[1].size == abs(float.fromhex("0x1.3d70a4p-2") - 0.3)
+    assert [v.reference is not None for v in verdicts] == [True] * 4
+
+
+def test_tolerances_follow_the_engines_precision():
+    ours = sweep(Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
+    near = EngineAnswer(True, 0.3 + 5e-5)
+    assert compare(near, ours, "float32")[0] == "agrees" and compare(near, ours, "float64")[0] == "t"
+    assert compare(near, ours, "float64", Tolerances(t=1e-4))[0] == "agrees"
+    overlap = sweep(Sphere([0, 0, 0.5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -1])
+    assert compare(EngineAnswer(False), overlap, "float64")[0] == "start"
+
+
+def test_triage_writes_fixtures_that_check_and_record_the_engine(tmp_path, capsys):
+    log = hand_made_log(tmp_path / "log.jsonl")
+    assert main(["triage", str(log), "--fixtures", str(tmp_path / "fixtures")]) == 1
+    out = capsys.readouterr().out
+    assert "4 queries: 1 agree, 3 disagree (1 hit flipped, 0 overlap at start missed, 1 |Δt| beyond tolerance, " \
+           "1 normal)" in out
+    assert out.index("    3  hit") < out.index("    2  t") < out.index("    4  normal")
+    written = sorted((tmp_path / "fixtures").glob("*.json"))
+    assert [path.name for path in written] == ["query00002-t.json", "query00003-hit.json", "query00004-normal.json"]
+    fixture = load_fixture(written[1])
+    assert fixture.engine == {"name": "my-engine", "version": "2.3.0", "precision": "float32",
+                              "answers": {"target": {"hit": False}}}
+    assert fixture.expected["target"]["hit"]["value"] is True and run_fixture(fixture).passed
+    assert main(["check", str(tmp_path / "fixtures")]) == 0
+
+
+def test_an_agreeing_log_exits_0_and_a_bad_one_2(tmp_path, capsys):
+    path = tmp_path / "good.jsonl"
+    path.write_text(json.dumps(FLOAT32_LOG[0]) + "\n")
+    assert main(["triage", str(path)]) == 0
+    path.write_text("{not json\n")
+    assert main(["triage", str(path)]) == 2 and "line 1: not JSON" in capsys.readouterr().err
