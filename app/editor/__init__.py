@@ -2,7 +2,8 @@
 
 ``selection`` (what is selected, picking, the camera's framing, gizmo modes),
 ``edits`` (commands on the scene and undo), ``nudge`` (by ulps or an epsilon),
-``files`` (open, save, autosave, fixtures); the ``Editor`` joins them and holds
+``files`` (open, save, autosave, fixtures), ``queries`` (a query log from another
+engine, one query shown at a time); the ``Editor`` joins them and holds
 their state and the view it computes.  ``gizmo_motion`` reads ImGuizmo's float32
 drags exactly; ``compiling`` compiles the kernels in the background on a cold
 cache.  No GL and no UI toolkit here: the window and the panels call these
@@ -23,6 +24,7 @@ from sweeplab.editor.compiling import KernelCompilation, start_if_cold
 from sweeplab.editor.edits import Edits
 from sweeplab.editor.files import Files
 from sweeplab.editor.nudge import Nudging
+from sweeplab.editor.queries import Queries
 from sweeplab.editor.selection import Selection
 from sweeplab.scene import autosave
 from sweeplab.scene.fixture import Fixture, FixtureReport, run_fixture
@@ -38,7 +40,7 @@ reference answers) are computed: a drag stays fluid, and they appear as soon as
 the user pauses."""
 
 
-class Editor(Selection, Edits, Nudging, Files):
+class Editor(Selection, Edits, Nudging, Files, Queries):
     """The editor's state: the scene with its history, selection, camera and file."""
 
     def __init__(self, scene: Scene, path: Path | None = None, clock: Callable[[], float] = time.monotonic):
@@ -51,6 +53,9 @@ class Editor(Selection, Edits, Nudging, Files):
         self.gizmo_operation = "translate"
         self.end_pose = False
         self.fixture: Fixture | None = None  # when a fixture is open: its expected answers
+        self.queries: list | None = None  # when a query log is open: its verdicts (``editor.queries``)
+        self.query = None
+        self._query_state = -1
         self.check_reference = True
         self.nudge_axis, self.nudge_by_ulp, self.nudge_direction, self.nudge_epsilon = 0, True, False, 1e-12
         self.fixture_dialog_requested = False
@@ -103,12 +108,14 @@ class Editor(Selection, Edits, Nudging, Files):
         display = self.mesh_display
         pending = not self.physics_ready
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
-               display.traversal, display.contacts, display.minkowski, display.every_hit, pending)
+               display.traversal, display.contacts, display.minkowski, display.every_hit, display.engines, pending,
+               self.engine_answer)
         self._view_still = still
         if key != self._view_key:
             self._view = build_view_model(self.history.current, self.selected, float32=still,
                                           reference=still and self.check_reference, display=replace(display),
-                                          pending=pending, progress=self.progress, intervals=still)
+                                          pending=pending, progress=self.progress, intervals=still,
+                                          engine_answer=self.engine_answer)
             self._view_key = key
         return self._view
 

@@ -9,6 +9,7 @@ from sweeplab.scene.fixture import (FixtureError, is_fixture_file, load_fixture,
                                     save_fixture)
 from sweeplab.scene.history import SceneHistory
 from sweeplab.scene.model import Scene, SceneError, SceneObject, load, save
+from sweeplab.scene.query_log import is_query_log
 from sweeplab.scene.shape_kinds import KINDS
 
 AUTOSAVE_SECONDS = 5.0
@@ -35,6 +36,20 @@ class Files:
             return None
         self.message = f"saved fixture {path}"
         return path
+
+    def copy_as_test(self, language: str, function: str) -> str | None:
+        """The scene as tests in ``language`` ("C++" or "Rust", ``scene.foreign_tests``)
+        calling ``function``; None, and a message, when it cannot be."""
+        from sweeplab.scene.foreign_tests import cpp_source, rust_source
+
+        if not function.isidentifier():
+            self.message = f"the function name must be an identifier, got {function!r}"
+            return None
+        try:
+            return (cpp_source if language == "C++" else rust_source)(self.scene, function)
+        except FixtureError as error:
+            self.message = f"cannot copy as a {language} test: {error}"
+            return None
 
     def copy_as_pytest(self) -> str | None:
         """The scene as a pytest function (``fixture.pytest_source``); None, and a
@@ -67,7 +82,10 @@ class Files:
         A fixture opens with its expected answers shown beside the actual ones (and no
         scene path, so that Save never writes a scene over the fixture); so does a scene
         opened ``untitled`` (a bundled example: Save never writes into the installed
-        package).  An autosave of the file newer than it is offered back (``restorable``)."""
+        package).  An autosave of the file newer than it is offered back (``restorable``).
+        A query log opens its queries (``editor.queries``)."""
+        if is_query_log(path):
+            return self.open_query_log(Path(path))
         try:
             fixture = load_fixture(path) if is_fixture_file(path) else None
             scene = fixture.scene if fixture is not None else load(path)
@@ -76,7 +94,7 @@ class Files:
             return False
         titled = fixture is None and not untitled
         self._replace_scene(scene, Path(path) if titled else None)
-        self.fixture = fixture
+        self.fixture, self.queries, self.query = fixture, None, None
         self.restorable = autosave.newer_than_file(path) if titled else None
         self.message = f"opened {path}"
         return True
@@ -86,7 +104,7 @@ class Files:
         scene = Scene(objects=[SceneObject("ball", "sphere", dict(KINDS["sphere"].defaults))], moving="ball",
                       direction=[4.0, 0.0, 0.0])
         self._replace_scene(scene, None)
-        self.fixture, self.restorable = None, None
+        self.fixture, self.restorable, self.queries, self.query = None, None, None, None
         self.message = "new scene"
 
     def _replace_scene(self, scene: Scene, path: Path | None) -> None:

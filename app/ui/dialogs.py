@@ -38,6 +38,28 @@ def unsaved_dialog(editor: Editor, state: PanelState) -> None:
     imgui.end_popup()
 
 
+def copy_test_dialog(editor: Editor, state: PanelState) -> None:
+    """Copy as C++ / Rust test: the function the tests call, then the clipboard."""
+    if state.copy_language is None:
+        return
+    title = f"Copy as {state.copy_language} test###copy test"
+    imgui.open_popup(title)
+    if not imgui.begin_popup_modal(title, None, imgui.WindowFlags_.always_auto_resize)[0]:
+        return
+    imgui.text("Every float exact; sweeplab's answers as the expected values, within the fixture tolerances.")
+    imgui.set_next_item_width(300)
+    state.test_function = imgui.input_text("function the tests call", state.test_function)[1]
+    if imgui.button("Copy"):
+        source = editor.copy_as_test(state.copy_language, state.test_function)
+        if source is not None:
+            imgui.set_clipboard_text(source)
+            editor.message = f"copied {source.count(chr(10))} lines of {state.copy_language} tests"
+            state.copy_language = None
+            imgui.close_current_popup()
+    if cancel_and_message(editor):
+        state.copy_language = None
+
+
 def same_line_button(label: str) -> bool:
     imgui.same_line()
     return imgui.button(label)

@@ -19,7 +19,7 @@ from imgui_bundle import imgui
 
 LEFT = ("Scene", "Inspector", "Nudge")
 RIGHT = ("Hits along the path", "Meshes", "Separating axes", "Perturbation scan", "Fixture: expected vs actual")
-BOTTOM = ("Results",)
+BOTTOM = ("Results", "Queries")
 PANELS = LEFT + BOTTOM + RIGHT
 """Every docked panel, by window name."""
 LEFT_WIDTH, RIGHT_WIDTH, BOTTOM_HEIGHT = 0.22, 0.27, 0.3

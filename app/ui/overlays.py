@@ -60,6 +60,7 @@ LEGEND = (
     (view_model.FEATURE, "feature touched"),
     (view_model.SELECTED, "selected (outline)"),
     (view_model.INTERVAL, "touching (every hit)"),
+    (view_model.ENGINE, "another engine's answer"),
 )
 
 

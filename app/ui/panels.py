@@ -12,12 +12,13 @@ from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
 from sweeplab.scene.shape_kinds import KINDS
-from sweeplab.ui.dialogs import path_dialog, restore_dialog, unsaved_dialog
+from sweeplab.ui.dialogs import copy_test_dialog, path_dialog, restore_dialog, unsaved_dialog
 from sweeplab.ui.fields import committed_text, exact_number_field, remember_rect, vector_field
 from sweeplab.ui.gizmo import gizmo_handles
 from sweeplab.ui.layout import dock_panels
 from sweeplab.ui.menus import menu_bar
 from sweeplab.ui.meshes import draw_axes_panel, draw_mesh_panel, source_field
+from sweeplab.ui.queries import queries_panel
 from sweeplab.ui.overlays import compiling_overlay, labels, legend, shortcuts_panel, status_line
 from sweeplab.ui.results import path_hits_panel, results_panel
 from sweeplab.ui.state import PanelState
@@ -38,11 +39,13 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     inspector(editor)
     results_panel(editor, size)
     path_hits_panel(editor)
+    queries_panel(editor, state)
     draw_mesh_panel(editor, size)
     draw_axes_panel(editor, size)
     if state.show_help:
         shortcuts_panel(state, size)
     path_dialog(editor, state)
+    copy_test_dialog(editor, state)
     gizmo_handles(editor, state, size)
     status_line(editor, state)
     if state.show_legend:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
+from sweeplab.engines import ADAPTERS
 from sweeplab.ui.commands import copy_as_pytest
 from sweeplab.view.reports import TargetReport
 
@@ -15,8 +16,10 @@ DIFFERS = (1.0, 0.35, 0.3, 1.0)
 def report_text(report: TargetReport) -> str:
     """Full-precision text of one target's answer (what "Copy" puts on the clipboard)."""
     result = report.result
+    others = [f"  {name} says: {engine_cell(found)[0]}" for name, found in report.engines.items()]
     if result is None or not result.hit:
-        return f"{report.name}: {report.status}{' (' + report.message + ')' if report.message else ''}"
+        return "\n".join([f"{report.name}: {report.status}{' (' + report.message + ')' if report.message else ''}",
+                          *others])
     lines = [f"{report.name}: {report.status}", f"  t = {result.t!r}",
              f"  point = [{', '.join(repr(float(v)) for v in result.point)}]",
              f"  normal = [{', '.join(repr(float(v)) for v in result.normal)}]",
@@ -27,13 +30,23 @@ def report_text(report: TargetReport) -> str:
         lines.append(f"  {report.message}")
     if result.initially_overlapping:
         lines.append(f"  penetration_depth = {result.penetration_depth!r}")
-    return "\n".join(lines)
+    return "\n".join(lines + others)
+
 
 RESULT_COLUMNS = ("target", "status", "t", "t in float32", "feature", "face", "normal", "point",
                   "penetration depth", "reference", "note")
 
 
-def result_cells(report: TargetReport) -> list[tuple[str, bool]]:
+def engine_cell(found) -> tuple[str, bool]:
+    """Another engine's answer as a results cell, flagged when it disagrees."""
+    if found.answer is None:
+        return f"cannot: {found.detail}", False
+    said = f"hit, t = {found.answer.t!r}" if found.answer.hit else "miss"
+    return (said if found.kind == "agrees" else f"{said}  DISAGREES ({found.kind}): {found.detail}",
+            found.kind != "agrees")
+
+
+def result_cells(report: TargetReport, engines: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
     """The results table's row of one target: (text, differs) per ``RESULT_COLUMNS``,
     every number whole (``repr``: it round-trips), nothing cut."""
     result, single = report.result, report.single
@@ -61,6 +74,7 @@ def result_cells(report: TargetReport) -> list[tuple[str, bool]]:
     else:
         cells.append(("", False))
     cells.append((report.message, False))
+    cells += [engine_cell(report.engines[name]) if name in report.engines else ("", False) for name in engines]
     return cells
 
 
@@ -81,20 +95,23 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
             editor.request_fixture_dialog()
         imgui.same_line()
         editor.check_reference = imgui.checkbox("check reference", editor.check_reference)[1]
+        _engine_toggles(editor)
         first = f"first hit: {view.earliest} at t = {view.time_of_impact!r}" if view.earliest else "no hit"
         if imgui.selectable(first, False)[0]:
             imgui.set_clipboard_text(first)
         flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
                  | imgui.TableFlags_.sizing_fixed_fit | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
-        if imgui.begin_table("results", len(RESULT_COLUMNS) + 1, flags):
+        engines = editor.mesh_display.engines
+        columns = RESULT_COLUMNS + tuple(f"{name} says" for name in engines)
+        if imgui.begin_table("results", len(columns) + 1, flags):
             imgui.table_setup_scroll_freeze(1, 1)
-            for heading in RESULT_COLUMNS + ("",):
+            for heading in columns + ("",):
                 imgui.table_setup_column(heading)
             imgui.table_headers_row()
             for report in view.reports:
                 imgui.table_next_row()
                 imgui.push_id(report.name)
-                for column, (text, differs) in enumerate(result_cells(report)):
+                for column, (text, differs) in enumerate(result_cells(report, engines)):
                     imgui.table_set_column_index(column)
                     if differs:
                         imgui.push_style_color(imgui.Col_.text, DIFFERS)
@@ -103,12 +120,28 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
                         editor.message = f"copied {text}"
                     if differs:
                         imgui.pop_style_color()
-                imgui.table_set_column_index(len(RESULT_COLUMNS))
+                imgui.table_set_column_index(len(columns))
                 if imgui.small_button("copy"):
                     imgui.set_clipboard_text(report_text(report))
                 imgui.pop_id()
             imgui.end_table()
     imgui.end()
+
+
+def _engine_toggles(editor: Editor) -> None:
+    """"Also answer with": each engine adapter, its answers shown as a column (an
+    engine whose extra is not installed says so in its cells)."""
+    display = editor.mesh_display
+    imgui.same_line()
+    imgui.text_disabled("also answer with:")
+    for name in ADAPTERS:
+        imgui.same_line()
+        changed, on = imgui.checkbox(name, name in display.engines)
+        if imgui.is_item_hovered():
+            imgui.set_tooltip(f"{name}'s own answer for every target, beside sweeplab's (pip install "
+                              f"'sweeplab[{ADAPTERS[name][1]}]')")
+        if changed:
+            display.engines = tuple(n for n in ADAPTERS if (n == name and on) or (n != name and n in display.engines))
 
 
 def interval_text(interval) -> str:

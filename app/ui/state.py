@@ -28,5 +28,9 @@ class PanelState:
         self.reset_layout = False
         self.show_legend = True
         self.show_labels = True
+        self.disagreements_only = False
+        self.copy_language: str | None = None
+        """"C++" or "Rust" while the Copy as test dialog is open."""
+        self.test_function = "sweep_test"
         self.focus: str | None = None
         """A panel to bring forward this frame (View > Show)."""

@@ -49,6 +49,8 @@ class MeshDisplay:
     contacts: bool = True
     minkowski: bool = False
     every_hit: bool = True
+    engines: tuple[str, ...] = ()
+    """Other engines that also answer every target (``engines``; Results panel)."""
     """List and draw every contact interval along the path (``view.path_hits``), once
     the scene is still."""
 

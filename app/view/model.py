@@ -21,6 +21,7 @@ from sweeplab.view import meshes, minkowski, tessellate
 from sweeplab.view.meshes import MeshDisplay, MeshOverlapReport, MeshReport
 from sweeplab.view.path_hits import ContactInterval, contact_intervals
 from sweeplab.view.reports import FLOAT32_MAX, TargetReport, beyond_float32, scene_scale, sweep_targets
+from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.physics import SweepResult
 
 
@@ -98,18 +99,20 @@ class ViewModel:
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
                      reference: bool = False, display: MeshDisplay | None = None,
                      pending: bool = False, progress: Callable[[int, int], None] | None = None,
-                     intervals: bool = False) -> ViewModel:
+                     intervals: bool = False, engine_answer: tuple[str, EngineAnswer] | None = None) -> ViewModel:
     """Everything to draw, and a report per target (with the float32 lens and the
     reference answers when asked: the editor asks once the scene is still);
     ``display`` says what to draw of meshes (``view.meshes``).  ``pending``: the
     physics kernels are still compiling (``editor.compiling``): the shapes and the
     motion only, each target "pending", no physics called.  ``progress``: as
     ``sweep_targets`` takes it.  ``intervals``: also every contact interval along
-    the path (when ``display.every_hit``; the editor asks once the scene is still)."""
+    the path (when ``display.every_hit``; the editor asks once the scene is still).
+    ``engine_answer``: another engine's (name, answer) to the scene's one target,
+    drawn as a second ghost (a query from a log)."""
     display = display or MeshDisplay()
     view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="compiling the physics kernels")
                               for o in scene.targets()] if pending
-                     else sweep_targets(scene, float32, reference, progress))
+                     else sweep_targets(scene, float32, reference, progress, display.engines))
     hits = [r for r in view.reports if r.time is not None]
     if hits:
         first = min(hits, key=lambda r: r.time)
@@ -149,6 +152,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         _add_mesh_overlaps(view, scene)
     if display.minkowski:
         _add_teaching_view(view, scene, selected)
+    if engine_answer is not None and scene.moving is not None:
+        _add_engine_answer(view, scene, engine_answer[1], scale)
     if display.every_hit and intervals and not pending:
         view.intervals, view.unlisted = contact_intervals(scene)
         _add_intervals(view, scene)
@@ -158,6 +163,26 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         view.lines.append(LineBatch(outline.outline, SELECTED, 3.0, on_top=True))
     view.bounds = _bounds(view)
     return view
+
+ENGINE = (0.72, 0.45, 1.0, 1.0)
+"""Another engine's answer: its time-of-impact pose, point and normal."""
+
+
+def _add_engine_answer(view: ViewModel, scene: Scene, answer: EngineAnswer, scale: float) -> None:
+    """The engine's ghost: the moving shape's outline at the engine's t, its contact
+    point and its normal (as far as the engine gave them)."""
+    moving = scene.object(scene.moving)
+    if not answer.hit or answer.t is None or beyond_float32(moving.params):
+        return
+    outline = drawn_mesh(moving.kind, moving.params).outline
+    view.lines.append(LineBatch(outline + answer.t * np.asarray(scene.direction, float), ENGINE, 2.5, on_top=True))
+    if answer.point is not None:
+        view.points.append(PointBatch(np.asarray([answer.point], float), ENGINE, 14.0))
+        if answer.normal is not None:
+            view.lines.append(LineBatch(tessellate.arrows(np.asarray(answer.point, float),
+                                                          np.asarray(answer.normal, float) * scale * 1.5),
+                                        ENGINE, 3.0, on_top=True))
+
 
 INTERVAL = (1.0, 0.75, 0.2, 0.9)
 """Stretches of the path where the moving shape touches a target."""

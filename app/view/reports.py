@@ -5,12 +5,14 @@ how they disagree; traces of mesh walks and separating axes.  No GL."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from sweeplab.scene.model import Scene
+from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.scene.shape_kinds import KINDS, build_shape
 from sweeplab.view import meshes
 from sweeplab.view.meshes import MeshReport
@@ -55,6 +57,8 @@ class TargetReport:
     the feature pair), when it has one."""
     separating_axes: SatTrace | None = None
     """A moving polyhedron's separating axis test over time, axis by axis."""
+    engines: dict[str, EngineReport] = field(default_factory=dict)
+    """Other engines' answers (View: also answer with), by engine name."""
 
     @property
     def time(self) -> float | None:
@@ -65,8 +69,45 @@ class TargetReport:
         return narrowphase.t if narrowphase is not None and narrowphase.hit else None
 
 
+@dataclass
+class EngineReport:
+    """Another engine's answer to one target: ``kind`` is ``engines.compare``'s
+    ("agrees", "hit", "t", ...) or "cannot" (the engine cannot answer the pair, or
+    is not installed: ``detail`` says why)."""
+
+    answer: EngineAnswer | None
+    kind: str
+    detail: str
+
+
+def engine_reports(names: tuple[str, ...], moving, target, direction, ours: SweepResult) -> dict[str, EngineReport]:
+    """Each named engine's answer to the pair, compared with sweeplab's."""
+    from sweeplab.engines import EngineUnavailable
+    from sweeplab.engines.compare import compare
+
+    found = {}
+    for name in names:
+        try:
+            adapter = _adapter(name)
+            answer = adapter.answer(moving, target, direction)
+        except (EngineUnavailable, TypeError, ValueError) as error:
+            found[name] = EngineReport(None, "cannot", str(error))
+            continue
+        kind, _, detail = compare(answer, ours, adapter.info.precision)
+        found[name] = EngineReport(answer, kind, detail)
+    return found
+
+
+@functools.lru_cache(maxsize=4)
+def _adapter(name: str):
+    from sweeplab.engines import engine
+
+    return engine(name)
+
+
 def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
-                  progress: Callable[[int, int], None] | None = None) -> list[TargetReport]:
+                  progress: Callable[[int, int], None] | None = None,
+                  engines: tuple[str, ...] = ()) -> list[TargetReport]:
     """Sweep the moving object against every other object of the scene; with
     ``float32`` also in single precision (the lens), with ``reference`` also with
     the reference solver (and, between two meshes, the bisection narrowphase: both
@@ -116,6 +157,8 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                 sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
                 report.mesh.contacts, report.mesh.classification = meshes.sphere_contacts(
                     sphere, target, scene.direction, result.t, scene_scale(scene))
+        if engines:
+            report.engines = engine_reports(engines, moving, target, scene.direction, result)
         if reference:
             report.reference = second_opinion(moving, target, scene.direction)
             if report.reference is not None:

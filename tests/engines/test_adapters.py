@@ -40,3 +40,26 @@ def test_rapier_answers_in_float32_with_a_point_and_normal():
     box = ConvexPolyhedron([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
     assert rapier.answer(Sphere([0, 0, 5], 1.0), box, [0, 0, -10]).t == pytest.approx(0.3, abs=1e-6)
     assert rapier.info.precision == "float32"
+
+
+def test_the_editor_shows_each_engines_answer_beside_sweeplabs():
+    """#22: "Also answer with: fcl / rapier" — every target answered by each engine,
+    disagreements flagged, a pair an engine cannot answer said so."""
+    adapter("fcl")
+    adapter("rapier")
+    from sweeplab.cli import DEMO_SCENE
+    from sweeplab.scene.model import load
+    from sweeplab.ui.results import engine_cell, report_text
+    from sweeplab.view.meshes import MeshDisplay
+    from sweeplab.view.model import build_view_model
+
+    view = build_view_model(load(DEMO_SCENE), display=MeshDisplay(engines=("fcl", "rapier")))
+    by_name = {report.name: report for report in view.reports}
+    assert set(by_name["graze sphere"].engines) == {"fcl", "rapier"}
+    assert by_name["plane"].engines["fcl"].kind == "cannot" and "no fcl geometry" in by_name["plane"].engines["fcl"].detail
+    assert by_name["segment"].engines["rapier"].kind == "agrees"  # f32: within 1e-4 of sweeplab's t
+    triangle = by_name["triangle"].engines["fcl"]
+    assert triangle.kind == "cannot" and "segfault" in triangle.detail
+    text, differs = engine_cell(by_name["segment"].engines["rapier"])
+    assert text.startswith("hit, t = ") and not differs
+    assert "rapier says: hit, t = " in report_text(by_name["segment"])
