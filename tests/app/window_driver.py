@@ -294,6 +294,11 @@ def screenshots(driver: Driver) -> dict:
     tools.scan_history = editor.history
     window.panels.focus = "Perturbation scan"
     shot("scan")
+    if os.environ.get("SWEEPLAB_DRIVER_LOG"):  # a query log: the Queries panel and the engine's ghost
+        editor.open(Path(os.environ["SWEEPLAB_DRIVER_LOG"]))
+        editor.mesh_display.engines = ("fcl", "rapier")
+        window.panels.focus = "Queries"
+        shot("queries")
     return {"written": written}
 
 
