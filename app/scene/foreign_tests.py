@@ -58,6 +58,18 @@ def _checks(scene: Scene) -> list[tuple[SceneObject, dict]]:
     return [(target, found[target.name]) for target in scene.targets() if target.name in found]
 
 
+def _expectations(result) -> list[tuple[str, float, float]]:
+    """(field, expected value, tolerance) of a hit: t, then the point's and the
+    normal's coordinates; none for a miss."""
+    if not result.hit:
+        return []
+    found = [("t", float(result.t), DEFAULT_TOLERANCES["t"])]
+    for name in ("point", "normal"):
+        found += [(f"{name}.{axis}", float(value), DEFAULT_TOLERANCES[name])
+                  for axis, value in zip("xyz", getattr(result, name), strict=True)]
+    return found
+
+
 def _header(function: str) -> str:
     shapes = "; ".join(f"{TYPE_NAMES[kind]} {{{', '.join(name for name, _ in fields)}}}"
                        for kind, fields in SHAPE_FIELDS.items())
@@ -101,12 +113,8 @@ def cpp_source(scene: Scene, function: str = "sweep_test") -> str:
                   f"    const Vec3 direction{_cpp_value(scene.direction, 'vector')};",
                   f"    const auto answer = {function}(moving, target, direction);",
                   f"    CHECK(answer.hit == {'true' if result.hit else 'false'});"]
-        if result.hit:
-            lines += [f"    CHECK(std::abs(answer.t - {_cpp_number(result.t)}) <= {DEFAULT_TOLERANCES['t']!r});"]
-            for name in ("point", "normal"):
-                for axis, value in zip("xyz", getattr(result, name), strict=True):
-                    lines.append(f"    CHECK(std::abs(answer.{name}.{axis} - {_cpp_number(value)}) <= "
-                                 f"{DEFAULT_TOLERANCES[name]!r});")
+        lines += [f"    CHECK(std::abs(answer.{field} - {_cpp_number(value)}) <= {bound!r});"
+                  for field, value, bound in _expectations(result)]
         lines += ["}", ""]
     return "\n".join(lines)
 
@@ -151,11 +159,7 @@ def rust_source(scene: Scene, function: str = "sweep_test") -> str:
                   f"    let direction = {_rust_vector(scene.direction)};",
                   f"    let answer = {function}(&moving, &target, direction);",
                   f"    assert_eq!(answer.hit, {'true' if result.hit else 'false'});"]
-        if result.hit:
-            lines.append(f"    assert!((answer.t - {_rust_number(result.t)}).abs() <= {DEFAULT_TOLERANCES['t']!r});")
-            for name in ("point", "normal"):
-                for axis, value in zip("xyz", getattr(result, name), strict=True):
-                    lines.append(f"    assert!((answer.{name}.{axis} - {_rust_number(value)}).abs() <= "
-                                 f"{DEFAULT_TOLERANCES[name]!r});")
+        lines += [f"    assert!((answer.{field} - {_rust_number(value)}).abs() <= {bound!r});"
+                  for field, value, bound in _expectations(result)]
         lines += ["}", ""]
     return "\n".join(lines)
