@@ -3,7 +3,8 @@
 ``selection`` (what is selected, picking, the camera's framing, gizmo modes),
 ``edits`` (commands on the scene and undo), ``nudge`` (by ulps or an epsilon),
 ``files`` (open, save, autosave, fixtures), ``queries`` (a query log from another
-engine, one query shown at a time); the ``Editor`` joins them and holds
+engine, one query shown at a time), ``lessons`` (a lesson's scene, step by step);
+the ``Editor`` joins them and holds
 their state and the view it computes.  ``gizmo_motion`` reads ImGuizmo's float32
 drags exactly; ``compiling`` compiles the kernels in the background on a cold
 cache.  No GL and no UI toolkit here: the window and the panels call these
@@ -23,6 +24,7 @@ from pathlib import Path
 from sweeplab.editor.compiling import KernelCompilation, start_if_cold
 from sweeplab.editor.edits import Edits
 from sweeplab.editor.files import Files
+from sweeplab.editor.lessons import Lessons
 from sweeplab.editor.nudge import Nudging
 from sweeplab.editor.queries import Queries
 from sweeplab.editor.selection import Selection
@@ -40,7 +42,7 @@ reference answers) are computed: a drag stays fluid, and they appear as soon as
 the user pauses."""
 
 
-class Editor(Selection, Edits, Nudging, Files, Queries):
+class Editor(Selection, Edits, Nudging, Files, Queries, Lessons):
     """The editor's state: the scene with its history, selection, camera and file."""
 
     def __init__(self, scene: Scene, path: Path | None = None, clock: Callable[[], float] = time.monotonic):
@@ -56,6 +58,8 @@ class Editor(Selection, Edits, Nudging, Files, Queries):
         self.queries: list | None = None  # when a query log is open: its verdicts (``editor.queries``)
         self.query = None
         self._query_state = -1
+        self.lesson = None  # when a lesson is open (``editor.lessons``)
+        self.lesson_step = 0
         self.check_reference = True
         self.nudge_axis, self.nudge_by_ulp, self.nudge_direction, self.nudge_epsilon = 0, True, False, 1e-12
         self.fixture_dialog_requested = False

@@ -26,7 +26,7 @@ from sweeplab.scene.query_log import QueryLogError, read_log, write_log
 
 def _tolerance_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--t-tolerance", type=float, default=None,
-                        help="|Δt| allowed (default 1e-6 for float64 engines, 1e-4 for float32)")
+                        help="|dt| allowed (default 1e-6 for float64 engines, 1e-4 for float32)")
     parser.add_argument("--normal-tolerance", type=float, default=None,
                         help="angle between normals allowed, radians (default 1e-3 float64, 1e-2 float32)")
 

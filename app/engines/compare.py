@@ -14,7 +14,7 @@ from sweeplab.physics import SweepResult
 SEVERITY = {"hit": 4, "start": 3, "t": 2, "normal": 1, "agrees": 0, "unsupported": -1}
 """Kinds of verdict, worst first."""
 T_TOLERANCE = {"float64": 1e-6, "float32": 1e-4}
-"""|Δt| allowed by default, by the engine's precision (t is a fraction of the sweep)."""
+"""|dt| allowed by default, by the engine's precision (t is a fraction of the sweep)."""
 NORMAL_TOLERANCE = {"float64": 1e-3, "float32": 1e-2}
 """Angle between the normals allowed by default (radians), by the engine's precision."""
 
@@ -48,7 +48,7 @@ def compare(answer: EngineAnswer, ours: SweepResult, precision: str,
     if answer.t is not None:
         gap = abs(answer.t - float(ours.t))
         if gap > t_tolerance:
-            return "t", gap, f"engine t = {answer.t!r}, sweeplab t = {float(ours.t)!r} (|Δt| = {gap:.3g})"
+            return "t", gap, f"engine t = {answer.t!r}, sweeplab t = {float(ours.t)!r} (|dt| = {gap:.3g})"
     if answer.normal is not None:
         angle = _angle(np.asarray(answer.normal, float), np.asarray(ours.normal, float))
         if angle > normal_tolerance:

@@ -8,7 +8,7 @@ the second opinion (``view.reports.second_opinion``: the reference's bisection o
 the exact distance, or a GJK cast).  A disagreement has a kind, ranked by
 severity: ``hit`` (the engine says hit where sweeplab says miss, or the other
 way), ``start`` (the shapes overlap at t = 0, which the engine misses — often a
-convention, not a bug), ``t`` (both hit, |Δt| beyond the tolerance), ``normal``
+convention, not a bug), ``t`` (both hit, |dt| beyond the tolerance), ``normal``
 (both hit, the normals more than the angle apart, when the engine gives one).
 """
 
@@ -26,7 +26,7 @@ from sweeplab.physics import SweepResult, sweep, tolerance
 
 @dataclass
 class Verdict:
-    """One query judged: ``kind`` (a key of ``SEVERITY``), ``size`` (|Δt| or the
+    """One query judged: ``kind`` (a key of ``SEVERITY``), ``size`` (|dt| or the
     angle; for a flipped hit, 1), and sweeplab's and the second opinion's answers."""
 
     number: int
@@ -112,7 +112,7 @@ def summary(verdicts: list[Verdict]) -> str:
     counts = {kind: sum(verdict.kind == kind for verdict in verdicts) for kind in SEVERITY}
     disagreeing = sum(counts[kind] for kind in ("hit", "start", "t", "normal"))
     parts = [f"{len(verdicts)} queries: {counts['agrees']} agree, {disagreeing} disagree "
-             f"({counts['hit']} hit flipped, {counts['start']} overlap at start missed, {counts['t']} |Δt| beyond "
+             f"({counts['hit']} hit flipped, {counts['start']} overlap at start missed, {counts['t']} |dt| beyond "
              f"tolerance, {counts['normal']} normal)"]
     if counts["unsupported"]:
         parts.append(f"{counts['unsupported']} not judged")

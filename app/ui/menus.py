@@ -9,6 +9,7 @@ from sweeplab.scene import autosave
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.ui.commands import COMMANDS, MENUS
 from sweeplab.ui.layout import PANELS
+from sweeplab.ui.lessons import lessons_menu
 from sweeplab.ui.meshes import add_mesh_menu
 from sweeplab.ui.state import PanelState
 
@@ -29,6 +30,7 @@ def menu_bar(editor: Editor, state: PanelState) -> None:
                 _recover_menu(editor)
             if menu == "View":
                 _show_menu(state)
+                lessons_menu(editor)
             imgui.end_menu()
         if menu == "Edit":
             _add_menu(editor, state)

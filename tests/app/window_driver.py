@@ -294,6 +294,13 @@ def screenshots(driver: Driver) -> dict:
     tools.scan_history = editor.history
     window.panels.focus = "Perturbation scan"
     shot("scan")
+    from sweeplab.view.lessons import bundled_lessons
+
+    for lesson in bundled_lessons()[:4:3]:  # lessons 1 and 4
+        editor.open_lesson(lesson)
+        editor.show_step(1)
+        window.panels.focus = "Lesson"
+        shot(f"lesson{lesson.number}")
     if os.environ.get("SWEEPLAB_DRIVER_LOG"):  # a query log: the Queries panel and the engine's ghost
         editor.open(Path(os.environ["SWEEPLAB_DRIVER_LOG"]))
         editor.mesh_display.engines = ("fcl", "rapier")

@@ -44,7 +44,7 @@ def test_triage_writes_fixtures_that_check_and_record_the_engine(tmp_path, capsy
     log = hand_made_log(tmp_path / "log.jsonl")
     assert main(["triage", str(log), "--fixtures", str(tmp_path / "fixtures")]) == 1
     out = capsys.readouterr().out
-    assert "4 queries: 1 agree, 3 disagree (1 hit flipped, 0 overlap at start missed, 1 |Δt| beyond tolerance, " \
+    assert "4 queries: 1 agree, 3 disagree (1 hit flipped, 0 overlap at start missed, 1 |dt| beyond tolerance, " \
            "1 normal)" in out
     assert out.index("    3  hit") < out.index("    2  t") < out.index("    4  normal")
     written = sorted((tmp_path / "fixtures").glob("*.json"))

@@ -1,0 +1,112 @@
+"""The Lesson panel (View > Lessons): a lesson's text a step at a time, Previous /
+Next, and its picture computed from the live scene (``view.lessons``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from imgui_bundle import imgui, implot
+
+from sweeplab.editor import Editor
+from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
+
+PLOT_SAMPLES = 400
+
+
+def lessons_menu(editor: Editor) -> None:
+    """View > Lessons: every bundled lesson."""
+    if imgui.begin_menu("Lessons"):
+        for lesson in bundled_lessons():
+            if imgui.menu_item_simple(f"{lesson.number}. {lesson.title}"):
+                editor.open_lesson(lesson)
+        imgui.end_menu()
+
+
+def lesson_panel(editor: Editor) -> None:
+    lesson = editor.lesson
+    if lesson is None:
+        return
+    opened = imgui.begin("Lesson", True)
+    if opened[0]:
+        imgui.text(f"{lesson.number}. {lesson.title}")
+        steps = len(lesson.steps)
+        if imgui.button("< Previous") and editor.lesson_step > 0:
+            editor.show_step(editor.lesson_step - 1)
+        imgui.same_line()
+        imgui.text(f"step {editor.lesson_step + 1} of {steps}")
+        imgui.same_line()
+        if imgui.button("Next >") and editor.lesson_step < steps - 1:
+            editor.show_step(editor.lesson_step + 1)
+        imgui.separator()
+        imgui.text_wrapped(lesson.steps[editor.lesson_step].text)
+        imgui.separator()
+        try:
+            PICTURES.get(lesson.picture, lambda editor: None)(editor)
+        except (StopIteration, KeyError, ValueError, TypeError) as error:  # the user changed the scene's shapes
+            imgui.text_disabled(f"(the picture needs the lesson's shapes: {error})")
+    imgui.end()
+    if not opened[1]:
+        editor.close_lesson()
+
+
+def _quadratic_picture(editor: Editor) -> None:
+    found = quadratic(editor.scene)
+    t = np.linspace(-0.25, 1.25, PLOT_SAMPLES)
+    if implot.begin_plot("|c + t d - p|^2 - r^2", (-1, 260)):
+        implot.setup_axes("t", "")
+        implot.plot_line("a t^2 + 2 b t + c", t, found.value(t))
+        implot.plot_line("0", np.array([-0.25, 1.25]), np.zeros(2))
+        if found.roots:
+            implot.plot_scatter("roots", np.array(found.roots), np.zeros(len(found.roots)))
+        implot.end_plot()
+    imgui.text(f"a = {found.a!r}, b = {found.b!r}, c = {found.c!r}")
+    imgui.text_wrapped(found.formula())
+    imgui.text(f"roots: {', '.join(repr(r) for r in found.roots) or 'none'};  sweep: "
+               f"{'t = ' + repr(found.t) if found.t is not None else 'miss'}")
+
+
+def _inflate_picture(editor: Editor) -> None:
+    moving, target = editor.scene.object(editor.scene.moving), object_named(editor.scene, "sphere")
+    total = float(moving.params["radius"]) + float(target.params["radius"])
+    share = 1 - float(target.params["radius"]) / total if total > 0 else 0.0
+    changed, share = imgui.slider_float("radius moved onto the ball", share, 0.0, 1.0)
+    if changed:
+        scene = inflated(editor.scene, share)
+        editor.edit(lambda edited: [setattr(o, "params", scene.object(o.name).params) for o in edited.objects])
+    view = editor.view()
+    report = next(r for r in view.reports if r.name == target.name)
+    imgui.text(f"ball radius {float(moving.params['radius']):.6g} + target radius "
+               f"{float(target.params['radius']):.6g} = {total!r}")
+    imgui.text(f"t = {report.result.t!r}" if report.result is not None and report.result.hit else "miss")
+
+
+def _swap_picture(editor: Editor) -> None:
+    target = editor.scene.targets()[0]
+    forward, backward = swapped(editor.scene, target.name)
+    for label, answer in (("ball moves by d", forward), (f"{target.name} moves by -d", backward)):
+        said = f"t = {answer.t!r}, normal = {[float(v) for v in answer.normal]}" if answer.hit else "miss"
+        imgui.text_wrapped(f"{label}: {said}")
+
+
+def _features_picture(editor: Editor) -> None:
+    target = object_named(editor.scene, "triangle")
+    candidates, answer = feature_candidates(editor.scene, target.name)
+    hits = [c for c in candidates if c.t is not None]
+    earliest = min(hits, key=lambda c: c.t) if hits else None
+    if imgui.begin_table("candidates", 2, imgui.TableFlags_.borders | imgui.TableFlags_.sizing_fixed_fit):
+        for candidate in candidates:
+            imgui.table_next_row()
+            imgui.table_set_column_index(0)
+            imgui.text(candidate.feature)
+            imgui.table_set_column_index(1)
+            text = "miss" if candidate.t is None else repr(candidate.t)
+            if candidate is earliest:
+                imgui.text_colored((1.0, 0.6, 0.1, 1.0), text + "  <- earliest")
+            else:
+                imgui.text(text)
+        imgui.end_table()
+    imgui.text(f"sweep: t = {answer.t!r}, feature {answer.feature.kind} {answer.feature.index}" if answer.hit
+               else "sweep: miss")
+
+
+PICTURES = {"quadratic": _quadratic_picture, "inflate": _inflate_picture, "swap": _swap_picture,
+            "features": _features_picture}

@@ -1,0 +1,205 @@
+"""Lessons: the technique of sweep tests, taught one step at a time on live scenes.
+
+A lesson is a bundled file (``sweeplab/lessons/*.json``): a scene, a title, and
+steps, each a short text with what the view should show (camera, selection,
+display toggles).  A lesson may name a *picture*, computed here from the live
+scene so that dragging a shape updates it:
+
+* ``quadratic`` — a sphere against a point: |c + t·d - p|² - r² over t, its roots,
+  and the cancellation-free root t = c / (-b + sqrt(b² - a·c)) with the numbers;
+* ``inflate`` — two spheres: the answer is the same with the radius moved from
+  one to the other (``inflate``), down to a point against the summed sphere;
+* ``swap`` — the same question with the subject changed: the target moves by -d
+  against the moving shape, same t, normal flipped;
+* ``features`` — a sphere against a triangle split by features: the face slab,
+  three edge cylinders, three vertex balls, each candidate's t, the earliest
+  chosen, as ``sweep`` answers it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from sweeplab.scene.model import Scene, SceneObject
+from sweeplab.scene.shape_kinds import build_shape
+from sweeplab.physics import Plane, Point, Segment, sweep
+
+FORMAT = "sweeplab-lesson"
+PICTURES = ("quadratic", "inflate", "swap", "features", "")
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Step:
+    text: str
+    camera: str = ""
+    """``yaw,pitch,distance[,x,y,z]`` as ``sweeplab render --camera`` takes it ("": frame all)."""
+    select: str | None = None
+    display: dict = field(default_factory=dict)
+    """``MeshDisplay`` fields to set (``minkowski``, ``bvh_depth``, ...)."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    number: int
+    title: str
+    scene: Scene
+    steps: tuple[Step, ...]
+    picture: str = ""
+
+
+def lesson_folder() -> Path:
+    return Path(str(resources.files("sweeplab") / "lessons"))
+
+
+def lesson_from_json(data, where: str) -> Lesson:
+    def fail(message: str):
+        raise LessonError(f"{where}: {message}")
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        fail(f"not a sweeplab lesson (expected \"format\": \"{FORMAT}\")")
+    try:
+        scene = Scene.from_json(data.get("scene"))
+    except ValueError as error:
+        fail(f"scene: {error}")
+    picture = data.get("picture", "")
+    if picture not in PICTURES:
+        fail(f"picture must be one of {', '.join(p for p in PICTURES if p)}, got {picture!r}")
+    steps = data.get("steps")
+    if not isinstance(steps, list) or not steps:
+        fail("\"steps\" must be a list of steps")
+    parsed = []
+    for number, step in enumerate(steps, 1):
+        if not isinstance(step, dict) or not isinstance(step.get("text"), str):
+            fail(f"step {number} needs a \"text\"")
+        if step.get("select") is not None and step["select"] not in scene.names():
+            fail(f"step {number} selects {step['select']!r}, which is not in the scene")
+        parsed.append(Step(step["text"], step.get("camera", ""), step.get("select"), dict(step.get("display", {}))))
+    return Lesson(int(data.get("number", 0)), str(data.get("title", "")), scene, tuple(parsed), picture)
+
+
+def bundled_lessons() -> list[Lesson]:
+    """The lessons that come with sweeplab, in order."""
+    lessons = [lesson_from_json(json.loads(path.read_text()), path.name)
+               for path in sorted(lesson_folder().glob("*.json"))]
+    return sorted(lessons, key=lambda lesson: lesson.number)
+
+
+# --- pictures -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Quadratic:
+    """|m + t·d|² - r² = a·t² + 2·b·t + c, with m = c_moving - p and r the radius."""
+
+    a: float
+    b: float
+    c: float
+    roots: tuple[float, ...]
+    t: float | None
+    """The first contact in [0, 1] (None: a miss)."""
+
+    def value(self, t: np.ndarray) -> np.ndarray:
+        return self.a * t * t + 2 * self.b * t + self.c
+
+    def formula(self) -> str:
+        """The root with the numbers, as the kernels compute it (no cancellation)."""
+        discriminant = self.b * self.b - self.a * self.c
+        if self.c <= 0:
+            return f"c = {self.c!r} <= 0: the sphere already touches the point, t = 0"
+        if discriminant < 0:
+            return f"b² - a·c = {discriminant!r} < 0: no real root, the sphere passes by"
+        if self.b >= 0:
+            return f"b = {self.b!r} >= 0: moving away, no contact ahead"
+        return (f"t = c / (-b + sqrt(b² - a·c)) = {self.c!r} / ({-self.b!r} + sqrt {discriminant!r})"
+                f" = {self.c / (-self.b + math.sqrt(discriminant))!r}")
+
+
+def quadratic(scene: Scene) -> Quadratic:
+    """The lesson-1 quadratic of the scene's moving sphere and its point target."""
+    sphere = scene.object(scene.moving)
+    point = next(o for o in scene.targets() if o.kind == "point")
+    offset = np.asarray(sphere.params["center"], float) - np.asarray(point.params["p"], float)
+    direction = np.asarray(scene.direction, float)
+    a, b = float(direction @ direction), float(offset @ direction)
+    c = float(offset @ offset) - float(sphere.params["radius"]) ** 2
+    discriminant = b * b - a * c
+    roots: tuple[float, ...] = ()
+    if discriminant >= 0 and a > 0:
+        root = math.sqrt(discriminant)
+        near = c / (-b + root) if -b + root != 0 else -b / a  # the cancellation-free pair
+        far = (-b + root) / a
+        roots = tuple(sorted({near, far}))
+    answer = sweep(build_shape("sphere", sphere.params), build_shape("point", point.params), direction)
+    return Quadratic(a, b, c, roots, float(answer.t) if answer.hit else None)
+
+
+def inflated(scene: Scene, share: float) -> Scene:
+    """Lesson 2: the two spheres with ``share`` of the target's radius moved onto the
+    moving sphere (1: a sphere of the summed radius against the target's centre)."""
+    moving = scene.object(scene.moving)
+    target = next(o for o in scene.targets() if o.kind == "sphere")
+    total = float(moving.params["radius"]) + float(target.params["radius"])
+    target_radius = float(target.params["radius"]) * (1 - share) if share < 1 else 0.0
+    changed = scene.copy()
+    changed.object(moving.name).params["radius"] = total - target_radius
+    changed.object(target.name).params["radius"] = target_radius
+    return changed
+
+
+def swapped(scene: Scene, target_name: str):
+    """Lesson 3: (the answer, the answer with the subject changed): the target
+    sweeping by -d against the moving shape.  Same t; the normals opposite."""
+    moving, target = scene.object(scene.moving), scene.object(target_name)
+    direction = np.asarray(scene.direction, float)
+    moving_shape, target_shape = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
+    return sweep(moving_shape, target_shape, direction), sweep(target_shape, moving_shape, -direction)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    feature: str
+    t: float | None
+
+
+def feature_candidates(scene: Scene, target_name: str) -> tuple[list[Candidate], object]:
+    """Lesson 4: the moving sphere against each feature of a triangle on its own —
+    the face's plane (counted only where the contact lies inside the face), each
+    edge as a segment (counted only where the contact is on its side, not an end),
+    each vertex as a point — and ``sweep``'s answer."""
+    sphere = build_shape("sphere", scene.object(scene.moving).params)
+    target = scene.object(target_name)
+    corners = [np.asarray(target.params[name], float) for name in ("a", "b", "c")]
+    direction = np.asarray(scene.direction, float)
+    found = []
+    normal = np.cross(corners[1] - corners[0], corners[2] - corners[0])
+    face = sweep(sphere, Plane(normal, float(normal @ corners[0]) / float(np.linalg.norm(normal))), direction)
+    inside = face.hit and _inside(face.point, corners, normal)
+    found.append(Candidate("face", float(face.t) if inside else None))
+    for number, (start, end) in enumerate(((0, 1), (1, 2), (2, 0))):
+        edge = sweep(sphere, Segment(corners[start], corners[end]), direction)
+        on_side = edge.hit and edge.feature.kind == "edge"  # a contact at an end is that vertex's
+        found.append(Candidate(f"edge {number} ({'abc'[start]}{'abc'[end]})", float(edge.t) if on_side else None))
+    for number, corner in enumerate(corners):
+        vertex = sweep(sphere, Point(corner), direction)
+        found.append(Candidate(f"vertex {number} ({'abc'[number]})", float(vertex.t) if vertex.hit else None))
+    return found, sweep(sphere, build_shape("triangle", target.params), direction)
+
+
+def _inside(point, corners, normal) -> bool:
+    """Whether ``point`` (on the face's plane) lies in the triangle, edges included."""
+    return all(float(np.cross(corners[(k + 1) % 3] - corners[k], np.asarray(point) - corners[k]) @ normal) >= 0
+               for k in range(3))
+
+
+def object_named(scene: Scene, kind: str) -> SceneObject:
+    """The scene's first target of ``kind``."""
+    return next(o for o in scene.targets() if o.kind == kind)

@@ -1,0 +1,75 @@
+"""Lessons (#23): each bundled lesson loads, steps through every step and renders;
+the pictures agree with the physics."""
+
+import math
+
+import numpy as np
+import pytest
+
+from sweeplab.cli import DEMO_SCENE
+from sweeplab.editor import Editor
+from sweeplab.scene.model import load
+from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, quadratic, swapped
+from sweeplab.view.model import build_view_model
+
+LESSONS = bundled_lessons()
+
+
+def test_the_bundled_lessons_are_numbered_in_order():
+    assert [lesson.number for lesson in LESSONS] == [1, 2, 3, 4, 7]
+    assert all(lesson.title and lesson.steps for lesson in LESSONS)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: f"lesson {lesson.number}")
+def test_every_step_of_every_lesson_opens_and_renders(lesson, gl_context):
+    from sweeplab.render.headless import OffscreenRenderer
+
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(lesson)
+    renderer = OffscreenRenderer((320, 200), gl_context)
+    for number in range(len(lesson.steps)):
+        editor.show_step(number)
+        assert editor.lesson_step == number and editor.path is None
+        pixels = renderer.render(editor.view(), editor.camera)
+        assert pixels.shape == (200, 320, 3) and len(np.unique(pixels.reshape(-1, 3), axis=0)) > 20
+    editor.show_step(99)
+    assert editor.lesson_step == len(lesson.steps) - 1
+
+
+def test_the_quadratic_roots_are_where_the_ball_touches_the_point():
+    scene = LESSONS[0].scene.copy()
+    found = quadratic(scene)
+    assert len(found.roots) == 2 and found.t == pytest.approx(found.roots[0], abs=1e-15)
+    for root in found.roots:
+        centre = np.array([-4.0, 0.0, 0.0]) + root * np.array([8.0, 0.0, 0.0])
+        assert np.linalg.norm(centre - [1.0, 0.5, 0.0]) == pytest.approx(1.0, abs=1e-14)
+    assert "t = c / (-b + sqrt(b² - a·c))" in found.formula()
+    scene.object("point").params["p"] = [1.0, 1.0, 0.0]  # the graze: one root
+    graze = quadratic(scene)
+    assert len(graze.roots) == 1 and graze.t == 0.625
+    scene.object("point").params["p"] = [1.0, 1.0000000000000002, 0.0]  # one ulp further: the sweep misses,
+    assert quadratic(scene).t is None and quadratic(scene).roots == (0.625,)  # the rounded quadratic cannot tell
+
+
+def test_moving_radius_between_the_spheres_keeps_the_time_of_impact():
+    scene = LESSONS[1].scene
+    times = [build_view_model(inflated(scene, share)).reports[0].result.t for share in (0.0, 0.25, 0.5, 1.0)]
+    assert max(times) - min(times) <= 1e-15 and inflated(scene, 1.0).object("rock").params["radius"] == 0.0
+
+
+def test_changing_the_subject_keeps_t_and_flips_the_normal():
+    forward, backward = swapped(LESSONS[2].scene, "post")
+    assert forward.hit and backward.hit and forward.t == pytest.approx(backward.t, abs=1e-15)
+    np.testing.assert_allclose(forward.normal, -np.asarray(backward.normal), atol=1e-15)
+
+
+def test_the_earliest_feature_candidate_is_the_sweeps_answer():
+    scene = LESSONS[3].scene.copy()
+    for centre, expected in (([0.6, -0.4, 3.0], "face"), ([0.6, -1.0, 3.0], "edge 0 (ab)"),
+                             ([-1.3, -1.0, 3.0], "vertex 0 (a)")):
+        scene.object("ball").params["center"] = centre
+        candidates, answer = feature_candidates(scene, "triangle")
+        hits = [c for c in candidates if c.t is not None]
+        earliest = min(hits, key=lambda c: c.t)
+        assert earliest.feature == expected and math.isclose(earliest.t, answer.t, abs_tol=1e-12)
+        assert expected.startswith(answer.feature.kind)
