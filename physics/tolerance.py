@@ -144,6 +144,19 @@ scale; 4096 ulps (~1e-12 of the scale in float64) keep the skip conservative.
 Zero could skip a lane that the exact test rounds into touching; larger only
 tests more lanes."""
 
+SAT_TOUCH_ULPS = 4
+"""Unit: ulps (of the lane's float type) of the separating axis test's earliest exit
+time, when that exit is an axis overlapping for one instant only.
+
+Two polytopes that touch at one instant only (two flat hulls coplanar for an
+instant, their overlap then a segment) have every axis's overlap interval contain
+that instant; computed on different axes, the intervals round apart by an ulp or
+two, and the latest entry came out one ulp after the earliest exit: a miss (seen:
+0.5076142131979696 > 0.5076142131979695, found by the fcl fuzzer).  Entries this
+close after such an exit count as touching, at the entry.  Only such instants get
+the slack: a graze one float clear of a solid stays a miss.  Zero misses these
+touches; larger also counts flat pairs passing that many ulps of t apart."""
+
 ROTATION_ATOL = 1e-9
 """Unit: dimensionless (entries of R^T R - I).
 

@@ -27,8 +27,8 @@ from numba import njit
 from sweeplab.physics import tolerance
 from sweeplab.physics.closest import clip01, closest_parameters
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, dot, largest_magnitude, like, maximum,
-                                       minimum, plus_zero, row, scale, sqrt, sub)
+from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, dot, epsilon, largest_magnitude, like,
+                                       maximum, minimum, plus_zero, row, scale, sqrt, sub)
 
 
 @njit(**COMPILE)
@@ -93,9 +93,15 @@ def _extent(axis, vertices):
 
 
 @njit(**COMPILE)
-def _overlap_in_time(entry, leave):
+def _overlap_in_time(entry, leave, instant):
     """Whether the interval [entry, leave] in which every axis overlaps so far meets
-    [0, 1] (it only narrows as axes are added)."""
+    [0, 1] (it only narrows as axes are added).  When the earliest exit is an axis
+    whose overlap lasts one instant (two flat shapes parallel to each other, coplanar
+    at that instant: ``instant``), an entry up to ``tolerance.SAT_TOUCH_ULPS`` after
+    it is that touch, its axes rounded apart."""
+    if instant and entry > leave:
+        return entry - leave <= like(entry, tolerance.SAT_TOUCH_ULPS) * epsilon(entry) * abs(leave) and entry <= 1 \
+            and leave >= 0
     return entry <= leave and entry <= 1 and leave >= 0
 
 
@@ -119,6 +125,7 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
     moving = direction[0] != 0 or direction[1] != 0 or direction[2] != 0
     perpendicular = any_perpendicular(direction) if moving else (zero, zero, zero)
     entry, leave = -inf, inf
+    instant = False  # whether the earliest exit so far is an axis overlapping for one instant only
     last, last_enter = 0, -inf
     least, least_penetration = 0, inf
     trace_axes, trace_kinds, trace_enter, trace_exit = trace
@@ -137,6 +144,8 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
         else:
             towards, away = (low_b - high_a) / speed, (high_b - low_a) / speed
             enter, leave_k = minimum(towards, away), maximum(towards, away)
+        if leave_k < leave or (leave_k == leave and enter == leave_k):
+            instant = enter == leave_k
         entry, leave = maximum(entry, enter), minimum(leave, leave_k)
         if enter > last_enter or k == 0:
             last, last_enter = k, enter
@@ -148,10 +157,10 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
         if k < len(trace_kinds):
             trace_axes[k, 0], trace_axes[k, 1], trace_axes[k, 2] = axis
             trace_kinds[k], trace_enter[k], trace_exit[k] = kind, enter, leave_k
-        if not traced and not _overlap_in_time(entry, leave):  # separated over [0, 1]: a miss
+        if not traced and not _overlap_in_time(entry, leave, instant):  # separated over [0, 1]: a miss
             nan = like(zero, math.nan)
             return nan, (nan, nan, nan), nan, -1
-    hit = _overlap_in_time(entry, leave)
+    hit = _overlap_in_time(entry, leave, instant)
     at_start = hit and entry <= 0
     chosen = least if at_start else last
     axis, _ = candidate_axis(chosen, a_normals, a_edges, b_normals, b_edges, direction, perpendicular)

@@ -427,6 +427,24 @@ def test_regression_sliver_triangle_in_a_box_touches_the_edge_it_leaves_across()
                feature=("edge", 0))  # the triangle's longest edge, a to b
 
 
+def test_regression_flat_hulls_that_meet_only_when_coplanar_touch():
+    """Found by ``sweeplab fuzz --engine fcl --pair box-box`` (a shrunk degenerate draw):
+    two flat triangles in the planes x = 1 (moving by (-1.97, -5, 0)) and x = 0 are
+    coplanar at t = 1/1.97 only, and overlap then (a small region around
+    y = 0.07, z = -2): a touch.  fcl and the GJK cast said hit at 0.5076142131979695;
+    the separating axis test said miss, its latest entry (0.5076142131979696, on an
+    in-plane axis) one ulp after its earliest exit (0.5076142131979695, on x)."""
+    moving = ConvexPolyhedron([[1.0, 3.0, -2.0], [1.0, 2.6, -2.0], [1.0, 3.0, -2.188]])
+    target = ConvexPolyhedron([[0.0, 0.12, -1.9], [0.0, 0.0, -1.6], [0.0, 0.0, -2.2]])
+    result = sweep(moving, target, [-1.97, -5.0, 0.0])
+    assert result.hit and abs(result.t - 1 / 1.97) <= 4e-16
+    assert abs(abs(result.normal[0]) - 1) <= 1e-12 and abs(result.point[0]) <= 1e-15
+    moved = moving.vertices + result.t * np.array([-1.97, -5.0, 0.0])
+    for corners in (target.vertices, moved):  # the contact point lies in both triangles (their overlap)
+        weights = np.linalg.lstsq(np.c_[corners[:, 1:], np.ones(3)].T, np.r_[result.point[1:], 1.0], rcond=None)[0]
+        assert np.all(weights >= -1e-9), weights
+
+
 def test_regression_point_like_and_straight_hulls_answer_as_points_and_segments():
     """A polyhedron whose hull is one point touching a point answered normal (0, 0, 0)
     and depth inf (no axis separates two points); as a target of a moving plane it
