@@ -113,13 +113,14 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons):
         pending = not self.physics_ready
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
                display.traversal, display.contacts, display.minkowski, display.every_hit, display.engines, pending,
-               self.engine_answer)
+               self.engine_answer, self.lesson)
         self._view_still = still
         if key != self._view_key:
             self._view = build_view_model(self.history.current, self.selected, float32=still,
                                           reference=still and self.check_reference, display=replace(display),
                                           pending=pending, progress=self.progress, intervals=still,
-                                          engine_answer=self.engine_answer)
+                                          engine_answer=self.engine_answer,
+                                          slide=self.lesson is not None and self.lesson.picture == "slide")
             self._view_key = key
         return self._view
 

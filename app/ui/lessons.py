@@ -10,6 +10,8 @@ from sweeplab.editor import Editor
 from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
 
 PLOT_SAMPLES = 400
+_shown: dict = {}
+"""The lesson the panel showed last frame (a new one gets the focus once)."""
 
 
 def lessons_menu(editor: Editor) -> None:
@@ -27,6 +29,9 @@ def lesson_panel(editor: Editor) -> None:
         return
     opened = imgui.begin("Lesson", True)
     if opened[0]:
+        if _shown.get("lesson") is not lesson:  # a lesson just opened: bring its tab forward
+            imgui.set_window_focus()
+            _shown["lesson"] = lesson
         imgui.text(f"{lesson.number}. {lesson.title}")
         steps = len(lesson.steps)
         if imgui.button("< Previous") and editor.lesson_step > 0:

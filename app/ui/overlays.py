@@ -61,6 +61,7 @@ LEGEND = (
     (view_model.SELECTED, "selected (outline)"),
     (view_model.INTERVAL, "touching (every hit)"),
     (view_model.ENGINE, "another engine's answer"),
+    (view_model.SLIDE, "collide and slide (lesson 8)"),
 )
 
 

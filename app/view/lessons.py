@@ -13,7 +13,9 @@ scene so that dragging a shape updates it:
   against the moving shape, same t, normal flipped;
 * ``features`` — a sphere against a triangle split by features: the face slab,
   three edge cylinders, three vertex balls, each candidate's t, the earliest
-  chosen, as ``sweep`` answers it.
+  chosen, as ``sweep`` answers it;
+* ``slide`` — collide and slide: sweep, stop at t, take the normal component out
+  of the rest of the motion, sweep again (``collide_and_slide``), every sweep drawn.
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from pathlib import Path
 import numpy as np
 
 from sweeplab.scene.model import Scene, SceneObject
-from sweeplab.scene.shape_kinds import build_shape
+from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import Plane, Point, Segment, sweep
 
 FORMAT = "sweeplab-lesson"
-PICTURES = ("quadratic", "inflate", "swap", "features", "")
+PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "")
 
 
 class LessonError(ValueError):
@@ -203,3 +205,58 @@ def _inside(point, corners, normal) -> bool:
 def object_named(scene: Scene, kind: str) -> SceneObject:
     """The scene's first target of ``kind``."""
     return next(o for o in scene.targets() if o.kind == kind)
+
+
+SLIDE_ITERATIONS = 6
+"""Sweeps a collide-and-slide move takes at most (lesson 8)."""
+
+
+@dataclass(frozen=True)
+class SlideStep:
+    """One sweep of a collide-and-slide move: where the moving shape's pivot starts
+    and stops, the motion swept, and the contact (None: it moved all the way)."""
+
+    start: np.ndarray
+    stop: np.ndarray
+    motion: np.ndarray
+    t: float | None
+    normal: np.ndarray | None
+    target: str | None
+
+
+def collide_and_slide(scene: Scene, iterations: int = SLIDE_ITERATIONS) -> list[SlideStep]:
+    """Lesson 8: move the moving shape along the scene's direction as a character
+    controller does: sweep against every target (ignoring contacts it is already
+    leaving, so a touch does not stop the next sweep), stop at the first contact,
+    take the normal component out of the rest of the motion, and sweep what is left,
+    up to ``iterations`` times."""
+    moving = scene.object(scene.moving)
+    kind = KINDS[moving.kind]
+    params = moving.params
+    remaining = np.asarray(scene.direction, float)
+    targets = [(o.name, build_shape(o.kind, o.params)) for o in scene.targets()]
+    steps = []
+    for _ in range(iterations):
+        if not np.any(remaining):
+            break
+        shape = build_shape(moving.kind, params)
+        first = None
+        for name, target in targets:
+            try:
+                answer = sweep(shape, target, remaining, ignore_separating=True)
+            except TypeError:
+                continue
+            if answer.hit and (first is None or answer.t < first[1].t):
+                first = (name, answer)
+        start = kind.pivot(params)
+        travel = remaining if first is None else float(first[1].t) * remaining
+        params = kind.moved(params, RigidMotion.translate(travel))
+        if first is None:
+            steps.append(SlideStep(start, start + travel, remaining, None, None, None))
+            break
+        name, answer = first
+        normal = np.asarray(answer.normal, float)
+        steps.append(SlideStep(start, start + travel, remaining, float(answer.t), normal, name))
+        left = (1 - float(answer.t)) * remaining
+        remaining = left - min(float(left @ normal), 0.0) * normal  # only the part into the surface goes
+    return steps

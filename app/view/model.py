@@ -19,6 +19,7 @@ from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, drawn_mesh
 from sweeplab.view import meshes, minkowski, tessellate
 from sweeplab.view.meshes import MeshDisplay, MeshOverlapReport, MeshReport
+from sweeplab.view.lessons import collide_and_slide
 from sweeplab.view.path_hits import ContactInterval, contact_intervals
 from sweeplab.view.reports import FLOAT32_MAX, TargetReport, beyond_float32, scene_scale, sweep_targets
 from sweeplab.scene.query_log import EngineAnswer
@@ -99,7 +100,8 @@ class ViewModel:
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
                      reference: bool = False, display: MeshDisplay | None = None,
                      pending: bool = False, progress: Callable[[int, int], None] | None = None,
-                     intervals: bool = False, engine_answer: tuple[str, EngineAnswer] | None = None) -> ViewModel:
+                     intervals: bool = False, engine_answer: tuple[str, EngineAnswer] | None = None,
+                     slide: bool = False) -> ViewModel:
     """Everything to draw, and a report per target (with the float32 lens and the
     reference answers when asked: the editor asks once the scene is still);
     ``display`` says what to draw of meshes (``view.meshes``).  ``pending``: the
@@ -108,7 +110,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
     ``sweep_targets`` takes it.  ``intervals``: also every contact interval along
     the path (when ``display.every_hit``; the editor asks once the scene is still).
     ``engine_answer``: another engine's (name, answer) to the scene's one target,
-    drawn as a second ghost (a query from a log)."""
+    drawn as a second ghost (a query from a log).  ``slide``: the moving shape's
+    collide-and-slide move drawn, every sweep of it (lesson 8)."""
     display = display or MeshDisplay()
     view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="compiling the physics kernels")
                               for o in scene.targets()] if pending
@@ -152,6 +155,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         _add_mesh_overlaps(view, scene)
     if display.minkowski:
         _add_teaching_view(view, scene, selected)
+    if slide and scene.moving is not None and not pending:
+        _add_slide(view, scene)
     if engine_answer is not None and scene.moving is not None:
         _add_engine_answer(view, scene, engine_answer[1], scale)
     if display.every_hit and intervals and not pending:
@@ -163,6 +168,24 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         view.lines.append(LineBatch(outline.outline, SELECTED, 3.0, on_top=True))
     view.bounds = _bounds(view)
     return view
+
+SLIDE = (0.95, 0.95, 0.3, 1.0)
+"""A collide-and-slide move: the pivot's path sweep by sweep, the shape where each stops."""
+
+
+def _add_slide(view: ViewModel, scene: Scene) -> None:
+    moving = scene.object(scene.moving)
+    if beyond_float32(moving.params):
+        return
+    steps = collide_and_slide(scene)
+    if not steps:
+        return
+    view.lines.append(LineBatch(np.array([[step.start, step.stop] for step in steps]), SLIDE, 4.0, on_top=True))
+    outline = drawn_mesh(moving.kind, moving.params).outline
+    start = steps[0].start
+    view.lines.append(LineBatch(np.concatenate([outline + (step.stop - start) for step in steps]),
+                                SLIDE[:3] + (0.6,), 1.5))
+
 
 ENGINE = (0.72, 0.45, 1.0, 1.0)
 """Another engine's answer: its time-of-impact pose, point and normal."""

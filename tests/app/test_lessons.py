@@ -9,14 +9,14 @@ import pytest
 from sweeplab.cli import DEMO_SCENE
 from sweeplab.editor import Editor
 from sweeplab.scene.model import load
-from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, quadratic, swapped
+from sweeplab.view.lessons import bundled_lessons, collide_and_slide, feature_candidates, inflated, quadratic, swapped
 from sweeplab.view.model import build_view_model
 
 LESSONS = bundled_lessons()
 
 
 def test_the_bundled_lessons_are_numbered_in_order():
-    assert [lesson.number for lesson in LESSONS] == [1, 2, 3, 4, 5, 6, 7]
+    assert [lesson.number for lesson in LESSONS] == [1, 2, 3, 4, 5, 6, 7, 8]
     assert all(lesson.title and lesson.steps for lesson in LESSONS)
 
 
@@ -73,3 +73,16 @@ def test_the_earliest_feature_candidate_is_the_sweeps_answer():
         earliest = min(hits, key=lambda c: c.t)
         assert earliest.feature == expected and math.isclose(earliest.t, answer.t, abs_tol=1e-12)
         assert expected.startswith(answer.feature.kind)
+
+
+def test_collide_and_slide_stops_at_the_wall_slides_along_it_and_stops_in_the_corner():
+    """Lesson 8: (-4, 0) moving by (8, 6) with radius 0.4 reaches x = -0.4 at t = 3.6 / 8,
+    slides along the wall (the x part removed) and stops at y = 4 - 0.4."""
+    steps = collide_and_slide(LESSONS[-1].scene)
+    assert [step.target for step in steps] == ["wall", "back wall"]
+    assert steps[0].t == pytest.approx(0.45, abs=1e-15)
+    np.testing.assert_allclose(steps[0].stop, [-0.4, 2.7, 1.0], atol=1e-14)
+    np.testing.assert_allclose(steps[1].motion, [0.0, 3.3, 0.0], atol=1e-14)  # only the part along the wall
+    np.testing.assert_allclose(steps[1].stop, [-0.4, 3.6, 1.0], atol=1e-14)
+    for step in steps:  # each stop touches, never passes into, the surface it hit
+        assert step.normal @ step.motion < 0
