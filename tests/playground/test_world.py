@@ -1,0 +1,89 @@
+"""The playground's rigid bodies (#23): energy through elastic bounces, rest without
+sinking, no tunneling with CCD (and tunneling without), friction's stopping distance."""
+
+import numpy as np
+import pytest
+
+from sweeplab.playground.world import World, box_body, capsule_body, sphere_body
+from sweeplab.physics import ConvexPolyhedron, Plane
+
+FLOOR = {"floor": Plane([0.0, 0.0, 1.0], 0.0)}
+DT = 1 / 60
+
+
+def energy(world: World) -> float:
+    return sum(body.kinetic_energy() - body.mass * float(world.gravity @ body.position) for body in world.bodies)
+
+
+def test_restitution_1_keeps_a_bouncing_spheres_energy_through_100_bounces():
+    ball = sphere_body("ball", [0.0, 0.0, 2.0], 0.5)
+    world = World([ball], FLOOR, restitution=1.0, friction=0.0)
+    start = energy(world)
+    speeds = []
+    while len(world.events) < 100:
+        bounces = len(world.events)
+        world.step(DT)
+        if len(world.events) > bounces:
+            speeds.append(float(np.linalg.norm(ball.velocity)))
+    assert abs(energy(world) - start) <= 1e-9 * start
+    kinetic_at_contact = [event.impulse ** 2 / (8 * ball.mass) for event in world.events]  # j = 2 m v
+    assert max(kinetic_at_contact) - min(kinetic_at_contact) <= 1e-9 * max(kinetic_at_contact)
+
+
+def test_restitution_0_comes_to_rest_on_the_surface_without_sinking():
+    ball = sphere_body("ball", [0.3, -0.2, 2.0], 0.5)
+    world = World([ball], FLOOR, restitution=0.0, friction=0.5)
+    heights = []
+    for _ in range(600):
+        world.step(DT)
+        heights.append(ball.position[2])
+    assert min(heights) >= 0.5 - 1e-15 and heights[-60:] == [0.5] * 60  # at rest: the same floats every step
+
+
+@pytest.mark.parametrize("speed", [1.0, 10.0, 1e2, 1e3, 1e4, 1e5, 1e6])
+def test_no_tunneling_through_a_thin_wall_with_ccd(speed):
+    ball = sphere_body("ball", [-1.0, 0.0, 1.0], 0.1)
+    ball.velocity = np.array([speed, 0.0, 0.0])
+    wall = ConvexPolyhedron.box([0.0005, 2.0, 2.0], center=[0.5, 0.0, 1.0])  # 1e-3 thick
+    world = World([ball], {"wall": wall}, restitution=0.5, friction=0.0, gravity=np.zeros(3))
+    for _ in range(120):  # 2 s: even at 1 unit/s the ball reaches the wall
+        world.step(DT)
+        assert ball.position[0] <= 0.4995 - 0.1 + 1e-12
+    assert world.events and world.events[0].second == "wall"
+
+
+@pytest.mark.parametrize("speed", [1e2, 1e6])
+def test_without_ccd_a_fast_sphere_tunnels(speed):
+    ball = sphere_body("ball", [-1.0, 0.0, 1.0], 0.1)
+    ball.velocity = np.array([speed, 0.0, 0.0])
+    wall = ConvexPolyhedron.box([0.0005, 2.0, 2.0], center=[0.5, 0.0, 1.0])
+    world = World([ball], {"wall": wall}, restitution=0.5, friction=0.0, gravity=np.zeros(3), ccd=False)
+    world.step(DT)
+    assert ball.position[0] > 0.5 and not world.events  # through, and it never overlapped the wall
+
+
+def test_friction_stops_a_sliding_box_within_v_squared_over_2_mu_g():
+    mu, speed = 0.5, 3.0
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
+    box.velocity = np.array([speed, 0.0, 0.0])
+    world = World([box], FLOOR, restitution=0.0, friction=mu)
+    for _ in range(300):  # 1.25 s: it stops after v / (mu g) = 0.61 s
+        world.step(1 / 240)
+    expected = speed ** 2 / (2 * mu * 9.81)
+    assert abs(box.position[0] - expected) <= 0.01 * expected
+    assert abs(box.position[2] - 0.5) <= 1e-3  # resting on its face
+
+
+def test_two_spheres_collide_elastically_and_a_capsule_lies_down():
+    left, right = sphere_body("left", [-2.0, 0.0, 1.0], 0.5), sphere_body("right", [2.0, 0.0, 1.0], 0.5)
+    left.velocity, right.velocity = np.array([3.0, 0.0, 0.0]), np.array([-1.0, 0.0, 0.0])
+    world = World([left, right], {}, restitution=1.0, friction=0.0, gravity=np.zeros(3))
+    for _ in range(120):
+        world.step(DT)
+    np.testing.assert_allclose([left.velocity[0], right.velocity[0]], [-1.0, 3.0], atol=1e-12)  # equal masses swap
+    assert world.events[0].first == "left" and world.events[0].second == "right"
+    stick = capsule_body("stick", [-1.0, 0.0, 1.0], [1.0, 0.0, 1.0], 0.2)
+    world = World([stick], FLOOR, restitution=0.0, friction=0.5)
+    for _ in range(300):
+        world.step(DT)
+    assert abs(stick.position[2] - 0.2) <= 1e-9 and np.linalg.norm(stick.angular_velocity) <= 1e-9
