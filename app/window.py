@@ -102,6 +102,7 @@ def _make_window_class():
     from sweeplab.ui.layout import layout_file
     from sweeplab.render.renderer import BACKGROUND, Renderer, grid_step_for
     from sweeplab.ui.panels import draw_ui
+    from sweeplab.ui.playground import STEP_SIZES
     from sweeplab.ui.state import PanelState
 
     class EditorWindowImpl(pyglet.window.Window):
@@ -152,6 +153,8 @@ def _make_window_class():
             being typed (the cursor blinks), or background compiling (slowly)."""
             if self._frames_owed > 0 or self._buttons or self.screenshot is not None or self.editor.settling:
                 return True
+            if self.panels.playground.playing:
+                return True
             if imgui.get_io().want_text_input:
                 return True
             compilation = self.editor.compilation
@@ -159,6 +162,9 @@ def _make_window_class():
                 and time.perf_counter() - self._last_frame >= BACKGROUND_FRAME_SECONDS
 
         def tick(self, dt: float) -> None:
+            playground = self.panels.playground
+            if playground.playing and self.editor.playground is not None:
+                self.editor.playground_step(STEP_SIZES[playground.step_size])  # one step a frame
             if self.frame_due():
                 self._frames_owed = max(self._frames_owed - 1, 0)
                 self.draw(dt)

@@ -3,7 +3,7 @@
 ``selection`` (what is selected, picking, the camera's framing, gizmo modes),
 ``edits`` (commands on the scene and undo), ``nudge`` (by ulps or an epsilon),
 ``files`` (open, save, autosave, fixtures), ``queries`` (a query log from another
-engine, one query shown at a time), ``lessons`` (a lesson's scene, step by step);
+engine, one query shown at a time), ``lessons`` (a lesson's scene, step by step), ``playground`` (a rigid-body run);
 the ``Editor`` joins them and holds
 their state and the view it computes.  ``gizmo_motion`` reads ImGuizmo's float32
 drags exactly; ``compiling`` compiles the kernels in the background on a cold
@@ -26,6 +26,7 @@ from sweeplab.editor.edits import Edits
 from sweeplab.editor.files import Files
 from sweeplab.editor.lessons import Lessons
 from sweeplab.editor.nudge import Nudging
+from sweeplab.editor.playground import Playground
 from sweeplab.editor.queries import Queries
 from sweeplab.editor.selection import Selection
 from sweeplab.scene import autosave
@@ -42,7 +43,7 @@ reference answers) are computed: a drag stays fluid, and they appear as soon as
 the user pauses."""
 
 
-class Editor(Selection, Edits, Nudging, Files, Queries, Lessons):
+class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
     """The editor's state: the scene with its history, selection, camera and file."""
 
     def __init__(self, scene: Scene, path: Path | None = None, clock: Callable[[], float] = time.monotonic):
@@ -59,6 +60,7 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons):
         self.query = None
         self._query_state = -1
         self.lesson = None  # when a lesson is open (``editor.lessons``)
+        self.playground = None  # a running playground (``editor.playground``)
         self.lesson_step = 0
         self.check_reference = True
         self.nudge_axis, self.nudge_by_ulp, self.nudge_direction, self.nudge_epsilon = 0, True, False, 1e-12

@@ -19,7 +19,10 @@ class Edits:
     """The ``Editor``'s commands on the scene (``history``, ``selection``, ``message``)."""
 
     def edit(self, change: Callable[[Scene], None]) -> bool:
-        """Apply ``change`` to a copy of the scene; keep it if every shape is valid."""
+        """Apply ``change`` to a copy of the scene; keep it if every shape is valid.  An
+        edit stops a playground run first (it edits the scene as the run began)."""
+        if self.playground is not None:
+            self.reset_playground()
         scene = self.history.scene
         try:
             change(scene)

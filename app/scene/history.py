@@ -52,6 +52,12 @@ class SceneHistory:
         self._next_id += 1
         self.revision += 1
 
+    def animate(self, scene: Scene) -> None:
+        """Show ``scene`` in place of the current state, with no undo step and the same
+        state id (not an edit: the playground's frames, undone by showing the start)."""
+        self._states[self._position] = scene.copy()
+        self.revision += 1
+
     def begin_group(self) -> None:
         self._grouping, self._group_started = True, False
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from imgui_bundle import imgui
 
 LEFT = ("Scene", "Inspector", "Nudge")
-RIGHT = ("Lesson", "Hits along the path", "Meshes", "Separating axes", "Perturbation scan",
+RIGHT = ("Lesson", "Playground", "Hits along the path", "Meshes", "Separating axes", "Perturbation scan",
          "Fixture: expected vs actual")
 BOTTOM = ("Results", "Queries")
 PANELS = LEFT + BOTTOM + RIGHT

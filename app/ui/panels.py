@@ -19,6 +19,7 @@ from sweeplab.ui.layout import dock_panels
 from sweeplab.ui.menus import menu_bar
 from sweeplab.ui.meshes import draw_axes_panel, draw_mesh_panel, source_field
 from sweeplab.ui.lessons import lesson_panel
+from sweeplab.ui.playground import playground_panel
 from sweeplab.ui.queries import queries_panel
 from sweeplab.ui.overlays import compiling_overlay, labels, legend, shortcuts_panel, status_line
 from sweeplab.ui.results import path_hits_panel, results_panel
@@ -42,6 +43,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     path_hits_panel(editor)
     queries_panel(editor, state)
     lesson_panel(editor)
+    playground_panel(editor, state.playground)
     draw_mesh_panel(editor, size)
     draw_axes_panel(editor, size)
     if state.show_help:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sweeplab.ui.playground import PlaygroundState
 from sweeplab.ui.tools import ToolState
 
 
@@ -32,5 +33,6 @@ class PanelState:
         self.copy_language: str | None = None
         """"C++" or "Rust" while the Copy as test dialog is open."""
         self.test_function = "sweep_test"
+        self.playground = PlaygroundState()
         self.focus: str | None = None
         """A panel to bring forward this frame (View > Show)."""

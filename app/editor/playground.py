@@ -1,0 +1,44 @@
+"""The playground in the editor: a run of the scene's bodies (``playground.run``),
+its frames shown in place of the scene, which Reset restores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sweeplab.playground.run import PlaygroundRun
+from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
+
+
+class Playground:
+    """The ``Editor``'s playground run (``playground``), None when not running."""
+
+    def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool) -> None:
+        if self.playground is not None:
+            self.reset_playground()
+        self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd)
+
+    def playground_step(self, dt: float) -> None:
+        if self.playground is not None:
+            self.history.animate(self.playground.step(dt))
+
+    def reset_playground(self) -> None:
+        """Put the scene back as it was when the run began."""
+        if self.playground is not None:
+            self.history.animate(self.playground.start)
+            self.playground = None
+
+    def save_step_fixture(self, body: str, directory, name: str) -> Path | None:
+        """The latest step of ``body`` as a fixture (its chord swept against the scene
+        where the step began): a tunnelling step with CCD off becomes a test."""
+        scene = self.playground.step_scene(body) if self.playground is not None else None
+        if scene is None:
+            self.message = "no step to save yet"
+            return None
+        try:
+            path = save_fixture(make_fixture(scene, note=f"playground step of {body}"), directory, name,
+                                overwrite=True)
+        except (FixtureError, OSError, ValueError) as error:
+            self.message = str(error)
+            return None
+        self.message = f"saved the step as fixture {path}"
+        return path

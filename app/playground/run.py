@@ -1,0 +1,88 @@
+"""The playground run in the editor: the scene's shapes as bodies, stepped, and the
+scene updated so the view draws them.
+
+Which shapes are dynamic: the moving one (its direction is its starting velocity,
+per second), and any sphere, capsule or polyhedron ticked in the Playground panel.
+Everything else is static.  A polyhedron's inertia is its bounding box's (exact
+for a box).  Reset puts the scene back as it was when the run began.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
+from sweeplab.scene.model import Scene
+from sweeplab.scene.shape_kinds import build_shape, posed_vertices
+from sweeplab.physics import ConvexPolyhedron
+
+DYNAMIC_KINDS = ("sphere", "capsule", "polyhedron")
+
+
+def body_of(scene_object) -> Body:
+    params = scene_object.params
+    if scene_object.kind == "sphere":
+        return sphere_body(scene_object.name, params["center"], float(params["radius"]))
+    if scene_object.kind == "capsule":
+        return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
+    corners = posed_vertices(params)
+    centre = corners.mean(axis=0)
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    body = box_body(scene_object.name, np.maximum((high - low) / 2, 1e-9), centre)
+    body.shape = ConvexPolyhedron(corners - centre)  # the hull itself; the box gave the mass and inertia
+    return body
+
+
+class PlaygroundRun:
+    """A world built from ``scene``; ``scene_now()`` is the scene with the bodies where
+    they are."""
+
+    def __init__(self, scene: Scene, dynamic: set[str], restitution: float = 0.5, friction: float = 0.5,
+                 ccd: bool = True):
+        self.start = scene.copy()
+        moving = {scene.moving} if scene.moving is not None else set()
+        names = {name for name in set(dynamic) | moving if scene.object(name).kind in DYNAMIC_KINDS}
+        bodies = [body_of(scene.object(name)) for name in sorted(names)]
+        for body in bodies:
+            if body.name == scene.moving:
+                body.velocity = np.asarray(scene.direction, float)
+        statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
+        self.world = World(bodies, statics, restitution, friction, ccd=ccd)
+        self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
+        self.last_step: tuple[Scene, dict[str, np.ndarray]] | None = None
+        """The scene before the latest step and each body's chord over it (what CCD sweeps)."""
+
+    def step(self, dt: float) -> Scene:
+        gravity = self.world.gravity
+        chords = {body.name: body.velocity * dt + 0.5 * gravity * dt * dt for body in self.world.bodies}
+        self.last_step = (self.scene_now(), chords)
+        self.world.step(dt)
+        return self.scene_now()
+
+    def scene_now(self) -> Scene:
+        scene = self.start.copy()
+        for body in self.world.bodies:
+            params = scene.object(body.name).params
+            position, rotation = self._body_start[body.name]
+            turn = body.rotation @ rotation.T  # from the starting pose
+            if "center" in params:
+                params["center"] = body.position.tolist()
+            elif "radius" in params:
+                for end in ("a", "b"):
+                    params[end] = (turn @ (np.asarray(params[end], float) - position) + body.position).tolist()
+            else:
+                corners = posed_vertices(params)
+                params["vertices"] = ((corners - position) @ turn.T + body.position).tolist()
+                params["origin"], params["axes"] = [0.0, 0.0, 0.0], np.eye(3).tolist()
+        return scene
+
+    def step_scene(self, name: str) -> Scene | None:
+        """The latest step of body ``name`` as a sweep scene: everything where the step
+        began, ``name`` moving along its chord over the step.  With CCD off, the step
+        in which it tunnelled: the sweep of that scene finds the contact it missed."""
+        if self.last_step is None or name not in self.last_step[1]:
+            return None
+        before, chords = self.last_step
+        scene = before.copy()
+        scene.moving, scene.direction = name, chords[name].tolist()
+        return scene

@@ -1,0 +1,53 @@
+"""The playground in the editor (#23): a run of the bundled playground scene, the thin
+wall with CCD on and off, the tunnelling step saved as a fixture, Reset."""
+
+import numpy as np
+
+from sweeplab.cli import example_scenes
+from sweeplab.editor import Editor
+from sweeplab.scene.fixture import load_fixture, run_fixture
+from sweeplab.scene.model import load
+
+
+def ball_x(editor: Editor) -> float:
+    return editor.scene.object("ball").params["center"][0]
+
+
+def test_ccd_stops_the_fast_ball_at_the_thin_wall_and_reset_restores_the_scene():
+    editor = Editor(load(example_scenes()["playground"]))
+    start = editor.scene.to_json()
+    editor.start_playground({"crate", "log"}, restitution=0.3, friction=0.5, ccd=True)
+    for _ in range(30):
+        editor.playground_step(1 / 60)
+        assert ball_x(editor) <= 1.0 - 0.0005 - 0.1 + 1e-12
+    assert editor.scene.object("crate").params["vertices"] != load(example_scenes()["playground"]).object(
+        "crate").params["vertices"]  # the crate fell
+    assert not editor.dirty and not editor.history.can_undo()  # frames are not edits
+    editor.reset_playground()
+    assert editor.scene.to_json() == start and editor.playground is None
+
+
+def test_without_ccd_the_ball_tunnels_and_that_step_becomes_a_fixture(tmp_path):
+    editor = Editor(load(example_scenes()["playground"]))
+    editor.start_playground(set(), restitution=0.3, friction=0.5, ccd=False)
+    crossed = None
+    for step in range(30):
+        before = ball_x(editor)
+        editor.playground_step(1 / 60)
+        if before < 1.0 < ball_x(editor):
+            crossed = step
+            break
+    assert crossed is not None and not editor.playground.world.events  # through, never overlapping
+    path = editor.save_step_fixture("ball", tmp_path, "tunnelled")
+    fixture = load_fixture(path)
+    assert fixture.expected["thin wall"]["hit"]["value"] is True  # the step's sweep finds the wall
+    assert run_fixture(fixture).passed
+    assert np.isclose(fixture.scene.direction[0], 200 / 60)
+
+
+def test_an_edit_stops_the_run_and_applies_to_the_scene_as_it_began():
+    editor = Editor(load(example_scenes()["playground"]))
+    editor.start_playground(set(), restitution=0.3, friction=0.5, ccd=True)
+    editor.playground_step(1 / 60)
+    editor.set_parameter("ball", "radius", 0.2)
+    assert editor.playground is None and ball_x(editor) == -2.0 and editor.history.can_undo()
