@@ -114,7 +114,8 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
         display = self.mesh_display
         pending = not self.physics_ready
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
-               display.traversal, display.contacts, display.minkowski, display.every_hit, display.engines, pending,
+               display.traversal, display.contacts, display.minkowski, display.every_hit, display.engines,
+               display.walk_steps, pending,
                self.engine_answer, self.lesson)
         self._view_still = still
         if key != self._view_key:

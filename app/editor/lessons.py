@@ -35,5 +35,5 @@ class Lessons:
         self.lesson = None
 
 
-LESSON_DISPLAY = {"minkowski": False, "bvh_depth": None}
+LESSON_DISPLAY = {"minkowski": False, "bvh_depth": None, "walk_steps": None}
 """What a step shows unless it says otherwise."""

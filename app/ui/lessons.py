@@ -3,9 +3,12 @@ Next, and its picture computed from the live scene (``view.lessons``)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from imgui_bundle import imgui, implot
 
+from sweeplab.physics.traversal import LEAF_HIT, STATUS_NAMES
 from sweeplab.editor import Editor
 from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
 
@@ -113,5 +116,23 @@ def _features_picture(editor: Editor) -> None:
                else "sweep: miss")
 
 
+def _walk_picture(editor: Editor) -> None:
+    """Step through the walk: its first k node tests drawn, counted by status."""
+    report = next((r for r in editor.view().reports if r.mesh is not None and r.mesh.trace is not None), None)
+    if report is None:
+        imgui.text_disabled("the walk is drawn once the scene is swept")
+        return
+    trace, display = report.mesh.trace, editor.mesh_display
+    total = len(trace.node)
+    steps = total if display.walk_steps is None else min(display.walk_steps, total)
+    changed, steps = imgui.slider_int("node tests so far", steps, 0, total)
+    if changed:
+        editor.mesh_display = dataclasses.replace(display, walk_steps=steps, bvh_depth=display.bvh_depth or 0)
+    counts = np.bincount(trace.status[:steps], minlength=len(STATUS_NAMES))
+    imgui.text(", ".join(f"{count} {name}" for name, count in zip(STATUS_NAMES, counts.tolist(), strict=True)))
+    hits = np.flatnonzero(trace.status == LEAF_HIT)
+    imgui.text(f"first leaf hit at node test {int(hits[0]) + 1} of {total}" if len(hits) else "no leaf hit")
+
+
 PICTURES = {"quadratic": _quadratic_picture, "inflate": _inflate_picture, "swap": _swap_picture,
-            "features": _features_picture}
+            "features": _features_picture, "walk": _walk_picture}

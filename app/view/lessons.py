@@ -14,6 +14,7 @@ scene so that dragging a shape updates it:
 * ``features`` — a sphere against a triangle split by features: the face slab,
   three edge cylinders, three vertex balls, each candidate's t, the earliest
   chosen, as ``sweep`` answers it;
+* ``walk`` — a sphere-tree walk a node test at a time (the mesh panel's colours);
 * ``slide`` — collide and slide: sweep, stop at t, take the normal component out
   of the rest of the motion, sweep again (``collide_and_slide``), every sweep drawn.
 """
@@ -33,7 +34,7 @@ from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import Plane, Point, Segment, sweep
 
 FORMAT = "sweeplab-lesson"
-PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "")
+PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "")
 
 
 class LessonError(ValueError):

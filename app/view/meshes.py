@@ -45,6 +45,9 @@ class MeshDisplay:
     ``view.minkowski``)."""
 
     bvh_depth: int | None = None
+    walk_steps: int | None = None
+    """Draw only the first this many node tests of the walk, in the order it made them
+    (lesson 5 steps through a traversal); None: the nodes at ``bvh_depth``."""
     traversal: bool = True
     contacts: bool = True
     minkowski: bool = False
@@ -110,15 +113,19 @@ def _overlap_of(first_json: str, second_json: str) -> MeshOverlap:
     return mesh_overlap(posed_mesh(json.loads(first_json)), posed_mesh(json.loads(second_json)))
 
 
-def node_spheres(mesh: TriangleMesh, depth: int, trace: TraversalTrace | None) -> list[tuple[np.ndarray, tuple]]:
+def node_spheres(mesh: TriangleMesh, depth: int, trace: TraversalTrace | None,
+                 walk_steps: int | None = None) -> list[tuple[np.ndarray, tuple]]:
     """(wire segments, colour) groups for the nodes at ``depth`` (coloured by what
-    ``trace`` did with them) and every leaf the walk tested."""
+    ``trace`` did with them) and every leaf the walk tested; with ``walk_steps``, the
+    walk's first node tests instead, at any depth: the walk so far."""
     tree = mesh.tree
     depth = min(depth, tree.height - 1)
     nodes = tree.nodes_at_depth(depth)[:MAX_DRAWN_NODES]
     status = np.full(len(nodes), -1)
     groups = []
-    if trace is not None:
+    if trace is not None and walk_steps is not None:
+        nodes, status = trace.node[:walk_steps], trace.status[:walk_steps].astype(int)
+    elif trace is not None:
         traced_node, traced_status = trace.node, trace.status
         lookup = dict(zip(traced_node.tolist(), traced_status.tolist(), strict=True))
         status = np.array([_status_of(tree, lookup, node) for node in nodes.tolist()])

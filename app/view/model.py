@@ -298,7 +298,7 @@ def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | N
     mesh = build_shape("mesh", scene_object.params)
     trace = mesh_report.trace if mesh_report is not None and display.traversal else None
     if display.bvh_depth is not None:
-        for segments, color in meshes.node_spheres(mesh, display.bvh_depth, trace):
+        for segments, color in meshes.node_spheres(mesh, display.bvh_depth, trace, display.walk_steps):
             view.lines.append(LineBatch(segments, color, 1.5 if color is not meshes.NODE else 1.0))
     found = mesh_report.contacts if mesh_report is not None and display.contacts else None
     if found is not None and len(found.face):

@@ -86,3 +86,17 @@ def test_collide_and_slide_stops_at_the_wall_slides_along_it_and_stops_in_the_co
     np.testing.assert_allclose(steps[1].stop, [-0.4, 3.6, 1.0], atol=1e-14)
     for step in steps:  # each stop touches, never passes into, the surface it hit
         assert step.normal @ step.motion < 0
+
+
+def test_the_tree_walk_is_drawn_a_node_test_at_a_time():
+    """Lesson 5: with ``walk_steps`` the view draws the walk's first k node tests."""
+    from sweeplab.view.meshes import MeshDisplay
+
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 5)
+    report = next(r for r in build_view_model(lesson.scene).reports if r.mesh is not None)
+    total = len(report.mesh.trace.node)
+    drawn = []
+    for steps in (1, total // 2, total):
+        view = build_view_model(lesson.scene, display=MeshDisplay(bvh_depth=0, walk_steps=steps))
+        drawn.append(sum(len(batch.segments) for batch in view.lines))
+    assert drawn[0] < drawn[1] < drawn[2]  # one sphere, then half the walk, then all of it
