@@ -58,10 +58,14 @@ def triage_main(argv: list[str]) -> int:
             print(f"{verdict.number:>5}  not judged: {verdict.detail}")
     print(summary(verdicts))
     if args.fixtures is not None:
-        for verdict in disagreeing:
-            name = f"query{verdict.number:05d}-{verdict.kind}"
-            path = save_fixture(disagreement_fixture(verdict), args.fixtures, name, overwrite=True)
-            print(f"wrote {path}")
+        try:
+            for verdict in disagreeing:
+                name = f"query{verdict.number:05d}-{verdict.kind}"
+                path = save_fixture(disagreement_fixture(verdict), args.fixtures, name, overwrite=True)
+                print(f"wrote {path}")
+        except OSError as error:
+            print(f"sweeplab triage: cannot write the fixtures: {error}", file=sys.stderr)
+            return 2
     return 1 if disagreeing else 0
 
 
@@ -97,18 +101,25 @@ def fuzz_main(argv: list[str]) -> int:
     print(f"{'draw':<11}" + "".join(f"{kind:>9}" for kind in kinds))
     for draw in DRAWS:
         print(f"{draw:<11}" + "".join(f"{report.counts[(draw, kind)]:>9}" for kind in kinds))
-    args.out.mkdir(parents=True, exist_ok=True)
-    write_log([finding.original for finding in report.findings], args.out / "disagreements.jsonl")
+    refused = sum(report.counts[(draw, "unsupported")] for draw in DRAWS)
+    if refused:
+        print(f"{refused} drawn configurations {adapter.info.name} refused to build (not judged)")
     shrunk = [finding for finding in report.findings if finding.shrunk is not finding.original]
     for finding in shrunk:
         finding.shrunk.note = f"{finding.draw} draw, shrunk: {finding.detail}"
-    write_log([finding.shrunk for finding in shrunk], args.out / "shrunk.jsonl")
     fixtures = args.out / "fixtures"
     verdicts = triage([finding.shrunk for finding in shrunk], Tolerances(args.t_tolerance, args.normal_tolerance))
-    for verdict in verdicts:
-        if verdict.disagrees:
-            save_fixture(disagreement_fixture(verdict), fixtures, f"{args.pair}-{verdict.number:03d}-{verdict.kind}",
-                         overwrite=True)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        write_log([finding.original for finding in report.findings], args.out / "disagreements.jsonl")
+        write_log([finding.shrunk for finding in shrunk], args.out / "shrunk.jsonl")
+        for verdict in verdicts:
+            if verdict.disagrees:
+                save_fixture(disagreement_fixture(verdict), fixtures,
+                             f"{args.pair}-{verdict.number:03d}-{verdict.kind}", overwrite=True)
+    except OSError as error:
+        print(f"sweeplab fuzz: cannot write to {args.out}: {error}", file=sys.stderr)
+        return 2
     print(f"wrote {len(report.findings):,} disagreements to {args.out / 'disagreements.jsonl'}, {len(shrunk)} shrunk "
           f"to {args.out / 'shrunk.jsonl'} and {fixtures}")
     return 1 if report.findings else 0

@@ -250,6 +250,10 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
                 report.unsupported = f"{adapter.info.name} cannot answer {pair}: {error}"
                 report.seconds = time.perf_counter() - started
                 return report
+            except ValueError:  # a drawn shape this engine refuses (rapier: a hull of collinear corners)
+                report.counts[(draw, "unsupported")] += 1
+                report.count += 1
+                continue
             kind, _, detail = compare(answer, result, adapter.info.precision, tolerances)
             report.counts[(draw, kind)] += 1
             report.count += 1

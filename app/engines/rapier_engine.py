@@ -61,8 +61,13 @@ class RapierAdapter:
         self.info = Engine("rapier", f"rapier3d {rapier.__version__} (parry, f32)", "float32")
 
     def answer(self, moving, target, direction) -> EngineAnswer:
-        target_shape, target_origin = _shape(target)
-        moving_shape, moving_origin = _shape(moving)
+        """``ValueError`` for a shape parry refuses (e.g. a flat hull: its convex hull needs
+        four corners off one plane)."""
+        try:
+            target_shape, target_origin = _shape(target)
+            moving_shape, moving_origin = _shape(moving)
+        except rapier.RapierError as error:
+            raise ValueError(f"rapier cannot build the shape: {error}") from None
         bodies, colliders = rapier.RigidBodySet(), rapier.ColliderSet()
         colliders.insert(rapier.Collider.new(target_shape, translation=target_origin))
         pipeline = rapier.QueryPipeline(rapier.BroadPhaseBvh(), rapier.NarrowPhase(), bodies, colliders)

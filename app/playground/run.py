@@ -3,8 +3,8 @@ scene updated so the view draws them.
 
 Which shapes are dynamic: the moving one (its direction is its starting velocity,
 per second), and any sphere, capsule or polyhedron ticked in the Playground panel.
-Everything else is static.  A polyhedron's inertia is its bounding box's (exact
-for a box).  Reset puts the scene back as it was when the run began.
+Everything else is static.  A polyhedron's inertia is its body-space bounding
+box's (exact for a box, whatever its turn).  Reset puts the scene back as it was when the run began.
 """
 
 from __future__ import annotations
@@ -25,11 +25,14 @@ def body_of(scene_object) -> Body:
         return sphere_body(scene_object.name, params["center"], float(params["radius"]))
     if scene_object.kind == "capsule":
         return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
-    corners = posed_vertices(params)
-    centre = corners.mean(axis=0)
-    low, high = corners.min(axis=0), corners.max(axis=0)
-    body = box_body(scene_object.name, np.maximum((high - low) / 2, 1e-9), centre)
-    body.shape = ConvexPolyhedron(corners - centre)  # the hull itself; the box gave the mass and inertia
+    # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
+    # so the body-to-world rotation is axes^T; mass and inertia come from the body-space box.
+    vertices = np.asarray(params["vertices"], float)
+    axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
+    centre = vertices.mean(axis=0)
+    low, high = vertices.min(axis=0), vertices.max(axis=0)
+    body = box_body(scene_object.name, np.maximum((high - low) / 2, 1e-9), centre @ axes + origin, rotation=axes.T)
+    body.shape = ConvexPolyhedron(vertices - centre)  # the hull itself; the box gave the mass and inertia
     return body
 
 

@@ -52,6 +52,27 @@ def _identifier(text: str) -> str:
     return re.sub(r"\W+", "_", text).strip("_").lower() or "target"
 
 
+def _unique_identifiers(names: list[str]) -> list[str]:
+    """Each name as an identifier, ``_2``, ``_3``... after one already taken ("Box-1" and
+    "box 1" are both ``box_1``)."""
+    taken: set[str] = set()
+    found = []
+    for name in names:
+        identifier, number = _identifier(name), 1
+        while (candidate := identifier if number == 1 else f"{identifier}_{number}") in taken:
+            number += 1
+        taken.add(candidate)
+        found.append(candidate)
+    return found
+
+
+def _cpp_string(text: str) -> str:
+    """``text`` as the inside of a C++ string literal: backslash and quote escaped,
+    control characters as octal escapes."""
+    return "".join("\\" + char if char in '"\\' else f"\\{ord(char):03o}" if ord(char) < 32 else char
+                   for char in text)
+
+
 def _checks(scene: Scene) -> list[tuple[SceneObject, dict]]:
     """Each target with sweeplab's answer to it (pairs without a sweep test left out)."""
     found = answers(scene)
@@ -107,7 +128,7 @@ def cpp_source(scene: Scene, function: str = "sweep_test") -> str:
     moving = scene.object(scene.moving)
     lines = [_header(function)]
     for target, result in _checks(scene):
-        lines += [f'TEST_CASE("sweeplab: {moving.name} against {target.name}") {{',
+        lines += [f'TEST_CASE("sweeplab: {_cpp_string(moving.name)} against {_cpp_string(target.name)}") {{',
                   f"    const auto moving = {_cpp_shape(moving)};",
                   f"    const auto target = {_cpp_shape(target)};",
                   f"    const Vec3 direction{_cpp_value(scene.direction, 'vector')};",
@@ -151,8 +172,10 @@ def rust_source(scene: Scene, function: str = "sweep_test") -> str:
     """``#[test]`` functions of the scene."""
     moving = scene.object(scene.moving)
     lines = [_header(function)]
-    for target, result in _checks(scene):
-        lines += ["#[test]", f"fn sweeplab_{_identifier(moving.name)}_against_{_identifier(target.name)}() {{",
+    checks = _checks(scene)
+    names = _unique_identifiers([f"sweeplab_{moving.name}_against_{target.name}" for target, _ in checks])
+    for (target, result), name in zip(checks, names, strict=True):
+        lines += ["#[test]", f"fn {name}() {{",
                   "    let f = f64::from_bits; // exact: Rust has no hex-float literals",
                   f"    let moving = {_rust_shape(moving)};",
                   f"    let target = {_rust_shape(target)};",

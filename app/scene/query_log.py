@@ -87,9 +87,12 @@ def query_scene(moving: SceneObject, target: SceneObject, direction, ignore_sepa
 def decode_floats(value):
     """``value`` with every hex-float string replaced by its float (exactly), through
     lists and dicts; other values as they are (the validation that follows names
-    anything that is not a number)."""
+    anything that is not a number).  ``ValueError`` for a hex float beyond float64."""
     if isinstance(value, str) and HEX_FLOAT.match(value.strip()):
-        return float.fromhex(value.strip())
+        try:
+            return float.fromhex(value.strip())
+        except OverflowError:
+            raise ValueError(f"{value!r} is beyond the float64 range") from None
     if isinstance(value, list):
         return [decode_floats(item) for item in value]
     if isinstance(value, dict):
@@ -106,7 +109,7 @@ def query_from_json(data, where: str) -> Query:
         fail(f"not a sweeplab query (expected \"format\": \"{FORMAT}\")")
     if not isinstance(data.get("version"), int) or not 1 <= data["version"] <= VERSION:
         fail(f"query version {data.get('version')!r} is not one this sweeplab reads (up to {VERSION})")
-    data = decode_floats(data)
+    data = _decode_numbers(data, fail)
     engine_data = data.get("engine")
     if not isinstance(engine_data, dict) or not isinstance(engine_data.get("name"), str) or not engine_data["name"]:
         fail("\"engine\" must be an object with a \"name\"")
@@ -135,6 +138,25 @@ def query_from_json(data, where: str) -> Query:
     known = {"format", "version", "engine", "moving", "target", "direction", "options", "answer", "id", "note"}
     return Query(scene, engine, answer, data.get("id", ""), data.get("note", ""),
                  {key: value for key, value in data.items() if key not in known})
+
+
+NUMERIC_FIELDS = {"moving": ("params",), "target": ("params",), "direction": (), "answer": ("t", "point", "normal")}
+"""Where a log may write numbers as hex floats: shape parameters, the direction and
+the answer's numbers.  Names, ids and versions are kept as written."""
+
+
+def _decode_numbers(data: dict, fail) -> dict:
+    data = dict(data)
+    for name, inner in NUMERIC_FIELDS.items():
+        value = data.get(name)
+        try:
+            if not inner:
+                data[name] = decode_floats(value)
+            elif isinstance(value, dict):
+                data[name] = {key: decode_floats(item) if key in inner else item for key, item in value.items()}
+        except ValueError as error:
+            fail(f"\"{name}\": {error}")
+    return data
 
 
 def _answer(data, fail) -> EngineAnswer:

@@ -137,10 +137,10 @@ def quadratic(scene: Scene) -> Quadratic:
     discriminant = b * b - a * c
     roots: tuple[float, ...] = ()
     if discriminant >= 0 and a > 0:
-        root = math.sqrt(discriminant)
-        near = c / (-b + root) if -b + root != 0 else -b / a  # the cancellation-free pair
-        far = (-b + root) / a
-        roots = tuple(sorted({near, far}))
+        # q = -(b + sign(b)·sqrt(b² - a·c)) adds no opposite signs; the roots are q/a and c/q
+        # (q = 0 only for b = c = 0: the double root 0).
+        q = -(b + math.copysign(math.sqrt(discriminant), b))
+        roots = tuple(sorted({q / a + 0.0, c / q + 0.0})) if q != 0 else (0.0,)  # + 0.0: no "-0.0"
     answer = sweep(build_shape("sphere", sphere.params), build_shape("point", point.params), direction)
     return Quadratic(a, b, c, roots, float(answer.t) if answer.hit else None)
 

@@ -100,3 +100,13 @@ def test_the_tree_walk_is_drawn_a_node_test_at_a_time():
         view = build_view_model(lesson.scene, display=MeshDisplay(bvh_depth=0, walk_steps=steps))
         drawn.append(sum(len(batch.segments) for batch in view.lines))
     assert drawn[0] < drawn[1] < drawn[2]  # one sphere, then half the walk, then all of it
+
+
+def test_regression_the_roots_of_a_touching_start_moving_away():
+    """Review find: with c = 0 and b > 0 the other root came out as -b/a (-1 for a
+    sphere touching the point and moving away; the roots are 0 and -2)."""
+    from sweeplab.scene.model import Scene, SceneObject
+
+    scene = Scene([SceneObject("ball", "sphere", {"center": [0.0, 0.0, 1.0], "radius": 1.0}),
+                   SceneObject("point", "point", {"p": [0.0, 0.0, 0.0]})], "ball", [0.0, 0.0, 1.0])
+    assert quadratic(scene).roots == (-2.0, 0.0)

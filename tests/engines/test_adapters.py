@@ -63,3 +63,14 @@ def test_the_editor_shows_each_engines_answer_beside_sweeplabs():
     text, differs = engine_cell(by_name["segment"].engines["rapier"])
     assert text.startswith("hit, t = ") and not differs
     assert "rapier says: hit, t = " in report_text(by_name["segment"])
+
+
+def test_regression_a_shape_rapier_refuses_is_a_value_error_naming_rapier():
+    """Review find: a needle hull (collinear corners, which sweeplab sweeps as a segment)
+    made parry's convex hull fail with rapier3d.MeshConversionError, past the fuzz and
+    triage handlers."""
+    rapier = adapter("rapier")
+    needle = ConvexPolyhedron([[-1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]])
+    assert sweep(Sphere([0, 0, 5], 1.0), needle, [0, 0, -10]).t == pytest.approx(0.4, abs=1e-15)
+    with pytest.raises(ValueError, match="rapier cannot build the shape"):
+        rapier.answer(Sphere([0, 0, 5], 1.0), needle, [0, 0, -10])

@@ -103,3 +103,16 @@ def test_every_kind_is_written_and_unsupported_pairs_are_left_out():
     assert "Plane{{0x0.0p+0, 0x0.0p+0, 0x1.0000000000000p+0}, -0x1.4000000000000p+2}" in source
     rust = rust_source(SCENE, "my_sweep")
     assert "fn sweeplab_ball_against_wall()" in rust and rust.count("#[test]") == 3
+
+
+def test_regression_names_are_escaped_and_rust_tests_unique():
+    """Review find: a quote in a name broke the C++ string, and targets "Box-1" and
+    "box 1" gave two Rust functions of one name."""
+    ball = SceneObject("ball", "sphere", {"center": [0.0, 0.0, 5.0], "radius": 1.0})
+    scene = Scene([ball, SceneObject('wall "A"', "sphere", {"center": [0.0, 0.0, 0.0], "radius": 1.0}),
+                   SceneObject("Box-1", "sphere", {"center": [3.0, 0.0, 0.0], "radius": 1.0}),
+                   SceneObject("box 1", "sphere", {"center": [-3.0, 0.0, 0.0], "radius": 1.0})], "ball",
+                  [0.0, 0.0, -10.0])
+    assert 'TEST_CASE("sweeplab: ball against wall \\"A\\"")' in cpp_source(scene, "f")
+    names = [line for line in rust_source(scene, "f").splitlines() if line.startswith("fn ")]
+    assert len(names) == len(set(names)) == 3

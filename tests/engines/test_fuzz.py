@@ -44,3 +44,12 @@ def test_unknown_engine_or_pair_is_a_usage_error(tmp_path, capsys):
         with pytest.raises(SystemExit) as exited:
             main(["fuzz", *arguments, "--out", str(tmp_path)])
         assert exited.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_regression_an_unwritable_out_folder_is_one_line_and_exit_2(tmp_path, capsys):
+    """Review find: --out naming a file ended in a FileExistsError traceback."""
+    fcl_or_skip()
+    blocker = tmp_path / "not a folder"
+    blocker.write_text("")
+    assert main(["fuzz", "--engine", "fcl", "--pair", "sphere-sphere", "-n", "30", "--out", str(blocker)]) == 2
+    assert "sweeplab fuzz: cannot write to" in capsys.readouterr().err

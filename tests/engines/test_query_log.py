@@ -54,3 +54,19 @@ def test_a_bad_line_is_refused_naming_file_line_and_field(tmp_path, change, mess
     with pytest.raises(QueryLogError, match=message) as raised:
         read_log(path)
     assert f"{path} line 2" in str(raised.value)
+
+
+def test_regression_only_numbers_are_decoded_and_an_overflowing_hex_float_is_refused(tmp_path):
+    """Review find: every hex-looking string was decoded ("id": "0xdeadbeef" was refused
+    as not a string, an engine version "0x10" became "16.0"), and "0x1p99999" escaped
+    as an OverflowError traceback."""
+    line = json.loads(json.dumps(FLOAT32_LOG[0]))
+    line["id"], line["engine"]["version"] = "0xdeadbeef", "0x10"
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    (query,) = read_log(path)
+    assert query.id == "0xdeadbeef" and query.engine.version == "0x10"
+    line["answer"]["t"] = "0x1p99999"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(QueryLogError, match="line 1"):
+        read_log(path)

@@ -62,3 +62,12 @@ def test_an_agreeing_log_exits_0_and_a_bad_one_2(tmp_path, capsys):
     assert main(["triage", str(path)]) == 0
     path.write_text("{not json\n")
     assert main(["triage", str(path)]) == 2 and "line 1: not JSON" in capsys.readouterr().err
+
+
+def test_regression_an_unwritable_fixtures_folder_is_one_line_and_exit_2(tmp_path, capsys):
+    """Review find: --fixtures naming a file ended in a FileExistsError traceback."""
+    log = hand_made_log(tmp_path / "log.jsonl")
+    blocker = tmp_path / "not a folder"
+    blocker.write_text("")
+    assert main(["triage", str(log), "--fixtures", str(blocker)]) == 2
+    assert "sweeplab triage: cannot write the fixtures:" in capsys.readouterr().err

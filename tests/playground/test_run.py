@@ -2,6 +2,7 @@
 wall with CCD on and off, the tunnelling step saved as a fixture, Reset."""
 
 import numpy as np
+import pytest
 
 from sweeplab.cli import example_scenes
 from sweeplab.editor import Editor
@@ -51,3 +52,19 @@ def test_an_edit_stops_the_run_and_applies_to_the_scene_as_it_began():
     editor.playground_step(1 / 60)
     editor.set_parameter("ball", "radius", 0.2)
     assert editor.playground is None and ball_x(editor) == -2.0 and editor.history.can_undo()
+
+
+def test_regression_a_turned_box_keeps_its_mass_and_inertia():
+    """Review find: mass and inertia came from the world-axis bounding box: a unit cube
+    turned 45 degrees had mass 16 instead of 8."""
+    from sweeplab.playground.run import body_of
+    from sweeplab.scene.model import SceneObject
+
+    corners = [[x, y, z] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)]
+    turn = [[np.sqrt(0.5), np.sqrt(0.5), 0.0], [-np.sqrt(0.5), np.sqrt(0.5), 0.0], [0.0, 0.0, 1.0]]
+    straight = body_of(SceneObject("a", "polyhedron", {"vertices": corners, "origin": [0.0, 0.0, 0.0],
+                                                       "axes": np.eye(3).tolist()}))
+    turned = body_of(SceneObject("b", "polyhedron", {"vertices": corners, "origin": [1.0, 2.0, 3.0], "axes": turn}))
+    assert straight.mass == pytest.approx(8.0) and turned.mass == pytest.approx(8.0)
+    np.testing.assert_allclose(turned.inertia, straight.inertia, atol=1e-12)
+    np.testing.assert_allclose(turned.world_shape().vertices.mean(axis=0), [1.0, 2.0, 3.0], atol=1e-12)
