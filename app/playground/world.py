@@ -10,18 +10,27 @@ A step of ``dt``:
    relative motion), ignoring contacts a body is already leaving
    (``ignore_separating``).  All bodies advance to the earliest contact, it is
    resolved, and the rest of the time is swept again, at most ``MAX_SUBSTEPS``
-   times a step.
+   times a step.  A pair resolved touching is not swept again in the step while
+   neither body's velocity changes; when one does, the pairs still touching that
+   body are solved with the new contact as one group (a stack), and the others are
+   swept again.
 2. **Motion.**  Gravity is integrated exactly over the time a body moves
    (x += v·τ + ½g·τ², v += g·τ: for a constant force this is the motion itself, so
    energy is kept to rounding — semi-implicit Euler would lose it at every bounce
    that falls inside a step).  The sweep follows the chord of that parabola; the
-   contact time is solved on the parabola along the contact normal (exact
-   against a plane).  Rotation is integrated with the angular velocity, after the
-   translation.
+   contact time with a static shape is solved on the parabola along the contact
+   normal (exact against a plane); two bodies fall alike, so their relative motion
+   is the chord itself and the contact time is its fraction of the time left.
+   Rotation is integrated with the angular velocity, after the translation.
 3. **Contacts.**  Impulses with a coefficient of restitution and Coulomb friction,
-   sequentially over the contact points (the moving body's corners on the contact
-   plane: a box on a face gets four), accumulated and clamped, so a resting box
-   neither tips nor sinks.  Approaches slower than ``REST_SPEED`` do not bounce.
+   sequentially over the contact points (the corners of either shape touching the
+   other on the contact plane: a box on a face gets four), accumulated and
+   clamped, so a resting box neither tips nor sinks.  Approaches slower than
+   ``REST_SPEED`` do not bounce.  A group of contacts is solved together, then
+   once more from the ground up with each body's support held fixed (shock
+   propagation: a heavy body cannot press a light one through what it rests on).
+   An overlap (a turn is not swept) is pushed out, between two bodies by their
+   inverse masses, never into what a body rests on.
 
 With CCD off, bodies move the whole step and overlaps at the end are pushed out:
 a fast body passes a thin wall without ever overlapping it (tunnels).
@@ -29,11 +38,12 @@ a fast body passes a thin wall without ever overlapping it (tunnels).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
+from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Sphere, Triangle, sweep
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
 MAX_SUBSTEPS = 16
@@ -61,6 +71,8 @@ class Body:
     angular_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))
     _pose: tuple = field(default=(), repr=False, compare=False)
     _posed: object = field(default=None, repr=False, compare=False)
+    _inverse_key: tuple = field(default=(), repr=False, compare=False)
+    _inverse: np.ndarray = field(default_factory=lambda: np.zeros((3, 3)), repr=False, compare=False)
 
     def world_shape(self):
         """The body's shape in the world, built once per pose (a box's hull takes ms)."""
@@ -78,9 +90,22 @@ class Body:
                            float(shape.radius))
         return ConvexPolyhedron(np.asarray(shape.vertices) @ self.rotation.T + at)
 
+    def reach(self) -> float:
+        """The farthest the shape reaches from the centre of mass."""
+        shape = self.shape
+        if isinstance(shape, Sphere):
+            return float(shape.radius)
+        if isinstance(shape, Capsule):
+            return float(max(np.linalg.norm(shape.a), np.linalg.norm(shape.b))) + float(shape.radius)
+        return float(np.max(np.linalg.norm(np.asarray(shape.vertices, float), axis=1)))
+
     def inverse_inertia(self) -> np.ndarray:
-        """World-space inverse inertia: R I⁻¹ Rᵀ."""
-        return self.rotation @ np.linalg.inv(self.inertia) @ self.rotation.T
+        """World-space inverse inertia: R I⁻¹ Rᵀ (built once per rotation)."""
+        key = (self.rotation.tobytes(), self.inertia.tobytes())
+        if self._inverse_key != key:
+            self._inverse_key = key
+            self._inverse = self.rotation @ np.linalg.inv(self.inertia) @ self.rotation.T
+        return self._inverse
 
     def kinetic_energy(self) -> float:
         spin = self.rotation @ self.inertia @ self.rotation.T
@@ -159,30 +184,41 @@ class World:
 
     def _continuous_step(self, dt: float) -> None:
         left = dt
-        resting: set = set()
-        """Pairs resolved at the start of a substep: not swept again this step (a box
-        that the solver left turning would otherwise meet the floor at t = 0 every
-        substep; what it sinks meanwhile, the next step pushes out)."""
+        hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
+        """How high a body resting by its support speed rises within the step: gL²/8 at L/2."""
+        touching: dict[Pair, np.ndarray] = {}
+        """Pairs resolved touching in this step, with their normals: not swept again while
+        neither body's velocity changes (a box that the solver left turning would
+        otherwise meet the floor at t = 0 every substep; what it sinks meanwhile, the
+        next step pushes out)."""
         for _ in range(MAX_SUBSTEPS):
             if left <= 0:
                 return
             chords = [body.velocity * left + 0.5 * self.gravity * left * left for body in self.bodies]
-            contact = self._earliest_contact(chords, resting)
-            if contact is None:
+            found = self._earliest_contacts(chords, touching)
+            if not found:
                 self._advance(left)
                 self.time += left
                 return
-            fraction, first, second, point, normal, depth = contact
-            if depth > 0:  # a turn (rotation is not swept) or a resting body's rounding put it inside: out first
-                self.bodies[first].position = self.bodies[first].position + depth * normal
-                point = point + depth * normal
-            elapsed = self._contact_time(first, chords[first], normal, fraction, left)
+            fraction = found[0][0]
+            contacts = []
+            for _, first, second, point, normal, depth in found:
+                if depth > 0:  # a turn (rotation is not swept) or a resting body's rounding put it inside: out first
+                    point = self._push_out(first, second, point, normal, depth, touching)
+                contacts.append((first, second, point, normal))
+            elapsed = min(self._contact_time(first, second, chords[first], normal, fraction, left)
+                          for first, second, _, normal in contacts)
             self._advance(elapsed)
             self.time += elapsed
             left -= elapsed
-            self._resolve(first, second, point, normal, left)
+            group = self._with_touching(contacts, touching, hover)
+            self._resolve(group, left)
+            moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
+            still = {pair for pair, _ in group[len(contacts):]}
             if fraction == 0:
-                resting.add((first, second))
+                still |= {pair for pair, _ in group}
+            touching = {pair: normal for pair, normal in touching.items() if not self._pair_bodies(pair) & moved}
+            touching.update({pair: contact[1] for pair, contact in group if pair in still})
         self._advance(left)  # the substeps ran out: move on without sweeping (rare; the event list shows why)
         self.time += left
 
@@ -192,45 +228,60 @@ class World:
         for index, body in enumerate(self.bodies):
             shape = body.world_shape()
             for name, target in self._targets(index):
-                found = sweep(shape, target if name in self.statics else self._body(name).world_shape(),
-                              np.zeros(3))
+                found = sweep(shape, target, np.zeros(3))
                 if found.hit and found.initially_overlapping:  # push out, then resolve as a contact
-                    body.position = body.position + float(found.penetration_depth) * np.asarray(found.normal)
-                    self._resolve(index, name, np.asarray(found.point), np.asarray(found.normal), 0.0)
+                    point, normal = np.asarray(found.point, float), np.asarray(found.normal, float)
+                    point = self._push_out(index, name, point, normal, float(found.penetration_depth), {})
+                    self._resolve([((index, name), (point, normal))], 0.0)
                     shape = body.world_shape()
 
     def _targets(self, index: int):
+        """What body ``index`` is swept against: (name, shape) of the static shapes and the later bodies."""
         yield from self.statics.items()
         for other in self.bodies[index + 1:]:
-            yield other.name, None
+            yield other.name, other.world_shape()
 
-    def _body(self, name: str) -> Body:
-        return next(body for body in self.bodies if body.name == name)
+    def _index(self, name: str) -> int:
+        return next(index for index, body in enumerate(self.bodies) if body.name == name)
 
-    def _earliest_contact(self, chords, skip=frozenset()):
-        best = None
+    def _pair_bodies(self, pair: Pair) -> set[int]:
+        first, second = pair
+        return {first} if second in self.statics else {first, self._index(second)}
+
+    def _target_shape(self, second: str):
+        return self.statics[second] if second in self.statics else self.bodies[self._index(second)].world_shape()
+
+    def _earliest_contacts(self, chords, skip) -> list:
+        """Every contact at the earliest fraction of the chords, as (fraction, first, second,
+        point, normal, depth): two bodies are swept by their relative motion, and the
+        point is carried along with the second's chord."""
+        found = []
         for index, body in enumerate(self.bodies):
             shape = body.world_shape()
             for name, target in self._targets(index):
                 if (index, name) in skip:
                     continue
-                motion = chords[index]
-                if target is None:
-                    other = self._body(name)
-                    target = other.world_shape()
-                    motion = motion - chords[self.bodies.index(other)]
+                motion, carried = chords[index], np.zeros(3)
+                if name not in self.statics:
+                    carried = chords[self._index(name)]
+                    motion = motion - carried
                 if not np.any(motion):
                     continue
-                found = sweep(shape, target, motion, ignore_separating=True)
-                if found.hit and (best is None or found.t < best[0]):
-                    depth = float(found.penetration_depth) if found.initially_overlapping else 0.0
-                    best = (float(found.t), index, name, np.asarray(found.point, float),
-                            np.asarray(found.normal, float), depth)
-        return best
+                hit = sweep(shape, target, motion, ignore_separating=True)
+                if hit.hit:
+                    t = float(hit.t)
+                    depth = float(hit.penetration_depth) if hit.initially_overlapping else 0.0
+                    found.append((t, index, name, np.asarray(hit.point, float) + t * carried,
+                                  np.asarray(hit.normal, float), depth))
+        earliest = min((contact[0] for contact in found), default=None)
+        return [contact for contact in found if contact[0] == earliest]
 
-    def _contact_time(self, index: int, chord, normal, fraction: float, left: float) -> float:
-        """The time at which the body's parabola covers ``fraction`` of its chord along
-        the contact normal: ½(g·n)τ² + (v·n)τ = fraction·(chord·n)."""
+    def _contact_time(self, index: int, second: str, chord, normal, fraction: float, left: float) -> float:
+        """When ``fraction`` of the chord is covered.  Against a static shape, on the body's
+        parabola along the contact normal: ½(g·n)τ² + (v·n)τ = fraction·(chord·n).  Two
+        bodies fall alike: their relative motion is linear, τ = fraction·left."""
+        if second not in self.statics:
+            return fraction * left
         body = self.bodies[index]
         a, b, c = 0.5 * float(self.gravity @ normal), float(body.velocity @ normal), -fraction * float(chord @ normal)
         if fraction <= 0 or c == 0:
@@ -244,6 +295,55 @@ class World:
         roots = [r for r in ((-b - root) / (2 * a), (-b + root) / (2 * a)) if 0 <= r <= left]
         return min(roots) if roots else fraction * left
 
+    def _push_out(self, first: int, second: str, point, normal, depth: float, touching) -> np.ndarray:
+        """Separate an overlapping pair by ``depth`` along ``normal``: the body alone against
+        a static shape; two bodies by their inverse masses, except that a body resting on
+        a static shape stays (pushed down, it would go into what it rests on) while the
+        other can move.  The contact point, on the second's surface, moves with it."""
+        body = self.bodies[first]
+        if second in self.statics:
+            body.position = body.position + depth * normal
+            return point
+        other_index = self._index(second)
+        other = self.bodies[other_index]
+        resting = {index for index, name in touching if name in self.statics}
+        shares = [0.0 if index in resting else 1 / each.mass for index, each in ((first, body), (other_index, other))]
+        if not any(shares):
+            shares = [1 / body.mass, 1 / other.mass]
+        mine = shares[0] / sum(shares)
+        body.position = body.position + mine * depth * normal
+        other.position = other.position - (1 - mine) * depth * normal
+        return point - (1 - mine) * depth * normal
+
+    def _with_touching(self, contacts, touching, hover: float) -> list[tuple[Pair, tuple[np.ndarray, np.ndarray]]]:
+        """The contacts and, after them, every pair of ``touching`` linked to them through
+        a body (a stack) that still touches, within ``hover``: its point and normal found again."""
+        group = {(first, second): (point, normal) for first, second, point, normal in contacts}
+        bodies = set().union(*(self._pair_bodies(pair) for pair in group))
+        apart: set[Pair] = set()
+        grown = True
+        while grown:
+            grown = False
+            for pair, normal in touching.items():
+                if pair in group or pair in apart or not self._pair_bodies(pair) & bodies:
+                    continue
+                found = self._touch(pair, normal, hover)
+                if found is None:
+                    apart.add(pair)
+                    continue
+                group[pair] = found
+                bodies |= self._pair_bodies(pair)
+                grown = True
+        return list(group.items())
+
+    def _touch(self, pair: Pair, normal, hover: float) -> tuple[np.ndarray, np.ndarray] | None:
+        """The pair's contact if it is within ``hover`` (and ``PATCH_RTOL`` of the body's
+        reach) along ``normal``."""
+        first, second = pair
+        body = self.bodies[first]
+        found = sweep(body.world_shape(), self._target_shape(second), -(hover + PATCH_RTOL * body.reach()) * normal)
+        return (np.asarray(found.point, float), np.asarray(found.normal, float)) if found.hit else None
+
     def _advance(self, elapsed: float) -> None:
         for body in self.bodies:
             body.position = body.position + body.velocity * elapsed + 0.5 * self.gravity * elapsed * elapsed
@@ -251,93 +351,190 @@ class World:
 
     # --- impulses ----------------------------------------------------------------------
 
-    def _resolve(self, index: int, name: str, point: np.ndarray, normal: np.ndarray, left: float) -> None:
-        """Sequential impulses at every contact point of the body on the contact plane.
+    def _resolve(self, group, left: float) -> None:
+        """Sequential impulses at every point of every contact of ``group`` (pairs with
+        their point and normal), all together; then, for a group of several, each contact
+        again from the ground up with the body nearer the ground held (shock propagation:
+        the iterations alone leave a heavy body pressing a light one into its support).
 
         The normal velocity each point leaves with is the bounce (restitution times
         the approach), and against a static shape at least the *support*
         ``-(g·n)·left/2``: the speed whose chord over the time ``left`` still to go
         cancels gravity's pull into the surface — the normal force of a resting
         contact, so a body at rest neither sinks nor is swept into the surface again."""
-        body = self.bodies[index]
-        other = self._body(name) if name not in self.statics else None
-        points = _contact_points(body, point, normal)
+        contacts = [self._contact(first, second, point, normal, left)
+                    for (first, second), (point, normal) in group]
+        for _ in range(SOLVER_ITERATIONS):
+            for contact in contacts:
+                self._relax(contact, (1.0, 1.0))
+        if len(contacts) > 1:
+            level = self._support_levels(contacts)
+            for contact in sorted(contacts, key=lambda c: min(level[i] for i in self._pair_bodies(c.pair))):
+                held = (1.0, 1.0)
+                if contact.pair[1] not in self.statics:
+                    lower, upper = level[contact.pair[0]], level[self._index(contact.pair[1])]
+                    held = (0.0, 1.0) if lower < upper else (1.0, 0.0) if upper < lower else held
+                for _ in range(SOLVER_ITERATIONS):
+                    self._relax(contact, held)
+        for contact in contacts:
+            self.events.append(ContactEvent(self.bodies[contact.pair[0]].name, contact.pair[1], self.time,
+                                            contact.point, contact.normal, float(contact.normal_sum.sum())))
+
+    def _contact(self, first: int, second: str, point, normal, left: float) -> _Contact:
+        body = self.bodies[first]
+        other = None if second in self.statics else self.bodies[self._index(second)]
+        points = self._contact_points(first, second, point, normal)
         approach = self._relative_velocity(body, other, point) @ normal
         bounce = self.restitution if -approach > REST_SPEED else 0.0
         support = 0.0 if other is not None else max(-0.5 * float(self.gravity @ normal) * left, 0.0)
         leaving = [max(-bounce * min(float(self._relative_velocity(body, other, p) @ normal), 0.0), support)
                    for p in points]
-        normal_sum, tangent_sum = np.zeros(len(points)), np.zeros((len(points), 3))
-        for _ in range(SOLVER_ITERATIONS):
-            for k, p in enumerate(points):
-                relative = self._relative_velocity(body, other, p)
-                mass = _effective_mass(body, other, p, normal)
-                change = (leaving[k] - float(relative @ normal)) * mass
-                new = max(normal_sum[k] + change, 0.0)
-                self._apply(body, other, p, (new - normal_sum[k]) * normal)
-                normal_sum[k] = new
-                relative = self._relative_velocity(body, other, p)
-                slide = relative - float(relative @ normal) * normal
-                speed = float(np.linalg.norm(slide))
-                if speed == 0:
+        return _Contact((first, second), point, normal, points, leaving, np.zeros(len(points)),
+                        np.zeros((len(points), 3)))
+
+    def _relax(self, contact: _Contact, weights: tuple[float, float]) -> None:
+        """One pass over the contact's points: the normal impulse towards its leaving
+        speed (accumulated, never pulling), then friction within the Coulomb cone.
+        ``weights`` scale each body's response (0: held fixed)."""
+        first, second = contact.pair
+        body = self.bodies[first]
+        other = None if second in self.statics else self.bodies[self._index(second)]
+        normal = contact.normal
+        for k, p in enumerate(contact.points):
+            relative = self._relative_velocity(body, other, p)
+            mass = _effective_mass(body, other, p, normal, weights)
+            change = (contact.leaving[k] - float(relative @ normal)) * mass
+            new = max(contact.normal_sum[k] + change, 0.0)
+            _apply(body, other, p, (new - contact.normal_sum[k]) * normal, weights)
+            contact.normal_sum[k] = new
+            relative = self._relative_velocity(body, other, p)
+            slide = relative - float(relative @ normal) * normal
+            speed = float(np.linalg.norm(slide))
+            if speed == 0:
+                continue
+            direction = slide / speed
+            wanted = contact.tangent_sum[k] - speed * _effective_mass(body, other, p, direction, weights) * direction
+            limit = self.friction * contact.normal_sum[k]
+            size = float(np.linalg.norm(wanted))
+            if size > limit:
+                wanted = wanted * (limit / size)
+            _apply(body, other, p, wanted - contact.tangent_sum[k], weights)
+            contact.tangent_sum[k] = wanted
+
+    def _support_levels(self, contacts: list[_Contact]) -> dict[int, float]:
+        """Each body's distance from the ground in contacts: 0 touching a static shape,
+        1 resting on such a body, ...; infinite when nothing static holds it."""
+        level = {index: math.inf for contact in contacts for index in self._pair_bodies(contact.pair)}
+        for contact in contacts:
+            if contact.pair[1] in self.statics:
+                level[contact.pair[0]] = 0
+        changed = True
+        while changed:
+            changed = False
+            for contact in contacts:
+                if contact.pair[1] in self.statics:
                     continue
-                direction = slide / speed
-                wanted = tangent_sum[k] - speed * _effective_mass(body, other, p, direction) * direction
-                limit = self.friction * normal_sum[k]
-                size = float(np.linalg.norm(wanted))
-                if size > limit:
-                    wanted = wanted * (limit / size)
-                self._apply(body, other, p, wanted - tangent_sum[k])
-                tangent_sum[k] = wanted
-        self.events.append(ContactEvent(body.name, name, self.time, point, normal, float(normal_sum.sum())))
+                a, b = contact.pair[0], self._index(contact.pair[1])
+                for lower, upper in ((a, b), (b, a)):
+                    if level[lower] + 1 < level[upper]:
+                        level[upper], changed = level[lower] + 1, True
+        return level
+
+    def _contact_points(self, first: int, second: str, point, normal) -> list[np.ndarray]:
+        """Where the pair touches on the contact plane (through ``point``, normal ``normal``
+        from the second towards the first): the body's corners on that plane that touch
+        the other shape, and the other's corners on it that touch the body — a box on a
+        face gets four, on an edge two, on a smaller box that box's corners; a capsule
+        lying flat its two end balls — else ``point``."""
+        body, target = self.bodies[first].world_shape(), self._target_shape(second)
+        reach = PATCH_RTOL * self.bodies[first].reach()
+        if second not in self.statics:
+            reach = max(reach, PATCH_RTOL * self.bodies[self._index(second)].reach())
+        found: list[np.ndarray] = []
+        for corners, shape, towards in ((_corners_on_plane(body, point, normal, reach), target, -normal),
+                                        (_corners_on_plane(target, point, -normal, reach), body, normal)):
+            for corner in corners:  # a point probe from just off the plane across it
+                if sweep(Point(corner - reach * towards), shape, 2 * reach * towards).hit and \
+                        all(np.linalg.norm(corner - seen) > reach for seen in found):
+                    found.append(corner)
+        return found if len(found) > 1 else [np.asarray(point)]
 
     @staticmethod
     def _relative_velocity(body: Body, other: Body | None, point) -> np.ndarray:
-        velocity = body.velocity + np.cross(body.angular_velocity, point - body.position)
+        velocity = body.velocity + _cross(body.angular_velocity, point - body.position)
         if other is not None:
-            velocity = velocity - other.velocity - np.cross(other.angular_velocity, point - other.position)
+            velocity = velocity - other.velocity - _cross(other.angular_velocity, point - other.position)
         return velocity
 
-    @staticmethod
-    def _apply(body: Body, other: Body | None, point, impulse) -> None:
-        body.velocity = body.velocity + impulse / body.mass
-        body.angular_velocity = body.angular_velocity + body.inverse_inertia() @ np.cross(point - body.position,
-                                                                                          impulse)
-        if other is not None:
-            other.velocity = other.velocity - impulse / other.mass
-            other.angular_velocity = other.angular_velocity - other.inverse_inertia() @ np.cross(
-                point - other.position, impulse)
+
+Pair = tuple[int, str]
+"""A body's index and the name of what it touches: a static shape or a later body."""
 
 
-def _effective_mass(body: Body, other: Body | None, point, direction) -> float:
+@dataclass
+class _Contact:
+    """One pair's contact in a solve: its points, the normal speed each should leave
+    with, and the impulses accumulated at each."""
+
+    pair: Pair
+    point: np.ndarray
+    normal: np.ndarray
+    points: list[np.ndarray]
+    leaving: list[float]
+    normal_sum: np.ndarray
+    tangent_sum: np.ndarray
+
+
+def _apply(body: Body, other: Body | None, point, impulse, weights=(1.0, 1.0)) -> None:
+    """``impulse`` on the body at ``point``, its opposite on the other; ``weights`` scale
+    each one's response (0: held fixed)."""
+    body.velocity = body.velocity + weights[0] * impulse / body.mass
+    body.angular_velocity = body.angular_velocity + weights[0] * (
+        body.inverse_inertia() @ _cross(point - body.position, impulse))
+    if other is not None:
+        other.velocity = other.velocity - weights[1] * impulse / other.mass
+        other.angular_velocity = other.angular_velocity - weights[1] * (
+            other.inverse_inertia() @ _cross(point - other.position, impulse))
+
+
+def _effective_mass(body: Body, other: Body | None, point, direction, weights=(1.0, 1.0)) -> float:
     """1 / (the velocity change along ``direction`` at ``point`` per unit impulse)."""
     arm = point - body.position
-    response = 1 / body.mass + float(direction @ np.cross(body.inverse_inertia() @ np.cross(arm, direction), arm))
+    response = weights[0] * (1 / body.mass + float(direction @ _cross(body.inverse_inertia() @ _cross(
+        arm, direction), arm)))
     if other is not None:
         arm = point - other.position
-        response += 1 / other.mass + float(direction @ np.cross(other.inverse_inertia() @ np.cross(arm, direction),
-                                                                 arm))
+        response += weights[1] * (1 / other.mass + float(direction @ _cross(
+            other.inverse_inertia() @ _cross(arm, direction), arm)))
     return 1 / response
 
 
-def _contact_points(body: Body, point, normal) -> list[np.ndarray]:
-    """Where the body touches the contact plane (through ``point``, normal ``normal``):
-    a box's corners on it (a face: four, an edge: two), a capsule's end balls
-    touching it (lying flat: two), else the point."""
-    shape = body.world_shape()
-    if isinstance(shape, ConvexPolyhedron):
-        corners = np.asarray(shape.vertices)
-        size = float(np.max(np.abs(corners - body.position)))
-        heights = (corners - point) @ normal
-        touching = corners[heights <= heights.min() + PATCH_RTOL * size]
-        return list(touching) if len(touching) > 1 else [np.asarray(point)]
+def _corners_on_plane(shape, point, normal, tolerance: float) -> list[np.ndarray]:
+    """The corners of ``shape`` lowest along ``normal`` (within ``tolerance`` of the
+    lowest), when that lowest is on the plane through ``point``: a polyhedron's or
+    triangle's vertices, a capsule's end balls' lowest points; none for a sphere, a
+    plane or a mesh (its own corners are not probed)."""
     if isinstance(shape, Capsule):
-        ends = [np.asarray(shape.a) - float(shape.radius) * normal, np.asarray(shape.b) - float(shape.radius) * normal]
-        heights = [float((end - point) @ normal) for end in ends]
-        size = float(np.linalg.norm(np.asarray(shape.b) - np.asarray(shape.a))) + float(shape.radius)
-        if abs(heights[0] - heights[1]) <= PATCH_RTOL * size:
-            return ends
-    return [np.asarray(point)]
+        corners = np.array([shape.a, shape.b], float) - float(shape.radius) * normal
+    elif isinstance(shape, ConvexPolyhedron):
+        corners = np.asarray(shape.vertices, float)
+    elif isinstance(shape, Triangle):
+        corners = np.array([shape.a, shape.b, shape.c], float)
+    else:
+        return []
+    heights = (corners - point) @ normal
+    lowest = heights.min()
+    if abs(lowest) > tolerance:
+        return []
+    return list(corners[heights <= lowest + tolerance])
+
+
+def _cross(a, b) -> np.ndarray:
+    """a × b of two 3-vectors, in numpy's order of operations (its ``cross`` costs ~30 µs
+    a call in argument handling; the solver calls it ~10^5 times a second)."""
+    a0, a1, a2 = float(a[0]), float(a[1]), float(a[2])
+    b0, b1, b2 = float(b[0]), float(b[1]), float(b[2])
+    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
 def _turned(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:

@@ -97,3 +97,52 @@ def test_two_spheres_collide_elastically_and_a_capsule_lies_down():
     for _ in range(300):
         world.step(DT)
     assert abs(stick.position[2] - 0.2) <= 1e-9 and np.linalg.norm(stick.angular_velocity) <= 1e-9
+
+
+def test_regression_a_body_falling_on_a_body_touches_at_the_relative_contact_time():
+    """Review find: the contact time of two bodies was solved on the first body's own
+    fall (gravity cancels between them): sphere A at z = 3 falling at 10 onto B at 0
+    was resolved at t = 0.1177 with the centres 1.8227 apart (touching: 2)."""
+    top, bottom = sphere_body("top", [0.0, 0.0, 3.0], 1.0), sphere_body("bottom", [0.0, 0.0, 0.0], 1.0)
+    top.velocity = np.array([0.0, 0.0, -10.0])
+    world = World([top, bottom], {}, restitution=1.0, friction=0.0)
+    world.step(0.5)
+    event = world.events[0]
+    assert event.time == pytest.approx(0.1, abs=1e-12)
+
+
+def test_regression_stacked_spheres_on_a_floor_do_not_sink():
+    """Review find: when two bodies overlapped only the first was pushed out, into the
+    floor it rested on; the bottom sphere sank to z = 0.2255 in 10 s."""
+    bottom, top = sphere_body("bottom", [0.0, 0.0, 0.5], 0.5), sphere_body("top", [0.0, 0.0, 1.5], 0.5)
+    world = World([top, bottom], FLOOR, restitution=0.0, friction=0.5)
+    for _ in range(600):
+        world.step(DT)
+    assert bottom.position[2] >= 0.5 - 1e-6 and top.position[2] >= 1.5 - 2e-6
+
+
+def test_regression_a_resting_body_hit_from_above_does_not_pass_through_a_thin_slab():
+    """Review find: a pair marked resting was not swept again in the step even after
+    another impact changed the body's velocity: a ball resting on a 1 mm slab, hit by a
+    heavy ball at 50 units/s, went through it (z = -0.59, then -1.83)."""
+    slab = ConvexPolyhedron.box([2.0, 2.0, 0.0005], center=[0.0, 0.0, -0.0005])
+    ball = sphere_body("ball", [0.0, 0.0, 0.5], 0.5)
+    heavy = sphere_body("heavy", [0.0, 0.0, 1.6], 0.5, density=100.0)
+    heavy.velocity = np.array([0.0, 0.0, -50.0])
+    world = World([ball, heavy], {"slab": slab}, restitution=0.5, friction=0.0)
+    for _ in range(30):
+        world.step(DT)
+        assert ball.position[2] >= 0.5 - 1e-6 and heavy.position[2] >= 1.5 - 1e-6
+
+
+def test_regression_a_box_over_a_ledge_tips_off_it():
+    """Review find: every corner on the contact plane took impulses, also those over
+    empty space: a box with its centre 0.2 past a ledge's edge stayed flat in the air
+    (turn 0, centre at z = 0.5 after 1 s).  Only the corners touching the ledge hold it."""
+    ledge = {"ledge": ConvexPolyhedron.box([1.0, 1.0, 0.5], center=[-1.0, 0.0, -0.5])}
+    box = box_body("box", [0.5, 0.5, 0.5], [0.2, 0.0, 0.5])
+    world = World([box], ledge, restitution=0.0, friction=0.8)
+    for _ in range(60):
+        world.step(DT)
+    tipped = np.degrees(np.arccos(np.clip(box.rotation[2, 2], -1.0, 1.0)))
+    assert tipped > 20 and box.position[2] < 0.3
