@@ -51,8 +51,16 @@ REST_SPEED = 1e-3
 """Normal approach speeds below this (units/s) resolve without restitution: no
 endless micro-bounces of a body at rest."""
 SOLVER_ITERATIONS = 40
-PATCH_RTOL = 1e-9
-"""Corners within this fraction of the body's size of the contact plane are contact points."""
+SOLVER_RTOL = 1e-13
+"""The solver stops early once an iteration changes no impulse by more than this
+fraction of the largest (a resting body: one or two iterations, not 40)."""
+CONTACT_SLOP = 5e-3
+"""Corners within this fraction of the body's reach of the contact plane, and touching
+the other shape within it, are contact points (Box2D's "linear slop", relative).  Far
+smaller, a body landing on a corner or an end rocks for ever: each step one point takes
+the support speed, which turns the body onto the other (a capsule at 1e-9: 0.21 rad/s
+after 10 s); within the slop both hold it together.  A body may rest tilted by up to
+this much."""
 
 
 @dataclass
@@ -337,11 +345,11 @@ class World:
         return list(group.items())
 
     def _touch(self, pair: Pair, normal, hover: float) -> tuple[np.ndarray, np.ndarray] | None:
-        """The pair's contact if it is within ``hover`` (and ``PATCH_RTOL`` of the body's
+        """The pair's contact if it is within ``hover`` (and ``CONTACT_SLOP`` of the body's
         reach) along ``normal``."""
         first, second = pair
         body = self.bodies[first]
-        found = sweep(body.world_shape(), self._target_shape(second), -(hover + PATCH_RTOL * body.reach()) * normal)
+        found = sweep(body.world_shape(), self._target_shape(second), -(hover + CONTACT_SLOP * body.reach()) * normal)
         return (np.asarray(found.point, float), np.asarray(found.normal, float)) if found.hit else None
 
     def _advance(self, elapsed: float) -> None:
@@ -365,8 +373,8 @@ class World:
         contacts = [self._contact(first, second, point, normal, left)
                     for (first, second), (point, normal) in group]
         for _ in range(SOLVER_ITERATIONS):
-            for contact in contacts:
-                self._relax(contact, (1.0, 1.0))
+            if not any([self._relax(contact, (1.0, 1.0)) for contact in contacts]):
+                break
         if len(contacts) > 1:
             level = self._support_levels(contacts)
             for contact in sorted(contacts, key=lambda c: min(level[i] for i in self._pair_bodies(c.pair))):
@@ -375,7 +383,8 @@ class World:
                     lower, upper = level[contact.pair[0]], level[self._index(contact.pair[1])]
                     held = (0.0, 1.0) if lower < upper else (1.0, 0.0) if upper < lower else held
                 for _ in range(SOLVER_ITERATIONS):
-                    self._relax(contact, held)
+                    if not self._relax(contact, held):
+                        break
         for contact in contacts:
             self.events.append(ContactEvent(self.bodies[contact.pair[0]].name, contact.pair[1], self.time,
                                             contact.point, contact.normal, float(contact.normal_sum.sum())))
@@ -392,10 +401,12 @@ class World:
         return _Contact((first, second), point, normal, points, leaving, np.zeros(len(points)),
                         np.zeros((len(points), 3)))
 
-    def _relax(self, contact: _Contact, weights: tuple[float, float]) -> None:
+    def _relax(self, contact: _Contact, weights: tuple[float, float]) -> bool:
         """One pass over the contact's points: the normal impulse towards its leaving
         speed (accumulated, never pulling), then friction within the Coulomb cone.
-        ``weights`` scale each body's response (0: held fixed)."""
+        ``weights`` scale each body's response (0: held fixed).  False when no impulse
+        changed by more than ``SOLVER_RTOL`` of the impulses so far: converged."""
+        before = np.concatenate([contact.normal_sum, contact.tangent_sum.ravel()])
         first, second = contact.pair
         body = self.bodies[first]
         other = None if second in self.statics else self.bodies[self._index(second)]
@@ -420,6 +431,8 @@ class World:
                 wanted = wanted * (limit / size)
             _apply(body, other, p, wanted - contact.tangent_sum[k], weights)
             contact.tangent_sum[k] = wanted
+        after = np.concatenate([contact.normal_sum, contact.tangent_sum.ravel()])
+        return bool(np.max(np.abs(after - before)) > SOLVER_RTOL * np.max(np.abs(after)))
 
     def _support_levels(self, contacts: list[_Contact]) -> dict[int, float]:
         """Each body's distance from the ground in contacts: 0 touching a static shape,
@@ -447,9 +460,9 @@ class World:
         face gets four, on an edge two, on a smaller box that box's corners; a capsule
         lying flat its two end balls — else ``point``."""
         body, target = self.bodies[first].world_shape(), self._target_shape(second)
-        reach = PATCH_RTOL * self.bodies[first].reach()
+        reach = CONTACT_SLOP * self.bodies[first].reach()
         if second not in self.statics:
-            reach = max(reach, PATCH_RTOL * self.bodies[self._index(second)].reach())
+            reach = max(reach, CONTACT_SLOP * self.bodies[self._index(second)].reach())
         found: list[np.ndarray] = []
         for corners, shape, towards in ((_corners_on_plane(body, point, normal, reach), target, -normal),
                                         (_corners_on_plane(target, point, -normal, reach), body, normal)):
