@@ -301,6 +301,14 @@ def screenshots(driver: Driver) -> dict:
         editor.show_step(1)
         window.panels.focus = "Lesson"
         shot(f"lesson{lesson.number}")
+    editor.open(example_scenes()["playground"], untitled=True)  # the ball just back off the wall, crate and log falling
+    editor.start_playground({"ball", "crate", "log"}, 0.5, 0.5, True)
+    for _ in range(3):
+        editor.playground_step(1 / 60)
+    editor.camera.frame(np.array([-3.0, -1.5, 0.0]), np.array([1.5, 1.5, 1.5]))  # the bodies, not the 200-unit path
+    window.panels.focus = "Playground"
+    shot("playground")
+    editor.reset_playground()
     if os.environ.get("SWEEPLAB_DRIVER_LOG"):  # a query log: the Queries panel and the engine's ghost
         editor.open(Path(os.environ["SWEEPLAB_DRIVER_LOG"]))
         editor.mesh_display.engines = ("fcl", "rapier")
