@@ -304,14 +304,15 @@ def _candidates(value: float) -> list[float]:
 
 def shrink_configuration(adapter: Adapter, configuration, kind: str, tolerances: Tolerances):
     """A smaller, rounder configuration that still disagrees with the same ``kind``:
-    each float tried at simpler values in turn, kept when the disagreement stays."""
+    each float tried at simpler values in turn, kept when the disagreement stays.  A
+    body frame (``axes``) is left as drawn: rounded, it would be a shear, not a turn."""
     moving, target, direction = configuration
     state = {"moving": _plain(moving.params), "target": _plain(target.params), "direction": list(direction)}
 
     def leaves(value, path=()):
         if isinstance(value, dict):
             for key, item in value.items():
-                if key != "source":
+                if key not in ("source", "axes"):
                     yield from leaves(item, (*path, key))
         elif isinstance(value, list):
             for index, item in enumerate(value):

@@ -53,3 +53,28 @@ def test_regression_an_unwritable_out_folder_is_one_line_and_exit_2(tmp_path, ca
     blocker.write_text("")
     assert main(["fuzz", "--engine", "fcl", "--pair", "sphere-sphere", "-n", "30", "--out", str(blocker)]) == 2
     assert "sweeplab fuzz: cannot write to" in capsys.readouterr().err
+
+
+def test_regression_shrinking_keeps_a_polyhedron_frame_a_rotation():
+    """Review find: the shrinker rounded every float, the body frame's too: a box's
+    turned axes became a shear (0.7071 -> 0.7), then zeros, while the disagreement held."""
+    import numpy as np
+
+    from sweeplab.engines.compare import Tolerances
+    from sweeplab.engines.fuzz import shrink_configuration
+    from sweeplab.scene.model import SceneObject
+    from sweeplab.scene.query_log import Engine, EngineAnswer
+
+    class AlwaysMisses:
+        info = Engine("misses", "1", "float64")
+
+        def answer(self, moving, target, direction):
+            return EngineAnswer(False)
+
+    turn = [[np.sqrt(0.5), np.sqrt(0.5), 0.0], [-np.sqrt(0.5), np.sqrt(0.5), 0.0], [0.0, 0.0, 1.0]]
+    box = SceneObject("target", "polyhedron", {
+        "vertices": [[x, y, z] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)],
+        "origin": [0.1234, 0.0, 0.0], "axes": turn})
+    ball = SceneObject("moving", "sphere", {"center": [0.0, 0.0, 5.4321], "radius": 1.0})
+    _, shrunk, _ = shrink_configuration(AlwaysMisses(), (ball, box, [0.0, 0.0, -10.0]), "hit", Tolerances())
+    assert shrunk.params["axes"] == turn and shrunk.params["origin"] == [0.0, 0.0, 0.0]
