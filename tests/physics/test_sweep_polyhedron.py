@@ -76,6 +76,36 @@ def test_degenerate_hulls_and_limits():
         ConvexPolyhedron(np.stack([corners, dented]))
 
 
+@SETTINGS
+@given(rotation=rotations(), translation=st.lists(st.floats(-5, 5), min_size=3, max_size=3),
+       start=st.lists(st.floats(-3, 3), min_size=3, max_size=3))
+def test_a_posed_hull_is_the_moved_hull_with_its_features_kept(rotation, translation, start):
+    """``posed`` moves the hull rigidly without searching for it again: the same
+    corners, faces and planes as ``moved`` to rounding, the feature numbers of the
+    body-space hull, and the same sweeps."""
+    body = ConvexPolyhedron([[x, y, z] for x in (-1.0, 1.0) for y in (-0.5, 0.5) for z in (-0.25, 0.25)])
+    posed, moved = body.posed(rotation, translation), body.moved(translation, rotation)
+    assert posed.faces is body.faces and np.array_equal(posed.edges, body.edges)
+    np.testing.assert_allclose(posed.vertices, body.vertices @ rotation.T + translation, rtol=0, atol=1e-14)
+    heights = np.einsum("fk,vk->fv", posed.normals, posed.vertices) - posed.offsets[:, None]
+    assert np.all(heights <= 1e-13)  # every corner inside every face plane
+    np.testing.assert_allclose(np.linalg.norm(posed.normals, axis=1), 1.0, rtol=0, atol=1e-15)
+    ball = Sphere(np.asarray(start) + translation + [0.0, 0.0, 4.0], 0.5)
+    found, expected = sweep(ball, posed, [0.0, 0.0, -8.0]), sweep(ball, moved, [0.0, 0.0, -8.0])
+    assert found.hit == expected.hit
+    if found.hit:
+        assert abs(float(found.t) - float(expected.t)) <= 1e-12
+
+
+def test_posed_refuses_a_rotation_that_is_not_one():
+    box = ConvexPolyhedron.box([1.0, 1.0, 1.0])
+    for rotation in (np.diag([1.0, 1.0, -1.0]), np.eye(3) * 1.1, np.eye(2), [[np.nan] * 3] * 3):
+        with pytest.raises(ValueError, match="rotation must be a 3x3 orthonormal"):
+            box.posed(rotation)
+    with pytest.raises(ValueError, match="translation"):
+        box.posed(np.eye(3), [1.0, 2.0])
+
+
 # --- polytope against polytope: hand-worked ------------------------------------------
 
 def test_face_onto_face():
