@@ -462,7 +462,8 @@ class ConvexPolyhedron(Shape):
         R·n, offsets d + (R·n)·t.  ``moved`` searches for the hull again (~3 ms for a
         box); this keeps the faces, edges and feature numbers, so it costs array products
         only (a simulation posing a body every step).  The planes round differently
-        from a fresh hull's, by about an ulp of the coordinates.  ``rotation`` (3x3) must
+        from a fresh hull's, by about an ulp of the coordinates; the result is float64
+        whatever the corners' precision, as ``moved``'s is.  ``rotation`` (3x3) must
         be orthonormal with determinant +1 (to 1e-9), else ``ValueError``."""
         rotation = np.asarray(rotation, float)
         if rotation.shape != (3, 3) or not np.all(np.isfinite(rotation)) \
@@ -472,13 +473,11 @@ class ConvexPolyhedron(Shape):
         translation = vector_argument(translation, "translation")
         if translation.shape != (3,):
             raise ValueError(f"translation must be one 3-vector, got shape {translation.shape}")
-        dtype = self.vertices.dtype
-        normals = self.normals @ rotation.T
+        normals = self.normals @ rotation.T  # float64, as ``moved`` gives: float32 corners far out would round
         fields = {"vertices": self.vertices @ rotation.T + translation, "normals": normals,
                   "offsets": self.offsets + normals @ translation}
         posed = object.__new__(ConvexPolyhedron)
         for name, value in fields.items():
-            value = value.astype(dtype)
             value.flags.writeable = False
             object.__setattr__(posed, name, value)
         posed._set(**{name: getattr(self, name) for name in self._shared_fields}, _batch_shape=self._batch_shape)

@@ -23,10 +23,11 @@ A step of ``dt``:
    is the chord itself and the contact time is its fraction of the time left.
    Rotation is integrated with the angular velocity, after the translation.
 3. **Contacts.**  Impulses with a coefficient of restitution and Coulomb friction,
-   sequentially over the contact points (the corners of either shape, inset by the
-   slop, that touch the other within ``CONTACT_SLOP``: a box on a face gets four),
-   accumulated and clamped, so a resting box neither tips nor sinks.  Approaches
-   slower than ``REST_SPEED`` do not bounce.  A group is solved in layers from the
+   sequentially over the contact points (the patch where the two shapes' faces on
+   the contact plane overlap, ``patch.contact_patch``: a box on a face gets four),
+   accumulated and clamped, so a resting box neither tips nor sinks; friction aims
+   at the sliding speed that cancels gravity along the surface over the time left.
+   Approaches slower than 1.5·|g|·dt (or ``REST_SPEED``) do not bounce.  A group is solved in layers from the
    ground up, the body nearer the ground held (shock propagation: a heavy body cannot
    press a light one through what it rests on), each contact starting from its
    pair's impulses of the last step (warm start: a resting stack converges at once).
@@ -45,7 +46,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Sphere, Triangle, sweep
+from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
+from sweeplab.playground.patch import contact_patch
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
 MAX_SUBSTEPS = 16
@@ -53,12 +55,16 @@ REST_SPEED = 1e-3
 """Normal approach speeds below this (units/s) resolve without restitution: no
 endless micro-bounces of a body at rest."""
 SOLVER_ITERATIONS = 40
+PUSH_OUT_PASSES = 4
+"""With CCD off, passes over every pair pushing overlaps out (a stack pushed up from
+the floor reopens the overlap above)."""
 SOLVER_RTOL = 1e-13
 """The solver stops early once an iteration changes no impulse by more than this
 fraction of the largest (a resting body: one or two iterations, not 40)."""
 CONTACT_SLOP = 5e-3
-"""Corners within this fraction of the body's reach of the contact plane, and touching
-the other shape within it, are contact points (Box2D's "linear slop", relative).  Far
+"""Corners within this fraction of the body's reach of the contact plane are on the
+shape's face there (Box2D's "linear slop", relative); the same distance is a resting
+pair's probe beyond its hover, and a clip's tolerance.  Far
 smaller, a body landing on a corner or an end rocks for ever: each step one point takes
 the support speed, which turns the body onto the other (a capsule at 1e-9: 0.21 rad/s
 after 10 s); within the slop both hold it together.  A body may rest tilted by up to
@@ -186,10 +192,15 @@ class World:
     for this step's groups, and what each body rests on when an overlap is pushed out."""
     _warm: dict = field(default_factory=dict, repr=False)
     """Each touching pair's impulses at its last solve (normal per point, tangent per point)."""
+    _rest_speed: float = field(default=REST_SPEED, repr=False)
+    """This step's resting approach speed: ``REST_SPEED`` or 1.5·|g|·dt, the larger.  A
+    body resting on a supported body meets it at g·dt every step; above the threshold
+    that was a bounce, and a box floated on a box (2 mm with restitution 0.5)."""
 
     # --- a step ---------------------------------------------------------------
 
     def step(self, dt: float) -> None:
+        self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
         if self.ccd:
             self._continuous_step(dt)
         else:
@@ -243,18 +254,25 @@ class World:
         into the floor)."""
         self._advance(dt)
         self.time += dt
-        overlaps = []
-        for index, body in enumerate(self.bodies):
-            for name, target in self._targets(index):
-                found = sweep(body.world_shape(), target, np.zeros(3))
-                if found.hit and found.initially_overlapping:
+        overlaps: dict[Pair, Touch] = {}
+        for _ in range(PUSH_OUT_PASSES):  # pushing one pair apart can press another together
+            pushed = False
+            for index, body in enumerate(self.bodies):
+                for name, target in self._targets(index):
+                    found = sweep(body.world_shape(), target, np.zeros(3))
+                    if not (found.hit and found.initially_overlapping):
+                        continue
                     point, normal = np.asarray(found.point, float), np.asarray(found.normal, float)
-                    known = {**self._resting, **{pair: n for pair, (_, n, _) in overlaps}}
-                    point = self._push_out(index, name, point, normal, float(found.penetration_depth), known)
-                    overlaps.append(((index, name), (point, normal, 0.0)))
+                    depth = float(found.penetration_depth)
+                    if depth > CONTACT_SLOP * 1e-6 * body.reach():
+                        known = {**self._resting, **{pair: touch[1] for pair, touch in overlaps.items()}}
+                        point, pushed = self._push_out(index, name, point, normal, depth, known), True
+                    overlaps[(index, name)] = (point, normal, 0.0)
+            if not pushed:
+                break
         if overlaps:
-            self._resolve(overlaps, 0.0)
-        self._resting = {pair: normal for pair, (_, normal, _) in overlaps}
+            self._resolve(list(overlaps.items()), 0.0)
+        self._resting = {pair: touch[1] for pair, touch in overlaps.items()}
 
     def _targets(self, index: int):
         """What body ``index`` is swept against: (name, shape) of the static shapes and the later bodies."""
@@ -318,19 +336,20 @@ class World:
 
     def _push_out(self, first: int, second: str, point, normal, depth: float, touching) -> np.ndarray:
         """Separate an overlapping pair by ``depth`` along ``normal``: the body alone against
-        a static shape; two bodies by their inverse masses, except that a body resting on
-        a static shape stays (pushed down, it would go into what it rests on) while the
-        other can move.  The contact point, on the second's surface, moves with it."""
+        a static shape; of two bodies, the one farther from the ground through the
+        ``touching`` pairs (pushed down, the lower would go into what it rests on), or
+        both by their inverse masses on the same footing.  The contact point, on the
+        second's surface, moves with it."""
         body = self.bodies[first]
         if second in self.statics:
             body.position = body.position + depth * normal
             return point
         other_index = self._index(second)
         other = self.bodies[other_index]
-        resting = {index for index, name in touching if name in self.statics}
-        shares = [0.0 if index in resting else 1 / each.mass for index, each in ((first, body), (other_index, other))]
-        if not any(shares):
-            shares = [1 / body.mass, 1 / other.mass]
+        level = self._support_levels(list(touching))
+        shares = [1 / body.mass, 1 / other.mass]
+        if level[first] != level[other_index]:
+            shares = [float(level[first] > level[other_index]), float(level[other_index] > level[first])]
         mine = shares[0] / sum(shares)
         body.position = body.position + mine * depth * normal
         other.position = other.position - (1 - mine) * depth * normal
@@ -393,7 +412,7 @@ class World:
         swept into the surface again."""
         contacts = [self._contact(first, second, point, normal, gap, left, (first, second) in resting)
                     for (first, second), (point, normal, gap) in group]
-        level = self._support_levels(contacts)
+        level = self._support_levels([contact.pair for contact in contacts])
         layers: dict[float, list[tuple[_Contact, tuple[float, float]]]] = {}
         for contact in contacts:
             held, layer = (1.0, 1.0), 0.0
@@ -417,19 +436,23 @@ class World:
         """The support of a body ``gap`` above a static shape is the normal speed whose
         chord over the time left closes the gap: ½·(-g·n)·left - gap/left, which may be
         an approach — a resting body hovers up to gL²/8 within a step and may keep coming
-        down.  (Held at 0 or more, a side contact late in a step stopped a resting ball
-        in the air: it hopped 0.14 mm at one wall hit, 6 mm after 60 s between walls.)"""
+        down; between two bodies (which fall alike) it is -gap/left.  (Held at 0 or
+        more, a side contact late in a step stopped a resting ball in the air: it hopped
+        0.14 mm at one wall hit, 6 mm after 60 s between walls.)"""
         body = self.bodies[first]
         other = None if second in self.statics else self.bodies[self._index(second)]
         points = self._contact_points(first, second, point, normal)
         approach = self._relative_velocity(body, other, point) @ normal
-        bounce = self.restitution if -approach > REST_SPEED and not resting else 0.0
-        support = 0.0
-        if other is None and left > 0:
-            support = max(-0.5 * float(self.gravity @ normal) * left, 0.0) - gap / left
+        bounce = self.restitution if -approach > self._rest_speed and not resting else 0.0
+        support, held = 0.0, np.zeros(3)
+        if left > 0:
+            support = -gap / left
+            if other is None:
+                support += max(-0.5 * float(self.gravity @ normal) * left, 0.0)
+                held = -0.5 * (self.gravity - float(self.gravity @ normal) * normal) * left
         leaving = [max(-bounce * min(float(self._relative_velocity(body, other, p) @ normal), 0.0), support)
                    if bounce > 0 else support for p in points]
-        return _Contact((first, second), point, normal, points, leaving, np.zeros(len(points)),
+        return _Contact((first, second), point, normal, points, leaving, held, np.zeros(len(points)),
                         np.zeros((len(points), 3)), bounce == 0)
 
     def _warm_start(self, contact: _Contact, held: tuple[float, float]) -> None:
@@ -465,7 +488,7 @@ class World:
             _apply(body, other, p, (new - contact.normal_sum[k]) * normal, weights)
             contact.normal_sum[k] = new
             relative = self._relative_velocity(body, other, p)
-            slide = relative - float(relative @ normal) * normal
+            slide = relative - float(relative @ normal) * normal - contact.held
             speed = float(np.linalg.norm(slide))
             if speed == 0:
                 continue
@@ -480,43 +503,33 @@ class World:
         after = np.concatenate([contact.normal_sum, contact.tangent_sum.ravel()])
         return bool(np.max(np.abs(after - before)) > SOLVER_RTOL * np.max(np.abs(after)))
 
-    def _support_levels(self, contacts: list[_Contact]) -> dict[int, float]:
-        """Each body's distance from the ground in contacts: 0 touching a static shape,
-        1 resting on such a body, ...; infinite when nothing static holds it."""
-        level = {index: math.inf for contact in contacts for index in self._pair_bodies(contact.pair)}
-        for contact in contacts:
-            if contact.pair[1] in self.statics:
-                level[contact.pair[0]] = 0
+    def _support_levels(self, pairs) -> dict[int, float]:
+        """Each body's distance from the ground through ``pairs`` of touching shapes: 0
+        touching a static shape, 1 resting on such a body, ...; infinite (and absent
+        bodies) when nothing static holds it."""
+        level = {index: math.inf for index in range(len(self.bodies))}
+        for first, second in pairs:
+            if second in self.statics:
+                level[first] = 0
         changed = True
         while changed:
             changed = False
-            for contact in contacts:
-                if contact.pair[1] in self.statics:
+            for first, second in pairs:
+                if second in self.statics:
                     continue
-                a, b = contact.pair[0], self._index(contact.pair[1])
-                for lower, upper in ((a, b), (b, a)):
+                other = self._index(second)
+                for lower, upper in ((first, other), (other, first)):
                     if level[lower] + 1 < level[upper]:
                         level[upper], changed = level[lower] + 1, True
         return level
 
     def _contact_points(self, first: int, second: str, point, normal) -> list[np.ndarray]:
-        """Where the pair touches on the contact plane (through ``point``, normal ``normal``
-        from the second towards the first): the body's corners on that plane that touch
-        the other shape, and the other's corners on it that touch the body — a box on a
-        face gets four, on an edge two, on a smaller box that box's corners; a capsule
-        lying flat its two end balls — else ``point``."""
-        body, target = self.bodies[first].world_shape(), self._target_shape(second)
-        reach = CONTACT_SLOP * self.bodies[first].reach()
+        """Where the pair touches (``patch.contact_patch``), within the slop of the larger
+        body's reach."""
+        slop = CONTACT_SLOP * self.bodies[first].reach()
         if second not in self.statics:
-            reach = max(reach, CONTACT_SLOP * self.bodies[self._index(second)].reach())
-        found: list[np.ndarray] = []
-        for corners, shape, towards in ((_corners_on_plane(body, point, normal, reach), target, -normal),
-                                        (_corners_on_plane(target, point, -normal, reach), body, normal)):
-            for corner in corners:  # a point probe from just off the plane across it
-                if sweep(Point(corner - reach * towards), shape, 2 * reach * towards).hit and \
-                        all(np.linalg.norm(corner - seen) > reach for seen in found):
-                    found.append(corner)
-        return found if len(found) > 1 else [np.asarray(point)]
+            slop = max(slop, CONTACT_SLOP * self.bodies[self._index(second)].reach())
+        return contact_patch(self.bodies[first].world_shape(), self._target_shape(second), point, normal, slop)
 
     @staticmethod
     def _relative_velocity(body: Body, other: Body | None, point) -> np.ndarray:
@@ -542,6 +555,10 @@ class _Contact:
     normal: np.ndarray
     points: list[np.ndarray]
     leaving: list[float]
+    held: np.ndarray
+    """The sliding velocity friction aims at: against a static shape, the one whose
+    chord over the time left cancels gravity's pull along the surface (a box at rest on
+    a slope it grips crept 0.014 units/s aiming at 0), else 0."""
     normal_sum: np.ndarray
     tangent_sum: np.ndarray
     warmable: bool
@@ -570,38 +587,6 @@ def _effective_mass(body: Body, other: Body | None, point, direction, weights=(1
         response += weights[1] * (1 / other.mass + float(direction @ _cross(
             other.inverse_inertia() @ _cross(arm, direction), arm)))
     return 1 / response
-
-
-def _corners_on_plane(shape, point, normal, tolerance: float) -> list[np.ndarray]:
-    """The corners of ``shape`` lowest along ``normal`` (within ``tolerance`` of the
-    lowest), when that lowest is on the plane through ``point``: a polyhedron's or
-    triangle's vertices, a capsule's end balls' lowest points; none for a sphere, a
-    plane or a mesh (its own corners are not probed)."""
-    if isinstance(shape, Capsule):
-        corners = np.array([shape.a, shape.b], float) - float(shape.radius) * normal
-    elif isinstance(shape, ConvexPolyhedron):
-        corners = np.asarray(shape.vertices, float)
-    elif isinstance(shape, Triangle):
-        corners = np.array([shape.a, shape.b, shape.c], float)
-    else:
-        return []
-    heights = (corners - point) @ normal
-    lowest = heights.min()
-    if abs(lowest) > tolerance:
-        return []
-    centre = corners.mean(axis=0)
-    return [_inset(corner, centre, normal, tolerance) for corner in corners[heights <= lowest + tolerance]]
-
-
-def _inset(corner, centre, normal, distance: float) -> np.ndarray:
-    """``corner`` moved ``distance`` towards ``centre`` along the plane of ``normal``.  A
-    probe from a corner itself grazes whatever has a corner or edge in the same place (a
-    box stacked on an equal box: the probes ran down the lower box's edges and missed 2
-    of 4 corners, and the stack turned)."""
-    towards = centre - corner
-    towards = towards - float(towards @ normal) * normal
-    length = float(np.linalg.norm(towards))
-    return corner + distance * towards / length if length > distance else corner
 
 
 def _cross(a, b) -> np.ndarray:

@@ -97,6 +97,17 @@ def test_a_posed_hull_is_the_moved_hull_with_its_features_kept(rotation, transla
         assert abs(float(found.t) - float(expected.t)) <= 1e-12
 
 
+def test_regression_posed_float32_corners_come_out_float64_as_moved_gives():
+    """Review find: ``posed`` rounded a float32 hull's moved corners back to float32:
+    1.78e-3 off at 2e5 from the origin, where ``moved`` gives float64 and is exact."""
+    box = ConvexPolyhedron(np.asarray(ConvexPolyhedron.box([0.5, 0.5, 0.5]).vertices, np.float32))
+    turn = quarter_turn("z", 0.3)
+    posed, moved = box.posed(turn, [1e5, 2e5, 0.5]), box.moved([1e5, 2e5, 0.5], turn)
+    assert posed.vertices.dtype == moved.vertices.dtype == np.float64
+    np.testing.assert_allclose(posed.vertices, box.vertices.astype(float) @ turn.T + [1e5, 2e5, 0.5], rtol=0,
+                               atol=1e-10)
+
+
 def test_posed_refuses_a_rotation_that_is_not_one():
     box = ConvexPolyhedron.box([1.0, 1.0, 1.0])
     for rotation in (np.diag([1.0, 1.0, -1.0]), np.eye(3) * 1.1, np.eye(2), [[np.nan] * 3] * 3):

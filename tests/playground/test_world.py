@@ -215,3 +215,75 @@ def test_regression_a_resting_ball_hit_sideways_late_in_a_step_does_not_hop():
         world.step(DT)
         assert abs(ball.position[2] - 0.5) <= 1e-12
     assert sum(event.second != "floor" for event in world.events) >= 20
+
+
+@pytest.mark.parametrize("restitution", [0.5, 1.0])
+def test_regression_a_stack_rests_whatever_the_restitution(restitution):
+    """Review find: with restitution above 0 the boxes of a stack floated apart (gaps of
+    0.7, 1.0 and 2.0 mm at 0.5): a box resting on a supported box meets it at g·dt each
+    step, which counted as a bounce."""
+    boxes = [box_body(f"box {i}", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5 + i]) for i in range(3)]
+    world = World(boxes, FLOOR, restitution=restitution, friction=0.5)
+    for _ in range(120):
+        world.step(DT)
+    for height, box in enumerate(boxes):
+        assert abs(box.position[2] - 0.5 - height) <= 1e-12
+
+
+def test_regression_a_box_dropped_on_a_box_comes_to_rest_on_it():
+    """Review find: a box dropped 0.2 onto a resting box (restitution 0.5) bounced every
+    step for ever, 0.6 mm above it, J = m·g·dt at each bounce."""
+    low, high = box_body("low", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5]), box_body("high", [0.5, 0.5, 0.5], [0.0, 0.0, 1.7])
+    world = World([low, high], FLOOR, restitution=0.5, friction=0.5)
+    for _ in range(300):
+        world.step(DT)
+    assert abs(high.position[2] - 1.5) <= 1e-12 and abs(low.position[2] - 0.5) <= 1e-12
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_regression_without_ccd_a_stack_of_boxes_is_pushed_apart_in_either_order(order):
+    """Review find: with CCD off, overlaps pushed out one pass in list order stayed:
+    1.36 mm (and 2.73 mm listed top first) for good."""
+    boxes = [box_body(f"box {i}", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5 + i]) for i in range(3)]
+    world = World(boxes[::order], FLOOR, restitution=0.0, friction=0.5, ccd=False)
+    for _ in range(120):
+        world.step(DT)
+    for height, box in enumerate(boxes):
+        assert abs(box.position[2] - 0.5 - height) <= 1e-12
+
+
+def test_regression_a_box_overhanging_a_ledge_rests_when_its_centre_is_over_it():
+    """Review find: the patch was corners only; where the ledge's edge crosses the box's
+    face there were no points, so a box with its centre 0.3 inside the edge rocked
+    (±0.33 rad/s) and sank 6 mm into the ledge."""
+    ledge = {"ledge": ConvexPolyhedron.box([1.0, 1.0, 0.5], center=[-1.0, 0.0, 0.5])}
+    box = box_body("box", [0.5, 0.5, 0.5], [-0.3, 0.0, 1.5])
+    world = World([box], ledge, restitution=0.0, friction=0.5)
+    for _ in range(300):
+        world.step(DT)
+        assert box.world_shape().vertices[:, 2].min() >= 1.0 - 1e-12
+    assert np.linalg.norm(box.angular_velocity) <= 1e-12 and abs(box.position[0] + 0.3) <= 1e-12
+
+
+def test_regression_a_box_across_a_capsule_rests_on_two_points():
+    """Review find: a box lying across a resting capsule rocked ±0.2 degrees every step
+    for ever, 3.5 mm into it: one contact point on what is a line contact."""
+    log = capsule_body("log", [-1.0, 0.0, 0.3], [1.0, 0.0, 0.3], 0.3)
+    board = box_body("board", [0.5, 0.5, 0.1], [0.0, 0.0, 0.7])
+    world = World([log, board], FLOOR, restitution=0.0, friction=0.5)
+    for _ in range(120):
+        world.step(DT)
+    assert abs(board.position[2] - 0.7) <= 1e-12 and np.linalg.norm(board.angular_velocity) <= 1e-12
+
+
+def test_regression_a_box_on_a_slope_it_grips_stays_put():
+    """Review find: a box on a 10 degree slope with friction 1 crept down at 0.014 units/s:
+    friction aimed at no sliding, and gravity then moved it ½·g·sinθ·dt² a step."""
+    angle = np.radians(10.0)
+    normal = np.array([np.sin(angle), 0.0, np.cos(angle)])
+    turn = np.array([[np.cos(angle), 0.0, np.sin(angle)], [0.0, 1.0, 0.0], [-np.sin(angle), 0.0, np.cos(angle)]])
+    box = box_body("box", [0.5, 0.5, 0.5], 0.5 * normal, rotation=turn)
+    world = World([box], {"slope": Plane(normal, 0.0)}, restitution=0.0, friction=1.0)
+    for _ in range(120):
+        world.step(DT)
+    np.testing.assert_allclose(box.position, 0.5 * normal, rtol=0, atol=1e-12)
