@@ -10,60 +10,95 @@ face), a box across a capsule the two points where the capsule's line leaves the
 box.  Corners alone missed those crossings: a box over a ledge with its centre over
 the ledge tipped, rocked and sank 6 mm, and a box across a capsule rocked every step.
 
-A plane has no face to clip by (the other shape's face is the patch); a mesh's face
-is not searched for: the other shape's corners that touch it (a point sweep across
-the plane) are the patch.
+A plane has no face to clip by (the other shape's face is the patch); a mesh's faces
+are its triangles lying on the plane near the other face, each clipped in turn; a
+mesh met at an edge or a corner (no triangle on the plane) gives the other shape's
+corners that a point sweep across the plane finds touching it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Sphere, Triangle, sweep
+from sweeplab.physics.gjk import closest_on_simplex
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Sphere, Triangle, TriangleMesh, sweep
 
 
 def contact_patch(shape, other, point, normal, slop: float) -> list[np.ndarray]:
     """The points where ``shape`` touches ``other`` at ``point``, ``normal`` pointing from
     ``other`` towards ``shape``: the patch's corners (at least one: ``point``)."""
     point, normal = np.asarray(point, float), np.asarray(normal, float)
-    mine, theirs = face_on_plane(shape, point, normal, slop), face_on_plane(other, point, -normal, slop)
-    if mine is None and theirs is None:
-        return [point]
-    if theirs is None or mine is None:
-        face, across = (mine, other) if theirs is None else (theirs, shape)
-        towards = -normal if theirs is None else normal
-        if not isinstance(across, Plane):  # a mesh: its corners are not clipped by; probe the face's
-            centre = np.mean(face, axis=0)
-            face = [corner for corner in face
-                    if sweep(Point(_inset(corner, centre, normal, slop) - slop * towards), across,
-                             2 * slop * towards).hit]
-        return _distinct(face, slop) or [point]
+    mine, theirs = faces_on_plane(shape, point, normal, slop), faces_on_plane(other, point, -normal, slop)
+    if mine is None or theirs is None:  # a plane: the other's faces as they are
+        return _distinct([p for face in (theirs if mine is None else mine) or [] for p in face], slop) or [point]
+    if isinstance(other, TriangleMesh) and mine:
+        theirs = _near(theirs, mine[0])
+    if not mine or not theirs:  # a mesh met at an edge or a corner: the other's corners that touch it
+        return _probed(shape, other, mine, theirs, normal, slop) or [point]
     u, v = _plane_axes(normal)
-    flat = [np.array([[p @ u, p @ v] for p in face]) for face in (mine, theirs)]
-    clipped = _intersection(flat[0], flat[1], slop)
+    found = [p for face in mine for against in theirs
+             for p in _intersection(np.array([[q @ u, q @ v] for q in face]),
+                                    np.array([[q @ u, q @ v] for q in against]), slop)]
     origin = point - (point @ u) * u - (point @ v) * v
-    return _distinct([origin + x * u + y * v for x, y in clipped], slop) or [point]
+    return _distinct([origin + x * u + y * v for x, y in found], slop) or [point]
 
 
-def face_on_plane(shape, point, normal, slop: float) -> list[np.ndarray] | None:
-    """The corners of ``shape`` within ``slop`` of the plane through ``point`` that are
-    lowest along ``normal`` (``[]`` when none is that close); a sphere's lowest point;
-    None for a plane or a mesh."""
+def faces_on_plane(shape, point, normal, slop: float) -> list[list[np.ndarray]] | None:
+    """The faces of ``shape`` on the plane through ``point``: its corners within ``slop``
+    of it that are lowest along ``normal`` as one face (none when even the lowest is
+    farther), a sphere's lowest point, a mesh's triangles lying within ``slop`` of the
+    plane (each a face); None for a plane (it has no edges)."""
     if isinstance(shape, Sphere):
-        return [np.asarray(shape.center, float) - float(shape.radius) * normal]
+        return [[np.asarray(shape.center, float) - float(shape.radius) * normal]]
+    if isinstance(shape, TriangleMesh):
+        corners = shape.world_vertices().astype(float)
+        on = np.abs((corners - point) @ normal) <= slop
+        return [list(corners[face]) for face in np.asarray(shape.faces)[on[np.asarray(shape.faces)].all(axis=1)]]
     if isinstance(shape, Capsule):
         corners = np.array([shape.a, shape.b], float) - float(shape.radius) * normal
     elif isinstance(shape, ConvexPolyhedron):
         corners = np.asarray(shape.vertices, float)
     elif isinstance(shape, Triangle):
         corners = np.array([shape.a, shape.b, shape.c], float)
-    else:
+    elif isinstance(shape, Plane):
         return None
+    else:
+        return []
     heights = (corners - point) @ normal
     lowest = heights.min()
     if abs(lowest) > slop:
         return []
-    return list(corners[heights <= lowest + slop])
+    return [list(corners[heights <= lowest + slop])]
+
+
+def _near(faces: list[list[np.ndarray]], face: list[np.ndarray]) -> list[list[np.ndarray]]:
+    """The ``faces`` (a mesh's, on the plane) within reach of ``face``: the others
+    cannot meet it (a flat mesh floor has thousands)."""
+    centre = np.mean(face, axis=0)
+    reach = max(float(np.linalg.norm(p - centre)) for p in face)
+    return [other for other in faces
+            if min(float(np.linalg.norm(p - centre)) for p in other) <= reach
+            or _segment_or_face_near(other, centre, reach)]
+
+
+def _segment_or_face_near(face: list[np.ndarray], centre: np.ndarray, reach: float) -> bool:
+    """Whether a triangle comes within ``reach`` of ``centre`` (its corners may all be
+    farther while it covers the centre)."""
+    nearest, _, _ = closest_on_simplex(np.array(face) - centre)
+    return bool(np.linalg.norm(nearest) <= reach)
+
+
+def _probed(shape, other, mine, theirs, normal, slop: float) -> list[np.ndarray]:
+    """The corners of the side that has a face (inset by ``slop``) that a point sweep
+    across the plane finds touching the other shape."""
+    face, across, towards = (mine[0], other, -normal) if mine else (theirs[0], shape, normal) if theirs \
+        else ([], other, -normal)
+    if not face:
+        return []
+    centre = np.mean(face, axis=0)
+    return _distinct([corner for corner in face
+                      if sweep(Point(_inset(corner, centre, normal, slop) - slop * towards), across,
+                               2 * slop * towards).hit], slop)
 
 
 def _inset(corner, centre, normal, distance: float) -> np.ndarray:
@@ -84,22 +119,29 @@ def _plane_axes(normal) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _convex_order(points: np.ndarray, slop: float) -> np.ndarray:
-    """2D points as a convex polygon, counter-clockwise, repeats (within ``slop``)
-    dropped; a segment as its two ends; a point as itself."""
-    kept: list[np.ndarray] = []
-    for p in points:
-        if all(np.linalg.norm(p - q) > slop for q in kept):
-            kept.append(p)
-    points = np.array(kept)
+    """The convex hull of 2D points, counter-clockwise (Andrew's monotone chain; turns
+    within ``slop`` dropped, so a corner just off a face's plane and inside it is not a
+    hull corner); a segment as its two ends; a point as itself."""
+    points = np.array(sorted({(float(x), float(y)) for x, y in points}))
     if len(points) < 3:
-        return points
-    centre = points.mean(axis=0)
-    spread = points - centre
-    if np.linalg.matrix_rank(spread, tol=slop) < 2:  # collinear: the two extremes
-        direction = spread[np.argmax(np.linalg.norm(spread, axis=1))]
-        along = spread @ direction
-        return points[[int(np.argmin(along)), int(np.argmax(along))]]
-    return points[np.argsort(np.arctan2(spread[:, 1], spread[:, 0]))]
+        return points if len(points) < 2 or np.linalg.norm(points[1] - points[0]) > slop else points[:1]
+
+    def chain(ordered):
+        kept: list[np.ndarray] = []
+        for p in ordered:
+            while len(kept) >= 2:
+                edge = kept[-1] - kept[-2]
+                turn = edge[0] * (p[1] - kept[-2][1]) - edge[1] * (p[0] - kept[-2][0])
+                if turn > slop * np.linalg.norm(edge):  # a left turn by more than the slop
+                    break
+                kept.pop()
+            kept.append(p)
+        return kept
+
+    hull = chain(points)[:-1] + chain(points[::-1])[:-1]
+    if len(hull) < 3:  # collinear: the two extremes
+        return np.array([points[0], points[-1]])
+    return np.array(hull)
 
 
 def _intersection(first: np.ndarray, second: np.ndarray, slop: float) -> list[np.ndarray]:
@@ -165,6 +207,8 @@ def _segments(first: np.ndarray, second: np.ndarray, slop: float) -> list[np.nda
         return [first[0] + low * unit, first[0] + high * unit] if low <= high + slop else []
     other = second[1] - second[0]
     denominator = direction[0] * other[1] - direction[1] * other[0]
+    if abs(denominator) <= slop * length * float(np.linalg.norm(other)):  # parallel, apart: no crossing
+        return []
     offset = second[0] - first[0]
     s = np.clip((offset[0] * other[1] - offset[1] * other[0]) / denominator, 0.0, 1.0)
     return [first[0] + s * direction]

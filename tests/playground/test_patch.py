@@ -68,3 +68,22 @@ def test_a_sphere_touches_at_one_point_and_a_box_on_a_triangle_over_their_overla
     ramp = Triangle([0.0, -2.0, 0.0], [2.0, -2.0, 0.0], [0.0, 2.0, 0.0])  # the half-plane x + y/2 <= 1 near the box
     found = contact_patch(box([0.5, 0.5, 0.5], [0.0, 0.0, 0.5]), ramp, [0.0, 0.0, 0.0], UP, SLOP)
     assert as_set(found) == as_set([[0.0, -0.5, 0.0], [0.0, 0.5, 0.0], [0.5, 0.5, 0.0], [0.5, -0.5, 0.0]])
+
+
+def test_regression_a_corner_just_off_the_face_and_inside_it_is_not_a_patch_corner():
+    """Review find: the face's points were ordered by angle, not hulled: a tile with a
+    2 mm apex over its centre made a non-convex polygon, and the patch on a box came out
+    as [0, 0], [-0.2, -0.2], [-0.2, -0.5], [0.5, -0.5] instead of the overlap rectangle."""
+    tile = ConvexPolyhedron([[-1.0, -1.0, 1.0], [1.0, -1.0, 1.0], [1.0, 1.0, 1.0], [-1.0, 1.0, 1.0], [0.0, 0.0, 1.002]])
+    found = contact_patch(tile, box([0.5, 0.5, 0.5], [0.3, 0.0, 0.5]), [0.3, 0.0, 1.0], UP, 0.005)
+    assert as_set(found) == as_set([[x, y, 1.0] for x in (-0.2, 0.8) for y in (-0.5, 0.5)])
+
+
+def test_parallel_capsules_side_by_side_touch_along_their_line():
+    """Two parallel capsules touching side by side (the normal tilted off the axes) touch
+    along a line: its two ends."""
+    lower = Capsule([-1.0, 0.0, 0.5], [1.0, 0.0, 0.5], 0.5)
+    normal = np.array([0.0, 0.6, 0.8])
+    beside = Capsule([-1.0, 0.6, 1.3], [1.0, 0.6, 1.3], 0.5)  # axis 1.0 from the lower one's along the normal
+    found = contact_patch(beside, lower, [0.0, 0.3, 0.9], normal, 1e-9)
+    assert as_set(found) == as_set([[-1.0, 0.3, 0.9], [1.0, 0.3, 0.9]])

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from sweeplab.playground.world import World, box_body, capsule_body, sphere_body
-from sweeplab.physics import ConvexPolyhedron, Plane
+from sweeplab.physics import ConvexPolyhedron, Plane, TriangleMesh
 
 FLOOR = {"floor": Plane([0.0, 0.0, 1.0], 0.0)}
 DT = 1 / 60
@@ -287,3 +287,31 @@ def test_regression_a_box_on_a_slope_it_grips_stays_put():
     for _ in range(120):
         world.step(DT)
     np.testing.assert_allclose(box.position, 0.5 * normal, rtol=0, atol=1e-12)
+
+
+def test_regression_a_box_over_a_mesh_ledge_rests_when_its_centre_is_over_it():
+    """Review find: on a static TriangleMesh ledge the patch was the box's corners over
+    the mesh, never where the mesh's edge crosses the box's face: with its centre 0.3
+    inside the edge the box rocked and wandered (0.3 rad/s after 10 s, energy up 0.08)."""
+    corners = [[-3.0, -3.0, 0.0], [0.0, -3.0, 0.0], [0.0, 3.0, 0.0], [-3.0, 3.0, 0.0]]
+    statics = {"ledge": TriangleMesh(corners, [[0, 1, 2], [0, 2, 3]]), "floor": Plane([0.0, 0.0, 1.0], -5.0)}
+    box = box_body("box", [0.5, 0.5, 0.5], [-0.3, 0.0, 0.5])
+    world = World([box], statics, restitution=0.5, friction=0.5)
+    for _ in range(300):
+        world.step(DT)
+    np.testing.assert_allclose(box.position, [-0.3, 0.0, 0.5], rtol=0, atol=1e-12)
+    assert np.linalg.norm(box.angular_velocity) <= 1e-12
+
+
+def test_regression_without_ccd_a_dropped_log_stops_rocking():
+    """Review find: with CCD off the overlaps were resolved with no support speed, one
+    end at a time: a dropped log rocked end to end for ever (0.43 rad/s after 20 s, one
+    end 7.4 mm up, the other 2.5 mm into the floor)."""
+    stick = capsule_body("log", [-0.5, -1.5, 2.0], [0.5, -1.0, 2.3], 0.2)
+    world = World([stick], FLOOR, restitution=0.5, friction=0.5, ccd=False)
+    lowest = []
+    for _ in range(1200):
+        world.step(DT)
+        shape = stick.world_shape()
+        lowest.append(min(shape.a[2], shape.b[2]) - 0.2)
+    assert np.linalg.norm(stick.angular_velocity) <= 0.01 and min(lowest[600:]) >= -1e-9
