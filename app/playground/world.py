@@ -237,12 +237,14 @@ class World:
             left -= elapsed
             group = self._with_touching(contacts, known, hover)
             self._resolve(group, left, {pair for pair, _ in group[len(contacts):]})
+            # Every pair just solved leaves touching or separating and stays so until a
+            # body's velocity changes (two bodies move linearly apart; a body leaving a
+            # static shape at its support speed or more stays above it for the time
+            # left); a pair met a hair after the start (a body hovering by its support)
+            # swept again met again, and was solved twice a step.
             moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
-            still = {pair for pair, _ in group[len(contacts):]}
-            if fraction == 0:
-                still |= {pair for pair, _ in group}
             touching = {pair: normal for pair, normal in touching.items() if not self._pair_bodies(pair) & moved}
-            touching.update({pair: contact[1] for pair, contact in group if pair in still})
+            touching.update({pair: contact[1] for pair, contact in group})
         # (when the substeps run out, the rest of the step is moved without sweeping; rare, the events show why)
         self._advance(left)
         self.time += left
