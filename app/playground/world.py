@@ -55,6 +55,9 @@ REST_SPEED = 1e-3
 """Normal approach speeds below this (units/s) resolve without restitution: no
 endless micro-bounces of a body at rest."""
 SOLVER_ITERATIONS = 40
+EVENT_HISTORY = 50_000
+"""Contact events kept (~20 MB): a stack resting in the editor adds a few every step,
+~650,000 an hour at 60 Hz."""
 PUSH_OUT_PASSES = 4
 """With CCD off, passes over every pair pushing overlaps out (a stack pushed up from
 the floor reopens the overlap above)."""
@@ -188,6 +191,8 @@ class World:
     ccd: bool = True
     time: float = 0.0
     events: list[ContactEvent] = field(default_factory=list)
+    contact_count: int = 0
+    """Every contact resolved since the start (``events`` keeps the latest)."""
     _resting: dict = field(default_factory=dict, repr=False)
     """The pairs touching at the end of the last step, with their normals: candidates
     for this step's groups, and what each body rests on when an overlap is pushed out."""
@@ -200,7 +205,11 @@ class World:
 
     # --- a step ---------------------------------------------------------------
 
-    def step(self, dt: float) -> None:
+    def step(self, dt: float) -> list[ContactEvent]:
+        """Advance ``dt``; the step's contact events.  ``events`` keeps the latest
+        ``EVENT_HISTORY`` to ``2·EVENT_HISTORY`` (trimmed after a step), ``contact_count``
+        counts them all."""
+        start = len(self.events)
         self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
         if self.ccd:
             self._continuous_step(dt)
@@ -208,6 +217,11 @@ class World:
             self._discrete_step(dt)
         for body in self.bodies:
             body.rotation = _turned(body.rotation, body.angular_velocity * dt)
+        new = self.events[start:]
+        self.contact_count += len(new)
+        if len(self.events) > 2 * EVENT_HISTORY:
+            del self.events[:-EVENT_HISTORY]
+        return new
 
     def _continuous_step(self, dt: float) -> None:
         left = dt

@@ -39,7 +39,7 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
         state.ccd = imgui.checkbox("CCD (sweep every step)", state.ccd)[1]
     else:
         world = editor.playground.world
-        imgui.text(f"t = {world.time:.4f} s, CCD {'on' if world.ccd else 'OFF'}, {len(world.events)} contacts")
+        imgui.text(f"t = {world.time:.4f} s, CCD {'on' if world.ccd else 'OFF'}, {world.contact_count} contacts")
     labels = [f"1/{round(1 / size)} s" for size in STEP_SIZES]
     state.step_size = imgui.combo("step", state.step_size, labels)[1]
     if imgui.button("Pause" if state.playing else "Play"):

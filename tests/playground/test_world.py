@@ -315,3 +315,17 @@ def test_regression_without_ccd_a_dropped_log_stops_rocking():
         shape = stick.world_shape()
         lowest.append(min(shape.a[2], shape.b[2]) - 0.2)
     assert np.linalg.norm(stick.angular_velocity) <= 0.01 and min(lowest[600:]) >= -1e-9
+
+
+def test_the_event_history_is_bounded_and_the_count_whole(monkeypatch):
+    """A resting stack adds contact events every step (~650,000 an hour at 60 Hz in the
+    editor): ``events`` keeps the latest, ``contact_count`` counts all, and ``step``
+    returns its own."""
+    import sweeplab.playground.world as world_module
+
+    monkeypatch.setattr(world_module, "EVENT_HISTORY", 10)
+    boxes = [box_body(f"box {i}", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5 + i]) for i in range(2)]
+    world = World(boxes, FLOOR, restitution=0.0, friction=0.5)
+    returned = [len(world.step(DT)) for _ in range(30)]
+    assert world.contact_count == sum(returned) >= 60 and len(world.events) <= 20
+    assert world.events[-1].time == pytest.approx(29 * DT)
