@@ -463,19 +463,27 @@ class ConvexPolyhedron(Shape):
         box); this keeps the faces, edges and feature numbers, so it costs array products
         only (a simulation posing a body every step).  The planes round differently
         from a fresh hull's, by about an ulp of the coordinates; the result is float64
-        whatever the corners' precision, as ``moved``'s is.  ``rotation`` (3x3) must
-        be orthonormal with determinant +1 (to 1e-9), else ``ValueError``."""
+        whatever the corners' precision, as ``moved``'s is.  ``rotation`` (3x3) must be
+        orthonormal with determinant +1 to 1e-6 (a float32 rotation is), and is used as
+        the rotation nearest it (its polar factor), so the planes stay exact; else
+        ``ValueError``, as for corners beyond the float64 range."""
         rotation = np.asarray(rotation, float)
         if rotation.shape != (3, 3) or not np.all(np.isfinite(rotation)) \
-                or not np.allclose(rotation @ rotation.T, np.eye(3), rtol=0.0, atol=1e-9) \
+                or not np.allclose(rotation @ rotation.T, np.eye(3), rtol=0.0, atol=1e-6) \
                 or np.linalg.det(rotation) < 0:
-            raise ValueError("rotation must be a 3x3 orthonormal matrix with determinant +1")
+            raise ValueError("rotation must be a 3x3 orthonormal matrix with determinant +1 (to 1e-6)")
+        if not np.array_equal(rotation @ rotation.T, np.eye(3)):
+            left, _, right = np.linalg.svd(rotation)
+            rotation = left @ right
         translation = vector_argument(translation, "translation")
         if translation.shape != (3,):
             raise ValueError(f"translation must be one 3-vector, got shape {translation.shape}")
         normals = self.normals @ rotation.T  # float64, as ``moved`` gives: float32 corners far out would round
-        fields = {"vertices": self.vertices @ rotation.T + translation, "normals": normals,
-                  "offsets": self.offsets + normals @ translation}
+        with np.errstate(over="ignore"):  # checked below
+            fields = {"vertices": self.vertices @ rotation.T + translation, "normals": normals,
+                      "offsets": self.offsets + normals @ translation}
+        if not np.all(np.isfinite(fields["vertices"])):
+            raise ValueError("posed vertices must be finite (the translation takes them beyond float64)")
         posed = object.__new__(ConvexPolyhedron)
         for name, value in fields.items():
             value.flags.writeable = False

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -89,6 +90,13 @@ def fuzz_main(argv: list[str]) -> int:
         adapter = engine(args.engine, **options)
     except (EngineUnavailable, ValueError) as error:
         print(f"sweeplab fuzz: {error}", file=sys.stderr)
+        return 2
+    try:  # before the run: a long run's findings are not lost to a folder it cannot write
+        args.out.mkdir(parents=True, exist_ok=True)
+        if not os.access(args.out, os.W_OK):
+            raise PermissionError(f"{args.out} is not writable")
+    except OSError as error:
+        print(f"sweeplab fuzz: cannot write to {args.out}: {error}", file=sys.stderr)
         return 2
     report = run(adapter, args.pair, args.count, args.seed, Tolerances(args.t_tolerance, args.normal_tolerance),
                  args.shrink_each)

@@ -1,8 +1,8 @@
 """A configuration as a test in the user's engine's language: C++ or Rust.
 
 Every float is written exactly: a C++17 hex-float literal (``0x1.4p+2``), or in
-Rust, which has no hex-float literals, its bit pattern (``f(0x4014000000000000)``
-with ``let f = f64::from_bits;``).  One test per target, calling a function the
+Rust, which has no hex-float literals, its bit pattern
+(``f64::from_bits(0x4014000000000000)``).  One test per target, calling a function the
 user names with the moving shape, the target and the direction, and checking
 ``hit``, ``t``, ``point`` and ``normal`` against sweeplab's answer within the
 fixture tolerances.  The shapes are plain aggregates whose fields are named in
@@ -49,7 +49,7 @@ def _fields(scene_object: SceneObject) -> dict:
 
 
 def _identifier(text: str) -> str:
-    return re.sub(r"\W+", "_", text).strip("_").lower() or "target"
+    return re.sub(r"\W+", "_", text, flags=re.ASCII).strip("_").lower() or "target"  # Rust: ASCII only
 
 
 def _unique_identifiers(names: list[str]) -> list[str]:
@@ -143,8 +143,9 @@ def cpp_source(scene: Scene, function: str = "sweep_test") -> str:
 # --- Rust --------------------------------------------------------------------------
 
 def _rust_number(value: float) -> str:
-    """``f(0x...)``: the float64's bit pattern (with ``let f = f64::from_bits;``)."""
-    return f"f(0x{struct.unpack('<Q', struct.pack('<d', float(value)))[0]:016x})"
+    """``f64::from_bits(0x...)``: the float64's bit pattern, exactly (no alias that a
+    function the user names could hide)."""
+    return f"f64::from_bits(0x{struct.unpack('<Q', struct.pack('<d', float(value)))[0]:016x})"
 
 
 def _rust_vector(value) -> str:
@@ -176,7 +177,6 @@ def rust_source(scene: Scene, function: str = "sweep_test") -> str:
     names = _unique_identifiers([f"sweeplab_{moving.name}_against_{target.name}" for target, _ in checks])
     for (target, result), name in zip(checks, names, strict=True):
         lines += ["#[test]", f"fn {name}() {{",
-                  "    let f = f64::from_bits; // exact: Rust has no hex-float literals",
                   f"    let moving = {_rust_shape(moving)};",
                   f"    let target = {_rust_shape(target)};",
                   f"    let direction = {_rust_vector(scene.direction)};",

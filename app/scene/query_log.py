@@ -84,19 +84,20 @@ def query_scene(moving: SceneObject, target: SceneObject, direction, ignore_sepa
                  MOVING, [float(x) for x in direction], {"ignore_separating": ignore_separating})
 
 
-def decode_floats(value):
+def decode_floats(value, where: str = "value"):
     """``value`` with every hex-float string replaced by its float (exactly), through
-    lists and dicts; other values as they are (the validation that follows names
-    anything that is not a number).  ``ValueError`` for a hex float beyond float64."""
+    lists and dicts (a mesh's ``source``, a file, is kept); other values as they are
+    (the validation that follows names anything that is not a number).  ``ValueError``
+    naming the place (``where``, then keys and indices) for a hex float beyond float64."""
     if isinstance(value, str) and HEX_FLOAT.match(value.strip()):
         try:
             return float.fromhex(value.strip())
         except OverflowError:
-            raise ValueError(f"{value!r} is beyond the float64 range") from None
+            raise ValueError(f"{where}: {value!r} is beyond the float64 range") from None
     if isinstance(value, list):
-        return [decode_floats(item) for item in value]
+        return [decode_floats(item, f"{where}[{index}]") for index, item in enumerate(value)]
     if isinstance(value, dict):
-        return {key: decode_floats(item) for key, item in value.items()}
+        return {key: item if key == "source" else decode_floats(item, f"{where}.{key}") for key, item in value.items()}
     return value
 
 
@@ -151,11 +152,14 @@ def _decode_numbers(data: dict, fail) -> dict:
         value = data.get(name)
         try:
             if not inner:
-                data[name] = decode_floats(value)
+                data[name] = decode_floats(value, name)
             elif isinstance(value, dict):
-                data[name] = {key: decode_floats(item) if key in inner else item for key, item in value.items()}
+                data[name] = {key: decode_floats(item, f"{name}.{key}") if key in inner else item
+                              for key, item in value.items()}
         except ValueError as error:
-            fail(f"\"{name}\": {error}")
+            fail(str(error))
+        except RecursionError:
+            fail(f"\"{name}\" is nested too deeply")
     return data
 
 

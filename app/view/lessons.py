@@ -127,22 +127,43 @@ class Quadratic:
 
 
 def quadratic(scene: Scene) -> Quadratic:
-    """The lesson-1 quadratic of the scene's moving sphere and its point target."""
+    """The lesson-1 quadratic of the scene's moving sphere and its point target (its
+    numbers as the scene gives them) and its roots, found at unit size: with m and r
+    scaled by 2^-f and d by 2^-k (powers of two, exact), the roots scale by 2^(f-k)
+    (unscaled, b² overflowed at 1e154 and a underflowed below 1e-162)."""
     sphere = scene.object(scene.moving)
     point = next(o for o in scene.targets() if o.kind == "point")
     offset = np.asarray(sphere.params["center"], float) - np.asarray(point.params["p"], float)
     direction = np.asarray(scene.direction, float)
-    a, b = float(direction @ direction), float(offset @ direction)
-    c = float(offset @ offset) - float(sphere.params["radius"]) ** 2
+    radius = float(sphere.params["radius"])
+    with np.errstate(over="ignore", under="ignore"):
+        a, b = float(direction @ direction), float(offset @ direction)
+        c = float(offset @ offset) - radius ** 2
+    return Quadratic(a, b, c, _unit_roots(offset, direction, radius),
+                     _first_contact(sphere.params, point.params, direction))
+
+
+def _unit_roots(offset: np.ndarray, direction: np.ndarray, radius: float) -> tuple[float, ...]:
+    """The real roots of |m + t·d|² = r², sorted."""
+    f = math.frexp(max(float(np.max(np.abs(offset))), radius))[1]
+    k = math.frexp(float(np.max(np.abs(direction))))[1]
+    if not np.any(direction):
+        return ()
+    m, d, r = np.ldexp(offset, -f), np.ldexp(direction, -k), math.ldexp(radius, -f)
+    a, b, c = float(d @ d), float(m @ d), float(m @ m) - r * r
     discriminant = b * b - a * c
-    roots: tuple[float, ...] = ()
-    if discriminant >= 0 and a > 0:
-        # q = -(b + sign(b)·sqrt(b² - a·c)) adds no opposite signs; the roots are q/a and c/q
-        # (q = 0 only for b = c = 0: the double root 0).
-        q = -(b + math.copysign(math.sqrt(discriminant), b))
-        roots = tuple(sorted({q / a + 0.0, c / q + 0.0})) if q != 0 else (0.0,)  # + 0.0: no "-0.0"
-    answer = sweep(build_shape("sphere", sphere.params), build_shape("point", point.params), direction)
-    return Quadratic(a, b, c, roots, float(answer.t) if answer.hit else None)
+    if discriminant < 0:
+        return ()
+    # q = -(b + sign(b)·sqrt(b² - a·c)) adds no opposite signs; the roots are q/a and c/q
+    # (q = 0 only for b = c = 0: the double root 0).
+    q = -(b + math.copysign(math.sqrt(discriminant), b))
+    roots = {q / a, c / q} if q != 0 else {0.0}
+    return tuple(sorted(math.ldexp(root, f - k) + 0.0 for root in roots))  # + 0.0: no "-0.0"
+
+
+def _first_contact(sphere_params: dict, point_params: dict, direction) -> float | None:
+    answer = sweep(build_shape("sphere", sphere_params), build_shape("point", point_params), direction)
+    return float(answer.t) if answer.hit else None
 
 
 def inflated(scene: Scene, share: float) -> Scene:

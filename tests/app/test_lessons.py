@@ -110,3 +110,18 @@ def test_regression_the_roots_of_a_touching_start_moving_away():
     scene = Scene([SceneObject("ball", "sphere", {"center": [0.0, 0.0, 1.0], "radius": 1.0}),
                    SceneObject("point", "point", {"p": [0.0, 0.0, 0.0]})], "ball", [0.0, 0.0, 1.0])
     assert quadratic(scene).roots == (-2.0, 0.0)
+
+
+@pytest.mark.parametrize("center, radius, direction, roots", [
+    ([0.0, 0.0, 1e10], 1e10, [0.0, 0.0, -1e150], (0.0, 2e-140)),  # b² overflowed: roots (0, inf)
+    ([0.0, 0.0, 1e-170], 1e-170, [0.0, 0.0, -1e-170], (0.0, 2.0)),  # a underflowed to 0: no roots
+    ([0.0, 0.0, 2.0], 1.0, [0.0, 0.0, -1e-160], (1e160, 3e160)),  # a subnormal: off by 1e-5
+])
+def test_regression_the_roots_are_found_at_unit_size(center, radius, direction, roots):
+    """Review finds: unscaled, b*b overflowed, a underflowed or went subnormal."""
+    from sweeplab.scene.model import Scene, SceneObject
+
+    scene = Scene([SceneObject("ball", "sphere", {"center": center, "radius": radius}),
+                   SceneObject("point", "point", {"p": [0.0, 0.0, 0.0]})], "ball", direction)
+    found = quadratic(scene).roots
+    assert len(found) == 2 and all(abs(x - y) <= 1e-15 * abs(y) for x, y in zip(found, roots, strict=True))

@@ -89,7 +89,7 @@ def test_the_rust_test_compiles_and_passes(tmp_path):
     if compiler is None:
         pytest.skip("rustc is not installed")
     source = rust_source(Scene(SCENE.objects[:3], "ball", SCENE.direction), "my_sweep")
-    assert "f(0x4014000000000001)" in source  # 5.000000000000001, exactly
+    assert "f64::from_bits(0x4014000000000001)" in source  # 5.000000000000001, exactly
     (tmp_path / "lib.rs").write_text(RUST_HARNESS + source)
     built = subprocess.run([compiler, "--edition", "2021", "--test", "-o", str(tmp_path / "tests"),
                             str(tmp_path / "lib.rs")], capture_output=True, text=True)
@@ -116,3 +116,21 @@ def test_regression_names_are_escaped_and_rust_tests_unique():
     assert 'TEST_CASE("sweeplab: ball against wall \\"A\\"")' in cpp_source(scene, "f")
     names = [line for line in rust_source(scene, "f").splitlines() if line.startswith("fn ")]
     assert len(names) == len(set(names)) == 3
+
+
+def test_regression_rust_compiles_whatever_the_names(tmp_path):
+    """Review finds: "floor m²" gave `fn sweeplab_ball_against_floor_m²()` (Python's \\W keeps
+    ², which Rust refuses), and a function named `f` was hidden by the `let f =
+    f64::from_bits` alias."""
+    compiler = shutil.which("rustc")
+    if compiler is None:
+        pytest.skip("rustc is not installed")
+    ball, target = SCENE.objects[:2]
+    scene = Scene([ball, SceneObject("floor m²", target.kind, target.params)], "ball", SCENE.direction)
+    source = rust_source(scene, "f")
+    (tmp_path / "lib.rs").write_text(RUST_HARNESS.replace("fn my_sweep(", "fn f(") + source)
+    built = subprocess.run([compiler, "--edition", "2021", "--test", "-o", str(tmp_path / "tests"),
+                            str(tmp_path / "lib.rs")], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-2000:]
+    ran = subprocess.run([str(tmp_path / "tests")], capture_output=True, text=True)
+    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr

@@ -78,3 +78,14 @@ def test_regression_shrinking_keeps_a_polyhedron_frame_a_rotation():
     ball = SceneObject("moving", "sphere", {"center": [0.0, 0.0, 5.4321], "radius": 1.0})
     _, shrunk, _ = shrink_configuration(AlwaysMisses(), (ball, box, [0.0, 0.0, -10.0]), "hit", Tolerances())
     assert shrunk.params["axes"] == turn and shrunk.params["origin"] == [0.0, 0.0, 0.0]
+
+
+def test_regression_an_unwritable_out_folder_is_refused_before_the_run(tmp_path, capsys):
+    """Review find: --out under a file was found unwritable only after the whole run (its
+    findings lost): the table was printed first."""
+    fcl_or_skip()
+    blocker = tmp_path / "not a folder"
+    blocker.write_text("")
+    assert main(["fuzz", "--engine", "fcl", "--pair", "sphere-sphere", "-n", "30", "--out", str(blocker / "out")]) == 2
+    captured = capsys.readouterr()
+    assert "cannot write to" in captured.err and "configurations in" not in captured.out

@@ -70,3 +70,29 @@ def test_regression_only_numbers_are_decoded_and_an_overflowing_hex_float_is_ref
     path.write_text(json.dumps(line) + "\n")
     with pytest.raises(QueryLogError, match="line 1"):
         read_log(path)
+
+
+def test_regression_a_mesh_path_that_looks_like_hex_is_kept_and_errors_name_the_value(tmp_path):
+    """Review finds: a mesh file "0xa.dae" was decoded to 10.0 and crashed in os.stat;
+    an overflowing radius was reported as the whole "moving" field; a direction nested
+    500 deep escaped as a RecursionError."""
+    line = json.loads(json.dumps(FLOAT32_LOG[0]))
+    line["target"] = {"kind": "mesh", "params": {"source": {"file": "0xa.dae"}, "origin": [0.0, 0.0, 0.0],
+                                                 "axes": [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]}}
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(QueryLogError, match="0xa.dae"):
+        read_log(path)
+    line = json.loads(json.dumps(FLOAT32_LOG[0]))
+    line["moving"]["params"]["radius"] = "0x1p1024"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(QueryLogError, match=r"moving\.params\.radius"):
+        read_log(path)
+    line = json.loads(json.dumps(FLOAT32_LOG[0]))
+    nested = [0.0]
+    for _ in range(500):
+        nested = [nested]
+    line["direction"] = nested
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(QueryLogError, match="line 1"):
+        read_log(path)

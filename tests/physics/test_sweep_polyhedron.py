@@ -108,6 +108,21 @@ def test_regression_posed_float32_corners_come_out_float64_as_moved_gives():
                                atol=1e-10)
 
 
+def test_regression_posed_takes_a_float32_rotation_and_refuses_corners_beyond_float64():
+    """Review finds: a float32-rounded rotation (R·Rᵀ off I by ~5e-8) was refused, which
+    ``moved`` takes; corners posed past 1.8e308 came back infinite, which ``moved``
+    refuses."""
+    turn = quarter_turn("z", 0.3)
+    box = ConvexPolyhedron.box([0.5, 0.5, 0.5])
+    posed = box.posed(turn.astype(np.float32).tolist(), [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(posed.vertices, box.vertices @ turn.astype(np.float32).T + [1.0, 2.0, 3.0], rtol=0,
+                               atol=1e-6)
+    heights = np.einsum("fk,vk->fv", posed.normals, posed.vertices) - posed.offsets[:, None]
+    assert np.all(heights <= 1e-13)  # the nearest rotation used: the planes stay exact
+    with pytest.raises(ValueError, match="finite"):
+        ConvexPolyhedron.box([1e308, 1.0, 1.0]).posed(np.eye(3), [1e308, 0.0, 0.0])
+
+
 def test_posed_refuses_a_rotation_that_is_not_one():
     box = ConvexPolyhedron.box([1.0, 1.0, 1.0])
     for rotation in (np.diag([1.0, 1.0, -1.0]), np.eye(3) * 1.1, np.eye(2), [[np.nan] * 3] * 3):
