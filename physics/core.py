@@ -43,6 +43,58 @@ def newell_normal(vertices: np.ndarray) -> np.ndarray:
     return functools.reduce(np.add, [crossed[..., i, :] for i in range(vertices.shape[-2])])
 
 
+def dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The dot product over the last axis, broadcast: x + y + z summed in that order,
+    each product and sum rounded once.  The same bits on every machine, where numpy's
+    ``@``, ``dot`` and a 1-D ``linalg.norm`` call BLAS (whose kernels, and so their
+    last bits, depend on the CPU) and ``einsum`` may reorder its sums."""
+    products = np.multiply(a, b)
+    total = products[..., 0]
+    for k in range(1, products.shape[-1]):
+        total = total + products[..., k]
+    return total
+
+
+def row_lengths(vectors: np.ndarray) -> np.ndarray:
+    """Euclidean length over the last axis (``sqrt(dot_rows(v, v))``): as machine
+    independent as ``dot_rows``."""
+    return np.sqrt(dot_rows(vectors, vectors))
+
+
+def rotated(rotation: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """``rotation @ v`` for every (..., 3) vector, rotations (..., 3, 3) broadcast over
+    the vectors' second-to-last axis: summed x, y, z in that order (``dot_rows``'s
+    rounding, not BLAS's)."""
+    rotation = np.asarray(rotation)
+    columns = [rotation[..., None, :, k] if rotation.ndim > 2 else rotation[:, k] for k in range(3)]
+    return vectors[..., 0:1] * columns[0] + vectors[..., 1:2] * columns[1] + vectors[..., 2:3] * columns[2]
+
+
+def matrix_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` for 3x3 matrices, each element summed in index order (``dot_rows``)."""
+    return dot_rows(a[:, None, :], np.swapaxes(b, 0, 1)[None, :, :])
+
+
+NEAREST_ROTATION_STEPS = 4
+"""Newton-Schulz steps of ``nearest_rotation``: the error squares each step, so from
+1e-6 it is at round-off after two; more change nothing."""
+
+
+def nearest_rotation(matrix: np.ndarray) -> np.ndarray:
+    """The rotation nearest ``matrix`` (3x3, orthonormal to about 1e-6): its polar factor,
+    by the Newton-Schulz iteration X <- X (3 I - X^T X) / 2, which converges to it
+    quadratically from there.  Products only, elementwise (``matrix_product``), so the
+    result is the same on every machine (LAPACK's SVD is not).  An exactly orthonormal
+    matrix (X^T X == I as computed) is returned as it is."""
+    identity = np.eye(3)
+    for _ in range(NEAREST_ROTATION_STEPS):
+        gram = matrix_product(matrix.T, matrix)
+        if np.array_equal(gram, identity):
+            break
+        matrix = matrix_product(matrix, 3.0 * identity - gram) / 2.0
+    return matrix
+
+
 def polygon_extent(vertices: np.ndarray) -> np.ndarray:
     """Per polygon (..., V, 3): twice the largest distance of a vertex from the centroid."""
     return 2 * np.linalg.norm(vertices - vertices.mean(axis=-2, keepdims=True), axis=-1).max(axis=-1)

@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sweeplab.physics import tolerance
+from sweeplab.physics.core import dot_rows, newell_normal, row_lengths
 
 MAX_HULL_POINTS = 64
 """The hull is found from all triples of points (~V^3/6 planes, each checked against
@@ -44,27 +45,28 @@ def convex_hull(points: np.ndarray) -> Hull:
     """The convex hull of ``points (V, 3)``, V >= 1; ``ValueError`` past
     ``MAX_HULL_POINTS`` distinct points."""
     points = _merge_near_duplicates(np.unique(np.asarray(points, float), axis=0))
-    extent = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0))) if len(points) > 1 else 0.0
+    extent = float(row_lengths(points.max(axis=0) - points.min(axis=0))) if len(points) > 1 else 0.0
     slack = tolerance.HULL_RTOL * max(extent, np.abs(points).max(initial=0.0))
     if extent == 0:
         return Hull(points[:1], (), np.zeros((0, 3)), np.zeros(0), np.zeros((0, 2), int), 0)
-    far = np.argmax(np.linalg.norm(points - points[0], axis=1))
+    far = np.argmax(row_lengths(points - points[0]))
     direction = points[far] - points[0]
-    across = np.linalg.norm(np.cross(points - points[0], direction), axis=1) / np.linalg.norm(direction)
+    across = row_lengths(np.cross(points - points[0], direction)) / row_lengths(direction)
     if across.max() <= slack:  # collinear: the two extreme points
         return _segment_hull(points, direction)
     triples = np.array(list(combinations(range(len(points)), 3)))
     a, b, c = points[triples[:, 0]], points[triples[:, 1]], points[triples[:, 2]]
     normals = np.cross(b - a, c - a)
-    lengths = np.linalg.norm(normals, axis=1)
+    lengths = row_lengths(normals)
     keep = lengths > slack * extent
     triples, normals, lengths = triples[keep], normals[keep] / lengths[keep, None], lengths[keep]
-    heights = np.einsum("tk,tpk->tp", normals, points[None, :, :] - points[triples[:, 0]][:, None, :])
+    heights = dot_rows(normals[:, None, :], points[None, :, :] - points[triples[:, 0]][:, None, :])
     if np.all(np.abs(heights) <= slack):  # coplanar: a polygon with two faces
         return _flat_hull(points, normals[0], slack)
     below, above = np.all(heights <= slack, axis=1), np.all(heights >= -slack, axis=1)
     outward = np.concatenate([normals[below], -normals[above]])
-    return _solid_hull(points, outward, np.concatenate([triples[below], triples[above]]), slack)
+    widest = normals[np.argmax(lengths)]  # the best-conditioned plane, should every face be a sliver
+    return _solid_hull(points, outward, np.concatenate([triples[below], triples[above]]), slack, widest)
 
 
 def _merge_near_duplicates(points: np.ndarray) -> np.ndarray:
@@ -74,10 +76,10 @@ def _merge_near_duplicates(points: np.ndarray) -> np.ndarray:
     more than ``MAX_HULL_POINTS`` are kept (the work stays O(V MAX_HULL_POINTS))."""
     if len(points) < 2:
         return points
-    extent = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0)))
+    extent = float(row_lengths(points.max(axis=0) - points.min(axis=0)))
     keep = [0]
     for index in range(1, len(points)):
-        if np.all(np.linalg.norm(points[keep] - points[index], axis=1) > tolerance.HULL_MERGE_RTOL * extent):
+        if np.all(row_lengths(points[keep] - points[index]) > tolerance.HULL_MERGE_RTOL * extent):
             keep.append(index)
             if len(keep) > MAX_HULL_POINTS:
                 raise ValueError(f"vertices: at most {MAX_HULL_POINTS} distinct points make a polyhedron, "
@@ -86,7 +88,7 @@ def _merge_near_duplicates(points: np.ndarray) -> np.ndarray:
 
 
 def _segment_hull(points: np.ndarray, direction: np.ndarray) -> Hull:
-    along = (points - points[0]) @ direction
+    along = dot_rows(points - points[0], direction)
     ends = points[[np.argmin(along), np.argmax(along)]]
     return Hull(ends, (), np.zeros((0, 3)), np.zeros(0), np.array([[0, 1]]), 1)
 
@@ -94,35 +96,38 @@ def _segment_hull(points: np.ndarray, direction: np.ndarray) -> Hull:
 def _flat_hull(points: np.ndarray, normal: np.ndarray, slack: float) -> Hull:
     loop = _ordered_loop(points, np.arange(len(points)), normal, slack)
     if len(loop) < 3:  # flat and all but straight: the turns are round-off
-        return _segment_hull(points, points[np.argmax(np.linalg.norm(points - points[0], axis=1))] - points[0])
+        return _segment_hull(points, points[np.argmax(row_lengths(points - points[0]))] - points[0])
     vertices = points[loop]
     indices = tuple(range(len(loop)))
-    offset = float(normal @ vertices[0])
+    offset = float(dot_rows(normal, vertices[0]))
     edges = np.stack([np.arange(len(loop)), np.roll(np.arange(len(loop)), -1)], axis=1)
     return Hull(vertices, (indices, indices[::-1]), np.stack([normal, -normal]), np.array([offset, -offset]),
                 edges, 2)
 
 
-def _solid_hull(points, outward, triangles, slack) -> Hull:
+def _solid_hull(points, outward, triangles, slack, widest) -> Hull:
+    """Faces from the ``outward`` unit normals of the point ``triangles`` with every point
+    on their inner side: each plane once, its points in a loop, its normal refined to
+    the loop's Newell normal (every point of the face weighs in, not one triangle's
+    three); ``widest`` is the normal of the flat hull when no face has area."""
     faces, normals = [], []
     taken = np.zeros(len(outward), bool)
     for index in range(len(outward)):
         if taken[index]:
             continue
         normal = outward[index]
-        offset = float(normal @ points[triangles[index, 0]])
-        on_plane = np.abs(points @ normal - offset) <= slack
+        offset = float(dot_rows(normal, points[triangles[index, 0]]))
+        on_plane = np.abs(dot_rows(points, normal) - offset) <= slack
         on_face = np.flatnonzero(on_plane)
-        taken |= np.all(on_plane[triangles], axis=1) & (outward @ normal > 0)  # faces of the same plane
-        refined = np.linalg.svd(points[on_face] - points[on_face].mean(axis=0))[2][2]
-        normal = refined if refined @ normal > 0 else -refined
+        taken |= np.all(on_plane[triangles], axis=1) & (dot_rows(outward, normal) > 0)  # faces of the same plane
         loop = _ordered_loop(points, on_face, normal, slack)
         if len(loop) < 3:  # a sliver of round-off (near-duplicate points): its neighbours bound the hull
             continue
+        refined = newell_normal(points[loop] - points[loop[0]])
         faces.append(loop)
-        normals.append(normal)
+        normals.append(refined / row_lengths(refined))
     if not faces:  # thinner than the slack everywhere: the polygon it is
-        return _flat_hull(points, np.linalg.svd(points - points.mean(axis=0))[2][2], slack)
+        return _flat_hull(points, widest, slack)
     used = np.unique(np.concatenate(faces))
     renumber = np.full(len(points), -1)
     renumber[used] = np.arange(len(used))
@@ -130,7 +135,7 @@ def _solid_hull(points, outward, triangles, slack) -> Hull:
     edge_set = sorted({tuple(sorted((loop[i], loop[(i + 1) % len(loop)]))) for loop in loops for i in range(len(loop))})
     vertices = points[used]
     face_normals = np.array(normals)
-    offsets = np.max(np.einsum("fk,vk->fv", face_normals, vertices), axis=1)  # every vertex inside every plane
+    offsets = np.max(dot_rows(face_normals[:, None, :], vertices[None]), axis=1)  # every vertex inside every plane
     return Hull(vertices, loops, face_normals, offsets, np.array(edge_set), 3)
 
 
@@ -139,17 +144,29 @@ def _ordered_loop(points: np.ndarray, indices: np.ndarray, normal: np.ndarray, s
     ``normal`` (collinear points on an edge dropped)."""
     face = points[indices]
     center = face.mean(axis=0)
-    u = face[np.argmax(np.linalg.norm(face - center, axis=1))] - center
-    if not np.linalg.norm(u) > 0:
+    u = face[np.argmax(row_lengths(face - center))] - center
+    if not row_lengths(u) > 0:
         return np.zeros(0, int)
-    u /= np.linalg.norm(u)
+    u /= row_lengths(u)
     v = np.cross(normal, u)
-    angles = np.arctan2((face - center) @ v, (face - center) @ u)
+    angles = pseudo_angle(dot_rows(face - center, u), dot_rows(face - center, v))
     order = indices[np.argsort(angles, kind="stable")]
     keep = []
     for position, index in enumerate(order):  # drop points lying on the segment between their neighbours
         before, after = points[order[position - 1]], points[order[(position + 1) % len(order)]]
-        turn = np.cross(points[index] - before, after - points[index]) @ normal
-        if turn > slack * np.linalg.norm(after - before):
+        turn = dot_rows(np.cross(points[index] - before, after - points[index]), normal)
+        if turn > slack * row_lengths(after - before):
             keep.append(index)
     return np.array(keep, dtype=int)
+
+
+def pseudo_angle(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """A number in [0, 4) that grows with the angle of (x, y) from +x, counter-clockwise
+    (the "diamond angle": y / (x + y) in the first quadrant, and so on round): it
+    orders points as ``arctan2`` does, with one division, so the order is the same on
+    every machine (numpy's ``arctan2`` is not correctly rounded and its vectorised
+    versions differ by CPU).  The zero vector is at 0, as ``arctan2(0, 0)`` is."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        angle = np.where(y >= 0, np.where(x >= 0, y / (x + y), 1 - x / (y - x)),
+                         np.where(x < 0, 2 - y / (-x - y), 3 + x / (x - y)))
+    return np.where((x == 0) & (y == 0), 0.0, angle)

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -58,7 +60,7 @@ def mesh_edges(vertices: np.ndarray, faces: np.ndarray) -> MeshEdges:
     faces = np.ascontiguousarray(faces, np.int64).reshape(-1, 3)
     if faces.size and (faces.min() < 0 or faces.max() >= len(vertices)):  # the compiled analysis reads unchecked
         raise ValueError(f"faces index out of range [0, {len(vertices)})")
-    return MeshEdges(*_edge_analysis(vertices, faces, np.sin(tolerance.INTERNAL_EDGE_ANGLE)))
+    return MeshEdges(*_edge_analysis(vertices, faces, math.sin(tolerance.INTERNAL_EDGE_ANGLE)))
 
 
 @njit(parallel=True, **COMPILE)

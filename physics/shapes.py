@@ -28,7 +28,8 @@ import numpy as np
 from sweeplab.physics import tolerance
 from sweeplab.physics.bvh import SphereTree, build_sphere_tree
 from sweeplab.physics.hull import convex_hull
-from sweeplab.physics.core import coordinate_rounding, newell_normal, polygon_slack
+from sweeplab.physics.core import (coordinate_rounding, dot_rows, matrix_product, nearest_rotation, newell_normal,
+                                   polygon_slack, rotated, row_lengths)
 
 
 def _float_array(value, name: str, copy: bool = True) -> np.ndarray:
@@ -445,7 +446,7 @@ class ConvexPolyhedron(Shape):
         signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
         corners = signs * half_extents[..., None, :]
         if rotation is not None:
-            corners = corners @ np.swapaxes(np.asarray(rotation, float), -1, -2)
+            corners = rotated(np.asarray(rotation, float), corners)
         return cls(corners + np.asarray(center, float)[..., None, :])
 
     @classmethod
@@ -454,7 +455,7 @@ class ConvexPolyhedron(Shape):
 
     def moved(self, translation=(0.0, 0.0, 0.0), rotation=None) -> ConvexPolyhedron:
         """The polyhedra turned by ``rotation`` about the origin, then translated."""
-        corners = self.vertices if rotation is None else self.vertices @ np.asarray(rotation, float).T
+        corners = self.vertices if rotation is None else rotated(np.asarray(rotation, float), self.vertices)
         return ConvexPolyhedron(corners + np.asarray(translation, float))
 
     def posed(self, rotation, translation=(0.0, 0.0, 0.0)) -> ConvexPolyhedron:
@@ -469,19 +470,17 @@ class ConvexPolyhedron(Shape):
         ``ValueError``, as for corners beyond the float64 range."""
         rotation = np.asarray(rotation, float)
         if rotation.shape != (3, 3) or not np.all(np.isfinite(rotation)) \
-                or not np.allclose(rotation @ rotation.T, np.eye(3), rtol=0.0, atol=1e-6) \
+                or not np.allclose(matrix_product(rotation, rotation.T), np.eye(3), rtol=0.0, atol=1e-6) \
                 or np.linalg.det(rotation) < 0:
             raise ValueError("rotation must be a 3x3 orthonormal matrix with determinant +1 (to 1e-6)")
-        if not np.array_equal(rotation @ rotation.T, np.eye(3)):
-            left, _, right = np.linalg.svd(rotation)
-            rotation = left @ right
+        rotation = nearest_rotation(rotation)
         translation = vector_argument(translation, "translation")
         if translation.shape != (3,):
             raise ValueError(f"translation must be one 3-vector, got shape {translation.shape}")
-        normals = self.normals @ rotation.T  # float64, as ``moved`` gives: float32 corners far out would round
+        normals = rotated(rotation, self.normals)  # float64, as ``moved`` gives: float32 corners far out would round
         with np.errstate(over="ignore"):  # checked below
-            fields = {"vertices": self.vertices @ rotation.T + translation, "normals": normals,
-                      "offsets": self.offsets + normals @ translation}
+            fields = {"vertices": rotated(rotation, self.vertices) + translation, "normals": normals,
+                      "offsets": self.offsets + dot_rows(normals, translation)}
         if not np.all(np.isfinite(fields["vertices"])):
             raise ValueError("posed vertices must be finite (the translation takes them beyond float64)")
         posed = object.__new__(ConvexPolyhedron)
@@ -517,15 +516,10 @@ def _face_planes(corners: np.ndarray, faces: tuple) -> tuple[np.ndarray, np.ndar
     if not faces:
         return np.zeros((len(corners), 0, 3)), np.zeros((len(corners), 0))
     normals = np.stack([newell_normal(corners[:, list(loop)]) for loop in faces], axis=1)
-    normals = normals / np.linalg.norm(normals, axis=-1, keepdims=True)
-    offsets = np.stack([np.einsum("nk,nvk->nv", normals[:, f], corners[:, list(loop)]).max(axis=-1)
+    normals = normals / row_lengths(normals)[..., None]
+    offsets = np.stack([dot_rows(normals[:, f, None], corners[:, list(loop)]).max(axis=-1)
                         for f, loop in enumerate(faces)], axis=1)
     return normals, offsets
-
-
-def _apply(matrix: np.ndarray, vectors: np.ndarray) -> np.ndarray:
-    """``matrix @ v`` for every (..., 3) vector, summed x, y, z in that order."""
-    return vectors[..., 0:1] * matrix[:, 0] + vectors[..., 1:2] * matrix[:, 1] + vectors[..., 2:3] * matrix[:, 2]
 
 
 class TriangleMesh(Shape):
@@ -603,21 +597,21 @@ class TriangleMesh(Shape):
 
     def to_body(self, points: np.ndarray) -> np.ndarray:
         """World points (..., 3) in body space: ``rotation^T (points - translation)``."""
-        return _apply(self.rotation.T, np.asarray(points) - self.translation)
+        return rotated(self.rotation.T, np.asarray(points) - self.translation)
 
     def to_world(self, points: np.ndarray) -> np.ndarray:
         """Body points (..., 3) in world space: ``rotation points + translation``.
         Elementwise arithmetic: a point maps to the same floats whatever batch it
         is in (a matrix product may round differently by batch shape)."""
-        return _apply(self.rotation, np.asarray(points)) + self.translation
+        return rotated(self.rotation, np.asarray(points)) + self.translation
 
     def vectors_to_body(self, vectors: np.ndarray) -> np.ndarray:
         """World directions (..., 3) in body space (rotation only)."""
-        return _apply(self.rotation.T, np.asarray(vectors))
+        return rotated(self.rotation.T, np.asarray(vectors))
 
     def vectors_to_world(self, vectors: np.ndarray) -> np.ndarray:
         """Body directions (..., 3) in world space (rotation only)."""
-        return _apply(self.rotation, np.asarray(vectors))
+        return rotated(self.rotation, np.asarray(vectors))
 
     def world_vertices(self) -> np.ndarray:
         return self.vertices if self.has_identity_pose else self.to_world(self.vertices)

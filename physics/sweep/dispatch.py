@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 
 from sweeplab.physics import tolerance
-from sweeplab.physics.core import EDGE, FACE, VERTEX
+from sweeplab.physics.core import EDGE, FACE, VERTEX, dot_rows, row_lengths
 from sweeplab.physics.result import SweepResult
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle,
                                      TriangleMesh, broadcast_batch_shapes, vector_argument)
@@ -137,16 +137,15 @@ def _polyhedron_feature(target: ConvexPolyhedron, point: np.ndarray):
     """(code, index, face index) of the polyhedron feature a surface point lies on:
     the face planes through it (within ``tolerance.HULL_RTOL``) say face (one),
     edge (two: the nearest edge) or vertex (three or more: the nearest vertex)."""
-    heights = np.einsum("...fk,...k->...f", target.normals, point) - target.offsets
+    heights = dot_rows(target.normals, point[..., None, :]) - target.offsets
     slack = tolerance.HULL_RTOL * (np.abs(target.vertices).max(axis=(-2, -1)) + np.abs(point).max(axis=-1))
     planes = (np.abs(heights) <= slack[..., None]).sum(axis=-1)
-    nearest_vertex = np.argmin(np.linalg.norm(target.vertices - point[..., None, :], axis=-1), axis=-1)
+    nearest_vertex = np.argmin(row_lengths(target.vertices - point[..., None, :]), axis=-1)
     starts = target.vertices[..., target.edges[:, 0], :]
     along = target.vertices[..., target.edges[:, 1], :] - starts
     with np.errstate(all="ignore"):
-        s = np.clip(np.einsum("...ek,...ek->...e", point[..., None, :] - starts, along)
-                    / np.einsum("...ek,...ek->...e", along, along), 0, 1)
-    nearest_edge = np.argmin(np.linalg.norm(starts + s[..., None] * along - point[..., None, :], axis=-1), axis=-1)
+        s = np.clip(dot_rows(point[..., None, :] - starts, along) / dot_rows(along, along), 0, 1)
+    nearest_edge = np.argmin(row_lengths(starts + s[..., None] * along - point[..., None, :]), axis=-1)
     face = np.argmax(heights, axis=-1)
     code = np.where(planes >= 3, VERTEX, np.where(planes == 2, EDGE, FACE))
     return code, np.where(code == VERTEX, nearest_vertex, np.where(code == EDGE, nearest_edge, face)), face
@@ -167,9 +166,9 @@ def _target_feature(target: Shape, point: np.ndarray) -> tuple[np.ndarray, np.nd
         return np.full(count_shape, VERTEX), np.zeros(count_shape, int)
     assert isinstance(target, (Segment, Capsule)), "a swap reaches no other target"
     along = target.b - target.a
-    length_squared = np.einsum("...k,...k->...", along, along)
+    length_squared = dot_rows(along, along)
     with np.errstate(all="ignore"):
-        s = np.where(length_squared > 0, np.einsum("...k,...k->...", point - target.a, along) / length_squared, 0)
+        s = np.where(length_squared > 0, dot_rows(point - target.a, along) / length_squared, 0)
     code = np.where((s > 0) & (s < 1), EDGE, VERTEX)
     return code, np.where(s >= 1, 1, 0)
 

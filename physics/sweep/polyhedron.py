@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, newell_normal
+from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, dot_rows, newell_normal
 from sweeplab.physics.geometry import (COMPILE, add, dot, like, maximum, minimum, plane_height, plus_zero, row, scale,
                                       sub)
 from sweeplab.physics.lanes import lane_loop
@@ -346,7 +346,7 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
 def _touching_vertices(vertices: np.ndarray, normal: np.ndarray) -> np.ndarray:
     """The vertices (V, 3) lowest along ``normal``, within ``tolerance.HULL_RTOL`` of
     their scale: the moving shape's touching feature, for the trace."""
-    heights = vertices @ normal
+    heights = dot_rows(vertices, normal)
     slack = tolerance.HULL_RTOL * np.abs(vertices).max()
     return vertices[np.abs(heights - heights.min()) <= slack]
 

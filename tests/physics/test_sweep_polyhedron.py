@@ -567,3 +567,51 @@ def test_degenerate_hulls_moving_a_short_way_along_an_axis(moving, target, motio
         if result.hit:
             assert abs(result.t - expected) <= tolerance.TIME_ATOL * 10
             assert abs(np.linalg.norm(result.normal) - 1) <= tolerance.EXACT_RTOL
+
+
+def test_regression_lattice_box_faces_are_exact_so_a_touch_at_t_1_is_a_hit():
+    """A square sliding flat onto a box whose corners are on a half-unit lattice touches
+    the box's face x = 0.5 over a patch exactly at t = 1 (golden record 4019).  The
+    face planes were refined by an SVD, whose unit normal came out an ulp off (1, 0, 0):
+    the touch was missed.  Newell's normal of the face's loop is exact here."""
+    square = Polygon([[1.5, -2.0, -0.5], [1.5, 0.0, -0.5], [1.5, 0.0, 1.5], [1.5, -2.0, 1.5]])
+    box = ConvexPolyhedron([[x, y, z] for x in (-1.5, 0.5) for y in (-0.5, 0.5) for z in (-1.0, 0.0)])
+    assert [list(normal) for normal in box.normals if normal[0] > 0] == [[1.0, 0.0, 0.0]]
+    found = sweep(square, box, [-1.0, -0.0, -0.0], ignore_separating=True)
+    assert found.hit and found.t == 1.0 and found.normal.tolist() == [1.0, 0.0, 0.0]
+
+
+def test_polyhedron_answers_do_not_depend_on_the_cpu_s_blas_kernels():
+    """Hulls, poses and feature lookups are computed elementwise (``core.dot_rows``), not
+    by BLAS or LAPACK, whose kernels (picked per CPU) round differently: the golden
+    corpus recorded on one machine answered 123 of its polyhedron records differently
+    on another.  The same queries under OpenBLAS's oldest and a newer kernel set must
+    agree bit for bit (kernels run as Python, ``NUMBA_DISABLE_JIT``: nothing to compile)."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np, math\n"
+        "from sweeplab.physics import ConvexPolyhedron, Sphere, sweep\n"
+        "rng = np.random.default_rng(5)\n"
+        "out = []\n"
+        "for _ in range(12):\n"
+        "    hull = ConvexPolyhedron(rng.normal(size=(12, 3)))\n"
+        "    a = rng.normal(size=3); angle = rng.uniform(0, 6)\n"
+        "    c, s = math.cos(angle), math.sin(angle)\n"
+        "    turned = hull.posed(np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]]), a)\n"
+        "    box = ConvexPolyhedron.box([1, 2, 3], rotation=np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]]))\n"
+        "    for target in (hull, turned, box):\n"
+        "        r = sweep(Sphere(4 * rng.normal(size=3), 0.5), target, 8 * rng.normal(size=3))\n"
+        "        out.append(repr((r.hit, r.t, r.point, r.normal, r.face_index, r.feature)))\n"
+        "    out.append(repr((hull.normals.tolist(), hull.offsets.tolist(), turned.normals.tolist())))\n"
+        "print(chr(10).join(out))\n")
+    answers = []
+    for core in ("Prescott", "Haswell"):
+        environment = dict(os.environ, OPENBLAS_CORETYPE=core, NUMBA_DISABLE_JIT="1")
+        done = subprocess.run([sys.executable, "-c", script], env=environment, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+        answers.append(done.stdout)
+    assert answers[0].count("True") > 3
+    assert answers[0] == answers[1]
