@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import sys
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
 from sweeplab import __version__
-from sweeplab.scene.model import SceneError, load
 
 BUNDLED_SCENES = Path(str(resources.files("sweeplab") / "scenes"))
 """The example scenes that come with sweeplab (package data; ``sweeplab examples``)."""
@@ -98,23 +98,19 @@ def _scene_path(scene: str | None, example: str | None):
 
 def examples_main(argv: list[str]) -> int:
     argparse.ArgumentParser(prog="sweeplab examples", description=COMMANDS["examples"][0]).parse_args(argv)
+    from sweeplab.scene.json_files import JsonFileError, read_json  # (the JSON only: no physics, no compiler)
+
     for name, path in example_scenes().items():
         try:
-            scene = load(path)
-            print(f"{name:<12} {len(scene.objects)} objects, moving {scene.moving!r}")
-        except SceneError as error:  # (a bundled scene is tested to load; say so rather than die)
-            print(f"{name:<12} unreadable: {error}")
+            data = read_json(path)
+            print(f"{name:<12} {len(data['objects'])} objects, moving {data['moving']!r}")
+        except (JsonFileError, KeyError, TypeError) as error:  # (a bundled scene is tested to load; say so)
+            print(f"{name:<12} unreadable: {error!r}")
     print("open one with 'sweeplab --example NAME', draw it with 'sweeplab render --example NAME -o out.png'")
     return 0
 
 
 def render_main(argv: list[str]) -> int:
-    from sweeplab.view.camera import OrbitCamera
-    from sweeplab.render.headless import GLUnavailable, OffscreenRenderer
-    from sweeplab.view.meshes import MeshDisplay
-    from sweeplab.render.png import write_png
-    from sweeplab.view.model import build_view_model
-
     parser = argparse.ArgumentParser(prog="sweeplab render", description="Render one frame of a scene to PNG.")
     parser.add_argument("scene", nargs="?", default=None, help="scene file (default: the demo scene)")
     parser.add_argument("--example", default=None, metavar="NAME",
@@ -129,6 +125,13 @@ def render_main(argv: list[str]) -> int:
     parser.add_argument("--minkowski", action="store_true",
                         help="draw the teaching view: the Minkowski difference of the moving shape and a target")
     args = parser.parse_args(argv)
+    from sweeplab.render.headless import GLUnavailable, OffscreenRenderer
+    from sweeplab.render.png import write_png
+    from sweeplab.scene.model import SceneError, load
+    from sweeplab.view.camera import OrbitCamera
+    from sweeplab.view.meshes import MeshDisplay
+    from sweeplab.view.model import build_view_model
+
     try:
         scene = load(_scene_path(args.scene, args.example))
         _check_output(args.output)
@@ -157,14 +160,14 @@ def render_main(argv: list[str]) -> int:
 
 
 def check_main(argv: list[str]) -> int:
-    from sweeplab.scene.fixture import FixtureError, load_fixture, run_fixture
-
     parser = argparse.ArgumentParser(prog="sweeplab check", description="Run regression fixtures without pytest "
                                      "(exit 0 all passed, 1 one failed, 2 one could not be read).")
     parser.add_argument("paths", nargs="*", type=Path,
                         help="fixture files, or folders searched recursively for them (default: tests/fixtures)")
     parser.add_argument("--examples", action="store_true", help="check the example fixtures that come with sweeplab")
     args = parser.parse_args(argv)
+    from sweeplab.scene.fixture import FixtureError, load_fixture, run_fixture
+
     given = args.paths + ([EXAMPLE_FIXTURES] if args.examples else []) or [Path("tests/fixtures")]
     missing = [str(path) for path in given if not path.exists()]
     if missing:
@@ -214,12 +217,14 @@ def fixture_paths(paths: list[Path]) -> list[Path]:
 
 def progress_bar(stream, width: int = 30):
     """A ``physics.warmup.run`` progress callback drawing ``[###...] done/total name``
-    on ``stream``: redrawn in place on a terminal, one line a step otherwise."""
+    (the steps compiling now) on ``stream``: redrawn in place on a terminal, one line a
+    step otherwise."""
     interactive = stream.isatty()
 
-    def show(done: int, total: int, name: str, seconds: float) -> None:
+    def show(progress) -> None:
+        done, total = progress.done, progress.total
         filled = width * done // max(total, 1)
-        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {seconds:5.1f} s  {name}"
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {progress.seconds:5.1f} s  {progress.running}"
         if interactive:
             stream.write("\r" + line.ljust(width + 70)[:width + 70] + ("\n" if done == total else ""))
         else:
@@ -229,18 +234,49 @@ def progress_bar(stream, width: int = 30):
     return show
 
 
+def json_progress(stream):
+    """A ``physics.warmup.run`` progress callback writing one JSON object a step on
+    ``stream`` (``done``, ``total``, ``step``: compiling now, ``finished``: just done,
+    ``seconds``): what the editor reads from its background compile."""
+    def show(progress) -> None:
+        stream.write(json.dumps({"done": progress.done, "total": progress.total, "step": progress.running,
+                                 "finished": progress.finished or None, "seconds": round(progress.seconds, 2)}) + "\n")
+        stream.flush()
+
+    return show
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if not 1 <= jobs <= 64:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 64, got {jobs}")
+    return jobs
+
+
 def warmup_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="sweeplab warmup", description="Compile every physics kernel into numba's "
                                      "disk cache (each pair of sweep in float64 and float32, the mesh functions, "
-                                     "the second opinions), so that no first use waits for the compiler.")
-    parser.parse_args(argv)
+                                     "the second opinions), so that no first use waits for the compiler or runs as "
+                                     "Python.  The cache is numba's: NUMBA_CACHE_DIR chooses its folder.")
+    parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
+                        help="compile in N processes at once (default 1; each uses one core)")
+    parser.add_argument("--first", default="", metavar="STEPS",
+                        help="comma-separated step names to compile first (as the progress shows them)")
+    parser.add_argument("--json", action="store_true", help="progress as one JSON object a line on stdout")
+    args = parser.parse_args(argv)
     from sweeplab.physics import warmup
     from sweeplab.physics.kernel_cache import mark_warm
 
-    steps = warmup.tasks()
-    seconds = warmup.run(steps, progress_bar(sys.stderr))
+    steps = warmup.ordered(warmup.tasks(), filter(None, args.first.split(",")))
+    report = warmup.run(steps, json_progress(sys.stdout) if args.json else progress_bar(sys.stderr), jobs=args.jobs)
     mark_warm()
-    print(f"compiled or loaded the kernels of {len(steps)} steps in {seconds:.1f} s")
+    line = (f"compiled or loaded the kernels of {len(steps)} steps in {report.seconds:.1f} s "
+            f"({report.cpu_seconds:.0f} s of CPU in {args.jobs} process{'es' if args.jobs > 1 else ''}, "
+            f"largest {report.peak_mb:.0f} MB)")
+    print(line, file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
@@ -268,6 +304,7 @@ def editor_main(argv: list[str]) -> int:
         return 2
     from sweeplab.editor import Editor
     from sweeplab.window import run_editor
+    from sweeplab.scene.model import load
 
     editor = Editor(load(DEMO_SCENE))
     editor.progress = report_progress

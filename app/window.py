@@ -22,15 +22,12 @@ from pathlib import Path
 
 from sweeplab.ui.commands import COMMANDS, ask_if_unsaved
 from sweeplab.editor import REFERENCE_DELAY, Editor
+from sweeplab.physics import kernels
 
 WINDOW_SIZE = (1280, 800)
 PICK_RADIUS = 0.005
 """Radius of the ball swept along a click's view ray, per unit of camera distance:
 points and segments (which a ray of radius 0 almost never meets) stay clickable."""
-COMPILING_FRAME_PAUSE = 0.1
-"""Seconds the window pauses after each frame while the scene's kernels compile in
-the background (``editor.compiling``): about 8 frames a second then, so drawing does
-not take a core from the compiler on a two-core machine."""
 FRAMES_AFTER_INPUT = 3
 """Frames drawn after an input event: ImGui settles hovers, popups and focus in two."""
 TICK_SECONDS = 1 / 60
@@ -58,6 +55,7 @@ def run_editor(editor: Editor, screenshot: Path | None = None) -> int:
 
     if os.environ.get("PYGLET_HEADLESS"):
         pyglet.options["headless"] = True
+    kernels.set_policy("defer")  # the window never waits for the compiler (``editor.compiling``)
     window = EditorWindow(editor, screenshot)
     editor.start_compiling()
     pyglet.clock.schedule_interval(window.tick, TICK_SECONDS)
@@ -171,7 +169,6 @@ def _make_window_class():
 
         def on_draw(self) -> None:
             started = time.perf_counter()
-            answered = self.editor.physics_ready  # before drawing: the compile thread may finish meanwhile
             io = imgui.get_io()
             width, height = self.get_framebuffer_size()
             io.display_size = self.get_size()
@@ -200,9 +197,7 @@ def _make_window_class():
             if self.panels.quit:
                 self.panels.quit = False
                 pyglet.clock.schedule_once(lambda dt: self.close(), 0)  # not while pyglet iterates its windows
-            if not answered:
-                time.sleep(COMPILING_FRAME_PAUSE)  # leave the CPU to the compiler
-            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES and answered \
+            if self.screenshot is not None and self.frames >= SCREENSHOT_FRAMES and not self.editor.answers_pending \
                     and started - self._opened >= SCREENSHOT_SECONDS:
                 self._save_screenshot()
 
@@ -348,6 +343,8 @@ def _make_window_class():
         def close(self):
             if self.layout_path is not None:
                 imgui.save_ini_settings_to_disk(str(self.layout_path))
+            if self.editor.compilation is not None:
+                self.editor.compilation.stop()
             super().close()
 
     return EditorWindowImpl

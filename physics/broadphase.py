@@ -23,19 +23,19 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from sweeplab.physics.kernels import entry, kernel, length_of_first
 from sweeplab.physics import tolerance
 from sweeplab.physics.overlap import MeshOverlap, dual_walk, is_identity, mesh_overlap
 from sweeplab.physics.shapes import TriangleMesh, vector_argument
-from sweeplab.physics.geometry import COMPILE, add, dot, largest_magnitude, like, maximum, minimum, row, scale
+from sweeplab.physics.geometry import add, dot, largest_magnitude, like, maximum, minimum, row, scale
 from sweeplab.physics.solve import IDENTICALLY_ZERO, solve_quadratic
 
 NARROWPHASE_SAMPLES = 32
 """Default number of evenly spaced overlap samples in the broadphase interval."""
 
 
-@njit(**COMPILE)
+@kernel
 def sphere_interval(offset, velocity, radius):
     """(t_enter, t_exit) in [0, 1] while ``|offset + t velocity| <= radius`` (two
     spheres: the differences of their centers and motions, the summed radius); both
@@ -51,7 +51,7 @@ def sphere_interval(offset, velocity, radius):
     return (enter, exit_) if count >= 1 and enter <= exit_ else (nan, nan)
 
 
-@njit(**COMPILE)
+@entry(work=length_of_first)
 def _sphere_intervals(offsets, velocities, radii, enter, exit_):
     for i in range(len(radii)):
         enter[i], exit_[i] = sphere_interval(row(offsets, i), row(velocities, i), radii[i])
@@ -118,7 +118,7 @@ def _world_bound(mesh: TriangleMesh) -> tuple[np.ndarray, float]:
     return mesh.to_world(tree.centers[0]), float(tree.radii[0])
 
 
-@njit(**COMPILE)
+@kernel
 def _overlapping_pairs(a, b, motion_a, motion_b, t) -> int:
     """How many triangle pairs of meshes ``a`` and ``b`` (tree, vertices, faces,
     rotation, translation, extent) overlap with each translated by ``t`` times its
@@ -137,7 +137,13 @@ def _overlapping_pairs(a, b, motion_a, motion_b, t) -> int:
     return count[0]
 
 
-@njit(**COMPILE)
+def _bisection_work(a, b, motion_a, motion_b, enter, exit_, samples, *outputs) -> int:
+    """``_bisect``'s work for the tier choice: both meshes' triangles times its overlap
+    tests (the samples and up to 60 halvings)."""
+    return (len(a[2]) + len(b[2])) * (samples + 60)
+
+
+@entry(work=_bisection_work)
 def _bisect(a, b, motion_a, motion_b, enter, exit_, samples, phases, times, pair_counts, step_count):
     """The narrowphase (module docstring): sample [enter, exit] at ``samples + 1``
     evenly spaced times (``numpy.linspace``'s), then bisect after the last clear
@@ -171,7 +177,7 @@ def _bisect(a, b, motion_a, motion_b, enter, exit_, samples, phases, times, pair
             clear = middle
 
 
-@njit(**COMPILE)
+@kernel
 def _record_step(phases, times, pair_counts, step_count, phase, t, pairs):
     i = step_count[0]
     if i < len(times):

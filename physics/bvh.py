@@ -36,9 +36,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from sweeplab.physics.geometry import COMPILE, add, cross, dot, like, maximum, minimum, row, scale, sqrt, sub
+from sweeplab.physics.kernels import kernel, lane_input
+from sweeplab.physics.lanes import parallel_above
+from sweeplab.physics.geometry import add, cross, dot, like, maximum, minimum, row, scale, sqrt, sub
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,7 +139,7 @@ def _vertex_distances(corners: np.ndarray, centers: np.ndarray) -> np.ndarray:
 
 # --- spheres ------------------------------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def first_largest(values):
     """Index of the largest of three values: the first on a tie, the first NaN if any
     (``numpy.argmax``)."""
@@ -148,26 +150,26 @@ def first_largest(values):
     return best
 
 
-@njit(**COMPILE)
+@kernel
 def lowest(a, b):
     """Componentwise ``minimum`` of two 3-vectors."""
     return (minimum(a[0], b[0]), minimum(a[1], b[1]), minimum(a[2], b[2]))
 
 
-@njit(**COMPILE)
+@kernel
 def highest(a, b):
     """Componentwise ``maximum`` of two 3-vectors."""
     return (maximum(a[0], b[0]), maximum(a[1], b[1]), maximum(a[2], b[2]))
 
 
-@njit(**COMPILE)
+@kernel
 def squared_distance(point, center):
     """|point - center|^2, summed x, y, z as ``validate`` sums it."""
     offset = sub(point, center)
     return dot(offset, offset)
 
 
-@njit(**COMPILE)
+@kernel
 def farthest_squared(a, b, c, center):
     """Largest squared distance of the corners a, b, c from ``center`` (NaN if any is);
     sqrt is monotonic, so its square root is the largest distance ``validate``
@@ -175,7 +177,7 @@ def farthest_squared(a, b, c, center):
     return maximum(maximum(squared_distance(a, center), squared_distance(b, center)), squared_distance(c, center))
 
 
-@njit(**COMPILE)
+@kernel
 def smallest_sphere(a, b, c):
     """(center, radius) of the smallest sphere around the triangle abc.
 
@@ -205,7 +207,7 @@ def smallest_sphere(a, b, c):
     return center, sqrt(farthest_squared(a, b, c, center))
 
 
-@njit(**COMPILE)
+@kernel
 def _corners(corners, triangle):
     """The three corners of triangle ``triangle`` of an (n, 3, 3) array."""
     return (row(corners[triangle], 0), row(corners[triangle], 1), row(corners[triangle], 2))
@@ -217,7 +219,7 @@ def smallest_triangle_spheres(corners: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return _smallest_spheres(np.ascontiguousarray(corners, np.float64))
 
 
-@njit(**COMPILE)
+@kernel
 def _smallest_spheres(corners):
     centers, radii = np.empty((len(corners), 3)), np.empty(len(corners))
     for triangle in range(len(corners)):
@@ -232,19 +234,19 @@ def _smallest_spheres(corners):
 def build_sphere_tree(vertices: np.ndarray, faces: np.ndarray) -> SphereTree:
     """Build the sphere tree of a mesh (``vertices (V, 3)``, ``faces (F, 3)``, F >= 1);
     see the module docstring."""
-    faces = np.ascontiguousarray(faces, np.int64)
+    faces = lane_input(faces, np.int64)
     if len(faces) == 0:
         raise ValueError("faces must hold at least one triangle to build a tree")
-    vertices = np.ascontiguousarray(vertices, np.float64)
+    vertices = lane_input(vertices, np.float64)
     if faces.min() < 0 or faces.max() >= len(vertices):  # the compiled build reads unchecked
         raise ValueError(f"faces index out of range [0, {len(vertices)})")
-    first_child, parent, face, depth, level_starts, centers, radii = _build(vertices, faces)
+    first_child, parent, face, depth, level_starts, centers, radii = _build(len(faces), vertices, faces)
     return SphereTree(center_components=centers, radii=radii, first_child=first_child, parent=parent, face=face,
                       depth=depth, level_starts=level_starts,
                       extent=float(max(centers.max(), -centers.min()) + radii.max()))
 
 
-@njit(**COMPILE)
+@kernel
 def tree_shape(face_count):
     """The nodes of the tree over ``face_count`` triangles, which depend on nothing
     else: per node its run [start, start + count) of positions in the tree's
@@ -272,7 +274,13 @@ def tree_shape(face_count):
     return start, count, first_child, parent, depth, level_starts
 
 
-@njit(parallel=True, **COMPILE)
+PARALLEL_MIN_FACES = 200_000
+"""Triangles from which a tree is built on numba's threads (``lanes.parallel_above``):
+below, one thread builds it in well under a second, and the parallel variant (a
+second compile of the whole build) is never needed."""
+
+
+@parallel_above(PARALLEL_MIN_FACES)
 def _build(vertices, faces):
     """The tree's arrays: ``first_child``, ``parent``, ``face``, ``depth``,
     ``level_starts``, centers (3, M) and radii (M,)."""
@@ -304,14 +312,14 @@ def _build(vertices, faces):
     return first_child, parent, face, depth, level_starts, centers, radii
 
 
-@njit(**COMPILE)
+@kernel
 def _triangle(vertices, faces, triangle):
     """The corners of mesh triangle ``triangle``."""
     return (row(vertices, faces[triangle, 0]), row(vertices, faces[triangle, 1]),
             row(vertices, faces[triangle, 2]))
 
 
-@njit(**COMPILE)
+@kernel
 def _node_sphere(node, start, count, child, corners, centers, radii, low, high):
     """Sphere and box of ``node``, whose run [start, start + count) of ``corners``
     (in the tree's order) it covers and whose children (``child`` and the next)
@@ -338,7 +346,7 @@ def _node_sphere(node, start, count, child, corners, centers, radii, low, high):
 
 # --- the median split -----------------------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def split_run(order, centroids, start, count):
     """Split the run [start, start + count) of triangles (``order``, with their
     ``centroids`` (n, 3) alongside) at its centroid median along its widest axis:
@@ -354,7 +362,7 @@ def split_run(order, centroids, start, count):
     select(order, centroids, first_largest(sub(high, low)), start, start + count - 1, start + count // 2, rounds)
 
 
-@njit(**COMPILE)
+@kernel
 def ranks_lower(order, centroids, axis, i, j):
     """Whether the triangle at position i comes before the one at j along ``axis``: the
     lower centroid coordinate, NaN after every number (as numpy sorts), then the lower
@@ -369,14 +377,14 @@ def ranks_lower(order, centroids, axis, i, j):
     return order[i] < order[j]
 
 
-@njit(**COMPILE)
+@kernel
 def _swap(order, centroids, i, j):
     order[i], order[j] = order[j], order[i]
     for k in range(3):
         centroids[i, k], centroids[j, k] = centroids[j, k], centroids[i, k]
 
 
-@njit(**COMPILE)
+@kernel
 def select(order, centroids, axis, low, high, kth, rounds):
     """Reorder positions [low, high] (``order`` and ``centroids`` together) so that
     ``kth`` holds the triangle it would hold were they sorted by ``ranks_lower``,
@@ -421,7 +429,7 @@ def select(order, centroids, axis, low, high, kth, rounds):
             low = i + 1
 
 
-@njit(**COMPILE)
+@kernel
 def heapsort(order, centroids, axis, low, high):
     """Sort positions [low, high] by ``ranks_lower`` (Williams' heapsort, Floyd's
     heap construction)."""
@@ -433,7 +441,7 @@ def heapsort(order, centroids, axis, low, high):
         _sift_down(order, centroids, axis, low, 0, end)
 
 
-@njit(**COMPILE)
+@kernel
 def _sift_down(order, centroids, axis, base, root, size):
     """Restore the max-heap of positions base + [0, size) below ``root``."""
     while 2 * root + 1 < size:

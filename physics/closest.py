@@ -13,14 +13,14 @@ parallel branch takes any s (here 0), then clamps w and s in turn.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
-from sweeplab.physics.geometry import (COMPILE, add, cross, cross_accurate, dot, largest_magnitude, like, maximum,
+from sweeplab.physics.kernels import kernel
+from sweeplab.physics.geometry import (add, cross, cross_accurate, dot, largest_magnitude, like, maximum,
                                        normalize_or, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 
 
-@njit(**COMPILE)
+@kernel
 def clip01(x):
     """``numpy.clip(x, 0, 1)``: NaN stays NaN, -0.0 stays -0.0."""
     if x < 0:
@@ -30,7 +30,7 @@ def clip01(x):
     return x
 
 
-@njit(**COMPILE)
+@kernel
 def closest_parameters(start, along, other_start, other_along):
     """Parameters (s, w) in [0, 1] of the closest points of the segments
     ``start + s along`` and ``other_start + w other_along``; zero-length and parallel
@@ -57,7 +57,7 @@ def closest_parameters(start, along, other_start, other_along):
     return s, clip01(w)
 
 
-@njit(**COMPILE)
+@kernel
 def rejection(vector, axis):
     """The part of ``vector`` square to ``axis`` (all of it for a zero axis), as
     ``axis x (v x axis) / |axis|^2``: square to the axis by construction, and exactly
@@ -70,7 +70,7 @@ def rejection(vector, axis):
     return (across[0] / axis_squared, across[1] / axis_squared, across[2] / axis_squared)
 
 
-@njit(**COMPILE)
+@kernel
 def segment_separation(start, end, other_start, other_end):
     """Two segments at their closest points: (separation vector from the other to
     this one, the other's parameter w, whether this one's closest point is interior,
@@ -109,8 +109,8 @@ def segment_separation(start, end, other_start, other_end):
 
 
 @lane_loop
-def _closest_parameters_lanes(starts, alongs, other_starts, other_alongs, s, w):
-    for i in prange(len(s)):
+def _closest_parameters_lanes(first, last, starts, alongs, other_starts, other_alongs, s, w):
+    for i in range(first, last):
         s[i], w[i] = closest_parameters((starts[i, 0], starts[i, 1], starts[i, 2]),
                                         (alongs[i, 0], alongs[i, 1], alongs[i, 2]),
                                         (other_starts[i, 0], other_starts[i, 1], other_starts[i, 2]),

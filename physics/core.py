@@ -17,11 +17,11 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numba import njit
 
+from sweeplab.physics.kernels import kernel
 from sweeplab.physics import tolerance
 from sweeplab.physics.result import FEATURE_KINDS
-from sweeplab.physics.geometry import COMPILE, add, epsilon, largest_magnitude, like, maximum, row, sqrt
+from sweeplab.physics.geometry import add, epsilon, largest_magnitude, like, maximum, row, sqrt
 from sweeplab.physics.geometry import cross as cross_one
 from sweeplab.physics.geometry import dot as dot_one
 from sweeplab.physics.geometry import sub
@@ -118,21 +118,21 @@ def polygon_slack(vertices: np.ndarray, extent: np.ndarray | None = None,
 
 # --- one lane (compiled): a core given by its vertices (V, 3), V = 1, 2 or >= 3 ---------
 
-@njit(**COMPILE)
+@kernel
 def edge_count(vertices) -> int:
     """0 for a point, 1 for a segment, V for a polygon (edge i from vertex i to i + 1)."""
     count = vertices.shape[0]
     return 0 if count == 1 else 1 if count == 2 else count
 
 
-@njit(**COMPILE)
+@kernel
 def edge_of(vertices, i):
     """(start, edge vector) of edge ``i``."""
     start = row(vertices, i)
     return start, sub(row(vertices, (i + 1) % vertices.shape[0]), start)
 
 
-@njit(**COMPILE)
+@kernel
 def bounding_ball(points):
     """(center, radius) of a ball holding every point of ``points`` (V, 3): their
     centroid and the distance to the farthest one."""
@@ -150,7 +150,7 @@ def bounding_ball(points):
     return center, sqrt(farthest_squared)
 
 
-@njit(**COMPILE)
+@kernel
 def segment_ball(start, end):
     """(center, radius) of the smallest ball holding the segment: its midpoint and half
     its length."""
@@ -159,7 +159,7 @@ def segment_ball(start, end):
     return add(start, (half * offset[0], half * offset[1], half * offset[2])), half * sqrt(dot_one(offset, offset))
 
 
-@njit(**COMPILE)
+@kernel
 def core_rounding(vertices):
     """The rounding a core's coordinates may carry: ``tolerance.COORDINATE_ROUNDING_ULPS``
     ulps of the largest |coordinate| (``coordinate_rounding`` of one core; its extent,
@@ -170,7 +170,7 @@ def core_rounding(vertices):
     return like(largest, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(largest) * largest
 
 
-@njit(**COMPILE)
+@kernel
 def face_normal(vertices, extent, rounding):
     """The unit face normal of a polygon core (Newell's, from vertex 0: oriented by the
     winding); zero where its length is no more than ``rounding * extent`` (the
@@ -188,7 +188,7 @@ def face_normal(vertices, extent, rounding):
     return (zero, zero, zero)
 
 
-@njit(**COMPILE)
+@kernel
 def inside_face(vertices, normal, offset, slack):
     """Whether the point ``vertices[0] + offset`` projects along the face ``normal`` into
     the face or onto its boundary; False where there is no face (zero normal).  An
@@ -206,7 +206,7 @@ def inside_face(vertices, normal, offset, slack):
     return True
 
 
-@njit(**COMPILE)
+@kernel
 def widest_feature(vertices, normal):
     """(code, axis) of a core's widest feature: the face where it has one, else its
     longest edge (the first of equals), else the vertex (zero axis)."""
@@ -223,7 +223,7 @@ def widest_feature(vertices, normal):
     return best_code, best_axis
 
 
-@njit(**COMPILE)
+@kernel
 def is_within_rounding(separation, magnitude):
     """Whether ``separation`` is no longer than the rounding of coordinates of up to
     ``magnitude`` (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of it; pass the largest

@@ -1,9 +1,10 @@
 """Scalar geometry for one lane of a compiled kernel: 3-vectors as tuples ``(x, y, z)``.
 
-Every function here is plain Python on floats, compiled with ``numba.njit``; with
-``NUMBA_DISABLE_JIT=1`` the same source runs as Python (step through a sweep in a
-debugger).  Arithmetic stays in the dtype it is given: a float32 lane computes in
-float32 (the editor's precision lens), so constants are made with ``like``.  The
+Every function here is plain Python on floats, a ``physics.kernels.kernel``:
+compiled into the kernels that call it, or run as the Python it is (the interpreted
+tier, and ``NUMBA_DISABLE_JIT=1``: step through a sweep in a debugger).  Arithmetic
+stays in the dtype it is given: a float32 lane computes in float32 (the editor's
+precision lens), so constants are made with ``like``.  The
 evaluation order of every expression is part of the answer (``dot`` is
 ``x + y + z`` summed left to right): kernels are expected to give the same floats
 for a lane whatever batch it is in, and the golden corpus holds them to it.
@@ -12,34 +13,23 @@ for a lane whatever batch it is in, and the golden corpus holds them to it.
 from __future__ import annotations
 
 import math
-from typing import Literal, TypedDict
 
 import numpy as np
-from numba import config, njit
 from numba.extending import overload
 
-class CompileOptions(TypedDict):
-    """The ``numba.njit`` keywords every kernel is compiled with (typed for mypy)."""
-
-    cache: bool
-    error_model: Literal["python", "numpy"]
+from sweeplab.physics.kernels import kernel
 
 
-COMPILE: CompileOptions = {"cache": True, "error_model": "numpy"}
-"""Options of every kernel's ``njit``: compiled once per signature, on first use,
-and kept in numba's disk cache (``sweeplab warmup`` compiles them all); a division
-by zero gives inf or NaN as in numpy (lanes that divide by zero discard the result)."""
+def sqrt(x):
+    """``math.sqrt`` as the compiled kernels have it: NaN below zero, the argument's
+    float type kept.  Run as Python it is numpy's, whose scalars also divide by zero
+    as the compiled kernels do (inf or NaN, where a Python float would raise)."""
+    return np.sqrt(x)
 
 
-if config.DISABLE_JIT:  # type: ignore[attr-defined]  # numba sets its config at import
-    def sqrt(x):
-        """``math.sqrt`` as numba compiles it: NaN below zero, the argument's float
-        type kept.  Run as Python (``NUMBA_DISABLE_JIT=1``) it is numpy's, whose
-        scalars also divide by zero as the compiled kernels do (inf or NaN, where a
-        Python float would raise)."""
-        return np.sqrt(x)
-else:
-    sqrt = math.sqrt
+@overload(sqrt)
+def _sqrt(x):
+    return lambda x: math.sqrt(x)
 
 
 def like(template, value):
@@ -57,20 +47,20 @@ def _like(template, value):
     return implementation
 
 
-@njit(**COMPILE)
+@kernel
 def is_wide(template):
     """Whether ``template``'s float type has more than float32's 24 significant bits
     (2^24 + 1 is exact in it): the one dtype test of the kernels' constants."""
     return like(template, 16777217.0) != like(template, 16777216.0)
 
 
-@njit(**COMPILE)
+@kernel
 def epsilon(template):
     """Machine epsilon of ``template``'s float type (2^-52, or 2^-23 for float32)."""
     return like(template, 2.220446049250313e-16) if is_wide(template) else like(template, 1.1920928955078125e-07)
 
 
-@njit(**COMPILE)
+@kernel
 def smallest_normal(template):
     """The smallest normal float of ``template``'s type (2^-1022, or 2^-126 for
     float32): a square below it has lost digits to underflow, or all of them."""
@@ -78,64 +68,64 @@ def smallest_normal(template):
     return like(template, 2.2250738585072014e-308) if wide else like(template, 1.1754943508222875e-38)
 
 
-@njit(**COMPILE)
+@kernel
 def power_of_two_below(value):
     """The exponent k with 2^(k-1) <= value < 2^k (``math.frexp``'s), for value > 0:
     scaling by 2^-k is exact and brings ``value`` to [0.5, 1)."""
     return math.frexp(value)[1]
 
 
-@njit(**COMPILE)
+@kernel
 def minimum(a, b):
     """``numpy.minimum`` of two scalars: NaN if either is, ``b`` on a tie."""
     return a if (a < b or a != a) else b
 
 
-@njit(**COMPILE)
+@kernel
 def maximum(a, b):
     """``numpy.maximum`` of two scalars: NaN if either is, ``b`` on a tie."""
     return a if (a > b or a != a) else b
 
 
-@njit(**COMPILE)
+@kernel
 def row(array, i):
     """Row ``i`` of an (N, 3) array as a 3-vector tuple."""
     return (array[i, 0], array[i, 1], array[i, 2])
 
 
-@njit(**COMPILE)
+@kernel
 def add(a, b):
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
-@njit(**COMPILE)
+@kernel
 def sub(a, b):
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
 
-@njit(**COMPILE)
+@kernel
 def scale(s, a):
     """s a"""
     return (s * a[0], s * a[1], s * a[2])
 
 
-@njit(**COMPILE)
+@kernel
 def along(a, s, b):
     """a + s b"""
     return (a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2])
 
 
-@njit(**COMPILE)
+@kernel
 def dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-@njit(**COMPILE)
+@kernel
 def cross(a, b):
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-@njit(**COMPILE)
+@kernel
 def two_product(a, b):
     """(a b rounded, its rounding error): a b == product + error exactly (Dekker's
     algorithm with Veltkamp's splitting; no fused multiply-add needed), in the
@@ -148,7 +138,7 @@ def two_product(a, b):
     return product, ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
 
 
-@njit(**COMPILE)
+@kernel
 def two_sum(a, b):
     """(a + b rounded, its rounding error): a + b == total + error exactly (Knuth's
     branch-free TwoSum), while the sum does not overflow."""
@@ -157,7 +147,7 @@ def two_sum(a, b):
     return total, (a - (total - b_virtual)) + (b - b_virtual)
 
 
-@njit(**COMPILE)
+@kernel
 def plane_height(point, normal, offset):
     """dot(normal, point) - offset as accurate as if computed in twice the lane's
     precision, then rounded (Ogita, Rump and Oishi's Dot2: every product's and every
@@ -176,7 +166,7 @@ def plane_height(point, normal, offset):
     return height + (error + sum_error)
 
 
-@njit(**COMPILE)
+@kernel
 def difference_of_products(a, b, c, d):
     """a b - c d within about one rounding of the result, however much the products
     cancel (their rounding errors are carried along)."""
@@ -185,7 +175,7 @@ def difference_of_products(a, b, c, d):
     return (ab - cd) + (ab_error - cd_error)
 
 
-@njit(**COMPILE)
+@kernel
 def cross_accurate(a, b):
     """a x b with each component within about one rounding of its own size.
 
@@ -198,12 +188,12 @@ def cross_accurate(a, b):
             difference_of_products(a[0], b[1], a[1], b[0]))
 
 
-@njit(**COMPILE)
+@kernel
 def largest_magnitude(a):
     return maximum(maximum(abs(a[0]), abs(a[1])), abs(a[2]))
 
 
-@njit(**COMPILE)
+@kernel
 def normalize_or(a, fallback):
     """a / |a|; ``fallback`` where a is zero.  A vector whose squared length
     underflows (to a subnormal float, or 0) or overflows is scaled by its largest
@@ -220,7 +210,7 @@ def normalize_or(a, fallback):
     return (scaled[0] / length, scaled[1] / length, scaled[2] / length)
 
 
-@njit(**COMPILE)
+@kernel
 def length_at_most(a, bound):
     """|a| <= ``bound`` (>= 0), decided without the squares underflowing: where |a|^2
     is below the normal floats (|a| < ~1e-154), both are scaled by a power of two
@@ -231,7 +221,7 @@ def length_at_most(a, bound):
     return _scaled_length_at_most(a, bound)
 
 
-@njit(**COMPILE)
+@kernel
 def _scaled_length_at_most(a, bound):
     """``length_at_most`` where |a|^2 underflows: both scaled to unit size first."""
     largest = maximum(largest_magnitude(a), bound)
@@ -242,14 +232,14 @@ def _scaled_length_at_most(a, bound):
     return dot(scaled, scaled) <= scaled_bound * scaled_bound
 
 
-@njit(**COMPILE)
+@kernel
 def times_power_of_two(a, exponent):
     """``a`` times 2^exponent (exact unless it leaves the normal floats)."""
     return (like(a[0], math.ldexp(a[0], exponent)), like(a[0], math.ldexp(a[1], exponent)),
             like(a[0], math.ldexp(a[2], exponent)))
 
 
-@njit(**COMPILE)
+@kernel
 def any_perpendicular(axis):
     """A unit vector square to ``axis`` (+z where it is zero): the axis crossed with the
     world axis it is least aligned with."""
@@ -264,7 +254,7 @@ def any_perpendicular(axis):
     return normalize_or(cross(axis, world), (zero, zero, one))
 
 
-@njit(**COMPILE)
+@kernel
 def plus_zero(a):
     """a with -0.0 components made +0.0 (``a + 0.0``)."""
     zero = like(a[0], 0.0)

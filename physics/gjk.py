@@ -31,10 +31,10 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics import tolerance
-from sweeplab.physics.geometry import COMPILE, along, cross, dot, largest_magnitude, maximum, row, scale, sqrt, sub
+from sweeplab.physics.geometry import along, cross, dot, largest_magnitude, maximum, row, scale, sqrt, sub
 from sweeplab.physics.shapes import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, vector_argument
 
 GJK_MAX_ITERATIONS = 100
@@ -86,7 +86,7 @@ def core_and_margin(shape) -> tuple[np.ndarray, float]:
 
 # --- one cast, compiled ---------------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def support(core, direction):
     """Row of ``core`` farthest along ``direction`` (the first of equals)."""
     best, farthest = 0, dot(row(core, 0), direction)
@@ -97,14 +97,14 @@ def support(core, direction):
     return best
 
 
-@njit(**COMPILE)
+@kernel
 def put(array, i, vector):
     """Row ``i`` of an (N, 3) array := a 3-vector tuple."""
     for k in range(3):
         array[i, k] = vector[k]
 
 
-@njit(**COMPILE)
+@kernel
 def member(face, k):
     """Index of the ``k``-th point of a face (its k-th set bit)."""
     for i in range(4):
@@ -115,13 +115,13 @@ def member(face, k):
     return -1
 
 
-@njit(**COMPILE)
+@kernel
 def face_size(face):
     """How many points a face has (its set bits)."""
     return (face & 1) + (face >> 1 & 1) + (face >> 2 & 1) + (face >> 3 & 1)
 
 
-@njit(**COMPILE)
+@kernel
 def largest_core(core):
     """Largest |coordinate| of a core (k, 3)."""
     largest = 0.0
@@ -130,7 +130,7 @@ def largest_core(core):
     return largest
 
 
-@njit(**COMPILE)
+@kernel
 def affine_weights(points, face):
     """(w0, w1, w2, w3, defined): the barycentric coordinates, in the face's point
     order (zero past its size), of the point of the face's affine hull closest to the
@@ -175,7 +175,7 @@ def affine_weights(points, face):
     return 1.0 - (mu1 + mu2 + mu3), mu1, mu2, mu3, True
 
 
-@njit(**COMPILE)
+@entry
 def closest_on_simplex_kernel(points, count):
     """(closest point to the origin, its face, the face's weights (w0, w1, w2, w3) in
     its point order) of the hull of ``points[:count]`` (1-4 points): every face is
@@ -202,14 +202,14 @@ def closest_on_simplex_kernel(points, count):
     return best_point, best_face, best_weights
 
 
-@njit(**COMPILE)
+@kernel
 def keep_face(simplex, face):
     """Move the rows of ``face`` to the front of ``simplex`` (4, 3), in order."""
     for k in range(face_size(face)):
         put(simplex, k, row(simplex, member(face, k)))
 
 
-@njit(**COMPILE)
+@entry
 def cast(core_a, core_b, direction, radius_a, radius_b):
     """The GJK ray cast of core A (k, 3) with radius ``radius_a`` moving along
     ``direction`` against core B with ``radius_b`` (module docstring): (status,

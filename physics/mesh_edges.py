@@ -36,10 +36,12 @@ from typing import NamedTuple
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from sweeplab.physics.kernels import kernel, lane_input
+from sweeplab.physics.lanes import parallel_above
 from sweeplab.physics import tolerance
-from sweeplab.physics.geometry import COMPILE, cross, dot, row, sqrt, sub
+from sweeplab.physics.geometry import cross, dot, row, sqrt, sub
 
 
 class MeshEdges(NamedTuple):
@@ -56,14 +58,19 @@ class MeshEdges(NamedTuple):
 def mesh_edges(vertices: np.ndarray, faces: np.ndarray) -> MeshEdges:
     """Neighbours, internal edges and vertices, and face normals of a mesh."""
     vertices = np.asarray(vertices)
-    vertices = np.ascontiguousarray(vertices, np.float32 if vertices.dtype == np.float32 else np.float64)
-    faces = np.ascontiguousarray(faces, np.int64).reshape(-1, 3)
+    vertices = lane_input(vertices, np.float32 if vertices.dtype == np.float32 else np.float64)
+    faces = lane_input(np.asarray(faces).reshape(-1, 3), np.int64)
     if faces.size and (faces.min() < 0 or faces.max() >= len(vertices)):  # the compiled analysis reads unchecked
         raise ValueError(f"faces index out of range [0, {len(vertices)})")
-    return MeshEdges(*_edge_analysis(vertices, faces, math.sin(tolerance.INTERNAL_EDGE_ANGLE)))
+    return MeshEdges(*_edge_analysis(len(faces), vertices, faces, math.sin(tolerance.INTERNAL_EDGE_ANGLE)))
 
 
-@njit(parallel=True, **COMPILE)
+PARALLEL_MIN_FACES = 200_000
+"""Triangles from which the edges are analysed on numba's threads
+(``lanes.parallel_above``; below, the serial variant takes well under a second)."""
+
+
+@parallel_above(PARALLEL_MIN_FACES)
 def _edge_analysis(vertices, faces, most_sine):
     """``MeshEdges`` of the mesh; ``most_sine`` is the sine of the largest angle
     between the normals of faces that are flat across their edge."""
@@ -82,7 +89,7 @@ def _edge_analysis(vertices, faces, most_sine):
     return neighbor, internal, internal_vertex, face_normal
 
 
-@njit(**COMPILE)
+@kernel
 def neighbors(faces, vertex_count):
     """Per face edge (F, 3): the neighbour face across it (-1 when none) and that
     neighbour's vertex off the shared edge (0 when none).
@@ -122,14 +129,14 @@ def neighbors(faces, vertex_count):
     return neighbor, opposite
 
 
-@njit(**COMPILE)
+@kernel
 def _ends(faces, half_edge):
     """(low, high) vertex indices of a half-edge."""
     start, end = faces[half_edge // 3, half_edge % 3], faces[half_edge // 3, (half_edge % 3 + 1) % 3]
     return min(start, end), max(start, end)
 
 
-@njit(**COMPILE)
+@kernel
 def unit_normal(vertices, faces, face):
     """(x, y, z, area_positive): the unit normal of ``face`` in float64 (zero for a
     zero-area face), (b - a) x (c - a) and its length computed in the vertices'
@@ -142,7 +149,7 @@ def unit_normal(vertices, faces, face):
     return 0.0, 0.0, 0.0, False
 
 
-@njit(**COMPILE)
+@kernel
 def is_internal(vertices, faces, neighbor, opposite, face_normal, area_positive, most_sine, face, edge):
     """Whether edge ``edge`` of ``face`` is internal (the module docstring): it has a
     neighbour, both faces have an area, |n x n'| <= ``most_sine`` for their unit

@@ -21,12 +21,12 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics import tolerance
 from sweeplab.physics.shapes import TriangleMesh
 from sweeplab.physics.traversal import CULLED, LEAF_HIT, LEAF_MISSED, VISITED, TraversalTrace
-from sweeplab.physics.geometry import COMPILE, add, cross, dot, maximum, minimum, row, sub
+from sweeplab.physics.geometry import add, cross, dot, maximum, minimum, row, sub
 
 
 class MeshOverlap(NamedTuple):
@@ -39,7 +39,7 @@ class MeshOverlap(NamedTuple):
 
 # --- one pair, compiled --------------------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def _longest_edge(edges):
     """The longest of a triangle's edges (the first of equals): the direction of a
     degenerate triangle."""
@@ -50,7 +50,7 @@ def _longest_edge(edges):
     return best
 
 
-@njit(**COMPILE)
+@kernel
 def separating_axis(k, a, b, edges_a, edges_b):
     """The k-th of the 31 candidate separating axes of triangles a, b (3, 3).
 
@@ -93,7 +93,7 @@ def separating_axis(k, a, b, edges_a, edges_b):
     return w
 
 
-@njit(**COMPILE)
+@kernel
 def triangle_overlap(first, second):
     """(overlapping, touching) of two closed triangles (3, 3): no candidate axis
     separates their projections; touching where some axis shows exactly zero overlap
@@ -128,7 +128,7 @@ def triangle_overlap(first, second):
 
 # --- the dual walk, compiled ----------------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def _to_world(point, rotation, translation, identity):
     """``rotation point + translation`` (summed x, y, z), or the point itself for an
     identity pose."""
@@ -139,7 +139,7 @@ def _to_world(point, rotation, translation, identity):
                 point[0] * rotation[2, 0] + point[1] * rotation[2, 1] + point[2] * rotation[2, 2]), translation)
 
 
-@njit(**COMPILE)
+@kernel
 def is_identity(rotation, translation) -> bool:
     """Whether a pose (3 x 3 rotation, translation tuple) is the identity."""
     for i in range(3):
@@ -149,7 +149,7 @@ def is_identity(rotation, translation) -> bool:
     return translation[0] == 0 and translation[1] == 0 and translation[2] == 0
 
 
-@njit(**COMPILE)
+@kernel
 def _world_triangle(mesh, face, out):
     vertices, faces, rotation, translation, identity = mesh
     for corner in range(3):
@@ -157,7 +157,12 @@ def _world_triangle(mesh, face, out):
                                                                    translation, identity)
 
 
-@njit(**COMPILE)
+def _dual_walk_work(tree_a, tree_b, *rest) -> int:
+    """``dual_walk``'s work for the tier choice: the nodes of both trees."""
+    return len(tree_a[1]) + len(tree_b[1])
+
+
+@entry(work=_dual_walk_work)
 def dual_walk(tree_a, tree_b, mesh_a, mesh_b, reach_slack, pairs, touching, count, trace, trace_count):
     """Walk two sphere trees together, depth first: a pair of nodes whose spheres (in
     world space) are apart is culled; otherwise the larger inner node is split (A's on

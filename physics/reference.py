@@ -32,13 +32,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload, register_jitable
 
+from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics import tolerance
 from sweeplab.physics.closest import closest_parameters
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.geometry import COMPILE, add, along, cross, dot, row, sqrt, sub
+from sweeplab.physics.geometry import add, along, cross, dot, row, sqrt, sub
 from sweeplab.physics.result import SweepResult
 from sweeplab.physics.shapes import Capsule, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle, vector_argument
 
@@ -84,13 +85,13 @@ class SweptPair(NamedTuple):
 
 # --- closest points, one lane -----------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def point_at(start, s, edge, end):
     """start + s edge, the end point exactly itself at s = 1."""
     return end if s == 1 else along(start, s, edge)
 
 
-@njit(**COMPILE)
+@kernel
 def segment_closest_points(p0, p1, q0, q1):
     """Closest points of segments p0-p1 and q0-q1 (Ericson, Real-Time Collision
     Detection 5.1.9: ``physics.closest.closest_parameters``), end points exact.
@@ -100,7 +101,7 @@ def segment_closest_points(p0, p1, q0, q1):
     return point_at(p0, s, d1, p1), point_at(q0, w, d2, q1)
 
 
-@njit(**COMPILE)
+@kernel
 def closest_on_segment(p, start, end):
     """(point of the segment start-end closest to ``p``, feature code, index): vertex
     0 or 1 at an end, edge 0 between.  ``p`` is a zero-length segment, projected onto
@@ -114,7 +115,7 @@ def closest_on_segment(p, start, end):
     return along(start, s, edge), EDGE, 0
 
 
-@njit(**COMPILE)
+@entry
 def newell_normal(corners):
     """Newell's area-weighted normal of a polygon loop (V, 3): Σ (v_i - v_0) x (v_i+1 - v_0),
     twice the area long, oriented by the winding; zero where it has no area."""
@@ -126,7 +127,7 @@ def newell_normal(corners):
     return normal
 
 
-@njit(**COMPILE)
+@kernel
 def closest_on_polygon(corners, normal, p):
     """(point of a convex polygon closest to ``p``, feature code, index): the
     projection onto the face if it falls inside every edge (by the sign of
@@ -153,7 +154,7 @@ def closest_on_polygon(corners, normal, p):
     return best, best_code, best_index
 
 
-@njit(**COMPILE)
+@kernel
 def closest_on_target(pair, p):
     """(point of the target core closest to ``p``, feature code, index)."""
     if pair.code == POINT:
@@ -165,14 +166,14 @@ def closest_on_target(pair, p):
     return closest_on_polygon(pair.points, pair.normal, p)
 
 
-@njit(**COMPILE)
+@kernel
 def distance_between(pair_of_points):
     """Distance between the two points of a (point, point) pair."""
     difference = sub(pair_of_points[0], pair_of_points[1])
     return sqrt(dot(difference, difference))
 
 
-@njit(**COMPILE)
+@kernel
 def nearer(best, best_distance, candidate):
     """(closest-point pair, its distance): ``candidate`` where it is strictly nearer
     than ``best`` (at ``best_distance``), else ``best``."""
@@ -180,7 +181,7 @@ def nearer(best, best_distance, candidate):
     return (candidate, distance) if distance < best_distance else (best, best_distance)
 
 
-@njit(**COMPILE)
+@kernel
 def segment_to_plane(p0, p1, normal, offset):
     """Closest points of the segment p0-p1 and the plane ``dot(normal, x) == offset``:
     where the segment crosses it (heights h0, h1 of opposite signs), the crossing
@@ -193,7 +194,7 @@ def segment_to_plane(p0, p1, normal, offset):
     return point, along(point, -height, normal)
 
 
-@njit(**COMPILE)
+@kernel
 def segment_to_polygon(p0, p1, corners, normal):
     """Closest points of the segment p0-p1 and a convex polygon: the nearest of (each
     end, its closest polygon point), (the segment, each edge) and, where the segment
@@ -215,7 +216,7 @@ def segment_to_polygon(p0, p1, corners, normal):
     return best
 
 
-@njit(**COMPILE)
+@kernel
 def nearest(pair, t):
     """(point of the moving core, point of the target core) closest at time t."""
     start = along(row(pair.core, 0), t, pair.motion)
@@ -231,7 +232,7 @@ def nearest(pair, t):
     return segment_to_polygon(start, end, pair.points, pair.normal)
 
 
-@njit(**COMPILE)
+@kernel
 def pair_gap(pair, t):
     """gap(t) = |closest points at t| - summed radius, recorded in the pair's samples."""
     value = distance_between(nearest(pair, t)) - pair.total
@@ -318,7 +319,7 @@ def first_touch(gap) -> float | None:
 
 # --- one sweep, compiled -------------------------------------------------------------------
 
-@njit(**COMPILE)
+@entry
 def reference_contact(pair, target_radius, swapped):
     """The reference's answer for a pair: (t, point, normal, depth, feature code,
     index), t NaN and code -1 where no hit.

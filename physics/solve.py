@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
 
-from sweeplab.physics.geometry import COMPILE, like, maximum, minimum, sqrt
+from sweeplab.physics.kernels import kernel
+from sweeplab.physics.geometry import like, maximum, minimum, sqrt
 
 IDENTICALLY_ZERO = -1
 """``root_count`` value meaning a = b = c = 0: every t is a root."""
 
 
-@njit(**COMPILE)
+@kernel
 def solve_quadratic(a, b, c, discriminant):
     """Real roots of ``a t^2 + b t + c = 0``: (root_count, low, high).
 
@@ -44,7 +44,7 @@ def solve_quadratic(a, b, c, discriminant):
     return (IDENTICALLY_ZERO if c == 0 else 0), nan, nan
 
 
-@njit(**COMPILE)
+@kernel
 def first_nonpositive_time(a, half_b, c, quarter_discriminant):
     """The entry time of every sweep kernel: the earliest t >= 0 with
     ``a t^2 + 2 half_b t + c <= 0`` (a >= 0), +inf if none.  ``c <= 0``: already

@@ -22,11 +22,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from numba.extending import overload
-
-from sweeplab.physics.geometry import COMPILE, like
+from sweeplab.physics.kernels import kernel
+from sweeplab.physics.geometry import like
 from sweeplab.physics.sweep.ball import Contact
 
 VISITED, CULLED, LEAF_MISSED, LEAF_HIT = range(4)
@@ -85,58 +83,23 @@ class LeafContacts(NamedTuple):
 
 
 # --- one query, compiled: a depth-first walk ----------------------------------------------
-# A query is a NamedTuple of a kind registered with ``register_query``: the walk calls the
-# kind's node test and leaf test through ``node_entry`` and ``leaf`` (resolved when the
-# walk is compiled for that kind, so every kind gets its own machine code, cached).  Both
-# are compiled inline into the walk: a query carries its mesh's arrays, and a call that
-# passes it costs more than the node test itself (measured on a 1.3M-triangle mesh, a
-# ray's walk took 40 us with calls, 12 us inline).
-
-_QUERY_KINDS: dict = {}
-
-
-def register_query(query_class, node_entry_function, leaf_function) -> None:
-    """Make ``walk_query`` take queries of ``query_class`` (a NamedTuple):
-    ``node_entry_function(query, center, radius)`` is the earliest t in [0, 1] at which
-    the query can touch a node's sphere (+inf: never; conservative),
-    ``leaf_function(query, face, bound)`` the exact answer (t, point, normal, depth,
-    code, index) with the triangle of a leaf where its t is at most ``bound`` (the
-    walk's bound when it reaches the leaf); an answer with t beyond the bound may be
-    left unfinished (the walk discards it) but must stay a hit or a miss as the exact
-    one is.  Both are numba dispatchers whose Python
-    source is compiled inline into the walk, so their parameters must carry exactly
-    these names."""
-    _QUERY_KINDS[query_class] = (node_entry_function, leaf_function)
-
-
-def node_entry(query, center, radius):
-    return _QUERY_KINDS[type(query)][0](query, center, radius)
-
-
-def leaf(query, face, bound):
-    return _QUERY_KINDS[type(query)][1](query, face, bound)
-
-
-@overload(node_entry, inline="always")
-def _node_entry(query, center, radius):
-    kind = _QUERY_KINDS.get(getattr(query, "instance_class", None))
-    if kind is not None:
-        return kind[0].py_func
-
-
-@overload(leaf, inline="always")
-def _leaf(query, face, bound):
-    kind = _QUERY_KINDS.get(getattr(query, "instance_class", None))
-    if kind is not None:
-        return kind[1].py_func
-
+# A query is a NamedTuple the walk hands to two kernels it is given: ``node_entry(query,
+# center, radius)``, the earliest t in [0, 1] at which the query can touch a node's sphere
+# (+inf: never; conservative), and ``leaf(query, face, bound)``, the exact answer (t, point,
+# normal, depth, code, index) with a leaf's triangle where its t is at most ``bound`` (the
+# walk's bound when it reaches the leaf; a hit beyond it may be left unfinished, as the walk
+# discards it, but must stay a hit).  The walk is compiled for each pair of kernels (a
+# sphere's walk holds no capsule code), and both are inlined into it (``kernel(inline=
+# True)``): a query carries its mesh's arrays, and a call that passes them costs more than
+# the node test itself (on a 1.3M-triangle mesh a ray's walk took 40 us with calls, 12 us
+# inline).
 
 FIRST_HIT, EVERY_HIT = 0, 1
 """Walk modes: keep the first hit by the tie rule (nodes entered after it are culled),
 or every hit (only nodes never entered in [0, 1] are culled)."""
 
 
-@njit(**COMPILE)
+@kernel
 def ranks_before(answer, face, best, best_face) -> bool:
     """The first-hit rule: smaller t; at equal t the deeper initial overlap; then a
     face before an edge before a vertex; then the lower face index.  A miss never
@@ -157,7 +120,7 @@ def ranks_before(answer, face, best, best_face) -> bool:
     return face < best_face
 
 
-@njit(**COMPILE)
+@kernel
 def _record(trace, count, node, entry, status):
     """Node test ``count[0]`` into ``trace``, counted beyond its length (room for a
     second walk); a trace of length 0 is not asked for and not counted (lanes may
@@ -170,13 +133,13 @@ def _record(trace, count, node, entry, status):
     count[0] += 1
 
 
-@njit(**COMPILE)
-def walk_query(centers, radii, first_child, node_face, query, mode, stop_depth, found, found_count, trace, trace_count,
-               miss):
-    """Walk a sphere tree for one query, depth first, the nearer child first.
+@kernel
+def walk_query(centers, radii, first_child, node_face, query, node_entry, leaf, mode, stop_depth, found, found_count,
+               trace, trace_count, miss):
+    """Walk a sphere tree for one query, depth first, the nearer child first, with the
+    node test ``node_entry`` and the leaf test ``leaf`` (kernels: see above).
 
-    ``query`` is of a kind registered with ``register_query``, which gives its node
-    and leaf tests.  ``FIRST_HIT``: returns (best answer, its face) by ``ranks_before``; a node entered
+    ``FIRST_HIT``: returns (best answer, its face) by ``ranks_before``; a node entered
     later than the best t is culled (not one entered at it: ties must be seen).
     ``EVERY_HIT``: every hit is written to ``found`` (t, point, normal, depth, code,
     index, face arrays; ``found_count[0]`` counts them, also beyond their length),
@@ -228,7 +191,7 @@ def walk_query(centers, radii, first_child, node_face, query, mode, stop_depth, 
     return best, best_face
 
 
-@njit(**COMPILE)
+@kernel
 def _store_found(found, count, answer, face):
     t, point, normal, depth, code, index = answer
     times, points, normals, depths, codes, indices, faces = found

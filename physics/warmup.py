@@ -1,32 +1,35 @@
 """Compile every kernel up front: ``sweeplab warmup``, and the editor on a cold cache.
 
-numba compiles a kernel on its first call per argument types and keeps the machine
-code in its disk cache (``physics.kernel_cache``), so the first sweep of a pair and
-dtype in a fresh install waits for the compiler (seconds), and later processes load
-it in milliseconds.  ``tasks()`` lists small real queries that together reach every
-kernel: each pair of ``sweep`` in float64 and float32, one configuration and a
-batch (and a batch large enough for the parallel variant of its loop when numba
-has more than one thread), traced as the editor traces them; and the mesh
-functions (tree build, edge analysis, contacts, classify, mesh-mesh overlap and
-first contact, the GJK cast, the reference solver).  Running a task compiles (or
-loads) what it reaches; a task names the pair so a progress bar can say what is
-compiling.
+numba compiles an entry kernel on its first compiled call per argument types and
+keeps the machine code in its disk cache (``physics.kernel_cache``): later processes
+load it in milliseconds.  Until then a query may run as Python (``physics.kernels``).
+``tasks()`` lists small real queries that together reach every entry: each pair of
+``sweep`` in float64 and float32, one configuration and a batch, traced as the
+editor traces them; the mesh functions (tree build, edge analysis, contacts,
+classify, mesh-mesh overlap and first contact) with the parallel variants of the
+tree build and edge analysis; the GJK cast and the reference solver.  ``run`` runs
+them compiled, in this process or in ``jobs`` processes at once (each compiles its
+share into the one disk cache); a task names the pair so a progress bar can say
+what is compiling.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import inspect
+import math
+import multiprocessing
+import resource
 import time
 from typing import NamedTuple
 from collections.abc import Callable, Iterable
 
-import numba
 import numpy as np
 
 from sweeplab.physics.broadphase import first_mesh_contact
+from sweeplab.physics import bvh, kernels, mesh_edges, tolerance
 from sweeplab.physics.contacts import classify, contacts
 from sweeplab.physics.gjk import convex_cast
-from sweeplab.physics.lanes import PARALLEL_MIN_LANES
 from sweeplab.physics.overlap import mesh_overlap
 from sweeplab.physics.reference import reference_sweep
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
@@ -97,14 +100,13 @@ def _traced(moving_kind: type, target_kind: type) -> dict:
     return {"trace": TraversalTrace() if target_kind is TriangleMesh else SatTrace()}
 
 
-def _pair_run(moving_kind: type, target_kind: type, dtype, batch_sizes: tuple) -> Callable[[], None]:
+def _pair_run(moving_kind: type, target_kind: type, dtype) -> Callable[[], None]:
     def run() -> None:
         target = example(target_kind, dtype)
         down = np.array([0.0, 0.0, -6.0], dtype)
         sweep(example(moving_kind, dtype, height=3.0), target, down, **_traced(moving_kind, target_kind))
         sweep(example(moving_kind, dtype, height=3.0), target, down, ignore_separating=True)
-        for count in batch_sizes:
-            sweep(example(moving_kind, dtype, count, height=3.0), target, _repeat(down, dtype, count))
+        sweep(example(moving_kind, dtype, 2, height=3.0), target, _repeat(down, dtype, 2))
     return run
 
 
@@ -123,6 +125,18 @@ def _mesh_run(dtype) -> Callable[[], None]:
     return run
 
 
+def _parallel_run(dtype) -> Callable[[], None]:
+    """The ``parallel=True`` variants of the tree build and edge analysis (used from
+    ``PARALLEL_MIN_FACES`` triangles on), called on a small mesh."""
+    def run() -> None:
+        mesh = grid_mesh(dtype)
+        faces = kernels.lane_input(mesh.faces, np.int64)
+        bvh._build.parallel(kernels.lane_input(mesh.vertices, np.float64), faces)
+        mesh_edges._edge_analysis.parallel(kernels.lane_input(mesh.vertices, dtype), faces,
+                                           math.sin(tolerance.INTERNAL_EDGE_ANGLE))
+    return run
+
+
 def _second_opinions() -> None:
     ball, box = example(Sphere, float, height=3.0), example(ConvexPolyhedron, float)
     down = np.array([0.0, 0.0, -6.0])
@@ -133,32 +147,135 @@ def _second_opinions() -> None:
         reference_sweep(example(Capsule, float, height=3.0), example(target, float), down)
 
 
-def tasks(pairs: Iterable[tuple[type, type]] | None = None, dtypes: Iterable = DTYPES) -> list[Task]:
+SECOND_OPINIONS = "GJK cast and reference solver"
+"""The step that compiles the editor's second opinions."""
+
+PROMOTED = {Point: Sphere, Segment: Capsule}
+"""A moving point is swept as a sphere of radius 0, a moving segment as a capsule."""
+
+
+def served_pairs(pairs: Iterable[tuple[type, type]]) -> list[tuple[type, type]]:
+    """The ``PAIR_TESTS`` keys that answer (moving, target) shape types: the pair
+    itself, the moving point or segment promoted, or the pair swapped (``sweep``'s
+    change of subject), in the order given, each once."""
+    served = []
+    for moving_kind, target_kind in pairs:
+        for first, second in ((moving_kind, target_kind), (target_kind, moving_kind)):
+            key = next((candidate for candidate in ((first, second), (PROMOTED.get(first, first), second))
+                        if candidate in PAIR_TESTS), None)
+            if key is not None:
+                served.append(key)
+                break
+    return list(dict.fromkeys(served))
+
+
+def step_name(pair: tuple[type, type], dtype) -> str:
+    """The name of the step compiling ``pair`` (a ``PAIR_TESTS`` key) in ``dtype``."""
+    return f"{pair[0].__name__}-{pair[1].__name__} {np.dtype(dtype).name}"
+
+
+def tasks(pairs: Iterable[tuple[type, type]] | None = None, dtypes: Iterable = DTYPES,
+          parallel: bool = True) -> list[Task]:
     """The warmup steps for ``pairs`` ((moving, target) types; default every pair
-    ``sweep`` has a test for) in ``dtypes``, then the mesh functions and the second
-    opinions."""
-    parallel = numba.get_num_threads() > 1
-    batch_sizes = (2, PARALLEL_MIN_LANES) if parallel else (2,)
+    ``sweep`` has a test for) in ``dtypes``, then the mesh functions (with the
+    ``parallel=True`` variants unless ``parallel`` is False) and the second opinions."""
     steps = []
     for dtype in dtypes:
+        name = np.dtype(dtype).name
         for moving_kind, target_kind in (PAIR_TESTS if pairs is None else pairs):
-            sizes = batch_sizes if target_kind is not TriangleMesh else (2, 64) if parallel else (2,)
-            steps.append(Task(f"{moving_kind.__name__}-{target_kind.__name__} {np.dtype(dtype).name}",
-                              _pair_run(moving_kind, target_kind, dtype, sizes)))
-        steps.append(Task(f"mesh contacts, overlap, first contact {np.dtype(dtype).name}", _mesh_run(dtype)))
-    steps.append(Task("GJK cast and reference solver", _second_opinions))
+            steps.append(Task(step_name((moving_kind, target_kind), dtype), _pair_run(moving_kind, target_kind, dtype)))
+        steps.append(Task(f"mesh contacts, overlap, first contact {name}", _mesh_run(dtype)))
+        if parallel:
+            steps.append(Task(f"parallel tree build and edge analysis {name}", _parallel_run(dtype)))
+    steps.append(Task(SECOND_OPINIONS, _second_opinions))
     return steps
 
 
-def run(steps: list[Task], progress: Callable[[int, int, str, float], None] | None = None) -> float:
-    """Run ``steps`` in order; ``progress(done, total, name, seconds so far)`` before
-    each and once at the end (name ""). Returns the total seconds."""
-    start = time.perf_counter()
+class StepProgress(NamedTuple):
+    """Where a ``run`` is: ``done`` of ``total`` steps, ``running`` (the steps now
+    compiling, "" at the end), ``finished`` (the step just done, "" at the start) and
+    ``seconds`` since it began."""
+
+    done: int
+    total: int
+    running: str
+    finished: str
+    seconds: float
+
+
+Progress = Callable[[StepProgress], None]
+"""Told of a ``run``'s progress: at its start, after every step."""
+
+
+class Report(NamedTuple):
+    """What ``run`` did: wall ``seconds``, ``cpu_seconds`` of every process, and the
+    largest ``peak_mb`` (resident memory) of one process."""
+
+    seconds: float
+    cpu_seconds: float
+    peak_mb: float
+
+
+def run(steps: list[Task], progress: Progress | None = None, jobs: int = 1) -> Report:
+    """Run ``steps`` compiled (``kernels.compiled``): in this process in order, or, with
+    ``jobs`` > 1, in that many fresh processes at once, the costliest first (``steps``
+    must then be ``tasks()``'s: each process finds its own by name).  Processes, not
+    threads: numba compiles under one lock, mostly in Python."""
+    start, cpu_before = time.perf_counter(), time.process_time()
+    if jobs > 1:
+        return _run_in_processes(steps, progress, jobs, start)
+    finished = ""
     for done, step in enumerate(steps):
         if progress is not None:
-            progress(done, len(steps), step.name, time.perf_counter() - start)
-        step.run()
-    elapsed = time.perf_counter() - start
+            progress(StepProgress(done, len(steps), step.name, finished, time.perf_counter() - start))
+        with kernels.compiled():
+            step.run()
+        finished = step.name
     if progress is not None:
-        progress(len(steps), len(steps), "", elapsed)
-    return elapsed
+        progress(StepProgress(len(steps), len(steps), "", finished, time.perf_counter() - start))
+    return Report(time.perf_counter() - start, time.process_time() - cpu_before, _peak_mb())
+
+
+def ordered(steps: list[Task], first: Iterable[str] = ()) -> list[Task]:
+    """``steps`` with those named in ``first`` first, in that order (names that are
+    no step are passed over)."""
+    by_name = {step.name: step for step in steps}
+    leading = [by_name[name] for name in dict.fromkeys(first) if name in by_name]
+    return leading + [step for step in steps if step not in leading]
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _cost(name: str) -> int:
+    """A rough order of the steps by compile time: meshes, then polyhedra, then the rest."""
+    return 0 if "TriangleMesh" in name or "mesh" in name else 1 if "ConvexPolyhedron" in name else 2
+
+
+def _run_named(name: str) -> tuple[str, float, float]:
+    """In a worker process: the step of ``tasks()`` called ``name``, compiled; its CPU
+    seconds and the process's peak memory."""
+    before = time.process_time()
+    (step,) = [step for step in tasks() if step.name == name]
+    with kernels.compiled():
+        step.run()
+    return name, time.process_time() - before, _peak_mb()
+
+
+def _run_in_processes(steps: list[Task], progress: Progress | None, jobs: int, start: float) -> Report:
+    order = steps[:jobs] + sorted(steps[jobs:], key=lambda step: _cost(step.name))  # the first steps keep their places
+    cpu, peak, finished_names = 0.0, 0.0, set()
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked numba threads or locks
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        pending = [pool.submit(_run_named, step.name) for step in order]
+        if progress is not None:
+            progress(StepProgress(0, len(steps), ", ".join(step.name for step in order[:jobs]), "", 0.0))
+        for done, finished in enumerate(concurrent.futures.as_completed(pending), 1):
+            name, seconds, peak_mb = finished.result()
+            cpu, peak = cpu + seconds, max(peak, peak_mb)
+            finished_names.add(name)
+            running = [step.name for step in order if step.name not in finished_names][:jobs]
+            if progress is not None:
+                progress(StepProgress(done, len(steps), ", ".join(running), name, time.perf_counter() - start))
+    return Report(time.perf_counter() - start, cpu, peak)

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from sweeplab.editor.compiling import KernelCompilation, start_if_cold
+from sweeplab.editor.compiling import KernelCompilation, shape_pairs, start_if_cold
+from sweeplab.physics.kernels import KernelsPending
 from sweeplab.editor.edits import Edits
 from sweeplab.editor.files import Files
 from sweeplab.editor.lessons import Lessons
@@ -88,9 +89,22 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
 
     @property
     def settling(self) -> bool:
-        """The view will change with no input: the kernels are compiling, or the scene
-        has not been still long enough for its second opinions (``REFERENCE_DELAY``)."""
-        return not self.physics_ready or self._view_key is None or not self._view_still
+        """The view will change with no input: the scene has not been still long enough
+        for its second opinions (``REFERENCE_DELAY``), or kernels compiled in the
+        background since the view was built (``compilation_generation``)."""
+        return self._view_key is None or not self._view_still \
+            or self._view_key[-1] != self.compilation_generation
+
+    @property
+    def answers_pending(self) -> bool:
+        """Some target's answer waits for kernels compiling in the background."""
+        return any(report.status == "pending" for report in self.view().reports)
+
+    @property
+    def compilation_generation(self) -> int:
+        """Counts the background compile's finished steps (0 with none running): a view
+        built before the last one may hold answers that are pending or interpreted."""
+        return 0 if self.compilation is None else self.compilation.generation
 
     @property
     def scene(self) -> Scene:
@@ -112,35 +126,30 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
             self._seen_revision, self._last_change = self.history.revision, now
         still = now - self._last_change >= REFERENCE_DELAY
         display = self.mesh_display
-        pending = not self.physics_ready
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
                display.traversal, display.contacts, display.minkowski, display.every_hit, display.engines,
-               display.walk_steps, pending,
-               self.engine_answer, self.lesson)
+               display.walk_steps, self.engine_answer, self.lesson, self.compilation_generation)
         self._view_still = still
         if key != self._view_key:
             self._view = build_view_model(self.history.current, self.selected, float32=still,
                                           reference=still and self.check_reference, display=replace(display),
-                                          pending=pending, progress=self.progress, intervals=still,
+                                          progress=self.progress, intervals=still,
                                           engine_answer=self.engine_answer,
                                           slide=self.lesson is not None and self.lesson.picture == "slide")
             self._view_key = key
         return self._view
 
-    @property
-    def physics_ready(self) -> bool:
-        """False while the kernels of the open scene are still compiling."""
-        return self.compilation is None or self.compilation.scene_ready
-
     def start_compiling(self) -> None:
-        """On a cold kernel cache, compile in the background (``editor.compiling``): this
-        scene's kernels first, as the view will ask for them, then all others."""
-        scene, selected, display = self.history.current, self.selected, replace(self.mesh_display)
-        self.compilation = start_if_cold(lambda: build_view_model(scene, selected, float32=True, reference=True,
-                                                                  display=display))
+        """On a cold kernel cache, compile in a background process (``editor.compiling``):
+        this scene's kernels first, then all others.  The editor answers meanwhile."""
+        self.compilation = start_if_cold(shape_pairs(self.history.current))
 
     def fixture_report(self) -> FixtureReport | None:
-        """The open fixture's expected answers checked against the current scene."""
-        if self.fixture is None or not self.physics_ready:
+        """The open fixture's expected answers checked against the current scene (None
+        while its kernels compile and it is too large to check as Python meanwhile)."""
+        if self.fixture is None:
             return None
-        return run_fixture(Fixture(self.scene, self.fixture.expected, precision=self.fixture.precision))
+        try:
+            return run_fixture(Fixture(self.scene, self.fixture.expected, precision=self.fixture.precision))
+        except KernelsPending:
+            return None

@@ -1,94 +1,127 @@
-"""The editor on a cold kernel cache: compile in the background, show what compiles.
+"""The editor on a cold kernel cache: answers at once, compiles in another process.
 
-On a fresh install numba compiles each physics kernel on its first use, which takes
-seconds per pair.  Rather than freeze its window for that, the editor runs the
-compilation in a thread (``KernelCompilation``): first the open scene itself (its
-view model, float32 lens, traces and reference answers included: exactly what the
-editor will ask for), then every other step of ``physics.warmup``.  Until the scene
-step is done the editor draws the shapes with no answers and a panel says which
-kernel is compiling; it draws the answers as soon as the scene's pairs are ready.
-When every step is done the cache is marked warm and later starts skip all this.
+On a fresh install the physics kernels are not compiled yet.  The editor answers
+from its first frame anyway: its window runs the kernels under the ``defer`` policy
+(``physics.kernels``), as Python where that is quick (a scene's sweeps take about a
+millisecond each) and "pending" where it is not (a large batch, a long mesh walk),
+and never waits for the compiler itself.  Meanwhile ``KernelCompilation`` runs
+``sweeplab warmup --json`` in a background process: the open scene's pairs first
+(float64, then float32, then the second opinions), then every other kernel.  After
+each step the editor looks in the disk cache again (``kernels.refresh``), so what
+was interpreted or pending runs as machine code from then on, and the view is built
+anew.  The Results header says what is compiling and how far along.  When every step
+is done the cache is marked warm and later starts skip all this.
 
-numba compiles under one lock, so the window thread never compiles while the
-thread does (it asks for no physics until the scene is ready); kernels already
-compiled run from any thread.
+A process, not a thread: numba compiles under one lock and mostly in Python, so a
+compiling thread would take turns with the window for the interpreter.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Iterable
 
-from numba.core import event
-
-from sweeplab.physics import warmup
-from sweeplab.physics.kernel_cache import is_warm, mark_warm
-
-
-class _CompileListener(event.Listener):
-    """Remembers the name of the kernel numba is compiling (any thread)."""
-
-    def __init__(self, owner: KernelCompilation):
-        self.owner = owner
-
-    def on_start(self, compile_event) -> None:
-        dispatcher = compile_event.data.get("dispatcher")
-        function = getattr(dispatcher, "py_func", None)
-        if function is not None:
-            self.owner.kernel = f"{function.__module__}.{function.__qualname__}"
-
-    def on_end(self, compile_event) -> None:
-        self.owner.compiled += 1
+from sweeplab.physics import TriangleMesh, kernels, warmup
+from sweeplab.physics.kernel_cache import is_warm
+from sweeplab.scene.shape_kinds import build_shape
 
 
 class KernelCompilation:
-    """Compiles ``scene_step`` then the rest of the warmup in a daemon thread.
-    Read ``scene_ready``, ``finished``, ``step`` (name), ``done``/``total`` (steps),
-    ``kernel`` (the one compiling now), ``compiled`` (kernels so far) and ``error``
-    from the window thread."""
+    """``sweeplab warmup --json --first FIRST`` in a background process, its progress
+    read by a thread.  Read ``step`` (the step compiling now), ``done``/``total``,
+    ``first_done`` (the scene's steps are compiled), ``finished``, ``error`` and
+    ``generation`` (counts finished steps: a view built before is stale) from the
+    window thread."""
 
-    def __init__(self, scene_step: Callable[[], object]):
-        self.steps = [warmup.Task("this scene", scene_step)] + warmup.tasks()
-        self.total, self.done = len(self.steps), 0
-        self.step, self.kernel, self.compiled = self.steps[0].name, "", 0
-        self.scene_ready = self.finished = False
+    def __init__(self, first: list[str], command: list[str] | None = None):
+        self.first = first
+        self.total, self.done, self.generation = len(warmup.tasks()), 0, 0
+        self.step = first[0] if first else ""
+        self.first_done = not first
+        self.finished = False
         self.error: str | None = None
         self.started = time.perf_counter()
-        self._listener = _CompileListener(self)
-        self._thread = threading.Thread(target=self._run, name="sweeplab kernel compilation", daemon=True)
+        self._command = command or [sys.executable, "-m", "sweeplab", "warmup", "--json", "--first", ",".join(first)]
+        self._process = subprocess.Popen(self._command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self._thread = threading.Thread(target=self._follow, name="sweeplab kernel compilation", daemon=True)
         self._thread.start()
 
-    def _run(self) -> None:
-        event.register("numba:compile", self._listener)
-        try:
-            for done, step in enumerate(self.steps):
-                self.done = done
-                self.step = step.name
-                try:
-                    step.run()
-                except Exception:
-                    if self.done > 0:
-                        raise
-                    # the scene's own error: the window reports it when it builds the view; compile the rest
-                if self.done == 0:
-                    self.scene_ready = True
-            self.done = self.total
-            mark_warm()
-        except Exception as error:
-            self.error = f"{self.step}: {type(error).__name__}: {error}"
-        finally:
-            event.unregister("numba:compile", self._listener)
-            self.scene_ready = self.finished = True
+    def _follow(self) -> None:
+        remaining = set(self.first)
+        assert self._process.stdout is not None and self._process.stderr is not None
+        for line in self._process.stdout:
+            try:
+                progress = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            finished_step = progress.get("finished")
+            kernels.refresh()  # before the counters move: a view built after them sees the new machine code
+            self.done, self.total = progress.get("done", self.done), progress.get("total", self.total)
+            self.step = progress.get("step", "")
+            if finished_step is not None:
+                remaining.discard(finished_step)
+                self.first_done = self.first_done or not remaining
+            self.generation += 1
+        errors = self._process.stderr.read()
+        if self._process.wait() != 0:
+            self.error = (errors.strip().splitlines() or [f"exit code {self._process.returncode}"])[-1][:300]
+        kernels.refresh()
+        self.first_done = self.finished = True
+        self.generation += 1
+
+    def stop(self) -> None:
+        """End the background process (the window is closing)."""
+        if self._process.poll() is None:
+            self._process.terminate()
 
     def status(self) -> str:
-        """One line: which step, how long, how many kernels so far, which one now."""
+        """One line: how far along, for how long, and what compiles now."""
         seconds = time.perf_counter() - self.started
-        return f"{self.step} ({seconds:.0f} s, {self.compiled} kernels compiled): {self.kernel}"
+        if self.error is not None:
+            return f"compiling the kernels failed ({seconds:.0f} s): {self.error}"
+        if self.finished:
+            return f"every kernel compiled ({seconds:.0f} s)"
+        part = "this scene's kernels" if not self.first_done else "the other kernels"
+        return f"compiling {part} in the background: step {min(self.done + 1, self.total)} of {self.total}, " \
+               f"{seconds:.0f} s: {self.step}"
 
 
-def start_if_cold(scene_step: Callable[[], object]) -> KernelCompilation | None:
-    """A running ``KernelCompilation`` if the kernel cache is not warm, else None."""
+def shape_pairs(scene) -> list[tuple[type, type]]:
+    """The (moving, target) physics shape types a scene's sweeps take (targets that
+    cannot be built are passed over: the view reports them)."""
+    if scene.moving is None:
+        return []
+    found = []
+    for name in [scene.moving] + [target.name for target in scene.targets()]:
+        scene_object = scene.object(name)
+        try:
+            found.append(type(build_shape(scene_object.kind, scene_object.params)))
+        except (TypeError, ValueError):
+            found.append(None)
+    moving, targets = found[0], found[1:]
+    return [(moving, target) for target in targets if moving is not None and target is not None]
+
+
+def scene_steps(pairs: Iterable[tuple[type, type]]) -> list[str]:
+    """The warmup steps a scene's (moving, target) shape types need, float64 first,
+    then float32, then the second opinions and, with a mesh, the mesh functions."""
+    pairs = list(pairs)
+    names = []
+    for dtype in ("float64", "float32"):
+        names += [warmup.step_name(pair, dtype) for pair in warmup.served_pairs(pairs)]
+        if any(TriangleMesh in pair for pair in pairs):
+            names.append(f"mesh contacts, overlap, first contact {dtype}")
+    names.append(warmup.SECOND_OPINIONS)
+    return list(dict.fromkeys(names))
+
+
+def start_if_cold(pairs: Iterable[tuple[type, type]]) -> KernelCompilation | None:
+    """A running ``KernelCompilation`` (the scene's ``pairs`` first) if the kernel cache
+    is not warm, else None."""
     if is_warm():
         return None
-    return KernelCompilation(scene_step)
+    return KernelCompilation(scene_steps(pairs))

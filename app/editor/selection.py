@@ -6,6 +6,7 @@ import numpy as np
 
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.view.model import build_view_model
+from sweeplab.physics.kernels import KernelsPending
 from sweeplab.physics import Sphere, sweep
 
 
@@ -37,16 +38,15 @@ class Selection:
 
     def pick(self, origin, segment, radius: float) -> str | None:
         """The object a view ray hits first (sweeping a small ball of ``radius`` along
-        it, so points and segments can be picked too), or None (also while the
-        kernels compile)."""
-        if not self.physics_ready:
-            return None
+        it, so points and segments can be picked too), or None.  An object whose
+        kernels are still compiling and too large to sweep as Python meanwhile
+        (``kernels.KernelsPending``) cannot be picked until they are."""
         ray = Sphere(np.asarray(origin, float), radius)
         best_name, best_t = None, np.inf
         for scene_object in self.scene.objects:
             try:
                 result = sweep(ray, KINDS[scene_object.kind].pickable(scene_object.params), segment)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, KernelsPending):
                 continue
             if result.hit and result.t < best_t:
                 best_name, best_t = scene_object.name, result.t

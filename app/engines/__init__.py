@@ -12,13 +12,21 @@ disagreements and shrinks them.
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from sweeplab.scene.query_log import Engine, EngineAnswer
+if TYPE_CHECKING:  # (the command line builds its parsers from this module: no physics, no compiler)
+    from sweeplab.scene.query_log import Engine, EngineAnswer
 
 ADAPTERS = {"fcl": ("sweeplab.engines.fcl_engine", "fcl", "python-fcl"),
             "rapier": ("sweeplab.engines.rapier_engine", "rapier", "rapier3d")}
 """Engine name: (adapter module, pip extra, the package the extra installs)."""
+
+PAIRS = ("sphere-sphere", "sphere-capsule", "capsule-sphere", "capsule-capsule", "sphere-box", "box-sphere",
+         "capsule-box", "box-capsule", "box-box", "sphere-triangle", "capsule-triangle", "sphere-mesh",
+         "capsule-mesh")
+"""Moving-target pairs the fuzzer draws (``box`` is a polyhedron)."""
+DRAWS = ("random", "grazing", "degenerate")
+"""The fuzzer's kinds of configuration (``physics.engines.fuzz``)."""
 
 
 class EngineUnavailable(RuntimeError):

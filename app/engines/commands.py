@@ -17,12 +17,9 @@ import os
 import sys
 from pathlib import Path
 
-from sweeplab.engines import ADAPTERS, EngineUnavailable, engine
-from sweeplab.engines.fuzz import DRAWS, PAIRS, run
-from sweeplab.engines.compare import SEVERITY, Tolerances
-from sweeplab.engines.triage import disagreement_fixture, reference_side, summary, triage
-from sweeplab.scene.fixture import save_fixture
-from sweeplab.scene.query_log import QueryLogError, read_log, write_log
+from sweeplab.engines import ADAPTERS, DRAWS, PAIRS
+
+# (the parsers are built from names only: ``--help`` imports neither the physics nor the compiler)
 
 
 def _tolerance_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +37,11 @@ def triage_main(argv: list[str]) -> int:
     parser.add_argument("--no-reference", action="store_true", help="skip the second opinion (faster)")
     _tolerance_arguments(parser)
     args = parser.parse_args(argv)
+    from sweeplab.engines.compare import Tolerances
+    from sweeplab.engines.triage import disagreement_fixture, reference_side, summary, triage
+    from sweeplab.scene.fixture import save_fixture
+    from sweeplab.scene.query_log import QueryLogError, read_log
+
     try:
         queries = read_log(args.log)
     except QueryLogError as error:
@@ -83,6 +85,13 @@ def fuzz_main(argv: list[str]) -> int:
     parser.add_argument("--solver", default=None, help="fcl's CCD solver (conservative_advancement, naive, ...)")
     _tolerance_arguments(parser)
     args = parser.parse_args(argv)
+    from sweeplab.engines import EngineUnavailable, engine
+    from sweeplab.engines.compare import SEVERITY, Tolerances
+    from sweeplab.engines.fuzz import run
+    from sweeplab.engines.triage import disagreement_fixture, triage
+    from sweeplab.scene.fixture import save_fixture
+    from sweeplab.scene.query_log import write_log
+
     if args.count < 1:
         parser.error("-n must be 1 or more")
     options = {"solver": args.solver} if args.solver else {}

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sweeplab.engines import Adapter
+from sweeplab.engines import DRAWS, PAIRS, Adapter
 from sweeplab.engines.compare import DEFAULT_TOLERANCES, Tolerances, compare
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene
@@ -35,11 +35,6 @@ from sweeplab.physics.result import MISS
 
 KINDS_BY_NAME = {"sphere": "sphere", "capsule": "capsule", "box": "polyhedron", "triangle": "triangle",
                  "mesh": "mesh"}
-PAIRS = ("sphere-sphere", "sphere-capsule", "capsule-sphere", "capsule-capsule", "sphere-box", "box-sphere",
-         "capsule-box", "box-capsule", "box-box", "sphere-triangle", "capsule-triangle", "sphere-mesh",
-         "capsule-mesh")
-"""Moving-target pairs the fuzzer draws (``box`` is a polyhedron)."""
-DRAWS = ("random", "grazing", "degenerate")
 BISECTION_STEPS = 60
 SHRINK_PASSES = 4
 

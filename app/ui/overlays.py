@@ -14,9 +14,13 @@ from sweeplab.view import model as view_model
 
 
 def compiling_overlay(editor: Editor, size: tuple[int, int]) -> None:
-    """While kernels compile in the background (a cold cache): what compiles, how far."""
+    """While the scene's kernels compile in the background (a cold cache) and some of
+    its answers wait for them: what compiles, how far.  (Once every answer is in, the
+    Results header alone says the rest still compiles.)"""
     compilation = editor.compilation
     if compilation is None or compilation.finished and compilation.error is None:
+        return
+    if compilation.error is None and not editor.answers_pending:
         return
     imgui.set_next_window_pos((size[0] / 2, 40), imgui.Cond_.always, (0.5, 0.0))
     imgui.set_next_window_bg_alpha(0.85)
@@ -25,8 +29,8 @@ def compiling_overlay(editor: Editor, size: tuple[int, int]) -> None:
         if compilation.error is not None:
             imgui.text_colored((1.0, 0.5, 0.4, 1.0), f"compiling failed: {compilation.error}")
         else:
-            imgui.text("First run: compiling the physics kernels (cached afterwards; 'sweeplab warmup' does it "
-                       "ahead)." if not compilation.scene_ready else "Compiling the other kernels in the background.")
+            imgui.text("First run: compiling the physics kernels in the background (cached afterwards; "
+                       "'sweeplab warmup' does it ahead).  Quick answers run as Python meanwhile.")
             imgui.text_disabled(compilation.status()[:110])
             imgui.progress_bar(compilation.done / compilation.total, (480, 0),
                                f"step {min(compilation.done + 1, compilation.total)} of {compilation.total}")

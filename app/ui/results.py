@@ -79,6 +79,23 @@ def result_cells(report: TargetReport, engines: tuple[str, ...] = ()) -> list[tu
     return cells
 
 
+def headline(view, compilation) -> str:
+    """The Results header: the first hit, or "no hit" -- but while any target's answer
+    waits for its kernels (``editor.compiling``) it says so instead (a miss is not
+    known yet), and names what else is pending and what is compiling."""
+    waiting = [report.name for report in view.reports if report.status == "pending"]
+    first = f"first hit: {view.earliest} at t = {view.time_of_impact!r}" if view.earliest else "no hit"
+    if waiting:
+        first = (f"pending: {len(waiting)} of {len(view.reports)} answers wait for their kernels"
+                 + (f" (first hit so far: {view.earliest} at t = {view.time_of_impact!r})" if view.earliest else ""))
+    elif view.pending:
+        first += f"; pending: {', '.join(view.pending)}"
+    if (waiting or view.pending) and compilation is not None and not compilation.finished:
+        first += f" -- compiling step {min(compilation.done + 1, compilation.total)} of {compilation.total}: " \
+                 f"{compilation.step}"
+    return first
+
+
 def results_panel(editor: Editor, size: tuple[int, int]) -> None:
     """Every answer whole: columns as wide as their numbers (scroll sideways), a click
     on a cell copies it, "copy" the whole target."""
@@ -97,9 +114,12 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
         imgui.same_line()
         editor.check_reference = imgui.checkbox("check reference", editor.check_reference)[1]
         _engine_toggles(editor)
-        first = f"first hit: {view.earliest} at t = {view.time_of_impact!r}" if view.earliest else "no hit"
+        first = headline(view, editor.compilation)
         if imgui.selectable(first, False)[0]:
             imgui.set_clipboard_text(first)
+        if editor.compilation is not None and not editor.compilation.finished or \
+                editor.compilation is not None and editor.compilation.error is not None:
+            imgui.text_disabled(editor.compilation.status()[:160])
         flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
                  | imgui.TableFlags_.sizing_fixed_fit | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
         engines = editor.mesh_display.engines

@@ -24,6 +24,7 @@ from sweeplab.view.path_hits import ContactInterval, contact_intervals
 from sweeplab.view.reports import FLOAT32_MAX, TargetReport, beyond_float32, scene_scale, sweep_targets
 from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.physics import SweepResult
+from sweeplab.physics.kernels import KernelsPending
 
 
 # Colours (RGBA, linear 0-1), chosen to stay apart under any lighting.
@@ -95,6 +96,9 @@ class ViewModel:
     unlisted: list[str] = field(default_factory=list)
     """Targets whose intervals could not be listed, with why."""
     bounds: tuple[np.ndarray, np.ndarray] = (np.full(3, -1.0), np.full(3, 1.0))
+    pending: list[str] = field(default_factory=list)
+    """What waits for kernels compiling in the background (``editor.compiling``): the
+    parts of the view left out meanwhile, e.g. "float32", "mesh details"."""
 
 
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
@@ -104,18 +108,20 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
                      slide: bool = False) -> ViewModel:
     """Everything to draw, and a report per target (with the float32 lens and the
     reference answers when asked: the editor asks once the scene is still);
-    ``display`` says what to draw of meshes (``view.meshes``).  ``pending``: the
-    physics kernels are still compiling (``editor.compiling``): the shapes and the
-    motion only, each target "pending", no physics called.  ``progress``: as
+    ``display`` says what to draw of meshes (``view.meshes``).  ``pending``: no
+    physics called (framing the view): the shapes and the motion only, each target
+    "pending".  Parts whose kernels are compiling in the background and too large to
+    run as Python meanwhile are left out and named in ``ViewModel.pending``.  ``progress``: as
     ``sweep_targets`` takes it.  ``intervals``: also every contact interval along
     the path (when ``display.every_hit``; the editor asks once the scene is still).
     ``engine_answer``: another engine's (name, answer) to the scene's one target,
     drawn as a second ghost (a query from a log).  ``slide``: the moving shape's
     collide-and-slide move drawn, every sweep of it (lesson 8)."""
     display = display or MeshDisplay()
-    view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="compiling the physics kernels")
-                              for o in scene.targets()] if pending
-                     else sweep_targets(scene, float32, reference, progress, display.engines))
+    parts: list[str] = []
+    view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="not swept") for o in scene.targets()]
+                     if pending else sweep_targets(scene, float32, reference, progress, display.engines, parts))
+    view.pending = parts
     hits = [r for r in view.reports if r.time is not None]
     if hits:
         first = min(hits, key=lambda r: r.time)
@@ -149,25 +155,38 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
         if report.moving_feature is not None and len(report.moving_feature):
             _add_moving_feature(view, report.moving_feature)
         if scene_object.kind == "mesh" and not pending:
-            _add_mesh_details(view, scene_object, report.mesh, display, scale)
+            _unless_pending(view, "mesh details", _add_mesh_details, view, scene_object, report.mesh, display, scale)
     _add_contacts(view, contacts, scale)
     if not pending:
-        _add_mesh_overlaps(view, scene)
+        _unless_pending(view, "mesh overlaps", _add_mesh_overlaps, view, scene)
     if display.minkowski:
-        _add_teaching_view(view, scene, selected)
+        _unless_pending(view, "teaching view", _add_teaching_view, view, scene, selected)
     if slide and scene.moving is not None and not pending:
-        _add_slide(view, scene)
+        _unless_pending(view, "collide and slide", _add_slide, view, scene)
     if engine_answer is not None and scene.moving is not None:
         _add_engine_answer(view, scene, engine_answer[1], scale)
     if display.every_hit and intervals and not pending:
-        view.intervals, view.unlisted = contact_intervals(scene)
-        _add_intervals(view, scene)
+        _unless_pending(view, "every hit along the path", _add_every_hit, view, scene)
     if selected is not None and selected in scene.names():
         selected_object = scene.object(selected)
         outline = drawn_mesh(selected_object.kind, selected_object.params)
         view.lines.append(LineBatch(outline.outline, SELECTED, 3.0, on_top=True))
     view.bounds = _bounds(view)
     return view
+
+def _unless_pending(view: ViewModel, part: str, add: Callable, *arguments) -> None:
+    """``add(*arguments)``; where its kernels are still compiling and too large to run as
+    Python meanwhile (``kernels.KernelsPending``), ``part`` is noted as pending instead."""
+    try:
+        add(*arguments)
+    except KernelsPending:
+        view.pending.append(part)
+
+
+def _add_every_hit(view: ViewModel, scene: Scene) -> None:
+    view.intervals, view.unlisted = contact_intervals(scene)
+    _add_intervals(view, scene)
+
 
 SLIDE = (0.95, 0.95, 0.3, 1.0)
 """A collide-and-slide move: the pivot's path sweep by sweep, the shape where each stops."""

@@ -18,6 +18,7 @@ from sweeplab.view import meshes
 from sweeplab.view.meshes import MeshReport
 from sweeplab.physics import Feature, Sphere, SweepResult, Triangle, TriangleMesh, sweep, tolerance
 from sweeplab.physics.gjk import convex_cast
+from sweeplab.physics.kernels import KernelsPending
 from sweeplab.physics.reference import reference_sweep
 from sweeplab.physics.sweep import sweep_each
 from sweeplab.physics.sweep.polyhedron import SatTrace
@@ -33,7 +34,8 @@ the feature pair)."""
 
 @dataclass
 class TargetReport:
-    """One target's answer: ``status`` is hit, miss, overlap, unsupported or invalid.
+    """One target's answer: ``status`` is hit, miss, overlap, unsupported, invalid or
+    pending (its kernels are compiling: ``editor.compiling``).
 
     ``single`` is the same sweep in float32 (the precision lens; ``single_message``
     says why there is none, e.g. a value beyond float32's range), ``reference`` the
@@ -107,12 +109,15 @@ def _adapter(name: str):
 
 def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                   progress: Callable[[int, int], None] | None = None,
-                  engines: tuple[str, ...] = ()) -> list[TargetReport]:
+                  engines: tuple[str, ...] = (), pending_parts: list[str] | None = None) -> list[TargetReport]:
     """Sweep the moving object against every other object of the scene; with
     ``float32`` also in single precision (the lens), with ``reference`` also with
     the reference solver (and, between two meshes, the bisection narrowphase: both
     are asked for once the scene is still).  ``progress(done, total)`` is told of
-    every ``PROGRESS_STEP`` targets reported, and of the last."""
+    every ``PROGRESS_STEP`` targets reported, and of the last.  A sweep whose kernels
+    are not compiled yet and too large to run as Python (``kernels.KernelsPending``,
+    under the editor's ``defer`` policy) is reported "pending"; a lens or second
+    opinion that is, is left out and named in ``pending_parts``."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.object(scene.moving)
@@ -120,7 +125,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     moving_single, moving_unfit = float32_twin(moving_object) if float32 else (None, "")
     options = {"ignore_separating": scene.options["ignore_separating"]}
     answers = _untraced_answers(moving_object, moving, scene, options)
-    reports = []
+    reports, pending = [], []
     targets = scene.targets()
     for done, target_object in enumerate(targets):
         if progress is not None and done % PROGRESS_STEP == 0:
@@ -141,11 +146,16 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         except ValueError as error:
             reports.append(TargetReport(target_object.name, target_object.kind, "invalid", message=str(error)))
             continue
+        except KernelsPending:
+            reports.append(TargetReport(target_object.name, target_object.kind, "pending", message=PENDING))
+            continue
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result)
         if float32:
             report.single, report.single_message = _float32_answer(moving_single, moving_unfit, target_object,
                                                                    scene.direction, options)
+            if report.single_message == PENDING:
+                pending.append("float32")
         if isinstance(trace, SatTrace):
             report.separating_axes = trace
         if isinstance(trace, SatTrace) and result.hit:
@@ -155,18 +165,30 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
             report.mesh = MeshReport(trace=trace)
             if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
                 sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
-                report.mesh.contacts, report.mesh.classification = meshes.sphere_contacts(
-                    sphere, target, scene.direction, result.t, scene_scale(scene))
+                try:
+                    report.mesh.contacts, report.mesh.classification = meshes.sphere_contacts(
+                        sphere, target, scene.direction, result.t, scene_scale(scene))
+                except KernelsPending:
+                    pending.append("mesh contacts")
         if engines:
             report.engines = engine_reports(engines, moving, target, scene.direction, result)
         if reference:
-            report.reference = second_opinion(moving, target, scene.direction)
+            try:
+                report.reference = second_opinion(moving, target, scene.direction)
+            except KernelsPending:
+                pending.append("second opinions")
             if report.reference is not None:
                 report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
         reports.append(report)
     if progress is not None:
         progress(len(targets), len(targets))
+    if pending_parts is not None:
+        pending_parts.extend(dict.fromkeys(pending))
     return reports
+
+
+PENDING = "compiling its kernels: too large to answer as Python meanwhile"
+"""The message of an answer waiting for the background compile (``editor.compiling``)."""
 
 PROGRESS_STEP = 10_000
 """Targets swept between two ``progress`` reports of ``sweep_targets``."""
@@ -193,7 +215,7 @@ def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dic
         shapes = [build_shape(target.kind, target.params) for target in untraced]
         return dict(zip([target.name for target in untraced], sweep_each(moving, shapes, scene.direction, **options),
                         strict=True))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, KernelsPending):
         return {}
 
 
@@ -243,6 +265,8 @@ def _float32_answer(moving_single, moving_unfit: str, target_object, direction, 
         return sweep(moving_single, target_single, np.asarray(direction, np.float32), **options), ""
     except (TypeError, ValueError) as error:
         return None, str(error)
+    except KernelsPending:
+        return None, PENDING
 
 
 def second_opinion(moving, target, direction) -> SweepResult | None:

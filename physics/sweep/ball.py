@@ -32,11 +32,11 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
 
+from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, edge_of, face_normal,
                                    inside_face, is_within_rounding, widest_feature)
-from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, dot, largest_magnitude, length_at_most, like,
+from sweeplab.physics.geometry import (add, any_perpendicular, dot, largest_magnitude, length_at_most, like,
                                        maximum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.sweep.bounds import may_touch
@@ -59,7 +59,7 @@ class Contact(NamedTuple):
 
 # --- one lane -------------------------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def off_feature(vector, code, axis):
     """The part of ``vector`` that leaves a feature: all of it from a vertex (zero axis),
     the part across an edge (axis = the edge vector), the part along a face's unit
@@ -69,7 +69,7 @@ def off_feature(vector, code, axis):
     return along if code == FACE else sub(vector, along)
 
 
-@njit(**COMPILE)
+@kernel
 def normal_along(motion, code, axis):
     """The normal of a feature picked by a motion, for a center on the feature itself:
     the motion's off-feature part, normalised; failing that, any perpendicular of an
@@ -84,7 +84,7 @@ def normal_along(motion, code, axis):
     return normalize_or(off_feature(motion, code, axis), secondary)
 
 
-@njit(**COMPILE)
+@kernel
 def miss(template):
     """The answer of a lane that hits nothing: t, point, normal and depth NaN, feature
     code and index -1 (in ``template``'s float type)."""
@@ -92,7 +92,7 @@ def miss(template):
     return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
 
 
-@njit(**COMPILE)
+@kernel
 def resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t, touching,
             ignore_separating, widest_code, widest_axis):
     """Turn the chosen feature (``anchor``, ``axis``, ``code``, ``index``) and time into
@@ -128,7 +128,7 @@ def resolve(center, direction, total_radius, target_radius, anchor, axis, code, 
     return t, point, normal, depth, code, index
 
 
-@njit(**COMPILE)
+@kernel
 def ball_point(center, radius, direction, point, target_radius, ignore_separating):
     """The root of the family: a ball against a one-point core (a point, or a sphere of
     ``target_radius``): its center enters the ball of the summed radius about
@@ -144,7 +144,7 @@ def ball_point(center, radius, direction, point, target_radius, ignore_separatin
                    ignore_separating, VERTEX, zero)
 
 
-@njit(**COMPILE)
+@entry
 def ball_core(center, radius, direction, vertices, target_radius, ignore_separating):
     """A ball (``center``, ``radius``) moving along ``direction`` against the core
     ``vertices`` (V, 3) inflated by ``target_radius``: (t, point, normal, depth, code,
@@ -226,7 +226,7 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
                    ignore_separating, widest_code, widest_axis)
 
 
-@njit(**COMPILE)
+@entry
 def ball_plane(center, radius, direction, normal, offset, ignore_separating):
     """A ball against the two-sided plane ``dot(normal, x) == offset`` (unit normal):
     its center against the slab of half-width ``radius``.  Feature: face 0."""
@@ -239,7 +239,7 @@ def ball_plane(center, radius, direction, normal, offset, ignore_separating):
 
 # --- batches ----------------------------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def _store(out, i, answer):
     t, point, normal, depth, code, index = answer
     out_t, out_point, out_normal, out_depth, out_code, out_index = out
@@ -249,22 +249,22 @@ def _store(out, i, answer):
 
 
 @lane_loop
-def _ball_core_lanes(centers, radii, directions, vertices, target_radii, ignore_separating, out):
-    for i in prange(len(radii)):
+def _ball_core_lanes(first, last, centers, radii, directions, vertices, target_radii, ignore_separating, out):
+    for i in range(first, last):
         _store(out, i, ball_core(row(centers, i), radii[i], row(directions, i), vertices[i], target_radii[i],
                                  ignore_separating))
 
 
 @lane_loop
-def _ball_point_lanes(centers, radii, directions, points, target_radii, ignore_separating, out):
-    for i in prange(len(radii)):
+def _ball_point_lanes(first, last, centers, radii, directions, points, target_radii, ignore_separating, out):
+    for i in range(first, last):
         _store(out, i, ball_point(row(centers, i), radii[i], row(directions, i), row(points, i), target_radii[i],
                                   ignore_separating))
 
 
 @lane_loop
-def _ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separating, out):
-    for i in prange(len(radii)):
+def _ball_plane_lanes(first, last, centers, radii, directions, normals, offsets, ignore_separating, out):
+    for i in range(first, last):
         _store(out, i, ball_plane(row(centers, i), radii[i], row(directions, i), row(normals, i), offsets[i],
                                   ignore_separating))
 
@@ -277,10 +277,12 @@ def lane_vector(vector, dtype) -> tuple:
 
 def _lanes(shape: tuple, dtype, *arrays_with_element_dims):
     """Each (array, element dims) broadcast to the batch ``shape`` and flattened to one
-    lane axis, in ``dtype`` (zero-copy where numpy can)."""
+    lane axis, in ``dtype``, as a kernel input (``kernels.lane_input``: C-contiguous and
+    read-only, copied where the broadcast is not, so a kernel has one signature)."""
     count = math.prod(shape)
-    return [np.broadcast_to(np.asarray(array, dtype), shape + np.shape(array)[np.ndim(array) - dims:]).reshape(
-        (count,) + np.shape(array)[np.ndim(array) - dims:]) for array, dims in arrays_with_element_dims]
+    return [lane_input(np.broadcast_to(np.asarray(array, dtype), shape + np.shape(array)[np.ndim(array) - dims:])
+                       .reshape((count,) + np.shape(array)[np.ndim(array) - dims:]), dtype)
+            for array, dims in arrays_with_element_dims]
 
 
 def _answers(count: int, dtype) -> tuple:

@@ -17,9 +17,9 @@ only the time to reach them changes.
 
 from __future__ import annotations
 
-from numba import njit
 
-from sweeplab.physics.geometry import COMPILE, epsilon, largest_magnitude, like, maximum, sub
+from sweeplab.physics.kernels import kernel
+from sweeplab.physics.geometry import epsilon, largest_magnitude, like, maximum, sub
 from sweeplab.physics.sweep.rounded import ball_entry_time
 
 SLACK_ULPS = 1024.0
@@ -29,7 +29,7 @@ SQUARING_LIMIT = 1e150
 """Beyond this scale squared lengths may overflow: the test then never skips."""
 
 
-@njit(**COMPILE)
+@kernel
 def may_touch(center, radius, direction, other_center, other_radius):
     """False only where a ball (``center``, ``radius``) moving along ``direction`` stays
     farther than ``other_radius`` from ``other_center`` for every t in [0, 1], by more

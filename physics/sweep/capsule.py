@@ -29,11 +29,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
 
+from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.closest import rejection, segment_separation
 from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, segment_ball
-from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude,
+from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude,
                                        like, maximum, minimum, normalize_or, plane_height, plus_zero, row, scale, sqrt,
                                        sub)
 from sweeplab.physics.lanes import lane_loop
@@ -50,13 +50,13 @@ from sweeplab.physics.sweep.sphere import is_scalar, sweep_query, to_result
 # An answer is (t, point, normal, depth, code, index) as ``ball.resolve`` gives it:
 # NaN and -1 where there is no hit.
 
-@njit(**COMPILE)
+@kernel
 def core_of_segment(start, end):
     """The two-vertex core (2, 3) of a segment, for ``ball_core``."""
     return np.array([[start[0], start[1], start[2]], [end[0], end[1], end[2]]])
 
 
-@njit(**COMPILE)
+@kernel
 def _earlier(best, candidate):
     """The earlier of two answers (a hit beats a miss; a tie keeps ``best``)."""
     if candidate[0] < best[0] or (best[0] != best[0] and candidate[0] == candidate[0]):
@@ -64,7 +64,7 @@ def _earlier(best, candidate):
     return best
 
 
-@njit(**COMPILE)
+@kernel
 def _reversed(answer, target_vertex, target_radius, vertex_index):
     """A target vertex swept (as a ball of ``target_radius``, along -d) against the
     moving core, turned back into the caller's frame: the normal flips and the point
@@ -77,7 +77,7 @@ def _reversed(answer, target_vertex, target_radius, vertex_index):
     return t, add(target_vertex, scale(target_radius, flipped)), flipped, depth, VERTEX, vertex_index
 
 
-@njit(**COMPILE)
+@kernel
 def across_axis(direction, axis):
     """The unit direction across ``axis`` nearest the motion (any perpendicular if the
     motion is along it; the motion itself, then +z, if the axis is zero)."""
@@ -86,7 +86,7 @@ def across_axis(direction, axis):
     return normalize_or(rejection(direction, axis), fallback)
 
 
-@njit(**COMPILE)
+@kernel
 def interiors(start, end, direction, other_start, other_end, total_radius, target_radius, edge_index):
     """The core's interior against the interior of a target edge: the lines' distance
     along their common normal n is linear in t (a slab entry), kept where the lines'
@@ -111,7 +111,7 @@ def interiors(start, end, direction, other_start, other_end, total_radius, targe
     return time, point, normal, like(time, math.nan), EDGE, edge_index
 
 
-@njit(**COMPILE)
+@kernel
 def segment_at_start(start, end, direction, other_start, other_end, total_radius, target_radius,
                      ignore_separating):
     """(touching, answer) at t = 0 of two capsule cores, from their exact closest
@@ -144,7 +144,7 @@ def segment_at_start(start, end, direction, other_start, other_end, total_radius
     return touching, (zero, point, normal, depth, code, index)
 
 
-@njit(**COMPILE)
+@entry
 def capsule_segment(start, end, radius, direction, other_start, other_end, target_radius, ignore_separating):
     """A moving capsule core (``start``-``end``, ``radius``) against a still capsule core
     (``other_start``-``other_end``, ``target_radius``).  Touching at t = 0 decides
@@ -172,7 +172,7 @@ def capsule_segment(start, end, radius, direction, other_start, other_end, targe
     return _earlier(best, interiors(start, end, direction, other_start, other_end, total_radius, target_radius, 0))
 
 
-@njit(**COMPILE)
+@kernel
 def _polygon_normal(vertices):
     """The unit normal of a polygon (the cross products of its fan from vertex 0,
     summed in edge order; zero where it has none)."""
@@ -185,7 +185,7 @@ def _polygon_normal(vertices):
     return normalize_or(total, (zero, zero, zero))
 
 
-@njit(**COMPILE)
+@kernel
 def _over_face(vertices, normal, point):
     """Whether ``point`` projects along the polygon's ``normal`` into it (boundary
     included); False without a face."""
@@ -200,7 +200,7 @@ def _over_face(vertices, normal, point):
     return True
 
 
-@njit(**COMPILE)
+@kernel
 def _nearest_to_polygon(start, end, vertices, normal):
     """(distance, separation, witness on the polygon, its code and index) of the
     nearest features of the core start-end and the polygon: each edge by its
@@ -234,7 +234,7 @@ def _nearest_to_polygon(start, end, vertices, normal):
     return best
 
 
-@njit(**COMPILE)
+@kernel
 def polygon_at_start(start, end, direction, vertices, radius, ignore_separating):
     """(touching, answer) at t = 0 of a capsule core and a polygon: the exact
     segment-polygon distance (``_nearest_to_polygon``), and for a core piercing the
@@ -292,7 +292,7 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
     return touching, (zero, witness, normal_out, depth if depth > 0 else like(radius, math.nan), code, index)
 
 
-@njit(**COMPILE)
+@entry
 def capsule_polygon(start, end, radius, direction, vertices, ignore_separating):
     """A moving capsule core against a convex polygon (V, 3): its end balls against the
     polygon, the polygon's vertices as balls moving the other way against the core,
@@ -323,7 +323,7 @@ def capsule_polygon(start, end, radius, direction, vertices, ignore_separating):
     return best
 
 
-@njit(**COMPILE)
+@entry
 def capsule_plane(start, end, radius, direction, normal, offset, ignore_separating):
     """A capsule against a two-sided plane: its end balls against the slab; at t = 0 a
     core crossing the plane overlaps by the shorter way out.  With heights h_a, h_b of
@@ -349,23 +349,23 @@ def capsule_plane(start, end, radius, direction, normal, offset, ignore_separati
 # --- batches ----------------------------------------------------------------------------
 
 @lane_loop
-def _capsule_segment_lanes(starts, ends, radii, directions, other_starts, other_ends, target_radii, ignore_separating,
-                           out):
-    for i in prange(len(radii)):
+def _capsule_segment_lanes(first, last, starts, ends, radii, directions, other_starts, other_ends, target_radii,
+                           ignore_separating, out):
+    for i in range(first, last):
         _store(out, i, capsule_segment(row(starts, i), row(ends, i), radii[i], row(directions, i),
                                        row(other_starts, i), row(other_ends, i), target_radii[i], ignore_separating))
 
 
 @lane_loop
-def _capsule_polygon_lanes(starts, ends, radii, directions, vertices, ignore_separating, out):
-    for i in prange(len(radii)):
+def _capsule_polygon_lanes(first, last, starts, ends, radii, directions, vertices, ignore_separating, out):
+    for i in range(first, last):
         _store(out, i, capsule_polygon(row(starts, i), row(ends, i), radii[i], row(directions, i), vertices[i],
                                        ignore_separating))
 
 
 @lane_loop
-def _capsule_plane_lanes(starts, ends, radii, directions, normals, offsets, ignore_separating, out):
-    for i in prange(len(radii)):
+def _capsule_plane_lanes(first, last, starts, ends, radii, directions, normals, offsets, ignore_separating, out):
+    for i in range(first, last):
         _store(out, i, capsule_plane(row(starts, i), row(ends, i), radii[i], row(directions, i), row(normals, i),
                                      offsets[i], ignore_separating))
 
@@ -374,7 +374,7 @@ def _one_lane(kernel, inputs: list, ignore_separating: bool, face_index=None) ->
     """``kernel`` on one unbatched query: ``inputs`` are (array, element dims) pairs,
     3-vectors passed as tuples and polygons as (V, 3) arrays, in their common dtype."""
     dtype = np.result_type(*[array for array, _ in inputs])
-    arguments = [lane_vector(array, dtype) if dims == 1 else np.asarray(array, dtype) if dims == 2
+    arguments = [lane_vector(array, dtype) if dims == 1 else lane_input(array, dtype) if dims == 2
                  else dtype.type(array)
                  for array, dims in inputs]
     return lane_result(kernel(*arguments, bool(ignore_separating)), dtype, face_index)

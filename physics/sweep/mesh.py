@@ -28,12 +28,12 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
 
+from sweeplab.physics.kernels import kernel
 from sweeplab.physics import tolerance
 from sweeplab.physics.closest import clip01
 from sweeplab.physics.core import EDGE, VERTEX
-from sweeplab.physics.geometry import COMPILE, add, cross, dot, largest_magnitude, like, row, scale, sqrt, sub
+from sweeplab.physics.geometry import add, cross, dot, largest_magnitude, like, row, scale, sqrt, sub
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.mesh_edges import MeshEdges, mesh_edges
 from sweeplab.physics.result import SweepResult, answer_dtype, lane_result
@@ -43,7 +43,7 @@ from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon
 from sweeplab.physics.sweep.sat import contact_features, sat_sweep
 from sweeplab.physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
 from sweeplab.physics.sweep.sphere import sweep_query
-from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, register_query, walk_query
+from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, walk_query
 
 
 PARALLEL_MIN_WALKS = 8
@@ -210,7 +210,7 @@ def _walk_arrays(mesh: TriangleMesh, dtype) -> tuple[tuple, tuple]:
 
 def _run_walks(kind, points, radius, direction, centers, reach, polytope, mesh, dtype, ignore_separating,
                raw_edge_normals, mode, stop_depth, trace) -> Walks:
-    """``_walks`` over a batch of cores of one ``kind``, in ``dtype``, with room for
+    """``WALKS[kind]`` over a batch of cores of that kind, in ``dtype``, with room for
     every hit and every traced node test (walking again with more room if the first
     guess was short)."""
     tree, count = mesh.tree, len(radius)
@@ -224,14 +224,14 @@ def _run_walks(kind, points, radius, direction, centers, reach, polytope, mesh, 
                         np.empty(trace_capacity, np.int64))
         trace_query = np.empty(trace_capacity, np.int64)
         found_count, trace_count = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        arguments = (tree_arrays, kind, points, radius, direction, np.ascontiguousarray(centers, dtype),
+        arguments = (tree_arrays, points, radius, direction, np.ascontiguousarray(centers, dtype),
                      np.asarray(reach, dtype), polytope, bool(ignore_separating), bool(raw_edge_normals), mesh_arrays,
                      mode, dtype.type(stop_depth), out, out_face, found, found_query, found_count, trace_arrays,
                      trace_query, trace_count)
         if mode == FIRST_HIT and trace is None:
-            _walks(count, *arguments)
+            WALKS[kind](count, *arguments)
         else:  # shared counters of every hit and of the trace
-            _walks.serial(*arguments)
+            WALKS[kind].run_serially(count, *arguments)
         if found_count[0] <= capacity:
             break
         capacity = int(found_count[0])  # too many hits for the first guess: walk again with room for all
@@ -334,45 +334,72 @@ TRIANGLE_ENDS = np.array([[0, 1], [1, 2], [2, 0]])
 """The edges of a triangle as vertex pairs (edge i from vertex i to i + 1)."""
 
 
-@njit(**COMPILE)
-def core_node_entry(query, center, radius):
-    """When the query's core, inflated by the culling reach, first touches a node's
-    sphere (``center``, ``radius``): a segment's own swept shape, else its bounding
-    sphere's."""
-    if query.kind == SEGMENT:
-        start = row(query.points, 0)
-        return segment_ball_entry_time(sub(start, center), sub(row(query.points, 1), start), query.direction,
-                                       query.reach + radius)
+@kernel(inline=True)
+def sphere_node_entry(query, center, radius):
+    """When the query's bounding sphere (a sphere's own, a polytope's), inflated by the
+    culling reach, first touches a node's sphere (``center``, ``radius``)."""
     return ball_entry_time(sub(query.center, center), query.direction, query.reach + radius)
 
 
-@njit(**COMPILE)
-def core_leaf(query, face, bound):
-    """The exact sweep of the query's core against triangle ``face``, with the
-    internal-edge rule unless the query asks for raw edge normals.  A hit later than
-    ``bound`` skips the rule (the walk discards it; the rule keeps t and, without
-    ``ignore_separating``, never drops a hit): on a fine mesh most leaves a walk
-    tests are such hits."""
-    points, radius, direction = query.points, query.radius, query.direction
-    vertices, faces = query.vertices, query.faces
-    triangle = query.triangle
+@kernel(inline=True)
+def segment_node_entry(query, center, radius):
+    """When the query's segment, inflated by the culling reach, first touches a node's
+    sphere (``center``, ``radius``): the segment's own swept shape."""
+    start = row(query.points, 0)
+    return segment_ball_entry_time(sub(start, center), sub(row(query.points, 1), start), query.direction,
+                                   query.reach + radius)
+
+
+@kernel(inline=True)
+def leaf_triangle(query, face):
+    """Triangle ``face``'s corners into the query's scratch ``triangle`` (3, 3)."""
+    triangle, vertices, faces = query.triangle, query.vertices, query.faces
     for corner in range(3):
         for k in range(3):
             triangle[corner, k] = vertices[faces[face, corner], k]
-    if query.kind == BALL:
-        answer = ball_core(row(points, 0), radius, direction, triangle, like(radius, 0.0), query.ignore_separating)
-    elif query.kind == SEGMENT:
-        answer = capsule_polygon(row(points, 0), row(points, 1), radius, direction, triangle,
-                                 query.ignore_separating)
-    else:
-        answer = _polytope_leaf(query)
+    return triangle
+
+
+@kernel(inline=True)
+def ball_leaf(query, face, bound):
+    """The exact sweep of the query's ball against triangle ``face`` (``ball_core``),
+    with the internal-edge rule (``on_the_surface``)."""
+    answer = ball_core(row(query.points, 0), query.radius, query.direction, leaf_triangle(query, face),
+                       like(query.radius, 0.0), query.ignore_separating)
+    return on_the_surface(query, face, bound, answer)
+
+
+@kernel(inline=True)
+def segment_leaf(query, face, bound):
+    """The exact sweep of the query's capsule against triangle ``face``
+    (``capsule_polygon``), with the internal-edge rule (``on_the_surface``)."""
+    points = query.points
+    answer = capsule_polygon(row(points, 0), row(points, 1), query.radius, query.direction,
+                             leaf_triangle(query, face), query.ignore_separating)
+    return on_the_surface(query, face, bound, answer)
+
+
+@kernel(inline=True)
+def polytope_leaf(query, face, bound):
+    """The exact sweep of the query's polytope against triangle ``face``
+    (``polytope_triangle``), with the internal-edge rule (``on_the_surface``)."""
+    leaf_triangle(query, face)
+    return on_the_surface(query, face, bound, polytope_triangle(query))
+
+
+@kernel(inline=True)
+def on_the_surface(query, face, bound, answer):
+    """A leaf's ``answer`` with the internal-edge rule (``flattened``) unless the query
+    asks for raw edge normals.  A hit later than ``bound`` skips the rule (the walk
+    discards it; the rule keeps t and, without ``ignore_separating``, never drops a
+    hit): on a fine mesh most leaves a walk tests are such hits."""
     if query.raw_edge_normals or (answer[0] > bound and not query.ignore_separating):
         return answer
     return flattened(query, face, answer)
 
 
-@njit(inline="always", **COMPILE)
-def _polytope_leaf(query):
+@kernel(inline=True)
+def polytope_triangle(query):
     """A polytope against the leaf's triangle (in ``query.triangle``): the separating
     axis test over time and where the features touch (``physics.sweep.sat``)."""
     triangle, normal, edges = query.triangle, query.triangle_normal, query.triangle_edges
@@ -393,7 +420,7 @@ def _polytope_leaf(query):
     return t, point, contact_normal, depth, code, index
 
 
-@njit(inline="always", **COMPILE)
+@kernel(inline=True)
 def flattened(query, face, answer):
     """The internal-edge rule (``physics.mesh_edges``) on one contact with triangle
     ``face``: on an internal edge or vertex, where the core is over the flat surface
@@ -428,7 +455,7 @@ def flattened(query, face, answer):
     return t, point, normal, depth, code, index
 
 
-@njit(inline="always", **COMPILE)
+@kernel(inline=True)
 def over_the_flat_surface(query, face, code, index, point, t):
     """Whether the moving core's point nearest a contact (at its time) lies over the
     flat surface there: projects into the face or a neighbour across one of the
@@ -467,34 +494,72 @@ def over_the_flat_surface(query, face, code, index, point, t):
     return False
 
 
-@lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _walks(tree, kind, points, radius, directions, centers, reach, polytope, ignore_separating, raw_edge_normals, mesh,
-           mode, stop_depth, out, out_face, found, found_query, found_count, trace, trace_query, trace_count):
-    """The walk of every query (``points`` (Q, K, 3), ``radius``, ``directions``,
-    ``centers``, ``reach``; ``polytope`` (normals (Q, F, 3), edges (Q, E, 3), edge ends,
-    solid) for ``POLYTOPE`` cores) through ``tree`` (centers (3, M), radii, first child,
-    face) over ``mesh`` (vertices, faces, neighbor, internal, internal vertex, face
-    normals, largest |vertex|): first hits to ``out`` and ``out_face``; with
-    ``EVERY_HIT``, every hit to ``found`` and the query it belongs to to ``found_query``.
-    Lanes are independent (each has its own scratch) except for ``found`` and the
-    trace, shared counters: only first-hit walks without a trace run in parallel."""
+@kernel(inline=True)
+def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, centers, reach, polytope, ignore_separating,
+              raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
+              trace_query, trace_count):
+    """Query ``i``'s walk (``points[i]`` (K, 3), ``radius[i]``, ``directions[i]``,
+    ``centers[i]``, ``reach[i]``; ``polytope`` (normals (Q, F, 3), edges (Q, E, 3), edge
+    ends, solid) for ``POLYTOPE`` cores) through ``tree`` (centers (3, M), radii, first
+    child, face) over ``mesh`` (vertices, faces, neighbor, internal, internal vertex,
+    face normals, largest |vertex|), with the node and leaf tests of its ``kind``: its
+    first hit to ``out[i]`` and ``out_face[i]``; with ``EVERY_HIT``, every hit to
+    ``found`` and ``i`` to ``found_query``.  Lanes are independent (each has its own
+    scratch) except for ``found`` and the trace, shared counters: only first-hit walks
+    without a trace run in parallel."""
     tree_centers, radii, first_child, node_face = tree
     normals, edges, edge_ends, solid = polytope
     vertices = mesh[0]
-    for i in prange(len(radius)):
-        no_hit = miss(vertices[0, 0])
-        triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
-        query = CoreQuery(kind, points[i], radius[i], row(directions, i), row(centers, i), reach[i], normals[i],
-                          edges[i], edge_ends, solid, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2],
-                          mesh[3], mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)
-        before, traced = found_count[0], trace_count[0]
-        best, face = walk_query(tree_centers, radii, first_child, node_face, query, mode, stop_depth, found,
-                                found_count, trace, trace_count, no_hit)
-        _store(out, i, best)
-        out_face[i] = face
-        for position in range(before, min(found_count[0], len(found_query))):
-            found_query[position] = i
-        for position in range(traced, min(trace_count[0], len(trace_query))):
-            trace_query[position] = i
+    no_hit = miss(vertices[0, 0])
+    triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
+    query = CoreQuery(kind, points[i], radius[i], row(directions, i), row(centers, i), reach[i], normals[i], edges[i],
+                      edge_ends, solid, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2], mesh[3],
+                      mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)
+    before, traced = found_count[0], trace_count[0]
+    best, face = walk_query(tree_centers, radii, first_child, node_face, query, node_entry, leaf, mode, stop_depth,
+                            found, found_count, trace, trace_count, no_hit)
+    _store(out, i, best)
+    out_face[i] = face
+    for position in range(before, min(found_count[0], len(found_query))):
+        found_query[position] = i
+    for position in range(traced, min(trace_count[0], len(trace_query))):
+        trace_query[position] = i
 
-register_query(CoreQuery, core_node_entry, core_leaf)
+
+# One loop per kind of core, each compiled with only its own tests (a sphere's walks hold
+# no separating axis test); the arguments are ``walk_lane``'s after ``kind``.
+
+@lane_loop(min_lanes=PARALLEL_MIN_WALKS)
+def _ball_walks(first, last, tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+                raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
+                trace_query, trace_count):
+    for i in range(first, last):
+        walk_lane(i, sphere_node_entry, ball_leaf, tree, BALL, points, radius, directions, centers, reach, polytope,
+                  ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query,
+                  found_count, trace, trace_query, trace_count)
+
+
+@lane_loop(min_lanes=PARALLEL_MIN_WALKS)
+def _segment_walks(first, last, tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+                   raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
+                   trace_query, trace_count):
+    for i in range(first, last):
+        walk_lane(i, segment_node_entry, segment_leaf, tree, SEGMENT, points, radius, directions, centers, reach,
+                  polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found,
+                  found_query, found_count, trace, trace_query, trace_count)
+
+
+@lane_loop(min_lanes=PARALLEL_MIN_WALKS)
+def _polytope_walks(first, last, tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+                    raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
+                    trace_query, trace_count):
+    for i in range(first, last):
+        walk_lane(i, sphere_node_entry, polytope_leaf, tree, POLYTOPE, points, radius, directions, centers, reach,
+                  polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found,
+                  found_query, found_count, trace, trace_query, trace_count)
+
+
+WALKS = {BALL: _ball_walks, SEGMENT: _segment_walks, POLYTOPE: _polytope_walks}
+"""The batch walk of each kind of core."""
+
+

@@ -35,10 +35,10 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
 
+from sweeplab.physics.kernels import kernel, lane_input
 from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, dot_rows, newell_normal
-from sweeplab.physics.geometry import (COMPILE, add, dot, like, maximum, minimum, plane_height, plus_zero, row, scale,
+from sweeplab.physics.geometry import (add, dot, like, maximum, minimum, plane_height, plus_zero, row, scale,
                                       sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
@@ -70,20 +70,21 @@ class Polytope(NamedTuple):
 
 def polytope_of(shape, batch_shape: tuple) -> Polytope:
     """The shape's polytope in float64, broadcast to ``batch_shape`` and flattened to
-    one axis (zero-copy where numpy can)."""
+    one axis, as kernel inputs (``kernels.lane_input``)."""
     count = int(np.prod(batch_shape, dtype=int))
 
     def flat(array, element_dims):
         array = np.asarray(array, float)
-        return np.broadcast_to(array, batch_shape + array.shape[array.ndim - element_dims:]).reshape(
-            (count,) + array.shape[array.ndim - element_dims:])
+        return lane_input(np.broadcast_to(array, batch_shape + array.shape[array.ndim - element_dims:]).reshape(
+            (count,) + array.shape[array.ndim - element_dims:]), float)
 
-    none = np.zeros((count, 0, 3))
+    none = lane_input(np.zeros((count, 0, 3)), float)
     if isinstance(shape, Point):
-        return Polytope(flat(shape.p[..., None, :], 2), none, none, np.zeros((0, 2), np.int64), 0, 0)
+        return Polytope(flat(shape.p[..., None, :], 2), none, none, lane_input(np.zeros((0, 2)), np.int64), 0, 0)
     if isinstance(shape, Segment):
         ends = np.stack(np.broadcast_arrays(shape.a, shape.b), axis=-2)
-        return Polytope(flat(ends, 2), none, flat((shape.b - shape.a)[..., None, :], 2), np.array([[0, 1]]), 1, 0)
+        return Polytope(flat(ends, 2), none, flat((shape.b - shape.a)[..., None, :], 2), lane_input([[0, 1]], np.int64),
+                        1, 0)
     if isinstance(shape, Polygon):  # a triangle's faces are not numbered (its face_index is None)
         polytope = polygon_polytopes(flat(shape.vertices, 2))
         return polytope._replace(faces=0) if isinstance(shape, Triangle) else polytope
@@ -93,7 +94,7 @@ def polytope_of(shape, batch_shape: tuple) -> Polytope:
         directions = (np.stack([corners[..., end, :] - corners[..., start, :] for start, end in ends], axis=-2)
                       if len(ends) else np.zeros(corners.shape[:-2] + (0, 3)))
         return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(directions, 2),
-                        np.asarray(shape.edges, np.int64), shape.dimension, len(shape.faces))
+                        lane_input(shape.edges, np.int64), shape.dimension, len(shape.faces))
     raise TypeError(f"{type(shape).__name__} is not a polytope")
 
 
@@ -105,7 +106,9 @@ def polygon_polytopes(vertices: np.ndarray) -> Polytope:
     normal = np.where(length > 0, normal / np.where(length > 0, length, 1), 0)
     count_v = vertices.shape[1]
     ends = np.stack([np.arange(count_v), (np.arange(count_v) + 1) % count_v], axis=1)
-    return Polytope(vertices, normal[:, None, :], vertices[:, ends[:, 1]] - vertices[:, ends[:, 0]], ends, 2, 1)
+    return Polytope(lane_input(vertices, float), lane_input(normal[:, None, :], float),
+                    lane_input(vertices[:, ends[:, 1]] - vertices[:, ends[:, 0]], float), lane_input(ends, np.int64), 2,
+                    1)
 
 
 @dataclass
@@ -139,7 +142,7 @@ FEATURE_SPAN = {1: "vertex", 2: "edge", 3: "face"}
 
 # --- one lane ----------------------------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_normals, b_edges, b_edge_ends,
                   b_faces, b_dimension, motion_axes, direction, ignore_separating, trace):
     """A polytope A moving along ``direction`` against a polytope B: (answer, face
@@ -162,7 +165,7 @@ def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_nor
     return (t, point, normal, depth, code, index), face_index, chosen, span_a, span_b
 
 
-@njit(**COMPILE)
+@kernel
 def core_against_polyhedron(points, radius, direction, vertices, normals, edges, edge_ends, corners, triangle_face,
                             triangle_edge, ignore_separating):
     """A rounded core (a sphere's center, K = 1, or a capsule's segment, K = 2, with
@@ -225,7 +228,7 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
     return (zero, witness, inside_normal, total if total > 0 else nan, code, index), best_face
 
 
-@njit(**COMPILE)
+@kernel
 def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
     """A polyhedron against a two-sided plane: its extreme heights over the plane move
     at ``dot(d, n)``; it touches when the nearer one reaches 0; straddling it at t = 0
@@ -269,10 +272,10 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
 # --- batches ------------------------------------------------------------------------------
 
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
-def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, out, face_index, chosen, spans):
+def _pair_lanes(first, last, a, b, motion_axes, directions, ignore_separating, trace, out, face_index, chosen, spans):
     a_vertices, a_normals, a_edges, a_edge_ends = a
     b_vertices, b_normals, b_edges, b_edge_ends, b_faces, b_dimension = b
-    for i in prange(len(directions)):
+    for i in range(first, last):
         answer, face, axis, span_a, span_b = polytope_pair(
             a_vertices[i], a_normals[i], a_edges[i], a_edge_ends, b_vertices[i], b_normals[i], b_edges[i],
             b_edge_ends, b_faces, b_dimension, motion_axes, row(directions, i), ignore_separating, trace)
@@ -281,10 +284,10 @@ def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, out, fa
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
-def _core_lanes(points, radius, directions, polyhedron, triangles, ignore_separating, out, face_index):
+def _core_lanes(first, last, points, radius, directions, polyhedron, triangles, ignore_separating, out, face_index):
     vertices, normals, edges, edge_ends = polyhedron
     corners, triangle_face, triangle_edge = triangles
-    for i in prange(len(radius)):
+    for i in range(first, last):
         answer, face = core_against_polyhedron(points[i], radius[i], row(directions, i), vertices[i], normals[i],
                                                edges[i], edge_ends, corners, triangle_face, triangle_edge,
                                                ignore_separating)
@@ -293,17 +296,18 @@ def _core_lanes(points, radius, directions, polyhedron, triangles, ignore_separa
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
-def _plane_lanes(vertices, directions, normals, offsets, ignore_separating, out):
-    for i in prange(len(offsets)):
+def _plane_lanes(first, last, vertices, directions, normals, offsets, ignore_separating, out):
+    for i in range(first, last):
         _store(out, i, polyhedron_plane(vertices[i], row(directions, i), row(normals, i), offsets[i],
                                         ignore_separating))
 
 
 def _flat(array, batch_shape: tuple, element_dims: int) -> np.ndarray:
-    """``array`` in float64 broadcast to ``batch_shape`` and flattened to one axis."""
+    """``array`` in float64 broadcast to ``batch_shape`` and flattened to one axis, as a
+    kernel input (``kernels.lane_input``)."""
     array = np.asarray(array, float)
     element = array.shape[array.ndim - element_dims:]
-    return np.broadcast_to(array, batch_shape + element).reshape((-1,) + element)
+    return lane_input(np.broadcast_to(array, batch_shape + element).reshape((-1,) + element), float)
 
 
 def _public(out, face_index, batch_shape: tuple, scalar: bool, dtype) -> SweepResult:

@@ -18,21 +18,21 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
 
-from sweeplab.physics.geometry import (COMPILE, add, dot, largest_magnitude, length_at_most, like, maximum, minimum,
+from sweeplab.physics.kernels import kernel
+from sweeplab.physics.geometry import (add, dot, largest_magnitude, length_at_most, like, maximum, minimum,
                                        power_of_two_below, scale, smallest_normal, sub, times_power_of_two)
 from sweeplab.physics.solve import first_nonpositive_time
 
 
-@njit(**COMPILE)
+@kernel
 def first_time_in(low, high):
     """Earliest t of the interval [low, high] that lies in [0, 1]; +inf if none."""
     start = maximum(low, like(low, 0.0))
     return start if (start <= high and start <= 1) else like(low, math.inf)
 
 
-@njit(**COMPILE)
+@kernel
 def ball_entry_time(offset, direction, radius):
     """First t in [0, 1] with ``|offset + t direction| <= radius`` (3-vector tuples).
 
@@ -52,7 +52,7 @@ def ball_entry_time(offset, direction, radius):
     return time if time <= 1 else like(time, math.inf)
 
 
-@njit(**COMPILE)
+@kernel
 def _tiny_offset_entry_time(offset, direction, radius):
     """``_entry_time`` of an offset whose square underflows, solved scaled (exactly)."""
     largest, speed = largest_magnitude(offset), largest_magnitude(direction)
@@ -65,7 +65,7 @@ def _tiny_offset_entry_time(offset, direction, radius):
     return like(time, math.ldexp(time, -k - j))
 
 
-@njit(**COMPILE)
+@kernel
 def _entry_time(offset, offset_squared, direction, radius):
     """``ball_entry_time``'s root at any t >= 0 (+inf if none), as the quadratic gives it
     (``offset_squared``: |offset|^2)."""
@@ -77,7 +77,7 @@ def _entry_time(offset, offset_squared, direction, radius):
                                   speed_squared * (radius_squared - dot(perpendicular, perpendicular)))
 
 
-@njit(**COMPILE)
+@kernel
 def slab_entry_time(height, rate, radius):
     """First t in [0, 1] with ``|height + t rate| <= radius``: a point approaching a
     plane at signed ``height`` with speed ``rate`` along its normal (a still one is
@@ -90,7 +90,7 @@ def slab_entry_time(height, rate, radius):
                          like(height, math.inf) if inside else like(height, -math.inf))
 
 
-@njit(**COMPILE)
+@kernel
 def segment_ball_entry_time(offset, axis, direction, radius):
     """First t in [0, 1] at which the moving segment ``offset + s axis + t direction``
     (s in [0, 1]) comes within ``radius`` of the origin; +inf if never.

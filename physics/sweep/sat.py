@@ -22,22 +22,22 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics import tolerance
 from sweeplab.physics.closest import clip01, closest_parameters
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.geometry import (COMPILE, add, any_perpendicular, cross, dot, epsilon, largest_magnitude, like,
+from sweeplab.physics.geometry import (add, any_perpendicular, cross, dot, epsilon, largest_magnitude, like,
                                        maximum, minimum, plus_zero, row, scale, sqrt, sub)
 
 
-@njit(**COMPILE)
+@kernel
 def project(axis, point):
     """dot(axis, point), summed from 0 as x, then y, then z."""
     return ((like(axis[0], 0.0) + axis[0] * point[0]) + axis[1] * point[1]) + axis[2] * point[2]
 
 
-@njit(**COMPILE)
+@entry
 def axis_count(a_normals, a_edges, b_normals, b_edges, motion_axes) -> int:
     """How many candidate axes a pair has (``candidate_axis``)."""
     faces, edges = a_normals.shape[0] + b_normals.shape[0], a_edges.shape[0] + b_edges.shape[0]
@@ -45,7 +45,7 @@ def axis_count(a_normals, a_edges, b_normals, b_edges, motion_axes) -> int:
     return count + 3 + 2 * edges + faces * edges if motion_axes else count
 
 
-@njit(**COMPILE)
+@kernel
 def candidate_axis(k, a_normals, a_edges, b_normals, b_edges, direction, perpendicular):
     """(axis, kind) of the k-th candidate axis: A's face normals (kind 0), B's (1), the
     cross products of A's and B's edge directions (2: the face normals of the Minkowski
@@ -82,7 +82,7 @@ def candidate_axis(k, a_normals, a_edges, b_normals, b_edges, direction, perpend
     return cross(normal, row(a_edges, i) if i < ea else row(b_edges, i - ea)), 3
 
 
-@njit(**COMPILE)
+@kernel
 def _extent(axis, vertices):
     """(lowest, highest) projection of ``vertices`` on ``axis``."""
     low = high = project(axis, row(vertices, 0))
@@ -92,7 +92,7 @@ def _extent(axis, vertices):
     return low, high
 
 
-@njit(**COMPILE)
+@kernel
 def _overlap_in_time(entry, leave, instant):
     """Whether the interval [entry, leave] in which every axis overlaps so far meets
     [0, 1] (it only narrows as axes are added).  When the earliest exit is an axis
@@ -105,7 +105,7 @@ def _overlap_in_time(entry, leave, instant):
     return entry <= leave and entry <= 1 and leave >= 0
 
 
-@njit(**COMPILE)
+@kernel
 def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, motion_axes, direction,
               ignore_separating, trace):
     """The separating axis test over time for a translating pair of convex polytopes:
@@ -185,7 +185,7 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
 
 # --- which features touch, and where ---------------------------------------------------------
 
-@njit(**COMPILE)
+@kernel
 def _nearest_on_segment(start, end, point):
     """The point of the segment ``start``-``end`` nearest ``point``."""
     along = sub(end, start)
@@ -194,7 +194,7 @@ def _nearest_on_segment(start, end, point):
     return add(start, scale(clip01(s), along))
 
 
-@njit(**COMPILE)
+@kernel
 def touching_feature(vertices, on, slack):
     """What the ``on`` vertices of ``vertices`` span, within ``slack``: (kind, first,
     last) — 1 a point (all within it of each other), 2 a segment (all within it of
@@ -222,7 +222,7 @@ def touching_feature(vertices, on, slack):
     return kind, first, last
 
 
-@njit(**COMPILE)
+@kernel
 def _support(vertices, normal, lowest, slack, on):
     """Mark in ``on`` the vertices extreme along ``normal`` (lowest or highest) within
     ``slack``; returns how many."""
@@ -237,13 +237,13 @@ def _support(vertices, normal, lowest, slack, on):
     return count
 
 
-@njit(**COMPILE)
+@kernel
 def _feature_edge(edge_ends, on, e) -> bool:
     """Whether edge ``e`` lies in a touching feature (both ends on it)."""
     return on[edge_ends[e, 0]] and on[edge_ends[e, 1]]
 
 
-@njit(**COMPILE)
+@kernel
 def _middle(vertices, on):
     """The mean of the ``on`` vertices."""
     zero = like(vertices[0, 0], 0.0)
@@ -255,7 +255,7 @@ def _middle(vertices, on):
     return (total[0] / count, total[1] / count, total[2] / count)
 
 
-@njit(**COMPILE)
+@kernel
 def in_feature(point, vertices, edge_ends, on, kind, first, last, normal, slack):
     """Whether ``point`` (in the contact plane) lies in a polytope's touching feature
     (its vertices projected onto that plane): within ``slack`` of a touching point
@@ -280,7 +280,7 @@ def in_feature(point, vertices, edge_ends, on, kind, first, last, normal, slack)
     return True
 
 
-@njit(**COMPILE)
+@kernel
 def _nearest_in_feature(point, vertices, edge_ends, on, kind, first, last, normal):
     """The point of a polytope's touching feature nearest ``point``: of a touching
     point or segment; of a polygon, the point itself where it is inside, else the
@@ -300,7 +300,7 @@ def _nearest_in_feature(point, vertices, edge_ends, on, kind, first, last, norma
     return best
 
 
-@njit(**COMPILE)
+@kernel
 def contact_point(flat_a, a_edge_ends, on_a, kind_a, first_a, last_a, flat_b, b_edge_ends, on_b, kind_b, first_b,
                   last_b, normal, slack):
     """A point of the contact set, on B's supporting plane (both shapes' vertices
@@ -347,7 +347,7 @@ def contact_point(flat_a, a_edge_ends, on_a, kind_a, first_a, last_a, flat_b, b_
     return _nearest_in_feature(_middle(flat_a, on_a), flat_b, b_edge_ends, on_b, kind_b, first_b, last_b, normal)
 
 
-@njit(**COMPILE)
+@kernel
 def _onto_plane(vertices, normal, plane):
     """``vertices`` projected along ``normal`` onto the plane ``dot(normal, x) == plane``."""
     flat = np.empty((vertices.shape[0], 3), vertices.dtype)
@@ -357,7 +357,7 @@ def _onto_plane(vertices, normal, plane):
     return flat
 
 
-@njit(**COMPILE)
+@kernel
 def contact_features(a_vertices, a_edge_ends, b_vertices, b_edge_ends, b_normals, b_faces, b_dimension, direction,
                      t, normal):
     """(point, B's feature code and index, face index, what A's and B's touching
@@ -398,7 +398,7 @@ def contact_features(a_vertices, a_edge_ends, b_vertices, b_edge_ends, b_normals
     return point, code, index, face_index, kind_a, kind_b
 
 
-@njit(**COMPILE)
+@kernel
 def _feature_of(flat_b, edge_ends, dimension, on, kind, first, last, face_index):
     """(code, index) of B's touching feature: its vertex; the edge joining the ends of
     a touching segment (any edge of a straight polytope; failing such an edge, the

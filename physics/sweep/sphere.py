@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sweeplab.physics.kernels import lane_input
 from sweeplab.physics.result import SweepResult, lane_result
 from sweeplab.physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
 from sweeplab.physics.sweep.ball import Contact, ball_core, ball_plane, lane_vector, sweep_ball_core, sweep_ball_plane
@@ -181,7 +182,7 @@ def _sweep_target_core(sphere: Sphere, target, direction, ignore_separating) -> 
     if is_scalar(sphere, target, direction=direction):  # one lane, straight to the kernel
         dtype = np.result_type(sphere.center, sphere.radius, direction, core.vertices, core.radius)
         answer = ball_core(lane_vector(sphere.center, dtype), dtype.type(sphere.radius), lane_vector(direction, dtype),
-                           np.asarray(core.vertices, dtype), dtype.type(core.radius), bool(ignore_separating))
+                           lane_input(core.vertices, dtype), dtype.type(core.radius), bool(ignore_separating))
         return lane_result(answer, dtype, core.face_index, core.surface)
     contact = sweep_ball_core(sphere.center, sphere.radius, direction, core.vertices, core.radius, ignore_separating)
     return to_result(contact, scalar=is_scalar(sphere, target, direction=direction), face_index=core.face_index,

@@ -33,9 +33,8 @@ import dataclasses
 import math
 
 import numpy as np
-from numba import njit
 
-from sweeplab.physics.geometry import COMPILE
+from sweeplab.physics.kernels import entry, length_of_first
 from sweeplab.physics.result import SweepResult, answer_dtype
 from sweeplab.physics.shapes import ConvexPolyhedron, Plane, Shape, TriangleMesh
 
@@ -53,7 +52,7 @@ def band_exponent(dtype) -> int:
 _BANDS: dict[np.dtype, int] = {}
 
 
-@njit(**COMPILE)
+@entry(work=length_of_first)
 def _row_max_range(rows):
     """(smallest, largest) over the rows of ``rows`` (n, k) of the row's largest |value|;
     (inf, 0) for no rows."""
@@ -109,7 +108,7 @@ def _longest(direction: np.ndarray) -> float:
     return _largest_magnitude(_rows(direction, 1).reshape(-1))
 
 
-@njit(**COMPILE)
+@entry(work=length_of_first)
 def _largest_magnitude(values):
     """max |value| of a flat array (0 for none)."""
     largest = 0.0

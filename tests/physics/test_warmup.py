@@ -36,8 +36,27 @@ def test_tasks_cover_every_pair_in_both_dtypes():
 def test_run_reports_progress_in_order():
     seen, ran = [], []
     steps = [warmup.Task("a", lambda: ran.append("a")), warmup.Task("b", lambda: ran.append("b"))]
-    warmup.run(steps, lambda done, total, name, seconds: seen.append((done, total, name)))
-    assert ran == ["a", "b"] and seen == [(0, 2, "a"), (1, 2, "b"), (2, 2, "")]
+    warmup.run(steps, lambda progress: seen.append(progress[:4]))
+    assert ran == ["a", "b"] and seen == [(0, 2, "a", ""), (1, 2, "b", "a"), (2, 2, "", "b")]
+
+
+def test_named_steps_come_first_in_their_order():
+    steps = [warmup.Task(name, lambda: None) for name in "abcd"]
+    assert [step.name for step in warmup.ordered(steps, ["c", "x", "a", "c"])] == ["c", "a", "b", "d"]
+
+
+def test_two_jobs_compile_every_step_in_their_own_processes(tmp_path, monkeypatch):
+    """``run(jobs=2)`` runs each named step once in worker processes and reports each
+    as it finishes (two cheap steps of ``tasks()``: the GJK cast and reference solver,
+    and a pair)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    names = [warmup.SECOND_OPINIONS, "Sphere-Plane float64"]
+    steps = [step for step in warmup.tasks() if step.name in names]
+    seen = []
+    report = warmup.run(steps, seen.append, jobs=2)
+    assert sorted(progress.finished for progress in seen[1:]) == sorted(names)
+    assert seen[0].done == 0 and seen[-1].done == 2 and seen[-1].running == ""
+    assert report.cpu_seconds > 0 and report.peak_mb > 0
 
 
 def test_warm_mark_follows_the_sources(tmp_path, monkeypatch):
