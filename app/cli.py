@@ -263,14 +263,14 @@ def warmup_main(argv: list[str]) -> int:
                                      "Python.  The cache is numba's: NUMBA_CACHE_DIR chooses its folder.")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
                         help="compile in N processes at once (default 1; each uses one core)")
-    parser.add_argument("--first", default="", metavar="STEPS",
-                        help="comma-separated step names to compile first (as the progress shows them)")
+    parser.add_argument("--first", action="append", default=[], metavar="STEP",
+                        help="a step to compile first, by the name the progress shows (repeat for more, in order)")
     parser.add_argument("--json", action="store_true", help="progress as one JSON object a line on stdout")
     args = parser.parse_args(argv)
     from sweeplab.physics import warmup
     from sweeplab.physics.kernel_cache import mark_warm
 
-    steps = warmup.ordered(warmup.tasks(), filter(None, args.first.split(",")))
+    steps = warmup.ordered(warmup.tasks(), args.first)
     report = warmup.run(steps, json_progress(sys.stdout) if args.json else progress_bar(sys.stderr), jobs=args.jobs)
     mark_warm()
     line = (f"compiled or loaded the kernels of {len(steps)} steps in {report.seconds:.1f} s "

@@ -22,7 +22,6 @@ from pathlib import Path
 
 from sweeplab.ui.commands import COMMANDS, ask_if_unsaved
 from sweeplab.editor import REFERENCE_DELAY, Editor
-from sweeplab.physics import kernels
 
 WINDOW_SIZE = (1280, 800)
 PICK_RADIUS = 0.005
@@ -55,7 +54,6 @@ def run_editor(editor: Editor, screenshot: Path | None = None) -> int:
 
     if os.environ.get("PYGLET_HEADLESS"):
         pyglet.options["headless"] = True
-    kernels.set_policy("defer")  # the window never waits for the compiler (``editor.compiling``)
     window = EditorWindow(editor, screenshot)
     editor.start_compiling()
     pyglet.clock.schedule_interval(window.tick, TICK_SECONDS)

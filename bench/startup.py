@@ -137,12 +137,10 @@ def editor_figures(cache: str) -> dict:
         pyglet.options["headless"] = True
         from sweeplab.cli import DEMO_SCENE
         from sweeplab.editor import Editor
-        from sweeplab.physics import kernels
         from sweeplab.scene.model import load
         from sweeplab.window import EditorWindow
         from frame import draw_frame
 
-        kernels.set_policy("defer")
         editor = Editor(load(DEMO_SCENE))
         window = EditorWindow(editor)
         editor.start_compiling()

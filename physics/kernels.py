@@ -26,8 +26,8 @@ the *policy* decides (``SWEEPLAB_KERNELS``, ``set_policy``, or a ``with`` block:
 * ``compile`` compiles on the first call (benchmarks; every answer machine code).
 * ``interpret`` never compiles.
 * ``defer`` never compiles either, and raises ``KernelsPending`` for a call that
-  would take longer than ``DEFER_LIMIT_SECONDS`` interpreted: for a window that must
-  not freeze while another process compiles (the editor).
+  would take its ``deferred()`` block past ``DEFER_BUDGET_SECONDS`` interpreted: for
+  a window that must not freeze while another process compiles (the editor).
 
 The tiers answer alike, bit for bit: kernels compute with + - * /, comparisons and
 sqrt, each correctly rounded in both, on values of the lane's own dtype, and numba
@@ -75,9 +75,11 @@ FIRST_GUESS_SECONDS_PER_WORK = 1e-3
 cost until a call has been measured: a sphere-triangle lane takes 0.7 ms, a
 capsule-triangle lane 1 ms (a batch of 2,000 lanes is compiled at once)."""
 
-DEFER_LIMIT_SECONDS = 0.25
-"""The longest call ``defer`` interprets: a quarter of a second keeps a window
-drawing while it waits for the compiled kernels."""
+DEFER_BUDGET_SECONDS = 1.0
+"""How long a ``deferred()`` block may spend running kernels as Python, in all: a
+second (the trees of a few thousand-triangle meshes, built once and kept with them,
+and a scene's sweeps) keeps a window usable while it waits for the compiled kernels;
+a call that would take the block past it is reported pending instead."""
 
 
 class KernelsPending(RuntimeError):
@@ -106,6 +108,7 @@ class _State(threading.local):
         self.policy: str | None = None
         self.interpreting = 0
         self.work: float | None = None
+        self.deferred_seconds = 0.0  # interpreted so far in the innermost ``deferred()`` block
 
 
 _state = _State()
@@ -130,11 +133,12 @@ def using(name: str) -> Iterator[None]:
     """Run the block under policy ``name`` (this thread only)."""
     if name not in POLICIES:
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {name!r}")
-    before, _state.policy = _state.policy, name
+    before, spent = _state.policy, _state.deferred_seconds
+    _state.policy, _state.deferred_seconds = name, 0.0
     try:
         yield
     finally:
-        _state.policy = before
+        _state.policy, _state.deferred_seconds = before, spent
 
 
 def interpreted():
@@ -150,8 +154,9 @@ def compiled():
 
 
 def deferred():
-    """``with deferred():`` -- interpret what is quick, raise ``KernelsPending`` for
-    the rest; never compile."""
+    """``with deferred():`` -- interpret while the block has spent less than
+    ``DEFER_BUDGET_SECONDS`` doing so, raise ``KernelsPending`` for the rest; never
+    compile."""
     return using("defer")
 
 
@@ -195,7 +200,7 @@ class TierStats(NamedTuple):
 
 
 if not JIT_DISABLED:
-    from numba import _dynfunc
+    from numba import _dynfunc  # type: ignore[attr-defined]  # numba's C helper, no stubs
     from numba.core import types
     from numba.core.codegen import JITCodeLibrary
     from numba.core.compiler import CompilerBase, DefaultPassBuilder
@@ -291,6 +296,15 @@ if not JIT_DISABLED:
                                    f"({type(error).__name__}: {error}); kernels are compiled in memory (set "
                                    "NUMBA_CACHE_DIR to a writable folder to keep them)")
 
+        def may_hold_some(self) -> bool:
+            """Whether this entry's index file exists: without one there is nothing to
+            load, and looking (numba's target set up, its registries imported: a quarter
+            of a second) can wait for a compile."""
+            try:
+                return os.path.exists(self._cache._cache_file._index_path)
+            except AttributeError:  # another numba's layout: look
+                return True
+
         def __getattr__(self, name):
             return getattr(self._cache, name)
 
@@ -300,25 +314,33 @@ if not JIT_DISABLED:
 
         work_of: Callable[..., float] | None = None
 
-        def _tier_setup(self, work_of) -> None:
+        def _tier_setup(self, work_of, seconds_per_work: float | None) -> None:
             self.work_of = work_of
+            self.first_guess = seconds_per_work or FIRST_GUESS_SECONDS_PER_WORK
             self._looked_up: set = set()
             self._stats: dict = {}
             self._cache_problem: str | None = None
+
+        def __call__(self, *args, **kws):
+            """Straight to the tier choice while nothing is compiled: numba's own dispatch
+            types every argument first (on a first call that imports numpy.ma, 40 ms)."""
+            if not self.overloads:
+                return self._compile_for_args(*args, **kws)(*args, **kws)
+            return super().__call__(*args, **kws)
 
         def _compile_for_args(self, *args, **kws):
             """numba calls this where no machine code matches the arguments: load it from
             the disk cache, compile it, or return the Python function to run instead."""
             if _state.interpreting:  # called from a kernel running as Python
                 return self._interpreted(None, 0.0)
-            signature = tuple(self.typeof_pyval(a) for a in args)
-            if signature not in self._looked_up:
-                self._looked_up.add(signature)
-                loaded = self._load_cached(signature)
+            kinds = argument_kinds(args)
+            if kinds not in self._looked_up:
+                self._looked_up.add(kinds)
+                loaded = self._load_cached(args)
                 if loaded is not None:
                     return loaded
             amount = self._work(args)
-            chosen = self._choose(signature, amount)
+            chosen = self._choose(kinds, amount)
             if chosen == "compile":
                 if self._cache_problem is not None:
                     _warn_once("locator", self._cache_problem)
@@ -326,7 +348,7 @@ if not JIT_DISABLED:
             if chosen == "pending":
                 raise KernelsPending(f"{self.py_func.__module__}.{self.py_func.__qualname__}: not compiled yet for "
                                      f"these arguments, and too much work ({amount:g}) to run as Python now")
-            return self._interpreted(signature, amount)
+            return self._interpreted(kinds, amount)
 
         def refresh(self) -> None:
             """Look in the disk cache again at the next call that finds no machine code
@@ -338,9 +360,10 @@ if not JIT_DISABLED:
                 return float(_state.work)
             return float(self.work_of(*args)) if self.work_of is not None else 1.0
 
-        def _load_cached(self, signature):
-            if not hasattr(self._cache, "cache_path"):  # no disk cache (numba's NullCache has none)
-                return None
+        def _load_cached(self, args):
+            if not isinstance(self._cache, _SafeCache) or not self._cache.may_hold_some():
+                return None  # no disk cache (no folder for it), or nothing in it for this entry
+            signature = tuple(self.typeof_pyval(a) for a in args)
             with global_compiler_lock:
                 existing = self.overloads.get(signature)
                 if existing is not None:
@@ -352,30 +375,32 @@ if not JIT_DISABLED:
                 self.add_overload(found)
                 return found.entry_point
 
-        def _choose(self, signature, amount: float) -> str:
+        def _choose(self, kinds, amount: float) -> str:
             chosen = policy()
             if chosen in ("compile", "interpret"):
                 return chosen
-            spent, rate = 0.0, FIRST_GUESS_SECONDS_PER_WORK
-            stats = self._stats.get(signature)
+            spent, rate = 0.0, self.first_guess
+            stats = self._stats.get(kinds)
             if stats is not None:
                 spent, rate = stats.interpreted_seconds, stats.seconds_per_work
             expected = amount * rate
             if chosen == "defer":
-                return "interpret" if expected <= DEFER_LIMIT_SECONDS else "pending"
+                return "interpret" if _state.deferred_seconds + expected <= DEFER_BUDGET_SECONDS else "pending"
             return "compile" if spent + expected > INTERPRET_BUDGET_SECONDS else "interpret"
 
-        def _interpreted(self, signature, amount: float):
+        def _interpreted(self, kinds, amount: float):
             """The Python function, run with its callees interpreted too, under numpy's
-            errstate of the compiled code (no warnings); timed for the tier choice."""
+            errstate of the compiled code (no warnings); timed for the tier choice
+            (per ``argument_kinds``)."""
             def run(*args, **kws):
                 start = time.perf_counter()
                 with _interpreting(), np.errstate(all="ignore"):
                     answer = self.py_func(*args, **kws)
-                if signature is not None:
+                if kinds is not None:
                     seconds = time.perf_counter() - start
-                    calls, spent, _ = self._stats.get(signature, TierStats(0, 0.0, 0.0))
-                    self._stats[signature] = TierStats(calls + 1, spent + seconds, seconds / max(amount, 1.0))
+                    calls, spent, _ = self._stats.get(kinds, TierStats(0, 0.0, 0.0))
+                    self._stats[kinds] = TierStats(calls + 1, spent + seconds, seconds / max(amount, 1.0))
+                    _state.deferred_seconds += seconds
                 return answer
             return run
 
@@ -384,18 +409,20 @@ if not JIT_DISABLED:
         as Python inside an interpreted kernel, else through ``python_entry`` (an
         ``Entry`` twin made on first such call: tests call helpers directly)."""
 
-        _entry: Entry | None = None
-
         def __call__(self, *args, **kws):
             if _state.interpreting:
                 return self.py_func(*args, **kws)
             return self.python_entry()(*args, **kws)
 
         def python_entry(self) -> Entry:
-            if self._entry is None:
-                self._entry = _make_entry(self.py_func, None, {})
-                PYTHON_TWINS.append(self._entry)
-            return self._entry
+            twin = _TWINS.get(self.py_func)
+            if twin is None:
+                twin = _TWINS[self.py_func] = _make_entry(self.py_func, None, None, {})
+                PYTHON_TWINS.append(twin)
+            return twin
+
+    _TWINS: dict = {}
+    """A ``Kernel``'s function -> its ``python_entry``."""
 
     PYTHON_TWINS: list = []
     """Entries made for kernels called from Python (``Kernel.python_entry``): a test
@@ -406,12 +433,12 @@ if not JIT_DISABLED:
 
     _TARGET_OPTIONS = {"nopython": True, "error_model": "numpy", "boundscheck": False}
 
-    def _make_entry(function, work_of, options: dict) -> Entry:
+    def _make_entry(function, work_of, seconds_per_work: float | None, options: dict) -> Entry:
         dispatcher = Entry(function, locals={}, targetoptions={**_TARGET_OPTIONS, **options})
-        dispatcher._tier_setup(work_of)
+        dispatcher._tier_setup(work_of, seconds_per_work)
         try:
             dispatcher.enable_caching()
-            dispatcher._cache = _SafeCache(dispatcher._cache)
+            dispatcher._cache = _SafeCache(dispatcher._cache)  # type: ignore[attr-defined]  # numba's, set above
         except RuntimeError as error:  # numba: "cannot cache function ...: no locator available"
             dispatcher._cache_problem = (
                 f"sweeplab: no folder to keep compiled kernels in ({error}); compiling in memory, each process "
@@ -437,18 +464,37 @@ def kernel(function=None, *, inline: bool = False):
     return decorate if function is None else decorate(function)
 
 
-def entry(function=None, *, work: Callable[..., float] | None = None, parallel: bool = False, nogil: bool = False):
+def entry(function=None, *, work: Callable[..., float] | None = None, seconds_per_work: float | None = None,
+          parallel: bool = False, nogil: bool = False):
     """Decorator: a kernel also called from Python (compiled to cached machine code,
     or interpreted: module docstring).  ``work(*args)`` tells how much a call does (a
-    batch's lanes, a mesh's triangles; default 1) for the tier choice; ``parallel``
+    batch's lanes, a mesh's triangles; default 1) and ``seconds_per_work`` how long a
+    unit of it takes as Python until a call is timed (default
+    ``FIRST_GUESS_SECONDS_PER_WORK``), for the tier choice; ``parallel``
     compiles ``prange`` loops to run on numba's threads; ``nogil`` releases the GIL
     while the machine code runs (``physics.lanes`` runs it on several threads)."""
     def decorate(function):
         if JIT_DISABLED:
             return function
         options = {"parallel": True} if parallel else {}
-        return _make_entry(function, work, {**options, "nogil": True} if nogil else options)
+        return _make_entry(function, work, seconds_per_work, {**options, "nogil": True} if nogil else options)
     return decorate if function is None else decorate(function)
+
+
+def argument_kinds(args) -> tuple:
+    """What tells apart the signatures numba would compile for ``args``, cheaply (no
+    numba typing, which imports and sets up more than an interpreted call needs):
+    arrays by dtype, dimensions and layout flags, tuples item by item, the rest by
+    type."""
+    kinds: list = []
+    for value in args:
+        if isinstance(value, np.ndarray):
+            kinds.append((value.dtype.str, value.ndim, value.flags.c_contiguous, value.flags.writeable))
+        elif isinstance(value, tuple):
+            kinds.append(argument_kinds(value))
+        else:
+            kinds.append(type(value))
+    return tuple(kinds)
 
 
 def length_of_first(first, *rest) -> int:

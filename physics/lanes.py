@@ -124,9 +124,9 @@ class SerialOrParallel:
     numba keys cache files by the function's name, not its flags).  Call it as
     ``kernel(work, *arguments)``."""
 
-    def __init__(self, function: types.FunctionType, min_work: int):
-        self.serial = kernels.entry(function)
-        self.parallel = kernels.entry(renamed(function, "_parallel"), parallel=True)
+    def __init__(self, function: types.FunctionType, min_work: int, seconds_per_work: float | None):
+        self.serial = kernels.entry(function, seconds_per_work=seconds_per_work)
+        self.parallel = kernels.entry(renamed(function, "_parallel"), seconds_per_work=seconds_per_work, parallel=True)
         self.min_work = min_work
         self.__doc__, self.__name__ = function.__doc__, function.__name__
 
@@ -136,6 +136,7 @@ class SerialOrParallel:
             return (self.parallel if parallel else self.serial)(*arguments)
 
 
-def parallel_above(min_work: int):
-    """Decorator: the kernel as a ``SerialOrParallel`` with ``min_work``."""
-    return lambda function: SerialOrParallel(function, min_work)
+def parallel_above(min_work: int, seconds_per_work: float | None = None):
+    """Decorator: the kernel as a ``SerialOrParallel`` with ``min_work`` (and
+    ``kernels.entry``'s ``seconds_per_work``)."""
+    return lambda function: SerialOrParallel(function, min_work, seconds_per_work)

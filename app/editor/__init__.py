@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sweeplab.editor.compiling import KernelCompilation, shape_pairs, start_if_cold
+from sweeplab.physics import kernels
 from sweeplab.physics.kernels import KernelsPending
 from sweeplab.editor.edits import Edits
 from sweeplab.editor.files import Files
@@ -131,11 +132,12 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
                display.walk_steps, self.engine_answer, self.lesson, self.compilation_generation)
         self._view_still = still
         if key != self._view_key:
-            self._view = build_view_model(self.history.current, self.selected, float32=still,
-                                          reference=still and self.check_reference, display=replace(display),
-                                          progress=self.progress, intervals=still,
-                                          engine_answer=self.engine_answer,
-                                          slide=self.lesson is not None and self.lesson.picture == "slide")
+            with kernels.deferred():  # (never waits for the compiler: too large for Python is "pending")
+                self._view = build_view_model(self.history.current, self.selected, float32=still,
+                                              reference=still and self.check_reference, display=replace(display),
+                                              progress=self.progress, intervals=still,
+                                              engine_answer=self.engine_answer,
+                                              slide=self.lesson is not None and self.lesson.picture == "slide")
             self._view_key = key
         return self._view
 
@@ -150,6 +152,7 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
         if self.fixture is None:
             return None
         try:
-            return run_fixture(Fixture(self.scene, self.fixture.expected, precision=self.fixture.precision))
+            with kernels.deferred():
+                return run_fixture(Fixture(self.scene, self.fixture.expected, precision=self.fixture.precision))
         except KernelsPending:
             return None

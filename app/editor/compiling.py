@@ -1,10 +1,11 @@
 """The editor on a cold kernel cache: answers at once, compiles in another process.
 
 On a fresh install the physics kernels are not compiled yet.  The editor answers
-from its first frame anyway: its window runs the kernels under the ``defer`` policy
-(``physics.kernels``), as Python where that is quick (a scene's sweeps take about a
-millisecond each) and "pending" where it is not (a large batch, a long mesh walk),
-and never waits for the compiler itself.  Meanwhile ``KernelCompilation`` runs
+from its first frame anyway: it builds its view under the ``defer`` policy
+(``physics.kernels``), running the kernels as Python where that is quick (a scene's
+sweeps take about a millisecond each) and reporting "pending" where it is not (a
+large batch, a mesh's tree), so drawing never waits for the compiler.  (Commands
+the user runs -- a scan, the playground -- follow the process's policy, ``auto``.)  Meanwhile ``KernelCompilation`` runs
 ``sweeplab warmup --json`` in a background process: the open scene's pairs first
 (float64, then float32, then the second opinions), then every other kernel.  After
 each step the editor looks in the disk cache again (``kernels.refresh``), so what
@@ -31,11 +32,11 @@ from sweeplab.scene.shape_kinds import build_shape
 
 
 class KernelCompilation:
-    """``sweeplab warmup --json --first FIRST`` in a background process, its progress
+    """``sweeplab warmup --json --first STEP ...`` in a background process, its progress
     read by a thread.  Read ``step`` (the step compiling now), ``done``/``total``,
     ``first_done`` (the scene's steps are compiled), ``finished``, ``error`` and
-    ``generation`` (counts finished steps: a view built before is stale) from the
-    window thread."""
+    ``generation`` (counts the progress the scene's answers may have made: a view
+    built before it moved is stale) from the window thread."""
 
     def __init__(self, first: list[str], command: list[str] | None = None):
         self.first = first
@@ -45,7 +46,8 @@ class KernelCompilation:
         self.finished = False
         self.error: str | None = None
         self.started = time.perf_counter()
-        self._command = command or [sys.executable, "-m", "sweeplab", "warmup", "--json", "--first", ",".join(first)]
+        self._command = command or [sys.executable, "-m", "sweeplab", "warmup", "--json",
+                                    *(argument for name in first for argument in ("--first", name))]
         self._process = subprocess.Popen(self._command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self._thread = threading.Thread(target=self._follow, name="sweeplab kernel compilation", daemon=True)
         self._thread.start()
@@ -62,10 +64,10 @@ class KernelCompilation:
             kernels.refresh()  # before the counters move: a view built after them sees the new machine code
             self.done, self.total = progress.get("done", self.done), progress.get("total", self.total)
             self.step = progress.get("step", "")
-            if finished_step is not None:
+            if not self.first_done:  # (later steps compile nothing the open scene waits for)
                 remaining.discard(finished_step)
-                self.first_done = self.first_done or not remaining
-            self.generation += 1
+                self.first_done = not remaining
+                self.generation += 1
         errors = self._process.stderr.read()
         if self._process.wait() != 0:
             self.error = (errors.strip().splitlines() or [f"exit code {self._process.returncode}"])[-1][:300]

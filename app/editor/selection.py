@@ -6,6 +6,7 @@ import numpy as np
 
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.view.model import build_view_model
+from sweeplab.physics import kernels
 from sweeplab.physics.kernels import KernelsPending
 from sweeplab.physics import Sphere, sweep
 
@@ -45,7 +46,8 @@ class Selection:
         best_name, best_t = None, np.inf
         for scene_object in self.scene.objects:
             try:
-                result = sweep(ray, KINDS[scene_object.kind].pickable(scene_object.params), segment)
+                with kernels.deferred():
+                    result = sweep(ray, KINDS[scene_object.kind].pickable(scene_object.params), segment)
             except (TypeError, ValueError, KernelsPending):
                 continue
             if result.hit and result.t < best_t:

@@ -125,13 +125,12 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     moving_single, moving_unfit = float32_twin(moving_object) if float32 else (None, "")
     options = {"ignore_separating": scene.options["ignore_separating"]}
     answers = _untraced_answers(moving_object, moving, scene, options)
-    reports, pending = [], []
+    reports, pending, extras = [], [], []
     targets = scene.targets()
     for done, target_object in enumerate(targets):
         if progress is not None and done % PROGRESS_STEP == 0:
             progress(done, len(targets))
         mesh_pair = {moving_object.kind, target_object.kind} == {"mesh"}
-        with_mesh = "mesh" in (moving_object.kind, target_object.kind)
         trace = _trace_for(moving_object.kind, target_object.kind)
         try:
             target = build_shape(target_object.kind, target_object.params)
@@ -151,6 +150,13 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
             continue
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result)
+        reports.append(report)
+        extras.append((report, target_object, target, trace))
+    # Every target's own answer first, then the lenses and second opinions: where the
+    # kernels are still compiling, the budget for running them as Python goes to the
+    # answers (``kernels.deferred``).
+    for report, target_object, target, trace in extras:
+        result, with_mesh = report.result, "mesh" in (moving_object.kind, target_object.kind)
         if float32:
             report.single, report.single_message = _float32_answer(moving_single, moving_unfit, target_object,
                                                                    scene.direction, options)
@@ -179,7 +185,6 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                 pending.append("second opinions")
             if report.reference is not None:
                 report.disagreement = disagreement(result, report.reference, options["ignore_separating"])
-        reports.append(report)
     if progress is not None:
         progress(len(targets), len(targets))
     if pending_parts is not None:

@@ -76,8 +76,8 @@ def test_the_background_compile_is_followed_and_the_cache_looked_in_again(monkey
     compilation = compiling.KernelCompilation(first, command=_progress_script(lines))
     compilation._thread.join(30)
     assert compilation.finished and compilation.first_done and compilation.error is None
-    assert compilation.done == 3 and compilation.total == 3 and compilation.generation == 5
-    assert len(refreshed) == 5
+    assert compilation.done == 3 and compilation.total == 3 and len(refreshed) == 5
+    assert compilation.generation == 4  # the start, each of the scene's two steps, the end: not the third step
     assert "every kernel compiled" in compilation.status()
 
 
@@ -124,3 +124,37 @@ def test_json_progress_is_one_object_a_line():
     show(warmup.StepProgress(1, 4, "Sphere-Sphere float64", "Sphere-Point float64", 2.345))
     assert json.loads(stream.getvalue()) == {"done": 1, "total": 4, "step": "Sphere-Sphere float64",
                                              "finished": "Sphere-Point float64", "seconds": 2.35}
+
+
+def test_the_editor_asks_for_its_steps_first_by_their_whole_names(monkeypatch):
+    """Step names hold commas ("mesh contacts, overlap, first contact float64"): each
+    is its own ``--first``, and ``sweeplab warmup`` runs them first in that order."""
+    from sweeplab import cli
+
+    monkeypatch.setattr(kernels, "refresh", lambda: None)
+    first = ["mesh contacts, overlap, first contact float64", "Sphere-TriangleMesh float64"]
+    compilation = compiling.KernelCompilation(first, command=_progress_script([]))
+    command = [sys.executable, "-m", "sweeplab", "warmup", "--json", "--first", first[0], "--first", first[1]]
+    monkeypatch.setattr(compiling.subprocess, "Popen", lambda arguments, **options: _Recorded(arguments))
+    assert compiling.KernelCompilation(first)._command == command
+    compilation._thread.join(30)
+    ran = []
+    monkeypatch.setattr(warmup, "run", lambda steps, progress, jobs: ran.append([s.name for s in steps]) or
+                        warmup.Report(0.0, 0.0, 0.0))
+    monkeypatch.setattr("sweeplab.physics.kernel_cache.mark_warm", lambda: None)
+    assert cli.main(["warmup", "--json", "--first", first[0], "--first", first[1]]) == 0
+    assert ran[0][:2] == first and len(ran[0]) == len(warmup.tasks())
+
+
+class _Recorded:
+    """A stand-in for a ``Popen`` that ran nothing."""
+
+    def __init__(self, arguments):
+        self.arguments = arguments
+        self.stdout, self.stderr, self.returncode = io.StringIO(""), io.StringIO(""), 0
+
+    def wait(self):
+        return 0
+
+    def poll(self):
+        return 0

@@ -317,8 +317,59 @@ def screenshots(driver: Driver) -> dict:
     return {"written": written}
 
 
+def cold_start(driver: Driver) -> dict:
+    """The editor on a cold kernel cache, as the command line runs it (a background
+    compile, the view under the ``defer`` policy): the meshes example, screenshots (as ``screenshots``
+    takes them) at its first frames, after 20 s, once the scene's steps are compiled
+    and once every step is; the Results header at each."""
+    import subprocess
+
+    from sweeplab.cli import example_scenes
+    from sweeplab.render.png import write_png
+    from sweeplab.ui.results import headline
+
+    size = os.environ.get("SWEEPLAB_DRIVER_SIZE")
+    if size:
+        subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", *size.split("x")], check=True)
+    out = Path(os.environ["SWEEPLAB_DRIVER_OUT"])
+    out.mkdir(parents=True, exist_ok=True)
+    editor, window = driver.editor, driver.window
+    started = time.perf_counter()
+    editor.open(example_scenes()["meshes"], untitled=True)
+    editor.start_compiling()
+    seen = []
+
+    def shot(name: str) -> None:
+        driver.frames(2)
+        width, height = window.get_framebuffer_size()
+        data = window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1)
+        _ = window.ctx.error
+        path = out / f"cold-{name}-{width}x{height}.png"
+        write_png(path, np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1].copy())
+        seen.append({"shot": str(path), "seconds": round(time.perf_counter() - started, 1),
+                     "headline": headline(editor.view(), editor.compilation),
+                     "status": editor.compilation.status() if editor.compilation else ""})
+
+    def until(condition, limit: float) -> None:
+        while not condition() and time.perf_counter() - started < limit:
+            driver.frames(1)
+            time.sleep(0.1)
+
+    until(lambda: time.perf_counter() - started > REFERENCE_DELAY + 0.5, 60)
+    shot("first")
+    until(lambda: time.perf_counter() - started > 20, 60)
+    shot("20s")
+    compilation = editor.compilation
+    if compilation is not None:
+        until(lambda: compilation.first_done, 900)
+        shot("scene-compiled")
+        until(lambda: compilation.finished, 1800)
+        shot("all-compiled")
+    return {"seen": seen}
+
+
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
-                                                          layout_kept, screenshots)}
+                                                          layout_kept, screenshots, cold_start)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])

@@ -139,13 +139,21 @@ def test_auto_compiles_just_past_the_budget(stats_of_a_signature):
         assert ball_core._choose(("never run",), 501) == "compile"
 
 
-def test_defer_interprets_up_to_its_limit_and_is_pending_beyond(stats_of_a_signature):
-    assert kernels.DEFER_LIMIT_SECONDS == 0.25
+def test_defer_interprets_while_its_block_is_within_budget(stats_of_a_signature):
+    """0.01 s a unit of work (the stats), up to ``DEFER_BUDGET_SECONDS`` (1 s) spent in
+    the block so far plus the call's expected time, not beyond."""
+    assert kernels.DEFER_BUDGET_SECONDS == 1.0
     with kernels.deferred():
-        assert ball_core._choose(stats_of_a_signature, 25.0) == "interpret"
-        assert ball_core._choose(stats_of_a_signature, 25.5) == "pending"
-        assert ball_core._choose(("never run",), 250) == "interpret"
-        assert ball_core._choose(("never run",), 251) == "pending"
+        assert ball_core._choose(stats_of_a_signature, 100.0) == "interpret"
+        assert ball_core._choose(stats_of_a_signature, 100.5) == "pending"
+        assert ball_core._choose(("never run",), 1000) == "interpret"
+        assert ball_core._choose(("never run",), 1001) == "pending"
+        kernels._state.deferred_seconds = 0.6
+        assert ball_core._choose(stats_of_a_signature, 40.0) == "interpret"
+        assert ball_core._choose(stats_of_a_signature, 40.5) == "pending"
+        with kernels.deferred():  # a block of its own: its own budget
+            assert ball_core._choose(stats_of_a_signature, 100.0) == "interpret"
+        assert kernels._state.deferred_seconds == 0.6
 
 
 def test_compile_and_interpret_ignore_the_budget(stats_of_a_signature):
@@ -163,15 +171,17 @@ def test_defer_raises_pending_for_a_batch_too_large_to_interpret(tmp_path):
         triangle = Triangle([-1, -1, 0], [1, -1, 0], [0, 1, 0])
         with kernels.deferred():
             small = sweep(Sphere(np.zeros((3, 3)) + [0, 0, 3], 0.5), triangle, [0, 0, -6.0])
+            counted = kernels._state.deferred_seconds
             try:
                 sweep(Sphere(np.zeros((100000, 3)) + [0, 0, 3], 0.5), triangle, [0, 0, -6.0])
                 pending = None
             except kernels.KernelsPending as error:
                 pending = str(error)
-        print(json.dumps({"small": small.t.tolist(), "pending": pending, "compiled": kernels.compiled_signatures()}))
+        print(json.dumps({"small": small.t.tolist(), "pending": pending, "compiled": kernels.compiled_signatures(),
+                          "counted": counted}))
     """, tmp_path)
     answer = last_json(done)
-    assert answer["small"] == [0.4166666666666667] * 3
+    assert answer["small"] == [0.4166666666666667] * 3 and answer["counted"] > 0
     assert answer["pending"] is not None and "too much work (100000) to run as Python now" in answer["pending"]
     assert answer["compiled"] == {}
 
