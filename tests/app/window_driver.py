@@ -250,22 +250,40 @@ def layout_kept(driver: Driver) -> dict:
             "has_dockspace": "DockSpace" in text}
 
 
-def screenshots(driver: Driver) -> dict:
-    """The editor as the issue asks to see it: the demo, meshes, polyhedra, a fixture
-    opened, and the perturbation scan of a graze, at the window's size (resized with
-    xdotool to ``SWEEPLAB_DRIVER_SIZE`` first, under Xvfb).  PNGs into
-    ``SWEEPLAB_DRIVER_OUT``."""
+def screenshot_folder() -> Path:
+    """Resize the window (xdotool, under Xvfb) to ``SWEEPLAB_DRIVER_SIZE`` if set; the
+    folder ``SWEEPLAB_DRIVER_OUT`` for PNGs, made."""
     import subprocess
-
-    from sweeplab.cli import EXAMPLE_FIXTURES, example_scenes
-    from sweeplab.render.png import write_png
-    from sweeplab.view.scan import ScanSpec, run_scan
 
     size = os.environ.get("SWEEPLAB_DRIVER_SIZE")
     if size:
         subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", *size.split("x")], check=True)
     out = Path(os.environ["SWEEPLAB_DRIVER_OUT"])
     out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def write_screen(window, folder: Path, name: str) -> Path:
+    """The window's framebuffer as ``folder/NAME-WxH.png``."""
+    from sweeplab.render.png import write_png
+
+    width, height = window.get_framebuffer_size()
+    data = window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1)
+    _ = window.ctx.error
+    path = folder / f"{name}-{width}x{height}.png"
+    write_png(path, np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1].copy())
+    return path
+
+
+def screenshots(driver: Driver) -> dict:
+    """The editor as the issue asks to see it: the demo, meshes, polyhedra, a fixture
+    opened, and the perturbation scan of a graze, at the window's size (resized with
+    xdotool to ``SWEEPLAB_DRIVER_SIZE`` first, under Xvfb).  PNGs into
+    ``SWEEPLAB_DRIVER_OUT``."""
+    from sweeplab.cli import EXAMPLE_FIXTURES, example_scenes
+    from sweeplab.view.scan import ScanSpec, run_scan
+
+    out = screenshot_folder()
     editor, window = driver.editor, driver.window
     written = []
 
@@ -273,12 +291,7 @@ def screenshots(driver: Driver) -> dict:
         start = time.perf_counter()
         while time.perf_counter() - start < REFERENCE_DELAY + 0.5:  # the still scene's second opinions
             driver.frames(1)
-        width, height = window.get_framebuffer_size()
-        data = window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1)
-        _ = window.ctx.error
-        path = out / f"{name}-{width}x{height}.png"
-        write_png(path, np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1].copy())
-        written.append(str(path))
+        written.append(str(write_screen(window, out, name)))
 
     shot("demo")
     for example in ("meshes", "polyhedra"):
@@ -322,17 +335,10 @@ def cold_start(driver: Driver) -> dict:
     compile, the view under the ``defer`` policy): the meshes example, screenshots (as ``screenshots``
     takes them) at its first frames, after 20 s, once the scene's steps are compiled
     and once every step is; the Results header at each."""
-    import subprocess
-
     from sweeplab.cli import example_scenes
-    from sweeplab.render.png import write_png
     from sweeplab.ui.results import headline
 
-    size = os.environ.get("SWEEPLAB_DRIVER_SIZE")
-    if size:
-        subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", *size.split("x")], check=True)
-    out = Path(os.environ["SWEEPLAB_DRIVER_OUT"])
-    out.mkdir(parents=True, exist_ok=True)
+    out = screenshot_folder()
     editor, window = driver.editor, driver.window
     started = time.perf_counter()
     editor.open(example_scenes()["meshes"], untitled=True)
@@ -341,11 +347,7 @@ def cold_start(driver: Driver) -> dict:
 
     def shot(name: str) -> None:
         driver.frames(2)
-        width, height = window.get_framebuffer_size()
-        data = window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1)
-        _ = window.ctx.error
-        path = out / f"cold-{name}-{width}x{height}.png"
-        write_png(path, np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1].copy())
+        path = write_screen(window, out, f"cold-{name}")
         seen.append({"shot": str(path), "seconds": round(time.perf_counter() - started, 1),
                      "headline": headline(editor.view(), editor.compilation),
                      "status": editor.compilation.status() if editor.compilation else ""})
