@@ -13,6 +13,7 @@ parallel branch takes any s (here 0), then clamps w and s in turn.
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from sweeplab.physics.kernels import kernel
 from sweeplab.physics.geometry import (add, cross, cross_accurate, dot, largest_magnitude, like, maximum,
@@ -109,8 +110,8 @@ def segment_separation(start, end, other_start, other_end):
 
 
 @lane_loop
-def _closest_parameters_lanes(first, last, starts, alongs, other_starts, other_alongs, s, w):
-    for i in range(first, last):
+def _closest_parameters_lanes(starts, alongs, other_starts, other_alongs, s, w):
+    for i in prange(len(s)):
         s[i], w[i] = closest_parameters((starts[i, 0], starts[i, 1], starts[i, 2]),
                                         (alongs[i, 0], alongs[i, 1], alongs[i, 2]),
                                         (other_starts[i, 0], other_starts[i, 1], other_starts[i, 2]),

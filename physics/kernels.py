@@ -465,19 +465,17 @@ def kernel(function=None, *, inline: bool = False):
 
 
 def entry(function=None, *, work: Callable[..., float] | None = None, seconds_per_work: float | None = None,
-          parallel: bool = False, nogil: bool = False):
+          parallel: bool = False):
     """Decorator: a kernel also called from Python (compiled to cached machine code,
     or interpreted: module docstring).  ``work(*args)`` tells how much a call does (a
     batch's lanes, a mesh's triangles; default 1) and ``seconds_per_work`` how long a
     unit of it takes as Python until a call is timed (default
     ``FIRST_GUESS_SECONDS_PER_WORK``), for the tier choice; ``parallel``
-    compiles ``prange`` loops to run on numba's threads; ``nogil`` releases the GIL
-    while the machine code runs (``physics.lanes`` runs it on several threads)."""
+    compiles ``prange`` loops to run on numba's threads (``physics.lanes``)."""
     def decorate(function):
         if JIT_DISABLED:
             return function
-        options = {"parallel": True} if parallel else {}
-        return _make_entry(function, work, seconds_per_work, {**options, "nogil": True} if nogil else options)
+        return _make_entry(function, work, seconds_per_work, {"parallel": True} if parallel else {})
     return decorate if function is None else decorate(function)
 
 
@@ -543,11 +541,21 @@ def tier_report() -> dict[str, dict[str, TierStats]]:
 
 
 def lane_input(array, dtype) -> np.ndarray:
-    """``array`` as a kernel input: C-contiguous, of ``dtype`` and writable (a copy where
-    the caller's is not all three), as a kernel's own scratch arrays are, so that every
-    call of a kernel has one signature whatever the layout, strides or flags of the
-    caller's arrays.  (Kernels only read their inputs.)"""
+    """``array`` as a kernel input: C-contiguous, of ``dtype`` and writable, as a
+    kernel's own scratch arrays are, so that every call of a kernel has one signature
+    whatever the layout, strides or flags of the caller's arrays.  No copy where it
+    already is, or where it is a read-only view of all of a writable array (a shape's
+    field: ``shapes.frozen``): that array is passed (kernels only read their inputs).
+    A copy otherwise."""
     array = np.asarray(array)
-    if array.dtype == dtype and array.flags.c_contiguous and array.flags.writeable:
+    if array.dtype != dtype or not array.flags.c_contiguous:
+        return np.array(array, dtype=dtype, order="C", copy=True)
+    if array.flags.writeable:
         return array
-    return np.array(array, dtype=dtype, order="C", copy=True)
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if (root.flags.writeable and root.flags.c_contiguous and root.dtype == array.dtype and root.size == array.size
+            and root.__array_interface__["data"][0] == array.__array_interface__["data"][0]):
+        return root.reshape(array.shape)
+    return array.copy()

@@ -32,6 +32,15 @@ from sweeplab.physics.core import (coordinate_rounding, dot_rows, matrix_product
                                    polygon_slack, rotated, row_lengths)
 
 
+def frozen(array: np.ndarray) -> np.ndarray:
+    """A read-only view of ``array`` (which stays writable, as the view's base): what a
+    shape exposes.  ``kernels.lane_input`` passes such a view's base to a kernel
+    unchanged, so its inputs have one signature without a copy (kernels only read)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 def _float_array(value, name: str, copy: bool = True) -> np.ndarray:
     """``value`` as a read-only array of finite floats (integers become float64), or a
     ``ValueError`` naming it; ``copy=False`` for arguments only read during a call."""
@@ -49,8 +58,7 @@ def _float_array(value, name: str, copy: bool = True) -> np.ndarray:
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must be finite (got NaN or infinity)")
     if copy or array.flags.writeable:  # (a caller's own array is not made read-only: a view is)
-        array = array.copy() if copy else array.view()
-        array.flags.writeable = False
+        array = frozen(array.copy() if copy else array)
     return array
 
 
@@ -131,9 +139,7 @@ class Shape:
             array = getattr(self, name)
             element_shape = array.shape[array.ndim - dims:] if dims else ()
             array = np.broadcast_to(array, self._batch_shape + element_shape)[index]
-            array = np.array(array)
-            array.flags.writeable = False
-            object.__setattr__(picked, name, array)
+            object.__setattr__(picked, name, frozen(np.array(array)))
             batch_shape = array.shape[:array.ndim - dims] if dims else array.shape
         object.__setattr__(picked, "_batch_shape", batch_shape)
         for name in self._shared_fields:
@@ -222,8 +228,7 @@ class Plane(Shape):
             length = np.sqrt(normal[..., 0:1] ** 2 + normal[..., 1:2] ** 2 + normal[..., 2:3] ** 2)
         if np.any(length == 0):
             raise ValueError("normal must be non-zero")
-        unit = normal / length
-        unit.flags.writeable = False
+        unit = frozen(normal / length)
         offset = _float_array(offset, "offset")
         self._set(normal=unit, offset=offset,
                   _batch_shape=broadcast_batch_shapes(unit.shape[:-1], offset.shape, names="normal, offset"))
@@ -319,8 +324,7 @@ class Triangle(Polygon):
     def __init__(self, a, b, c):
         a, b, c = vector_argument(a, "a"), vector_argument(b, "b"), vector_argument(c, "c")
         shape = broadcast_batch_shapes(a.shape[:-1], b.shape[:-1], c.shape[:-1], names="a, b, c")
-        vertices = np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2)
-        vertices.flags.writeable = False
+        vertices = frozen(np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2))
         self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape)
 
 
@@ -411,9 +415,7 @@ class ConvexPolyhedron(Shape):
         if abs(exponent) > UNIT_EXPONENT_RANGE:  # built at unit size: squared lengths would leave the floats
             unit = ConvexPolyhedron(scaled)
             for name in ("vertices", "offsets"):
-                value = np.ldexp(getattr(unit, name), exponent).astype(vertices.dtype)
-                value.flags.writeable = False
-                object.__setattr__(self, name, value)
+                object.__setattr__(self, name, frozen(np.ldexp(getattr(unit, name), exponent).astype(vertices.dtype)))
             self._set(**{name: getattr(unit, name) for name in ("normals", "faces", "edges", "dimension",
                                                                  "distinct_edges", "_batch_shape")})
             return
@@ -433,9 +435,7 @@ class ConvexPolyhedron(Shape):
         if not (np.all(heights <= slack[..., None]) and all(np.all(flat_face) for flat_face in on_faces)):
             raise ValueError("vertices: every polyhedron of a batch must have the same hull structure")
         for name, value in (("vertices", corners), ("normals", normals), ("offsets", offsets)):
-            value = value.reshape(batch_shape + value.shape[1:])
-            value.flags.writeable = False
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, name, frozen(value.reshape(batch_shape + value.shape[1:])))
         self._set(faces=hull.faces, edges=hull.edges, dimension=hull.dimension, _batch_shape=batch_shape,
                   distinct_edges=_distinct_directions(corners[:, hull.edges[:, 1]] - corners[:, hull.edges[:, 0]]))
 
@@ -485,8 +485,7 @@ class ConvexPolyhedron(Shape):
             raise ValueError("posed vertices must be finite (the translation takes them beyond float64)")
         posed = object.__new__(ConvexPolyhedron)
         for name, value in fields.items():
-            value.flags.writeable = False
-            object.__setattr__(posed, name, value)
+            object.__setattr__(posed, name, frozen(value))
         posed._set(**{name: getattr(self, name) for name in self._shared_fields}, _batch_shape=self._batch_shape)
         return posed
 
@@ -558,8 +557,7 @@ class TriangleMesh(Shape):
             raise ValueError("faces must hold at least one triangle")
         if faces.min() < 0 or faces.max() >= len(vertices):
             raise ValueError(f"faces index out of range [0, {len(vertices)})")
-        faces = faces.astype(np.int64)
-        faces.flags.writeable = False
+        faces = frozen(faces.astype(np.int64))
         self._set(vertices=vertices, faces=faces, _batch_shape=(), _derived={})
         self._set_pose(translation, rotation)
 
@@ -573,8 +571,7 @@ class TriangleMesh(Shape):
         if rotation.shape != (3, 3):
             raise ValueError(f"rotation must have shape (3, 3), got {rotation.shape}")
         if rotation.dtype not in (np.float32, np.float64):  # float16, long double: linalg refuses them
-            rotation = rotation.astype(np.float64)
-            rotation.flags.writeable = False
+            rotation = frozen(rotation.astype(np.float64))
         if np.abs(rotation.T @ rotation - np.eye(3)).max() > tolerance.ROTATION_ATOL or np.linalg.det(rotation) < 0:
             raise ValueError("rotation must be a proper rotation matrix (orthonormal, determinant +1)")
         self._set(translation=translation, rotation=rotation,

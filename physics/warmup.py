@@ -24,19 +24,21 @@ import time
 from typing import NamedTuple
 from collections.abc import Callable, Iterable
 
+import numba
 import numpy as np
 
 from sweeplab.physics.broadphase import first_mesh_contact
 from sweeplab.physics import bvh, kernels, mesh_edges, tolerance
 from sweeplab.physics.contacts import classify, contacts
 from sweeplab.physics.gjk import convex_cast
+from sweeplab.physics.lanes import PARALLEL_MIN_LANES
 from sweeplab.physics.overlap import mesh_overlap
 from sweeplab.physics.reference import reference_sweep
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
                                      TriangleMesh)
 from sweeplab.physics.sweep import sweep
 from sweeplab.physics.sweep.dispatch import PAIR_TESTS
-from sweeplab.physics.sweep.mesh import sweep_capsule_mesh_all, sweep_sphere_mesh_all
+from sweeplab.physics.sweep.mesh import PARALLEL_MIN_WALKS, sweep_capsule_mesh_all, sweep_sphere_mesh_all
 from sweeplab.physics.sweep.polyhedron import SatTrace
 from sweeplab.physics.traversal import TraversalTrace
 
@@ -100,13 +102,14 @@ def _traced(moving_kind: type, target_kind: type) -> dict:
     return {"trace": TraversalTrace() if target_kind is TriangleMesh else SatTrace()}
 
 
-def _pair_run(moving_kind: type, target_kind: type, dtype) -> Callable[[], None]:
+def _pair_run(moving_kind: type, target_kind: type, dtype, batch_sizes: tuple) -> Callable[[], None]:
     def run() -> None:
         target = example(target_kind, dtype)
         down = np.array([0.0, 0.0, -6.0], dtype)
         sweep(example(moving_kind, dtype, height=3.0), target, down, **_traced(moving_kind, target_kind))
         sweep(example(moving_kind, dtype, height=3.0), target, down, ignore_separating=True)
-        sweep(example(moving_kind, dtype, 2, height=3.0), target, _repeat(down, dtype, 2))
+        for count in batch_sizes:
+            sweep(example(moving_kind, dtype, count, height=3.0), target, _repeat(down, dtype, count))
     return run
 
 
@@ -175,15 +178,21 @@ def step_name(pair: tuple[type, type], dtype) -> str:
 
 
 def tasks(pairs: Iterable[tuple[type, type]] | None = None, dtypes: Iterable = DTYPES,
-          parallel: bool = True) -> list[Task]:
+          parallel: bool | None = None) -> list[Task]:
     """The warmup steps for ``pairs`` ((moving, target) types; default every pair
-    ``sweep`` has a test for) in ``dtypes``, then the mesh functions (with the
-    ``parallel=True`` variants unless ``parallel`` is False) and the second opinions."""
+    ``sweep`` has a test for) in ``dtypes``, then the mesh functions and the second
+    opinions.  ``parallel`` (default: numba has more than one thread) adds batches
+    large enough for the parallel variants (``physics.lanes``) and those of the tree
+    build and edge analysis."""
+    parallel = numba.get_num_threads() > 1 if parallel is None else parallel
     steps = []
     for dtype in dtypes:
         name = np.dtype(dtype).name
         for moving_kind, target_kind in (PAIR_TESTS if pairs is None else pairs):
-            steps.append(Task(step_name((moving_kind, target_kind), dtype), _pair_run(moving_kind, target_kind, dtype)))
+            sizes = (2,) if not parallel else (2, PARALLEL_MIN_WALKS * 8) if target_kind is TriangleMesh \
+                else (2, PARALLEL_MIN_LANES)
+            steps.append(Task(step_name((moving_kind, target_kind), dtype),
+                              _pair_run(moving_kind, target_kind, dtype, sizes)))
         steps.append(Task(f"mesh contacts, overlap, first contact {name}", _mesh_run(dtype)))
         if parallel:
             steps.append(Task(f"parallel tree build and edge analysis {name}", _parallel_run(dtype)))

@@ -32,6 +32,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import prange
 
 from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, edge_of, face_normal,
@@ -249,22 +250,22 @@ def _store(out, i, answer):
 
 
 @lane_loop
-def _ball_core_lanes(first, last, centers, radii, directions, vertices, target_radii, ignore_separating, out):
-    for i in range(first, last):
+def _ball_core_lanes(centers, radii, directions, vertices, target_radii, ignore_separating, out):
+    for i in prange(len(radii)):
         _store(out, i, ball_core(row(centers, i), radii[i], row(directions, i), vertices[i], target_radii[i],
                                  ignore_separating))
 
 
 @lane_loop
-def _ball_point_lanes(first, last, centers, radii, directions, points, target_radii, ignore_separating, out):
-    for i in range(first, last):
+def _ball_point_lanes(centers, radii, directions, points, target_radii, ignore_separating, out):
+    for i in prange(len(radii)):
         _store(out, i, ball_point(row(centers, i), radii[i], row(directions, i), row(points, i), target_radii[i],
                                   ignore_separating))
 
 
 @lane_loop
-def _ball_plane_lanes(first, last, centers, radii, directions, normals, offsets, ignore_separating, out):
-    for i in range(first, last):
+def _ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separating, out):
+    for i in prange(len(radii)):
         _store(out, i, ball_plane(row(centers, i), radii[i], row(directions, i), row(normals, i), offsets[i],
                                   ignore_separating))
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import prange
 
 from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.closest import rejection, segment_separation
@@ -349,23 +350,23 @@ def capsule_plane(start, end, radius, direction, normal, offset, ignore_separati
 # --- batches ----------------------------------------------------------------------------
 
 @lane_loop
-def _capsule_segment_lanes(first, last, starts, ends, radii, directions, other_starts, other_ends, target_radii,
+def _capsule_segment_lanes(starts, ends, radii, directions, other_starts, other_ends, target_radii,
                            ignore_separating, out):
-    for i in range(first, last):
+    for i in prange(len(radii)):
         _store(out, i, capsule_segment(row(starts, i), row(ends, i), radii[i], row(directions, i),
                                        row(other_starts, i), row(other_ends, i), target_radii[i], ignore_separating))
 
 
 @lane_loop
-def _capsule_polygon_lanes(first, last, starts, ends, radii, directions, vertices, ignore_separating, out):
-    for i in range(first, last):
+def _capsule_polygon_lanes(starts, ends, radii, directions, vertices, ignore_separating, out):
+    for i in prange(len(radii)):
         _store(out, i, capsule_polygon(row(starts, i), row(ends, i), radii[i], row(directions, i), vertices[i],
                                        ignore_separating))
 
 
 @lane_loop
-def _capsule_plane_lanes(first, last, starts, ends, radii, directions, normals, offsets, ignore_separating, out):
-    for i in range(first, last):
+def _capsule_plane_lanes(starts, ends, radii, directions, normals, offsets, ignore_separating, out):
+    for i in prange(len(radii)):
         _store(out, i, capsule_plane(row(starts, i), row(ends, i), radii[i], row(directions, i), row(normals, i),
                                      offsets[i], ignore_separating))
 

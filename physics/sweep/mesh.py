@@ -28,6 +28,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from numba import prange
 
 from sweeplab.physics.kernels import kernel
 from sweeplab.physics import tolerance
@@ -530,30 +531,30 @@ def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, cente
 # no separating axis test); the arguments are ``walk_lane``'s after ``kind``.
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _ball_walks(first, last, tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+def _ball_walks(tree, points, radius, directions, centers, reach, polytope, ignore_separating,
                 raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
                 trace_query, trace_count):
-    for i in range(first, last):
+    for i in prange(len(radius)):
         walk_lane(i, sphere_node_entry, ball_leaf, tree, BALL, points, radius, directions, centers, reach, polytope,
                   ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query,
                   found_count, trace, trace_query, trace_count)
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _segment_walks(first, last, tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+def _segment_walks(tree, points, radius, directions, centers, reach, polytope, ignore_separating,
                    raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
                    trace_query, trace_count):
-    for i in range(first, last):
+    for i in prange(len(radius)):
         walk_lane(i, segment_node_entry, segment_leaf, tree, SEGMENT, points, radius, directions, centers, reach,
                   polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found,
                   found_query, found_count, trace, trace_query, trace_count)
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _polytope_walks(first, last, tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+def _polytope_walks(tree, points, radius, directions, centers, reach, polytope, ignore_separating,
                     raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
                     trace_query, trace_count):
-    for i in range(first, last):
+    for i in prange(len(radius)):
         walk_lane(i, sphere_node_entry, polytope_leaf, tree, POLYTOPE, points, radius, directions, centers, reach,
                   polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found,
                   found_query, found_count, trace, trace_query, trace_count)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
+from numba import prange
 
 from sweeplab.physics.kernels import kernel, lane_input
 from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, dot_rows, newell_normal
@@ -272,10 +273,10 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
 # --- batches ------------------------------------------------------------------------------
 
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
-def _pair_lanes(first, last, a, b, motion_axes, directions, ignore_separating, trace, out, face_index, chosen, spans):
+def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, out, face_index, chosen, spans):
     a_vertices, a_normals, a_edges, a_edge_ends = a
     b_vertices, b_normals, b_edges, b_edge_ends, b_faces, b_dimension = b
-    for i in range(first, last):
+    for i in prange(len(directions)):
         answer, face, axis, span_a, span_b = polytope_pair(
             a_vertices[i], a_normals[i], a_edges[i], a_edge_ends, b_vertices[i], b_normals[i], b_edges[i],
             b_edge_ends, b_faces, b_dimension, motion_axes, row(directions, i), ignore_separating, trace)
@@ -284,10 +285,10 @@ def _pair_lanes(first, last, a, b, motion_axes, directions, ignore_separating, t
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
-def _core_lanes(first, last, points, radius, directions, polyhedron, triangles, ignore_separating, out, face_index):
+def _core_lanes(points, radius, directions, polyhedron, triangles, ignore_separating, out, face_index):
     vertices, normals, edges, edge_ends = polyhedron
     corners, triangle_face, triangle_edge = triangles
-    for i in range(first, last):
+    for i in prange(len(radius)):
         answer, face = core_against_polyhedron(points[i], radius[i], row(directions, i), vertices[i], normals[i],
                                                edges[i], edge_ends, corners, triangle_face, triangle_edge,
                                                ignore_separating)
@@ -296,8 +297,8 @@ def _core_lanes(first, last, points, radius, directions, polyhedron, triangles, 
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
-def _plane_lanes(first, last, vertices, directions, normals, offsets, ignore_separating, out):
-    for i in range(first, last):
+def _plane_lanes(vertices, directions, normals, offsets, ignore_separating, out):
+    for i in prange(len(offsets)):
         _store(out, i, polyhedron_plane(vertices[i], row(directions, i), row(normals, i), offsets[i],
                                         ignore_separating))
 

@@ -36,7 +36,7 @@ import numpy as np
 
 from sweeplab.physics.kernels import entry, length_of_first
 from sweeplab.physics.result import SweepResult, answer_dtype
-from sweeplab.physics.shapes import ConvexPolyhedron, Plane, Shape, TriangleMesh
+from sweeplab.physics.shapes import ConvexPolyhedron, Plane, Shape, TriangleMesh, frozen
 
 
 def band_exponent(dtype) -> int:
@@ -150,8 +150,7 @@ class UnitSizePlan:
                                    value.dtype)
             elif isinstance(shape, ConvexPolyhedron):  # its per-face fields share the vertices' batch shape
                 value = np.broadcast_to(value, batch_shape + value.shape[value.ndim - dims:])
-            value.flags.writeable = False
-            object.__setattr__(scaled, name, value)
+            object.__setattr__(scaled, name, frozen(value))
         for name in shape._shared_fields:
             object.__setattr__(scaled, name, getattr(shape, name))
         object.__setattr__(scaled, "_batch_shape", batch_shape)
