@@ -186,6 +186,31 @@ def test_defer_raises_pending_for_a_batch_too_large_to_interpret(tmp_path):
     assert answer["compiled"] == {}
 
 
+def test_a_large_batch_waiting_for_its_parallel_twin_runs_on_the_serial_machine_code(tmp_path):
+    """Under ``defer`` (the editor's view) a batch large enough for the parallel variant
+    of its loop, which is not compiled, runs on the serial variant's machine code
+    rather than waiting or running as Python (``physics.lanes``)."""
+    done = run_script("""
+        import json
+        import numba
+        import numpy as np
+        from sweeplab.physics import Sphere, Triangle, kernels, sweep
+        from sweeplab.physics.lanes import PARALLEL_MIN_LANES
+        numba.set_num_threads(2)
+        triangle = Triangle([-1, -1, 0], [1, -1, 0], [0, 1, 0])
+        with kernels.compiled():
+            sweep(Sphere(np.zeros((3, 3)) + [0, 0, 3], 0.5), triangle, [0, 0, -6.0])
+        with kernels.deferred():
+            many = sweep(Sphere(np.zeros((PARALLEL_MIN_LANES, 3)) + [0, 0, 3], 0.5), triangle, [0, 0, -6.0])
+        names = kernels.compiled_signatures()
+        print(json.dumps({"t": sorted(set(many.t.tolist())), "parallel": any(n.endswith("_parallel") for n in names),
+                          "interpreted": list(kernels.tier_report())}))
+    """, tmp_path, NUMBA_NUM_THREADS="2")
+    answer = last_json(done)
+    assert answer["t"] == [0.4166666666666667] and not answer["parallel"]
+    assert "sweeplab.physics.sweep.ball._ball_core_lanes_parallel" not in answer["interpreted"]
+
+
 def test_policy_names_are_checked():
     with pytest.raises(ValueError, match="policy must be one of"):
         kernels.set_policy("fast")
