@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import sys
 from collections.abc import Callable
 from importlib import resources
@@ -261,8 +262,9 @@ def warmup_main(argv: list[str]) -> int:
                                      "disk cache (each pair of sweep in float64 and float32, the mesh functions, "
                                      "the second opinions), so that no first use waits for the compiler or runs as "
                                      "Python.  The cache is numba's: NUMBA_CACHE_DIR chooses its folder.")
-    parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
-                        help="compile in N processes at once (default 1; each uses one core)")
+    parser.add_argument("--jobs", "-j", type=_jobs, default=min(2, os.cpu_count() or 1), metavar="N",
+                        help="compile in N processes at once, float64 and float32 apart (default: 2, or 1 on one "
+                             "core; each process uses one core and up to ~0.8 GB)")
     parser.add_argument("--first", action="append", default=[], metavar="STEP",
                         help="a step to compile first, by the name the progress shows (repeat for more, in order)")
     parser.add_argument("--json", action="store_true", help="progress as one JSON object a line on stdout")

@@ -167,12 +167,12 @@ def editor_figures(cache: str) -> dict:
 
 
 def fixtures_project_seconds(cache: str) -> tuple[float, str]:
-    """A user's project: five saved fixtures (the examples sweeplab ships) in a folder
-    of their own, run by ``pytest`` through the sweeplab plugin, on ``cache``."""
-    from sweeplab.cli import EXAMPLE_FIXTURES
-
+    """A user's project: five saved fixtures (the first of this repository's own, of
+    different pairs) in a folder of their own, run by ``pytest`` through the sweeplab
+    plugin, on ``cache``."""
+    fixtures = sorted((Path(BENCH).parent / "tests" / "fixtures").glob("*.json"))
     with tempfile.TemporaryDirectory() as project:
-        for path in sorted(EXAMPLE_FIXTURES.glob("*.json"))[:5]:
+        for path in fixtures[:5]:
             shutil.copy(path, project)
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         env.pop("SWEEPLAB_KERNELS", None)

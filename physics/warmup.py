@@ -15,10 +15,10 @@ what is compiling.
 
 from __future__ import annotations
 
-import concurrent.futures
 import inspect
 import math
 import multiprocessing
+import queue
 import resource
 import time
 from typing import NamedTuple
@@ -102,14 +102,31 @@ def _traced(moving_kind: type, target_kind: type) -> dict:
     return {"trace": TraversalTrace() if target_kind is TriangleMesh else SatTrace()}
 
 
-def _pair_run(moving_kind: type, target_kind: type, dtype, batch_sizes: tuple) -> Callable[[], None]:
+def _pair_run(moving_kind: type, target_kind: type, dtype) -> Callable[[], None]:
     def run() -> None:
         target = example(target_kind, dtype)
         down = np.array([0.0, 0.0, -6.0], dtype)
         sweep(example(moving_kind, dtype, height=3.0), target, down, **_traced(moving_kind, target_kind))
         sweep(example(moving_kind, dtype, height=3.0), target, down, ignore_separating=True)
-        for count in batch_sizes:
-            sweep(example(moving_kind, dtype, count, height=3.0), target, _repeat(down, dtype, count))
+        sweep(example(moving_kind, dtype, 2, height=3.0), target, _repeat(down, dtype, 2))
+    return run
+
+
+def _large_batches_run(pairs: list[tuple[type, type]], dtype) -> Callable[[], None]:
+    """Batches large enough for the parallel variants of every pair's loop
+    (``physics.lanes``; a mesh's walks from ``PARALLEL_MIN_WALKS``), and of the tree
+    build and edge analysis (called on a small mesh)."""
+    def run() -> None:
+        down = np.array([0.0, 0.0, -6.0], dtype)
+        for moving_kind, target_kind in pairs:
+            count = 8 * PARALLEL_MIN_WALKS if target_kind is TriangleMesh else PARALLEL_MIN_LANES
+            sweep(example(moving_kind, dtype, count, height=3.0), example(target_kind, dtype),
+                  _repeat(down, dtype, count))
+        mesh = grid_mesh(dtype)
+        faces = kernels.lane_input(mesh.faces, np.int64)
+        bvh._build.parallel(kernels.lane_input(mesh.vertices, np.float64), faces)
+        mesh_edges._edge_analysis.parallel(kernels.lane_input(mesh.vertices, dtype), faces,
+                                           math.sin(tolerance.INTERNAL_EDGE_ANGLE))
     return run
 
 
@@ -125,18 +142,6 @@ def _mesh_run(dtype) -> Callable[[], None]:
         sweep_capsule_mesh_all(example(Capsule, dtype, height=0.3), mesh, down, raw_edge_normals=True)
         mesh_overlap(mesh, above, trace=TraversalTrace())
         first_mesh_contact(above, [0.0, 0.0, -2.0], mesh, [0.0, 0.0, 0.0])
-    return run
-
-
-def _parallel_run(dtype) -> Callable[[], None]:
-    """The ``parallel=True`` variants of the tree build and edge analysis (used from
-    ``PARALLEL_MIN_FACES`` triangles on), called on a small mesh."""
-    def run() -> None:
-        mesh = grid_mesh(dtype)
-        faces = kernels.lane_input(mesh.faces, np.int64)
-        bvh._build.parallel(kernels.lane_input(mesh.vertices, np.float64), faces)
-        mesh_edges._edge_analysis.parallel(kernels.lane_input(mesh.vertices, dtype), faces,
-                                           math.sin(tolerance.INTERNAL_EDGE_ANGLE))
     return run
 
 
@@ -181,21 +186,19 @@ def tasks(pairs: Iterable[tuple[type, type]] | None = None, dtypes: Iterable = D
           parallel: bool | None = None) -> list[Task]:
     """The warmup steps for ``pairs`` ((moving, target) types; default every pair
     ``sweep`` has a test for) in ``dtypes``, then the mesh functions and the second
-    opinions.  ``parallel`` (default: numba has more than one thread) adds batches
-    large enough for the parallel variants (``physics.lanes``) and those of the tree
-    build and edge analysis."""
+    opinions.  ``parallel`` (default: numba has more than one thread) adds, last of
+    each dtype, the batches large enough for the parallel variants
+    (``physics.lanes``): a process that makes none needs none of them first."""
     parallel = numba.get_num_threads() > 1 if parallel is None else parallel
+    pairs = list(PAIR_TESTS if pairs is None else pairs)
     steps = []
     for dtype in dtypes:
         name = np.dtype(dtype).name
-        for moving_kind, target_kind in (PAIR_TESTS if pairs is None else pairs):
-            sizes = (2,) if not parallel else (2, PARALLEL_MIN_WALKS * 8) if target_kind is TriangleMesh \
-                else (2, PARALLEL_MIN_LANES)
-            steps.append(Task(step_name((moving_kind, target_kind), dtype),
-                              _pair_run(moving_kind, target_kind, dtype, sizes)))
+        for moving_kind, target_kind in pairs:
+            steps.append(Task(step_name((moving_kind, target_kind), dtype), _pair_run(moving_kind, target_kind, dtype)))
         steps.append(Task(f"mesh contacts, overlap, first contact {name}", _mesh_run(dtype)))
         if parallel:
-            steps.append(Task(f"parallel tree build and edge analysis {name}", _parallel_run(dtype)))
+            steps.append(Task(f"parallel variants {name}", _large_batches_run(pairs, dtype)))
     steps.append(Task(SECOND_OPINIONS, _second_opinions))
     return steps
 
@@ -227,7 +230,7 @@ class Report(NamedTuple):
 
 def run(steps: list[Task], progress: Progress | None = None, jobs: int = 1) -> Report:
     """Run ``steps`` compiled (``kernels.compiled``): in this process in order, or, with
-    ``jobs`` > 1, in that many fresh processes at once, the costliest first (``steps``
+    ``jobs`` > 1, in that many fresh processes at once, each its ``shares`` (``steps``
     must then be ``tasks()``'s: each process finds its own by name).  Processes, not
     threads: numba compiles under one lock, mostly in Python."""
     start, cpu_before = time.perf_counter(), time.process_time()
@@ -257,34 +260,65 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _cost(name: str) -> int:
-    """A rough order of the steps by compile time: meshes, then polyhedra, then the rest."""
-    return 0 if "TriangleMesh" in name or "mesh" in name else 1 if "ConvexPolyhedron" in name else 2
+def shares(steps: list[Task], jobs: int) -> list[list[Task]]:
+    """``steps`` dealt to ``jobs`` processes, each its share in order: a dtype's steps
+    stay together (a process compiles the kernels they share once: float64 and float32
+    kernels share none), a dtype's share split in two, alternately, while there are
+    fewer shares than jobs."""
+    groups: dict[str, list[Task]] = {}
+    for step in steps:
+        dtype = next((name for name in ("float64", "float32") if step.name.endswith(name)), "")
+        groups.setdefault(dtype, []).append(step)
+    dealt = sorted(groups.values(), key=len, reverse=True)
+    while len(dealt) < jobs and len(dealt[0]) > 1:
+        largest = dealt.pop(0)
+        dealt += [largest[0::2], largest[1::2]]
+        dealt.sort(key=len, reverse=True)
+    while len(dealt) > jobs:  # more dtypes than jobs: the two smallest shares together
+        smallest, next_smallest = dealt.pop(), dealt.pop()
+        dealt.append(next_smallest + smallest)
+        dealt.sort(key=len, reverse=True)
+    return dealt
 
 
-def _run_named(name: str) -> tuple[str, float, float]:
-    """In a worker process: the step of ``tasks()`` called ``name``, compiled; its CPU
-    seconds and the process's peak memory."""
-    before = time.process_time()
-    (step,) = [step for step in tasks() if step.name == name]
-    with kernels.compiled():
-        step.run()
-    return name, time.process_time() - before, _peak_mb()
+def _run_share(names: list[str], finished) -> None:
+    """In a worker process: the steps of ``tasks()`` called ``names``, compiled, in order;
+    after each, (name, its CPU seconds, the process's peak memory) to ``finished``."""
+    by_name = {step.name: step for step in tasks()}
+    for name in names:
+        before = time.process_time()
+        with kernels.compiled():
+            by_name[name].run()
+        finished.put((name, time.process_time() - before, _peak_mb()))
 
 
 def _run_in_processes(steps: list[Task], progress: Progress | None, jobs: int, start: float) -> Report:
-    order = steps[:jobs] + sorted(steps[jobs:], key=lambda step: _cost(step.name))  # the first steps keep their places
-    cpu, peak, finished_names = 0.0, 0.0, set()
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked numba threads or locks
-    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        pending = [pool.submit(_run_named, step.name) for step in order]
+    finished = context.Queue()
+    dealt = [[step.name for step in share] for share in shares(steps, jobs)]
+    workers = [context.Process(target=_run_share, args=(names, finished), daemon=True) for names in dealt]
+    for worker in workers:
+        worker.start()
+    next_of = {names[k]: (names[k + 1] if k + 1 < len(names) else "") for names in dealt for k in range(len(names))}
+    running = {names[0] for names in dealt}
+    if progress is not None:
+        progress(StepProgress(0, len(steps), ", ".join(sorted(running)), "", 0.0))
+    cpu, peak = 0.0, 0.0
+    for done in range(1, len(steps) + 1):
+        while True:
+            try:
+                name, seconds, peak_mb = finished.get(timeout=1.0)
+                break
+            except queue.Empty:
+                failed = [worker for worker in workers if worker.exitcode not in (None, 0)]
+                if failed:
+                    raise RuntimeError(f"a warmup process ended with exit code {failed[0].exitcode}") from None
+        cpu, peak = cpu + seconds, max(peak, peak_mb)
+        running.discard(name)
+        if next_of[name]:
+            running.add(next_of[name])
         if progress is not None:
-            progress(StepProgress(0, len(steps), ", ".join(step.name for step in order[:jobs]), "", 0.0))
-        for done, finished in enumerate(concurrent.futures.as_completed(pending), 1):
-            name, seconds, peak_mb = finished.result()
-            cpu, peak = cpu + seconds, max(peak, peak_mb)
-            finished_names.add(name)
-            running = [step.name for step in order if step.name not in finished_names][:jobs]
-            if progress is not None:
-                progress(StepProgress(done, len(steps), ", ".join(running), name, time.perf_counter() - start))
+            progress(StepProgress(done, len(steps), ", ".join(sorted(running)), name, time.perf_counter() - start))
+    for worker in workers:
+        worker.join()
     return Report(time.perf_counter() - start, cpu, peak)

@@ -6,7 +6,8 @@ from its first frame anyway: it builds its view under the ``defer`` policy
 sweeps take about a millisecond each) and reporting "pending" where it is not (a
 large batch, a mesh's tree), so drawing never waits for the compiler.  (Commands
 the user runs -- a scan, the playground -- follow the process's policy, ``auto``.)  Meanwhile ``KernelCompilation`` runs
-``sweeplab warmup --json`` in a background process: the open scene's pairs first
+``sweeplab warmup --json --jobs 1`` in a background process (one core: the other is
+the window's): the open scene's pairs first
 (float64, then float32, then the second opinions), then every other kernel.  After
 each step the editor looks in the disk cache again (``kernels.refresh``), so what
 was interpreted or pending runs as machine code from then on, and the view is built
@@ -46,7 +47,7 @@ class KernelCompilation:
         self.finished = False
         self.error: str | None = None
         self.started = time.perf_counter()
-        self._command = command or [sys.executable, "-m", "sweeplab", "warmup", "--json",
+        self._command = command or [sys.executable, "-m", "sweeplab", "warmup", "--json", "--jobs", "1",
                                     *(argument for name in first for argument in ("--first", name))]
         self._process = subprocess.Popen(self._command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self._thread = threading.Thread(target=self._follow, name="sweeplab kernel compilation", daemon=True)

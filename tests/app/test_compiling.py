@@ -134,7 +134,8 @@ def test_the_editor_asks_for_its_steps_first_by_their_whole_names(monkeypatch):
     monkeypatch.setattr(kernels, "refresh", lambda: None)
     first = ["mesh contacts, overlap, first contact float64", "Sphere-TriangleMesh float64"]
     compilation = compiling.KernelCompilation(first, command=_progress_script([]))
-    command = [sys.executable, "-m", "sweeplab", "warmup", "--json", "--first", first[0], "--first", first[1]]
+    command = [sys.executable, "-m", "sweeplab", "warmup", "--json", "--jobs", "1", "--first", first[0], "--first",
+               first[1]]
     monkeypatch.setattr(compiling.subprocess, "Popen", lambda arguments, **options: _Recorded(arguments))
     assert compiling.KernelCompilation(first)._command == command
     compilation._thread.join(30)
@@ -142,7 +143,7 @@ def test_the_editor_asks_for_its_steps_first_by_their_whole_names(monkeypatch):
     monkeypatch.setattr(warmup, "run", lambda steps, progress, jobs: ran.append([s.name for s in steps]) or
                         warmup.Report(0.0, 0.0, 0.0))
     monkeypatch.setattr("sweeplab.physics.kernel_cache.mark_warm", lambda: None)
-    assert cli.main(["warmup", "--json", "--first", first[0], "--first", first[1]]) == 0
+    assert cli.main(["warmup", "--json", "--jobs", "1", "--first", first[0], "--first", first[1]]) == 0
     assert ran[0][:2] == first and len(ran[0]) == len(warmup.tasks())
 
 

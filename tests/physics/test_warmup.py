@@ -68,3 +68,20 @@ def test_warm_mark_follows_the_sources(tmp_path, monkeypatch):
     assert kernel_cache.is_warm()
     monkeypatch.setattr(kernel_cache, "source_digest", lambda: "changed sources")
     assert not kernel_cache.is_warm()
+
+
+def test_jobs_share_the_steps_by_dtype():
+    """A process compiles what its steps share once: a dtype's steps go to one process,
+    split in two while there are fewer shares than jobs, the smallest joined while
+    there are more."""
+    steps = [warmup.Task(name, lambda: None) for name in
+             ("a float64", "b float64", "c float64", "d float32", "e float32", "gjk")]
+
+    def names(jobs):
+        return [[step.name for step in share] for share in warmup.shares(steps, jobs)]
+
+    assert names(1) == [["a float64", "b float64", "c float64", "d float32", "e float32", "gjk"]]
+    assert names(2) == [["a float64", "b float64", "c float64"], ["d float32", "e float32", "gjk"]]
+    assert names(3) == [["a float64", "b float64", "c float64"], ["d float32", "e float32"], ["gjk"]]
+    assert names(4) == [["d float32", "e float32"], ["a float64", "c float64"], ["gjk"], ["b float64"]]
+    assert sorted(sum(names(9), [])) == sorted(step.name for step in steps) and len(names(9)) <= 6
