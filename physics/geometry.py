@@ -194,6 +194,21 @@ def largest_magnitude(a):
 
 
 @kernel
+def length(a):
+    """|a|, without its square underflowing or overflowing: where |a|^2 is not a
+    normal float, |a| = m |a / m| with m the largest |component| (an axis of two
+    edges 1e-171 long has a length, not 0)."""
+    squared = dot(a, a)
+    if squared >= smallest_normal(squared) and squared < math.inf:
+        return sqrt(squared)
+    largest = largest_magnitude(a)
+    if not (largest > 0 and largest < math.inf):
+        return largest
+    scaled = (a[0] / largest, a[1] / largest, a[2] / largest)
+    return largest * sqrt(dot(scaled, scaled))
+
+
+@kernel
 def normalize_or(a, fallback):
     """a / |a|; ``fallback`` where a is zero.  A vector whose squared length
     underflows (to a subnormal float, or 0) or overflows is scaled by its largest

@@ -380,7 +380,10 @@ class ConvexPolyhedron(Shape):
     construction ``vertices`` holds the hull's corners only, in the hull's order;
     ``faces`` are loops of vertex indices (counter-clockwise from outside),
     ``normals (..., F, 3)`` outward unit and ``offsets (..., F)`` the face planes
-    (``dot(normal, x) <= offset`` inside), ``edges (E, 2)`` vertex index pairs, and
+    (``dot(normal, x) <= offset`` inside; float64 whatever the vertices' dtype: the
+    polytope kernels compute in float64, and a normal rounded to float32 tilts a
+    face by 1e-7, which put contact points of float32 queries 0.5 off the surface,
+    issue #31), ``edges (E, 2)`` vertex index pairs, and
     ``distinct_edges`` indexes one edge per edge direction, ``dimension`` 3 for a
     solid (2, 1, 0: a flat, straight or single-point hull,
     valid and answered as the polygon, segment or point it is).  Feature indices of
@@ -414,8 +417,8 @@ class ConvexPolyhedron(Shape):
         exponent = int(exponent.flat[0])
         if abs(exponent) > UNIT_EXPONENT_RANGE:  # built at unit size: squared lengths would leave the floats
             unit = ConvexPolyhedron(scaled)
-            for name in ("vertices", "offsets"):
-                object.__setattr__(self, name, frozen(np.ldexp(getattr(unit, name), exponent).astype(vertices.dtype)))
+            object.__setattr__(self, "vertices", frozen(np.ldexp(unit.vertices, exponent).astype(vertices.dtype)))
+            object.__setattr__(self, "offsets", frozen(np.ldexp(unit.offsets, exponent)))
             self._set(**{name: getattr(unit, name) for name in ("normals", "faces", "edges", "dimension",
                                                                  "distinct_edges", "_batch_shape")})
             return
@@ -514,6 +517,7 @@ def _face_planes(corners: np.ndarray, faces: tuple) -> tuple[np.ndarray, np.ndar
     Newell normals of the loops, offset by the loop's farthest vertex along them."""
     if not faces:
         return np.zeros((len(corners), 0, 3)), np.zeros((len(corners), 0))
+    corners = np.asarray(corners, float)
     normals = np.stack([newell_normal(corners[:, list(loop)]) for loop in faces], axis=1)
     normals = normals / row_lengths(normals)[..., None]
     offsets = np.stack([dot_rows(normals[:, f, None], corners[:, list(loop)]).max(axis=-1)

@@ -34,9 +34,10 @@ from numba import prange
 from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.closest import rejection, segment_separation
 from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, segment_ball
-from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude,
-                                       like, maximum, minimum, normalize_or, plane_height, plus_zero, row, scale, sqrt,
-                                       sub)
+from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accurate, dot, epsilon, largest_magnitude,
+                                       length_at_most, like, maximum, minimum, normalize_or, plane_height, plus_zero,
+                                       row, scale, sqrt, sub)
+from sweeplab.physics import tolerance
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.result import SweepResult, lane_result
 from sweeplab.physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
@@ -93,19 +94,38 @@ def interiors(start, end, direction, other_start, other_end, total_radius, targe
     along their common normal n is linear in t (a slab entry), kept where the lines'
     closest points at that time are inside both segments:
     s = n . (other x offset) / |n|^2, w = n . (along x offset) / |n|^2 (Lagrange's
-    identity; n accurate however nearly parallel).  Parallel segments (n = 0) have
-    s = w = 0: their contacts are the end balls'."""
+    identity; n accurate however nearly parallel, |n| taken at unit size so that it
+    does not underflow).  Parallel segments (n = 0) have no such contact: their
+    contacts are the end balls'.
+
+    For cores parallel up to the rounding of their coordinates n is round-off, and so
+    are s and w: a contact is kept only where the segments' own distance at its time
+    is the summed radius up to that rounding.  That check cannot drop a true first
+    contact, and no false one before it passes: the distance of two translating
+    segments is convex in t, so no time before the first contact has it within the
+    radius (issue #31: coaxial capsules 1.6 apart answered t = 0)."""
     along, other_along = sub(end, start), sub(other_end, other_start)
     common = cross_accurate(along, other_along)
-    length = sqrt(dot(common, common))
-    safe_length = length if length > 0 else like(length, 1.0)
-    unit = (common[0] / safe_length, common[1] / safe_length, common[2] / safe_length)
+    zero = like(total_radius, 0.0)
+    unit = normalize_or(common, (zero, zero, zero))
+    length = dot(unit, common)
+    if not length > 0:
+        return miss(total_radius)
     height = dot(unit, sub(start, other_start))
     time = slab_entry_time(height, dot(unit, direction), total_radius)
-    offset = sub(add(start, scale(time if time <= 1 else like(time, 0.0), direction)), other_start)
-    line_s = dot(unit, cross(other_along, offset)) / safe_length
-    line_w = dot(unit, cross(along, offset)) / safe_length
+    moved = scale(time if time <= 1 else zero, direction)
+    offset = sub(add(start, moved), other_start)
+    line_s = dot(unit, cross(other_along, offset)) / length
+    line_w = dot(unit, cross(along, offset)) / length
     if not (line_s > 0 and line_s < 1 and line_w > 0 and line_w < 1 and time <= 1):
+        return miss(time)
+    moved_start, moved_end = add(start, moved), add(end, moved)
+    separation, _, _, _ = segment_separation(moved_start, moved_end, other_start, other_end)
+    magnitude = maximum(maximum(maximum(largest_magnitude(moved_start), largest_magnitude(moved_end)),
+                                largest_magnitude(other_start)), largest_magnitude(other_end))
+    rounding = like(magnitude, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(magnitude) * maximum(magnitude,
+                                                                                                   total_radius)
+    if not length_at_most(separation, total_radius + rounding):
         return miss(time)
     normal = plus_zero((-unit[0], -unit[1], -unit[2]) if height < 0 else unit)  # the side the core comes from
     point = add(add(other_start, scale(line_w, other_along)), scale(target_radius, normal))

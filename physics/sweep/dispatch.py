@@ -135,10 +135,13 @@ def sweep_each(moving: Shape, targets: list[Shape], direction, *, ignore_separat
 
 def _polyhedron_feature(target: ConvexPolyhedron, point: np.ndarray):
     """(code, index, face index) of the polyhedron feature a surface point lies on:
-    the face planes through it (within ``tolerance.HULL_RTOL``) say face (one),
-    edge (two: the nearest edge) or vertex (three or more: the nearest vertex)."""
+    the face planes through it say face (one), edge (two: the nearest edge) or vertex
+    (three or more: the nearest vertex).  Through means within ``tolerance.HULL_RTOL``
+    of the scale, or the rounding of the point's dtype if coarser: a float32 point
+    is ~1e-7 off an edge it lies on (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps)."""
     heights = dot_rows(target.normals, point[..., None, :]) - target.offsets
-    slack = tolerance.HULL_RTOL * (np.abs(target.vertices).max(axis=(-2, -1)) + np.abs(point).max(axis=-1))
+    rtol = max(tolerance.HULL_RTOL, tolerance.COORDINATE_ROUNDING_ULPS * float(np.finfo(point.dtype).eps))
+    slack = rtol * (np.abs(target.vertices).max(axis=(-2, -1)) + np.abs(point).max(axis=-1))
     planes = (np.abs(heights) <= slack[..., None]).sum(axis=-1)
     nearest_vertex = np.argmin(row_lengths(target.vertices - point[..., None, :]), axis=-1)
     starts = target.vertices[..., target.edges[:, 0], :]

@@ -41,7 +41,7 @@ from sweeplab.physics.result import SweepResult, answer_dtype, lane_result
 from sweeplab.physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
 from sweeplab.physics.sweep.ball import Contact, _answers, _store, ball_core, miss
 from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon
-from sweeplab.physics.sweep.sat import contact_features, sat_sweep
+from sweeplab.physics.sweep.sat import contact_features, contact_rtol, sat_sweep
 from sweeplab.physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
 from sweeplab.physics.sweep.sphere import sweep_query
 from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, walk_query
@@ -164,7 +164,7 @@ def rounded_walks(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bo
     empty = np.zeros((count, 0, 3), dtype)
     return _run_walks(BALL if points.shape[1] == 1 else SEGMENT, points, radius, direction, points[:, 0],
                       culling_reach(points, direction, radius, mesh.tree).astype(dtype),
-                      (empty, empty, np.zeros((0, 2), np.int64), False), mesh, dtype, ignore_separating,
+                      (empty, empty, np.zeros((0, 2), np.int64), False, tolerance.HULL_RTOL), mesh, dtype, ignore_separating,
                       raw_edge_normals, mode, stop_depth, trace)
 
 
@@ -188,7 +188,7 @@ def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, 
                        np.ascontiguousarray(direction),
                        center, culling_reach(vertices, direction, bound, mesh.tree),
                        (np.ascontiguousarray(normals, float), np.ascontiguousarray(edges, float), edge_ends,
-                        bool(solid)), mesh, np.dtype(float), ignore_separating,
+                        bool(solid), contact_rtol(answer_dtype_)), mesh, np.dtype(float), ignore_separating,
                        raw_edge_normals, FIRST_HIT, math.inf, trace)
     rows = np.arange(count)
     return _result(LeafContacts(rows, walks.first_face, walks.first), rows, mesh, scalar=batch_shape == (),
@@ -317,6 +317,7 @@ class CoreQuery(NamedTuple):
     edges: np.ndarray            # a polytope's edge directions (E, 3)
     edge_ends: np.ndarray        # a polytope's edges as vertex pairs (E', 2)
     solid: bool                  # a polytope of dimension 3
+    contact_rtol: float          # a polytope's touching slack (``sat.contact_rtol``)
     ignore_separating: bool
     raw_edge_normals: bool
     vertices: np.ndarray
@@ -417,7 +418,7 @@ def polytope_triangle(query):
     if t != t:  # a miss: no features to find
         return miss(t)
     point, code, index, _, _, _ = contact_features(query.points, query.edge_ends, triangle, TRIANGLE_ENDS, normal, 1, 2,
-                                                   query.direction, t, contact_normal)
+                                                   query.direction, t, contact_normal, query.contact_rtol)
     return t, point, contact_normal, depth, code, index
 
 
@@ -501,7 +502,7 @@ def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, cente
               trace_query, trace_count):
     """Query ``i``'s walk (``points[i]`` (K, 3), ``radius[i]``, ``directions[i]``,
     ``centers[i]``, ``reach[i]``; ``polytope`` (normals (Q, F, 3), edges (Q, E, 3), edge
-    ends, solid) for ``POLYTOPE`` cores) through ``tree`` (centers (3, M), radii, first
+    ends, solid, contact slack) for ``POLYTOPE`` cores) through ``tree`` (centers (3, M), radii, first
     child, face) over ``mesh`` (vertices, faces, neighbor, internal, internal vertex,
     face normals, largest |vertex|), with the node and leaf tests of its ``kind``: its
     first hit to ``out[i]`` and ``out_face[i]``; with ``EVERY_HIT``, every hit to
@@ -509,13 +510,13 @@ def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, cente
     scratch) except for ``found`` and the trace, shared counters: only first-hit walks
     without a trace run in parallel."""
     tree_centers, radii, first_child, node_face = tree
-    normals, edges, edge_ends, solid = polytope
+    normals, edges, edge_ends, solid, contact_rtol = polytope
     vertices = mesh[0]
     no_hit = miss(vertices[0, 0])
     triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
     query = CoreQuery(kind, points[i], radius[i], row(directions, i), row(centers, i), reach[i], normals[i], edges[i],
-                      edge_ends, solid, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2], mesh[3],
-                      mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)
+                      edge_ends, solid, contact_rtol, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2],
+                      mesh[3], mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)
     before, traced = found_count[0], trace_count[0]
     best, face = walk_query(tree_centers, radii, first_child, node_face, query, node_entry, leaf, mode, stop_depth,
                             found, found_count, trace, trace_count, no_hit)

@@ -49,7 +49,7 @@ from sweeplab.physics.sweep.ball import _answers, _store, ball_core, miss
 from sweeplab.physics.sweep.bounds import may_touch
 from sweeplab.physics.sweep.capsule import capsule_polygon
 from sweeplab.physics.sweep.mesh import core_points, polytope_walks
-from sweeplab.physics.sweep.sat import axis_count, contact_features, sat_sweep
+from sweeplab.physics.sweep.sat import axis_count, contact_features, contact_rtol, sat_sweep
 from sweeplab.physics.sweep.sphere import is_scalar, sweep_query
 from sweeplab.physics.traversal import ranks_before
 
@@ -90,8 +90,9 @@ def polytope_of(shape, batch_shape: tuple) -> Polytope:
         polytope = polygon_polytopes(flat(shape.vertices, 2))
         return polytope._replace(faces=0) if isinstance(shape, Triangle) else polytope
     if isinstance(shape, ConvexPolyhedron):
-        corners, ends = shape.vertices, np.asarray(shape.edges)[shape.distinct_edges]
-        # one edge per direction is all SAT needs (a box: 3 of 12), subtracted edge by edge
+        corners, ends = np.asarray(shape.vertices, float), np.asarray(shape.edges)[shape.distinct_edges]
+        # one edge per direction is all SAT needs (a box: 3 of 12), subtracted edge by edge in float64 (rounded to
+        # float32, an edge direction tilts by 1e-7: contact points of float32 queries 0.5 off, issue #31)
         directions = (np.stack([corners[..., end, :] - corners[..., start, :] for start, end in ends], axis=-2)
                       if len(ends) else np.zeros(corners.shape[:-2] + (0, 3)))
         return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(directions, 2),
@@ -145,9 +146,10 @@ FEATURE_SPAN = {1: "vertex", 2: "edge", 3: "face"}
 
 @kernel
 def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_normals, b_edges, b_edge_ends,
-                  b_faces, b_dimension, motion_axes, direction, ignore_separating, trace):
+                  b_faces, b_dimension, motion_axes, direction, ignore_separating, trace, rtol):
     """A polytope A moving along ``direction`` against a polytope B: (answer, face
-    index, chosen axis, what A's and B's touching features span).  Untraced, bounding
+    index, chosen axis, what A's and B's touching features span; touching within
+    ``rtol``, ``sat.contact_rtol``).  Untraced, bounding
     balls skip pairs that cannot touch (``bounds``; the chosen axis is then -1)."""
     if len(trace[1]) == 0:
         a_center, a_radius = bounding_ball(a_vertices)
@@ -160,7 +162,7 @@ def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_nor
         return miss(t), -1, chosen, 0, 0
     point, code, index, face_index, span_a, span_b = contact_features(a_vertices, a_edge_ends, b_vertices, b_edge_ends,
                                                                       b_normals, b_faces, b_dimension, direction, t,
-                                                                      normal)
+                                                                      normal, rtol)
     if t != t:
         return miss(t), -1, chosen, span_a, span_b
     return (t, point, normal, depth, code, index), face_index, chosen, span_a, span_b
@@ -224,7 +226,8 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
         return miss(radius), -1
     # where the core, moved out along the normal, touches: the capsule's surface touches there too
     witness, code, index, best_face, _, _ = contact_features(points, core_ends, vertices, edge_ends, normals,
-                                                             normals.shape[0], 3, still, zero, inside_normal)
+                                                             normals.shape[0], 3, still, zero, inside_normal,
+                                                             tolerance.HULL_RTOL)
     total = (inside_depth if inside_depth == inside_depth else zero) + radius
     return (zero, witness, inside_normal, total if total > 0 else nan, code, index), best_face
 
@@ -273,13 +276,13 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
 # --- batches ------------------------------------------------------------------------------
 
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
-def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, out, face_index, chosen, spans):
+def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, rtol, out, face_index, chosen, spans):
     a_vertices, a_normals, a_edges, a_edge_ends = a
     b_vertices, b_normals, b_edges, b_edge_ends, b_faces, b_dimension = b
     for i in prange(len(directions)):
         answer, face, axis, span_a, span_b = polytope_pair(
             a_vertices[i], a_normals[i], a_edges[i], a_edge_ends, b_vertices[i], b_normals[i], b_edges[i],
-            b_edge_ends, b_faces, b_dimension, motion_axes, row(directions, i), ignore_separating, trace)
+            b_edge_ends, b_faces, b_dimension, motion_axes, row(directions, i), ignore_separating, trace, rtol)
         _store(out, i, answer)
         face_index[i], chosen[i], spans[i, 0], spans[i, 1] = face, axis, span_a, span_b
 
@@ -336,16 +339,16 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
                     np.empty(axes if traced else 0), np.empty(axes if traced else 0))
     out, face_index = _answers(count, np.float64), np.empty(count, np.int64)
     chosen, spans = np.empty(count, np.int64), np.empty((count, 2), np.int64)
+    dtype = answer_dtype(polyhedron, target, direction)
     _pair_lanes(count, a[:4], b[:4] + (b.faces, b.dimension), motion_axes, motion, bool(ignore_separating),
-                trace_arrays, out, face_index, chosen, spans)
+                trace_arrays, contact_rtol(dtype), out, face_index, chosen, spans)
     if traced:
         trace.axes, trace.kinds, trace.enter, trace.exit = trace_arrays
         trace.chosen = int(chosen[0])
         trace.feature_pair = (FEATURE_SPAN[int(spans[0, 0])], FEATURE_SPAN[int(spans[0, 1])])
         if out[0][0] == out[0][0]:
             trace.moving_feature = _touching_vertices(a.vertices[0] + out[0][0] * motion[0], out[2][0])
-    return _public(out, face_index, batch_shape, is_scalar(polyhedron, target, direction=direction),
-                   answer_dtype(polyhedron, target, direction))
+    return _public(out, face_index, batch_shape, is_scalar(polyhedron, target, direction=direction), dtype)
 
 
 def _touching_vertices(vertices: np.ndarray, normal: np.ndarray) -> np.ndarray:

@@ -27,8 +27,8 @@ from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics import tolerance
 from sweeplab.physics.closest import clip01, closest_parameters
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.geometry import (add, any_perpendicular, cross, dot, epsilon, largest_magnitude, like,
-                                       maximum, minimum, plus_zero, row, scale, sqrt, sub)
+from sweeplab.physics.geometry import (add, any_perpendicular, cross, dot, epsilon, largest_magnitude, length, like,
+                                       maximum, minimum, normalize_or, plus_zero, row, scale, sqrt, sub)
 
 
 @kernel
@@ -150,8 +150,8 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
         if enter > last_enter or k == 0:
             last, last_enter = k, enter
         if overlapping_now:
-            length = sqrt(dot(axis, axis))
-            penetration = minimum((high_b - low_a) / length, (high_a - low_b) / length) if is_axis else inf
+            axis_length = length(axis)
+            penetration = minimum((high_b - low_a) / axis_length, (high_a - low_b) / axis_length) if is_axis else inf
             if penetration < least_penetration or k == 0:
                 least, least_penetration = k, penetration
         if k < len(trace_kinds):
@@ -164,13 +164,11 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
     at_start = hit and entry <= 0
     chosen = least if at_start else last
     axis, _ = candidate_axis(chosen, a_normals, a_edges, b_normals, b_edges, direction, perpendicular)
-    length = sqrt(dot(axis, axis))
-    divisor = length if length > 0 else like(zero, 1.0)
-    unit = (axis[0] / divisor, axis[1] / divisor, axis[2] / divisor)
+    unit = normalize_or(axis, axis)  # at unit size: the cross of two edges 1e-171 long is a direction too
     if at_start:
         low_a, high_a = _extent(axis, a_vertices)
         low_b, high_b = _extent(axis, b_vertices)
-        sign = like(zero, 1.0) if (high_b - low_a) / length <= (high_a - low_b) / length else -like(zero, 1.0)
+        sign = like(zero, 1.0) if high_b - low_a <= high_a - low_b else -like(zero, 1.0)
     else:
         sign = like(zero, 1.0) if dot(axis, direction) < 0 else -like(zero, 1.0)
     normal = plus_zero(scale(sign, unit))
@@ -184,6 +182,16 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
 
 
 # --- which features touch, and where ---------------------------------------------------------
+
+def contact_rtol(dtype) -> float:
+    """How close to the extreme along the normal a vertex counts as touching, as a
+    fraction of the scale, for shapes given in ``dtype``: ``tolerance.HULL_RTOL``, or
+    the rounding of the dtype's coordinates (``tolerance.COORDINATE_ROUNDING_ULPS``
+    ulps) if coarser.  The kernels compute in float64, but a float32 box's faces are
+    flat only to 1e-8: with the float64 slack its touching face read as one corner,
+    and the contact point went 0.03-0.5 off the surface (issue #31)."""
+    return max(tolerance.HULL_RTOL, tolerance.COORDINATE_ROUNDING_ULPS * float(np.finfo(dtype).eps))
+
 
 @kernel
 def _nearest_on_segment(start, end, point):
@@ -359,11 +367,11 @@ def _onto_plane(vertices, normal, plane):
 
 @kernel
 def contact_features(a_vertices, a_edge_ends, b_vertices, b_edge_ends, b_normals, b_faces, b_dimension, direction,
-                     t, normal):
+                     t, normal, rtol):
     """(point, B's feature code and index, face index, what A's and B's touching
     features span (1 a point, 2 a segment, 3 a polygon)) at a contact: B's vertices
     extreme along the normal and A's (moved to t) extreme against it say which
-    features touch (within ``tolerance.HULL_RTOL`` of the scale)."""
+    features touch (within ``rtol`` of the scale: ``contact_rtol``)."""
     zero = like(direction[0], 0.0)
     hit = t == t
     moved = np.empty_like(a_vertices)
@@ -375,7 +383,7 @@ def contact_features(a_vertices, a_edge_ends, b_vertices, b_edge_ends, b_normals
     largest_b = zero
     for i in range(b_vertices.shape[0]):
         largest_b = maximum(largest_b, largest_magnitude(row(b_vertices, i)))
-    slack = like(zero, tolerance.HULL_RTOL) * maximum(largest, largest_b)
+    slack = like(zero, rtol) * maximum(largest, largest_b)
     normal = normal if hit else (zero, zero, zero)
     plane = dot(row(b_vertices, 0), normal)
     for i in range(1, b_vertices.shape[0]):
