@@ -282,6 +282,23 @@ def test_sphere_grazing_a_vertex_on_its_tree_sphere():
                feature=("vertex", 1), face_index=0)
 
 
+@pytest.mark.parametrize("margins, status", [(0.5, "leaf missed"), (2.0, "culled")])
+def test_tree_spheres_are_widened_by_the_culling_margin(margins, status):
+    """The node test's margin (``tolerance.BVH_CULL_RTOL`` of the query's scale: the
+    largest of its coordinates and motion, 6, plus the tree's extent, 4) at half and
+    twice it: the sphere of the test above passing the tree sphere that many margins
+    clear of it (and so the vertex (4, 0, 0)) misses either way, but the leaf is
+    tested (half a margin) or culled (two).  The margin is written out, 1e-12, so that
+    its value is pinned too.  (With the constant x10 or the reach's margin x10 the
+    second was tested; /10 the first was culled.)"""
+    mesh = TriangleMesh([[0.0, 0, 0], [4, 0, 0], [2, 1, 0]], [[0, 1, 2]])
+    assert mesh.tree.extent == 4
+    trace = TraversalTrace()
+    clear = margins * 1e-12 * (6 + 4)
+    assert_miss(sweep(Sphere([4.5 + clear, 0, -3], 0.5), mesh, [0, 0, 6.0], trace=trace))
+    assert [STATUS_NAMES[code] for code in trace.status] == [status]
+
+
 def height_grid(count: int = 12) -> TriangleMesh:
     """A bumpy count x count grid: vertex (x / 2, y / 2, 0.3 ((7 x + 3 y) mod 5) / 5)
     for x, y in 0..count, two triangles per cell (x-major, the cell's (a, b, c) then
