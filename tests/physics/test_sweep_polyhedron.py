@@ -15,6 +15,7 @@ from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, 
 from sweeplab.physics.gjk import closest_on_simplex, convex_cast
 from sweeplab.physics.hull import MAX_HULL_POINTS, convex_hull
 from sweeplab.physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.sweep.sat import _overlap_in_time
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 from tests.physics.bodies import body_of, scale
 from tests.physics.bodies import gap as gap_of
@@ -499,6 +500,34 @@ def test_regression_flat_hulls_that_meet_only_when_coplanar_touch():
     for corners in (target.vertices, moved):  # the contact point lies in both triangles (their overlap)
         weights = np.linalg.lstsq(np.c_[corners[:, 1:], np.ones(3)].T, np.r_[result.point[1:], 1.0], rcond=None)[0]
         assert np.all(weights >= -1e-9), weights
+
+
+@pytest.mark.parametrize("ulps, touching", [(3, True), (4, True), (5, False)])
+def test_a_one_instant_touch_allows_an_entry_a_few_ulps_after_the_exit(ulps, touching):
+    """``sat._overlap_in_time`` at its threshold: when the earliest exit is an axis that
+    overlaps for one instant only, a latest entry up to ``tolerance.SAT_TOUCH_ULPS``
+    (4) ulps of the exit after it is that touch, rounded apart.  Exit 0.5 (ulp 2^-53),
+    entry 3, 4 or 5 ulps later: touching, touching, apart; without the one-instant
+    axis, an entry one ulp after the exit is apart.  (With ``<``, the constant x10 or
+    /10 one of these changed.)"""
+    leave = 0.5
+    entry = leave + ulps * 2.0**-53
+    assert bool(_overlap_in_time(entry, leave, True)) is touching
+    assert bool(_overlap_in_time(entry, leave, False)) is False
+    assert bool(_overlap_in_time(math.nextafter(leave, 1), leave, False)) is False
+
+
+@pytest.mark.parametrize("instant", [False, True])
+def test_overlap_in_time_counts_the_ends_of_the_sweep(instant):
+    """The interval [entry, leave] meets [0, 1] touching either end: an entry at 1
+    exactly (also one ulp after a one-instant exit), a leave at 0 exactly, and an
+    entry equal to the leave."""
+    assert bool(_overlap_in_time(1.0, 1.0, instant)) is True
+    assert bool(_overlap_in_time(0.0, 0.0, instant)) is True
+    assert bool(_overlap_in_time(math.nextafter(1.0, 2), 2.0, instant)) is False
+    assert bool(_overlap_in_time(-1.0, math.nextafter(0.0, -1), instant)) is False
+    assert bool(_overlap_in_time(0.25, 0.25, instant)) is True
+    assert bool(_overlap_in_time(1.0, 1 - 2.0**-53, True)) is True  # a one-instant touch at t = 1, an ulp apart
 
 
 def test_regression_point_like_and_straight_hulls_answer_as_points_and_segments():
