@@ -228,6 +228,29 @@ def test_core_piercing_a_face_at_its_middle_leaves_by_the_tie_rule(direction, no
     assert_hit(result, t=0.0, normal=normal, point=[0.5, 0.5, 0], depth=0.15, feature=("face", 0))
 
 
+@pytest.mark.parametrize("direction", [[0.0, 0, 1], [1.0, 0, 0]])
+@pytest.mark.parametrize("gap", [-GRAZE, 0.0, GRAZE])
+def test_capsule_lying_on_a_triangle_and_moving_off_or_along_it_is_ignored(gap, direction):
+    """The capsule-polygon t = 0 touch test ``best_distance <= radius``
+    (``capsule_polygon_at_start``) at, just inside and just outside its threshold: a
+    core lying 0.5 + gap above the face, radius 0.5.  Moving up (+z) or along the face
+    (+x) with ``ignore_separating``, none is a hit (``dot(direction, normal) >= 0``).
+    (With ``<`` gap 0 was a hit at t = 0 both ways; with ``> 0`` the sliding ones at
+    gaps 0 and -2^-40 were.)"""
+    capsule = Capsule([1.0, 1, 0.5 + gap], [2.0, 1, 0.5 + gap], 0.5)
+    assert_miss(sweep(capsule, triangle(), direction, ignore_separating=True))
+
+
+@pytest.mark.parametrize("gap, t, depth", [(-GRAZE, 0.0, GRAZE), (0.0, 0.0, None), (GRAZE, GRAZE, None)])
+def test_capsule_lying_on_a_triangle_and_pressing_into_it(gap, t, depth):
+    """The same core moving down (-z): overlapping by 2^-40, touching exactly (t = 0,
+    no depth) and 2^-40 above (t = 2^-40): hits on the face, normal +z."""
+    capsule = Capsule([1.0, 1, 0.5 + gap], [2.0, 1, 0.5 + gap], 0.5)
+    found = sweep(capsule, triangle(), [0.0, 0, -1], ignore_separating=True)
+    assert_hit(found, t=t, normal=[0, 0, 1], depth=depth, feature=("face", 0))
+    assert found.point[2] == 0 and 1 <= found.point[0] <= 2 and found.point[1] == 1
+
+
 def test_capsule_against_polygon_face_index():
     from sweeplab.physics import Polygon
 
