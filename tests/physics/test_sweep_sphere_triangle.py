@@ -161,8 +161,8 @@ def test_resting_on_the_face_and_moving_off_or_along_it_is_ignored(lift, directi
     assert_miss(sweep(Sphere([1.0, 1, 1 + lift], 1.0), TRIANGLE, direction, ignore_separating=True))
 
 
-@pytest.mark.parametrize("y, feature, normal", [(-GRAZE, ("edge", 0), [0, -2 * GRAZE, 1]), (0.0, ("face", 0), [0, 0, 1]),
-                                                (GRAZE, ("face", 0), [0, 0, 1])])
+@pytest.mark.parametrize("y, feature, normal", [(-GRAZE, ("edge", 0), [0, -2 * GRAZE, 1]),
+                                                (0.0, ("face", 0), [0, 0, 1]), (GRAZE, ("face", 0), [0, 0, 1])])
 def test_overlap_above_an_edge_goes_to_the_face(y, feature, normal):
     """At t = 0 the face and an edge are equally near when the center lies above the
     edge: a unit sphere still at (1, y, 0.5) overlaps edge 0 and, for y >= 0, the face
