@@ -49,6 +49,34 @@ def test_hulls_of_a_box_a_tetrahedron_and_random_points():
     assert np.all(points @ hull.normals.T <= hull.offsets + 1e-12)  # every point inside every face
 
 
+UNIT_CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+
+
+@pytest.mark.parametrize("beyond, faces", [(0.5e-7, 6), (2e-7, 9)])
+def test_points_within_a_ten_millionth_of_the_extent_are_one_vertex(beyond, faces):
+    """``tolerance.HULL_MERGE_RTOL`` (1e-7 of the extent, about sqrt 3 here; written out
+    to pin it): the unit cube and a point ``beyond`` past its corner (1, 1, 1) along
+    the diagonal, sqrt(3) ``beyond`` from it.  At half the tolerance the two are one
+    vertex, the corner: a cube; at twice it the far point is a vertex and the three
+    faces at that corner fold (9 faces).  (With the tolerance x10 the second was
+    a cube; /10 the first had 9 faces.)"""
+    hull = convex_hull(np.vstack([UNIT_CUBE, [1 + beyond] * 3]))
+    assert (len(hull.vertices), len(hull.faces)) == (8, faces)
+    assert hull.vertices.max() == (1.0 if faces == 6 else 1 + beyond)
+
+
+@pytest.mark.parametrize("rise, faces", [(1e-10, 6), (3e-10, 7)])
+def test_points_within_a_ten_billionth_of_a_plane_are_on_it(rise, faces):
+    """``tolerance.HULL_RTOL`` (1e-10 of the extent, about sqrt 3 here; written out to
+    pin it): the unit cube with its corner (1, 1, 1) raised by ``rise``.  Within the
+    tolerance the top stays one square face (6 faces); beyond it the top folds along
+    a diagonal (7).  (With the tolerance x10 the second had 6 faces; /10 the first
+    had 7.)"""
+    corners = UNIT_CUBE.copy()
+    corners[-1, 2] += rise
+    assert len(convex_hull(corners).faces) == faces
+
+
 def test_near_duplicate_points_leave_no_hole():
     """Regression (hypothesis, session 2): two points 1e-8 apart made planes no
     triple could fit, the sliver face was lost and the hull had a hole (Euler
