@@ -9,12 +9,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Segment, Sphere, Triangle, sweep
 from sweeplab.physics.core import bounding_ball
-from sweeplab.physics.sweep.bounds import may_touch
+from sweeplab.physics.sweep.bounds import SLACK_ULPS, may_touch
+from sweeplab.physics.sweep.rounded import ball_entry_time
 from tests.physics.expect import assert_hit
 from tests.physics.rational import rational
 from tests.physics.strategies import coordinate, vector
@@ -86,3 +88,39 @@ def test_a_sphere_reaching_a_triangle_vertex_far_from_the_origin():
 def test_boxes_face_to_face_at_the_end_of_the_motion():
     found = sweep(ConvexPolyhedron.box([1.0, 1, 1], [-5.0, 0, 0]), ConvexPolyhedron.box([1.0, 1, 1]), [3.0, 0, 0])
     assert_hit(found, t=1.0, normal=[-1, 0, 0], point=[-1.0, 0, 0], face_index=0)
+
+
+def test_widened_balls_meeting_exactly_at_the_end_of_the_motion_may_touch():
+    """``may_touch``'s entry test ``<= 1`` at its threshold.  Balls of radius 0.5, one at
+    the origin moving by (1, 0, 0), the other at (x, 0, 0): the reach 1 is widened by
+    ``SLACK_ULPS`` ulps of the scale (x + 2), 9.09e-13, and x = 2.0000000000009095 is
+    where the widened balls meet at t = 1.0 exactly (computed): kept; one float
+    farther they never meet in [0, 1]: skipped; one float nearer: kept."""
+    at = 2.0000000000009095
+    scale = at + 2
+    assert at - 2 == pytest.approx(SLACK_ULPS * np.finfo(float).eps * scale, rel=1e-3)
+    assert ball_entry_time((-at, 0.0, 0.0), (1.0, 0.0, 0.0), 1.0 + SLACK_ULPS * np.finfo(float).eps * scale) == 1.0
+    for x, kept in ((np.nextafter(at, 0), True), (at, True), (np.nextafter(at, 3), False)):
+        assert may_touch((0.0, 0.0, 0.0), 0.5, (1.0, 0.0, 0.0), (float(x), 0.0, 0.0), 0.5) == kept, x
+
+
+@pytest.mark.parametrize("a, b, radius, center, direction", [
+    ([-1.2014199464752502, 0.24634681630057376, 0.3893824943072124],
+     [1.4337737091980465, -0.13333384125756043, 1.3195651246437952], 0.5715069078042142,
+     [2.292513799419694, -0.2691319572915951, 0.5640888015233033],
+     [-0.6494562678128856, 0.11771455412675041, 1.8879485797937658]),
+    ([-1.4687814917428472, 0.06733974705613877, -0.4199482800096521],
+     [1.1600612719231997, -0.14003079929809115, 0.9232361965926912], 0.6094934889214662,
+     [1.8780897282345475, 0.781673420735668, 1.003103459828411],
+     [-0.35322221212212196, -1.9288255013530629, 0.39353049969940035]),
+])
+def test_sphere_grazing_a_segment_end_along_its_bounding_ball(a, b, radius, center, direction):
+    """A sphere whose center passes the segment's end b at the sphere's radius, square
+    to the segment: it grazes b exactly where it grazes the segment's bounding ball
+    (center (a + b) / 2, radius |b - a| / 2), at t = 0.5.  Exactly (rationals) the
+    closest approach is within the radius: a hit.  The bounding-ball test rounds
+    the other way here: without its ``SLACK_ULPS`` widening it skipped the pair (a
+    miss; 28 of 300 such end grazes flipped)."""
+    assert exact_min_distance_squared(center, direction, b) <= Fraction(radius) ** 2
+    found = sweep(Sphere(center, radius), Segment(a, b), direction)
+    assert found.hit and abs(found.t - 0.5) < 1e-8 and (found.feature.kind, found.feature.index) == ("vertex", 1)

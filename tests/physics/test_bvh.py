@@ -132,6 +132,26 @@ def test_mesh_pose_validation_and_sharing():
     assert mesh.has_identity_pose and not moved.has_identity_pose
 
 
+@pytest.mark.parametrize("shear, accepted", [(np.nextafter(1e-9, 0), True), (1e-9, True),
+                                             (np.nextafter(1e-9, 1), False), (1e-8, False)])
+def test_a_pose_rotation_is_orthonormal_to_a_billionth(shear, accepted):
+    """``tolerance.ROTATION_ATOL`` (1e-9, written out to pin it) at, one float inside
+    and one float outside its threshold, and ten times beyond: the identity with
+    ``shear`` in row 0, column 1, whose R^T R - I has that entry exactly (1 x shear,
+    plus 0 x 1 and 0 x 0; its diagonal is off by shear^2 only).  (With ``>=`` the
+    second was refused; with the tolerance x10 the last two were taken, /10 the first
+    refused.)"""
+    rotation = np.eye(3)
+    rotation[0, 1] = shear
+    assert np.abs(rotation.T @ rotation - np.eye(3)).max() == shear
+    mesh = TriangleMesh(*grid_mesh(1))
+    if accepted:
+        assert mesh.moved(rotation=rotation).rotation[0, 1] == shear
+    else:
+        with pytest.raises(ValueError, match="rotation must be a proper rotation matrix"):
+            mesh.moved(rotation=rotation)
+
+
 def test_the_tree_is_the_same_with_one_thread_or_many():
     vertices, faces = jittered_grid(24)  # 1,152 triangles: levels of up to 576 nodes, shared out among threads
     one = with_threads(1, lambda: build_sphere_tree(vertices, faces))

@@ -1,6 +1,8 @@
 """Target cores as the compiled kernels see them: face normal, inside test, widest
 feature, rounding."""
 
+import math
+
 import numpy as np
 
 from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, face_normal,
@@ -48,3 +50,34 @@ def test_within_rounding_scales_with_the_coordinates():
     assert is_within_rounding((1e-14, 0.0, 0.0), 1.0)
     assert not is_within_rounding((1e-13, 0.0, 0.0), 1.0)
     assert is_within_rounding((1e-8, 0.0, 0.0), 1e6)
+
+
+def test_within_rounding_at_its_threshold():
+    """``is_within_rounding``'s ``<=`` at, one float inside and one float outside the
+    rounding of unit coordinates: ``COORDINATE_ROUNDING_ULPS`` (64) ulps of 1, 2^-46,
+    written out to pin the count.  (With ``<`` the first was outside.)"""
+    rounding = 64 * 2.0**-52
+    assert is_within_rounding((rounding, 0.0, 0.0), 1.0)
+    assert is_within_rounding((math.nextafter(rounding, 0), 0.0, 0.0), 1.0)
+    assert not is_within_rounding((math.nextafter(rounding, 1), 0.0, 0.0), 1.0)
+
+
+def test_a_face_normal_no_longer_than_the_rounding_of_the_extent_vanishes():
+    """``face_normal``'s ``length > rounding * extent`` at its threshold: the triangle's
+    Newell normal is (0, 0, 2); with an extent of 1 and a rounding of 2 it is exactly
+    that rounding (no face), one float below it a face, one float above none.  (With
+    ``>=`` the first had a face.)"""
+    assert face_normal(TRIANGLE, 1.0, 2.0) == (0.0, 0.0, 0.0)
+    assert face_normal(TRIANGLE, 1.0, math.nextafter(2.0, 0)) == (0.0, 0.0, 1.0)
+    assert face_normal(TRIANGLE, 1.0, math.nextafter(2.0, 3)) == (0.0, 0.0, 0.0)
+
+
+def test_an_edge_no_longer_than_the_slack_does_not_bound_the_face():
+    """``inside_face``'s ``length > slack`` at its threshold: edge 2 of the triangle,
+    from (0, 1, 0) to the origin, is 1 long; the point (-0.1, 0.5, 0) lies beyond it
+    only.  With a slack of 1 (at) or one float more the edge does not bound the face:
+    inside; one float less it does: outside.  (With ``>=`` the first was outside.)"""
+    beyond_edge_2 = (-0.1, 0.5, 0.0)
+    assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, 1.0)
+    assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, math.nextafter(1.0, 2))
+    assert not inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, math.nextafter(1.0, 0))

@@ -65,6 +65,34 @@ def test_internal_edges_up_to_the_angle_tolerance(flip):
         assert not np.any(edges.internal[:, 1:])  # the outer edges
 
 
+AT_THE_LIMIT = 0.00010000000033333334
+"""tan(1e-4): the second hinge face's normal (-s, 0, 1) / sqrt(s^2 + 1) is then
+sin(INTERNAL_EDGE_ANGLE) = sin(1e-4) off the first face's (0, 0, 1), as computed."""
+
+
+@pytest.mark.parametrize("rise, internal", [(np.nextafter(AT_THE_LIMIT, 0), True), (AT_THE_LIMIT, True),
+                                            (np.nextafter(AT_THE_LIMIT, 1), False)])
+def test_internal_edge_at_the_angle_tolerance(rise, internal):
+    """The rule ``|n x n'| <= sin(INTERNAL_EDGE_ANGLE)`` (``is_internal``) at, one float
+    inside and one float outside its threshold: a hinge whose second face rises by
+    ``rise`` over a run of 1 (its normal (-rise, 0, 1) computed exactly, then
+    divided by its length).  (With ``<`` the middle one was not internal.)"""
+    assert abs(AT_THE_LIMIT / np.sqrt(AT_THE_LIMIT * AT_THE_LIMIT + 1.0)) == np.sin(tolerance.INTERNAL_EDGE_ANGLE)
+    vertices = np.array([[0, 0, 0], [0, 1, 0], [-1, 0.5, 0], [1, 0.5, rise]])
+    edges = mesh_edges(vertices, np.array([[0, 1, 2], [1, 0, 3]]))
+    assert edges.internal[:, 0].tolist() == [internal, internal]
+
+
+@pytest.mark.parametrize("angle, internal", [(5e-5, True), (2e-4, False)])
+def test_internal_edge_angle_is_a_ten_thousandth_of_a_radian(angle, internal):
+    """The documented value of ``tolerance.INTERNAL_EDGE_ANGLE`` (1e-4 rad) pinned by
+    inputs: a hinge bent by 5e-5 rad (float32 floors are flat to ~1e-7) is flat
+    there, one bent by 2e-4 rad (0.011 degrees) a crease.  (With 1e-5 the first was
+    a crease; with 1e-3 the second was flat.)"""
+    edges = mesh_edges(*hinge(angle))
+    assert edges.internal[:, 0].tolist() == [internal, internal]
+
+
 def test_zero_area_faces_have_a_zero_normal_and_no_internal_edge():
     vertices = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [2, 0, 0], [5, 5, 5], [6, 5, 5]], float)
     # face 1 lies on a line, face 2 repeats a vertex: its edges 1 and 2 are the same two vertices

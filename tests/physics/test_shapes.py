@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh,
+                              tolerance)
 
 
 @pytest.mark.parametrize("build, argument", [
@@ -53,6 +54,44 @@ def test_zero_plane_normal():
 def test_non_planar_polygon():
     with pytest.raises(ValueError, match="^vertices must be planar"):
         Polygon([[0, 0, 0], [1, 0, 0], [1, 1, 1e-6], [0, 1, 0]])
+
+
+def warped_unit_square(warp: float) -> np.ndarray:
+    """The unit square with its corners raised and lowered by ``warp`` in turn: every
+    vertex lies ``warp`` off the best-fit plane z = 0 (a saddle)."""
+    return np.array([[0.0, 0, warp], [1.0, 0, -warp], [1.0, 1, warp], [0.0, 1, -warp]])
+
+
+@pytest.mark.parametrize("factor, planar", [(1 - 1e-3, True), (1.0, True), (1 + 1e-3, False), (10.0, False)])
+def test_planarity_threshold_is_polygon_rtol_of_the_extent(factor, planar):
+    """A polygon is planar while every vertex lies within ``tolerance.POLYGON_RTOL`` of
+    its extent (twice its farthest vertex from the centroid: sqrt 2 here) of the
+    fitted plane, plus the rounding of its coordinates and normal (~3e-14 here, below
+    1e-3 of the slack): a saddle warped by that slack times ``factor`` is accepted at
+    and just inside it, rejected just outside.  (With the slack x10 in
+    ``core.polygon_slack`` the third was accepted, /10 the first two rejected; the
+    constant's value is pinned by the next test.)"""
+    extent = 2 * np.linalg.norm(warped_unit_square(1e-9) - [0.5, 0.5, 0], axis=1).max()
+    vertices = warped_unit_square(factor * tolerance.POLYGON_RTOL * extent)
+    if planar:
+        assert Polygon(vertices).vertices.shape == (4, 3)
+    else:
+        with pytest.raises(ValueError, match="^vertices must be planar"):
+            Polygon(vertices)
+
+
+@pytest.mark.parametrize("warp, planar", [(1e-9, True), (1.5e-9, False)])
+def test_a_unit_square_warped_by_a_billionth_is_planar(warp, planar):
+    """The documented value of ``tolerance.POLYGON_RTOL`` (1e-9 of the extent, sqrt 2
+    for the unit square: a 1.41e-9 warp) pinned by inputs: a unit square warped by
+    1e-9 (a polygon stored through a few transforms in float32 and back is off by
+    more than 1e-15) is accepted, by 1.5e-9 rejected.  (With 1e-10 the first was
+    rejected; with 1e-8 the second accepted.)"""
+    if planar:
+        assert Polygon(warped_unit_square(warp)).vertices.shape == (4, 3)
+    else:
+        with pytest.raises(ValueError, match="^vertices must be planar"):
+            Polygon(warped_unit_square(warp))
 
 
 def test_non_convex_polygon():

@@ -83,6 +83,30 @@ def test_overlap_between_sides_and_ignore_separating():
     assert sweep(moving, target, [0.0, 0, -1], ignore_separating=True).hit is True
 
 
+@pytest.mark.parametrize("direction", [[0.0, 0, 1], [1.0, 0, 0]])
+@pytest.mark.parametrize("gap", [-GRAZE, 0.0, GRAZE])
+def test_capsules_touching_at_the_start_and_moving_apart_are_ignored(gap, direction):
+    """The t = 0 touch test ``distance <= total_radius`` (``segment_at_start``) at,
+    just inside and just outside its threshold: parallel cores 1 + gap apart, radii
+    0.5 each.  Moving apart (+z) or sliding along (+x) with ``ignore_separating``,
+    none is a hit: touching or overlapping, the motion does not deepen it
+    (``dot(direction, normal) >= 0``).  With ``<`` the exact touch (gap 0) was not
+    touching at t = 0 and the sweep answered a hit at t = 0; with ``> 0`` the
+    sliding ones were hits at t = 0."""
+    moving, target = Capsule([0.0, 0, 1 + gap], [1.0, 0, 1 + gap], 0.5), Capsule([0.0, 0, 0], [1.0, 0, 0], 0.5)
+    assert_miss(sweep(moving, target, direction, ignore_separating=True))
+
+
+@pytest.mark.parametrize("gap, t, depth", [(-GRAZE, 0.0, GRAZE), (0.0, 0.0, None), (GRAZE, GRAZE, None)])
+def test_capsules_touching_at_the_start_and_moving_closer(gap, t, depth):
+    """The same cores moving together: overlapping by 2^-40 (depth 2^-40), touching
+    exactly (t = 0, no depth) and 2^-40 apart (t = 2^-40)."""
+    moving, target = Capsule([0.0, 0, 1 + gap], [1.0, 0, 1 + gap], 0.5), Capsule([0.0, 0, 0], [1.0, 0, 0], 0.5)
+    found = sweep(moving, target, [0.0, 0, -1], ignore_separating=True)
+    assert_hit(found, t=t, normal=[0, 0, 1], depth=depth)
+    assert found.point[2] == 0.5 and 0 <= found.point[0] <= 1 and found.point[1] == 0
+
+
 def test_sphere_against_capsule_side_and_cap():
     capsule = Capsule([0.0, -1, 0], [0.0, 1, 0], 0.5)
     assert_hit(sweep(Sphere([5.0, 0, 0], 1.0), capsule, [-10.0, 0, 0]), t=0.35, normal=[1, 0, 0],
@@ -189,6 +213,42 @@ def test_core_crossing_an_edge_at_right_angles():
 def test_core_piercing_the_face_separates_by_the_shorter_way():
     result = sweep(Capsule([1.0, 1, -0.2], [1.0, 1, 5], 0.5), triangle(), [1.0, 0, 0])
     assert_hit(result, t=0.0, normal=[0, 0, 1], point=[1, 1, 0], depth=0.7, feature=("face", 0))
+
+
+@pytest.mark.parametrize("direction, normal", [([1.0, 0, 0], [0, 0, 1]), ([0.0, 0, 0], [0, 0, 1]),
+                                               ([0.0, 0, 1], [0, 0, 1]), ([0.0, 0, -1], [0, 0, -1])])
+def test_core_piercing_a_face_at_its_middle_leaves_by_the_tie_rule(direction, normal):
+    """The escape tie of ``capsule_polygon_at_start``: a core from z = -0.1 to 0.1
+    pierces the triangle's face (normal +z) at its middle, so leaving up (0.1) and
+    down (0.1) tie exactly.  A motion along the face or none leaves up, the face's
+    own side (``dot(axis, direction) >= 0``); a motion into either side leaves on
+    it (``up < down`` strict).  With ``> 0`` the sideways motion left down (-z); with
+    ``up <= down`` the downward one left up."""
+    result = sweep(Capsule([0.5, 0.5, -0.1], [0.5, 0.5, 0.1], 0.05), triangle(), direction)
+    assert_hit(result, t=0.0, normal=normal, point=[0.5, 0.5, 0], depth=0.15, feature=("face", 0))
+
+
+@pytest.mark.parametrize("direction", [[0.0, 0, 1], [1.0, 0, 0]])
+@pytest.mark.parametrize("gap", [-GRAZE, 0.0, GRAZE])
+def test_capsule_lying_on_a_triangle_and_moving_off_or_along_it_is_ignored(gap, direction):
+    """The capsule-polygon t = 0 touch test ``best_distance <= radius``
+    (``capsule_polygon_at_start``) at, just inside and just outside its threshold: a
+    core lying 0.5 + gap above the face, radius 0.5.  Moving up (+z) or along the face
+    (+x) with ``ignore_separating``, none is a hit (``dot(direction, normal) >= 0``).
+    (With ``<`` gap 0 was a hit at t = 0 both ways; with ``> 0`` the sliding ones at
+    gaps 0 and -2^-40 were.)"""
+    capsule = Capsule([1.0, 1, 0.5 + gap], [2.0, 1, 0.5 + gap], 0.5)
+    assert_miss(sweep(capsule, triangle(), direction, ignore_separating=True))
+
+
+@pytest.mark.parametrize("gap, t, depth", [(-GRAZE, 0.0, GRAZE), (0.0, 0.0, None), (GRAZE, GRAZE, None)])
+def test_capsule_lying_on_a_triangle_and_pressing_into_it(gap, t, depth):
+    """The same core moving down (-z): overlapping by 2^-40, touching exactly (t = 0,
+    no depth) and 2^-40 above (t = 2^-40): hits on the face, normal +z."""
+    capsule = Capsule([1.0, 1, 0.5 + gap], [2.0, 1, 0.5 + gap], 0.5)
+    found = sweep(capsule, triangle(), [0.0, 0, -1], ignore_separating=True)
+    assert_hit(found, t=t, normal=[0, 0, 1], depth=depth, feature=("face", 0))
+    assert found.point[2] == 0 and 1 <= found.point[0] <= 2 and found.point[1] == 1
 
 
 def test_capsule_against_polygon_face_index():

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sweeplab.physics import Capsule, Segment, Sphere, Triangle, TriangleMesh, sweep, tolerance
 from sweeplab.physics.sweep.mesh import edges_of as mesh_edges_of
 from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
+from sweeplab.physics.sweep.rounded import segment_ball_entry_time
 from sweeplab.physics.traversal import STATUS_NAMES, TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
 from tests.physics.expect import assert_close, assert_hit, assert_miss
@@ -279,6 +280,61 @@ def test_sphere_grazing_a_vertex_on_its_tree_sphere():
     assert mesh.tree.centers.tolist() == [[2, 0, 0]] and mesh.tree.radii.tolist() == [2]
     assert_hit(sweep(Sphere([4.5, 0, -3], 0.5), mesh, [0, 0, 6]), t=0.5, normal=[1, 0, 0], point=[4, 0, 0],
                feature=("vertex", 1), face_index=0)
+
+
+@pytest.mark.parametrize("margins, status", [(0.5, "leaf missed"), (2.0, "culled")])
+def test_tree_spheres_are_widened_by_the_culling_margin(margins, status):
+    """The node test's margin (``tolerance.BVH_CULL_RTOL`` of the query's scale: the
+    largest of its coordinates and motion, 6, plus the tree's extent, 4) at half and
+    twice it: the sphere of the test above passing the tree sphere that many margins
+    clear of it (and so the vertex (4, 0, 0)) misses either way, but the leaf is
+    tested (half a margin) or culled (two).  The margin is written out, 1e-12, so that
+    its value is pinned too.  (With the constant x10 or the reach's margin x10 the
+    second was tested; /10 the first was culled.)"""
+    mesh = TriangleMesh([[0.0, 0, 0], [4, 0, 0], [2, 1, 0]], [[0, 1, 2]])
+    assert mesh.tree.extent == 4
+    trace = TraversalTrace()
+    clear = margins * 1e-12 * (6 + 4)
+    assert_miss(sweep(Sphere([4.5 + clear, 0, -3], 0.5), mesh, [0, 0, 6.0], trace=trace))
+    assert [STATUS_NAMES[code] for code in trace.status] == [status]
+
+
+def height_grid(count: int = 12) -> TriangleMesh:
+    """A bumpy count x count grid: vertex (x / 2, y / 2, 0.3 ((7 x + 3 y) mod 5) / 5)
+    for x, y in 0..count, two triangles per cell (x-major, the cell's (a, b, c) then
+    (a, c, d))."""
+    heights = [[x / 2, y / 2, 0.3 * ((7 * x + 3 * y) % 5) / 5] for x in range(count + 1) for y in range(count + 1)]
+    faces = []
+    for x in range(count):
+        for y in range(count):
+            a = x * (count + 1) + y
+            faces += [[a, a + count + 1, a + count + 2], [a, a + count + 2, a + 1]]
+    return TriangleMesh(heights, faces)
+
+
+def test_segment_node_bound_follows_the_closest_point_along_the_motion():
+    """The capsule's node test (``rounded.segment_ball_entry_time``): where along the
+    core its side first touches a node sphere is ``closest + t_side * rate``.  The core
+    (-1.75, 0, 3) + s (2, 0, 0) moving by (2, 0, -4) reaches the unit ball about the
+    origin with its side at t = 0.5, at s = 0.875 - 0.5 = 0.375, inside the core.
+    With the sign flipped (s = 1.375) the side was dropped and the end ball at s = 0
+    answered t = 0.557: a node entered later than it is, so culled wrongly."""
+    assert segment_ball_entry_time((-1.75, 0.0, 3.0), (2.0, 0.0, 0.0), (2.0, 0.0, -4.0), 1.0) == 0.5
+
+
+def test_capsule_over_a_bumpy_grid_matches_every_triangle():
+    """The same node bound over a tree: a capsule coming down across a 12 x 12 height
+    grid first touches face 13 (at an edge) at t = 0.29963251052316764, the minimum
+    over its 288 triangles swept one by one.  With the node bound's sign flipped it
+    answered t = 0.5087 at face 61: the tree sphere holding face 13 was culled and the
+    capsule passed through its first contact."""
+    mesh = height_grid()
+    capsule, motion = Capsule([0.6, 5.7, 1.8], [-1.0, 3.6, 0.7], 0.1), [1.0, -4.5, -3.0]
+    result = sweep(capsule, mesh, motion)
+    every = sweep(capsule, triangles_of(mesh), motion)
+    first = np.nanmin(every.t)
+    assert np.flatnonzero(every.t == first).tolist() == [13]
+    assert (result.t, result.face_index) == (first, 13) and first == 0.29963251052316764
 
 
 def test_tie_between_equally_deep_faces_entered_at_the_same_time():

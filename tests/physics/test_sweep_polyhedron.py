@@ -15,6 +15,7 @@ from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, 
 from sweeplab.physics.gjk import closest_on_simplex, convex_cast
 from sweeplab.physics.hull import MAX_HULL_POINTS, convex_hull
 from sweeplab.physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.sweep.sat import _overlap_in_time
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 from tests.physics.bodies import body_of, scale
 from tests.physics.bodies import gap as gap_of
@@ -46,6 +47,34 @@ def test_hulls_of_a_box_a_tetrahedron_and_random_points():
     hull = convex_hull(points)
     assert len(hull.vertices) - len(hull.edges) + len(hull.faces) == 2  # Euler
     assert np.all(points @ hull.normals.T <= hull.offsets + 1e-12)  # every point inside every face
+
+
+UNIT_CUBE = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+
+
+@pytest.mark.parametrize("beyond, faces", [(0.5e-7, 6), (2e-7, 9)])
+def test_points_within_a_ten_millionth_of_the_extent_are_one_vertex(beyond, faces):
+    """``tolerance.HULL_MERGE_RTOL`` (1e-7 of the extent, about sqrt 3 here; written out
+    to pin it): the unit cube and a point ``beyond`` past its corner (1, 1, 1) along
+    the diagonal, sqrt(3) ``beyond`` from it.  At half the tolerance the two are one
+    vertex, the corner: a cube; at twice it the far point is a vertex and the three
+    faces at that corner fold (9 faces).  (With the tolerance x10 the second was
+    a cube; /10 the first had 9 faces.)"""
+    hull = convex_hull(np.vstack([UNIT_CUBE, [1 + beyond] * 3]))
+    assert (len(hull.vertices), len(hull.faces)) == (8, faces)
+    assert hull.vertices.max() == (1.0 if faces == 6 else 1 + beyond)
+
+
+@pytest.mark.parametrize("rise, faces", [(1e-10, 6), (3e-10, 7)])
+def test_points_within_a_ten_billionth_of_a_plane_are_on_it(rise, faces):
+    """``tolerance.HULL_RTOL`` (1e-10 of the extent, about sqrt 3 here; written out to
+    pin it): the unit cube with its corner (1, 1, 1) raised by ``rise``.  Within the
+    tolerance the top stays one square face (6 faces); beyond it the top folds along
+    a diagonal (7).  (With the tolerance x10 the second had 6 faces; /10 the first
+    had 7.)"""
+    corners = UNIT_CUBE.copy()
+    corners[-1, 2] += rise
+    assert len(convex_hull(corners).faces) == faces
 
 
 def test_near_duplicate_points_leave_no_hole():
@@ -502,6 +531,34 @@ def test_regression_flat_hulls_that_meet_only_when_coplanar_touch():
     for corners in (target.vertices, moved):  # the contact point lies in both triangles (their overlap)
         weights = np.linalg.lstsq(np.c_[corners[:, 1:], np.ones(3)].T, np.r_[result.point[1:], 1.0], rcond=None)[0]
         assert np.all(weights >= -1e-9), weights
+
+
+@pytest.mark.parametrize("ulps, touching", [(3, True), (4, True), (5, False)])
+def test_a_one_instant_touch_allows_an_entry_a_few_ulps_after_the_exit(ulps, touching):
+    """``sat._overlap_in_time`` at its threshold: when the earliest exit is an axis that
+    overlaps for one instant only, a latest entry up to ``tolerance.SAT_TOUCH_ULPS``
+    (4) ulps of the exit after it is that touch, rounded apart.  Exit 0.5 (ulp 2^-53),
+    entry 3, 4 or 5 ulps later: touching, touching, apart; without the one-instant
+    axis, an entry one ulp after the exit is apart.  (With ``<``, the constant x10 or
+    /10 one of these changed.)"""
+    leave = 0.5
+    entry = leave + ulps * 2.0**-53
+    assert bool(_overlap_in_time(entry, leave, True)) is touching
+    assert bool(_overlap_in_time(entry, leave, False)) is False
+    assert bool(_overlap_in_time(math.nextafter(leave, 1), leave, False)) is False
+
+
+@pytest.mark.parametrize("instant", [False, True])
+def test_overlap_in_time_counts_the_ends_of_the_sweep(instant):
+    """The interval [entry, leave] meets [0, 1] touching either end: an entry at 1
+    exactly (also one ulp after a one-instant exit), a leave at 0 exactly, and an
+    entry equal to the leave."""
+    assert bool(_overlap_in_time(1.0, 1.0, instant)) is True
+    assert bool(_overlap_in_time(0.0, 0.0, instant)) is True
+    assert bool(_overlap_in_time(math.nextafter(1.0, 2), 2.0, instant)) is False
+    assert bool(_overlap_in_time(-1.0, math.nextafter(0.0, -1), instant)) is False
+    assert bool(_overlap_in_time(0.25, 0.25, instant)) is True
+    assert bool(_overlap_in_time(1.0, 1 - 2.0**-53, True)) is True  # a one-instant touch at t = 1, an ulp apart
 
 
 def test_regression_point_like_and_straight_hulls_answer_as_points_and_segments():

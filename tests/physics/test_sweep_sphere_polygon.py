@@ -3,8 +3,9 @@
 import math
 
 import numpy as np
+import pytest
 
-from sweeplab.physics import Polygon, Sphere, sweep
+from sweeplab.physics import Point, Polygon, Sphere, sweep, tolerance
 from tests.physics.expect import assert_hit, assert_miss
 
 GRAZE = 2.0 ** -40
@@ -78,3 +79,30 @@ def test_polygon_of_coinciding_vertices_has_no_face():
     assert_miss(sweep(Sphere([0.0, 0.0, 0.0], 0.0), noise, [0.0, 0.0, 0.0]))
     result = sweep(Sphere([0.6, 0.8, 2.0], 0.5), noise, [0.0, 0.0, -3.0])
     assert result.hit and result.feature.kind in ("edge", "vertex")
+
+
+def chamfered_square(leg: float) -> Polygon:
+    """The unit square with its corner (1, 1) cut off by an edge of legs ``leg``."""
+    return Polygon([[0.0, 0, 0], [1.0, 0, 0], [1.0, 1 - leg, 0], [1 - leg, 1, 0], [0.0, 1, 0]])
+
+
+@pytest.mark.parametrize("length_in_slacks, hits", [(0.5, True), (2.0, False)])
+def test_a_chamfer_edge_bounds_the_face_only_beyond_the_slack(length_in_slacks, hits):
+    """An edge no longer than the polygon's slack (``tolerance.POLYGON_RTOL`` of its
+    extent, plus the coordinates' rounding: 1.7e-9 here) does not bound the face in
+    the inside test (``ball_core``).  A point ray comes down beside the chamfer, a
+    quarter of a leg in from the cut corner on either side: 1/(4 sqrt 2) of the
+    chamfer's length outside it.  A chamfer twice the slack long bounds the face: a
+    miss (the ray passes beside the edge).  Half the slack long it is a near-duplicate
+    vertex: the ray hits the face at t = 0.5.  (With the slack x10 the longer chamfer
+    was ignored too: a face hit; /10 the shorter one bounded the face: a miss.)"""
+    probe = chamfered_square(1e-9).vertices  # the slack barely depends on the leg
+    extent = 2 * np.linalg.norm(probe - probe.mean(axis=0), axis=1).max()
+    slack = tolerance.POLYGON_RTOL * extent + tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(float).eps
+    leg = length_in_slacks * slack / math.sqrt(2)
+    corner = 1 - leg / 4
+    result = sweep(Point([corner, corner, 1.0]), chamfered_square(leg), [0.0, 0, -2])
+    if hits:
+        assert_hit(result, t=0.5, normal=[0, 0, 1], point=[corner, corner, 0], feature=("face", 0), face_index=0)
+    else:
+        assert_miss(result)
