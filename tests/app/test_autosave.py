@@ -92,6 +92,25 @@ def test_undo_back_to_the_saved_state_is_clean(scene_file):
     assert editor.dirty
 
 
+def test_a_new_edit_after_undo_past_the_saved_state_is_unsaved(scene_file):
+    """The edit replaces the saved state on the undo stack: its state id must not be
+    the saved state's (ids of the dropped branch are dropped with it)."""
+    editor = Editor(load(scene_file), scene_file)
+    editor.set_direction([1.0, 2.0, 3.0])
+    assert editor.save()
+    editor.undo()
+    editor.set_direction([4.0, 5.0, 6.0])
+    assert editor.dirty
+
+
+def test_an_autosave_as_old_as_its_file_is_not_offered(scene_file):
+    editor = Editor(load(scene_file), scene_file)
+    editor.set_direction([1.0, 2.0, 3.0])
+    written = editor.autosave(force=True)
+    os.utime(written, ns=(scene_file.stat().st_mtime_ns,) * 2)
+    assert Editor(load(scene_file), scene_file).restorable is None
+
+
 def test_saved_files_get_normal_permissions(scene_file, tmp_path):
     old_umask = os.umask(0o022)
     try:

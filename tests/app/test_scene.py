@@ -1,6 +1,7 @@
 """The scene document: file round trip, validation, atomic saves, undo/redo (no GL)."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -69,6 +70,33 @@ def test_save_is_atomic_and_leaves_no_temporary(tmp_path):
     assert path.read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scene.json"]
     assert json.loads(before)["version"] == 1
+
+
+def spy_on_the_save(monkeypatch) -> list:
+    """What a save does, in order: ("fsync", inode) and ("replace", temporary, target, inode)."""
+    import os
+
+    events, fsync, replace = [], os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append(("fsync", os.fstat(fd).st_ino)), fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda source, target: (
+        events.append(("replace", str(source), str(target), os.stat(source).st_ino)), replace(source, target))[1])
+    return events
+
+
+def test_the_temporary_file_is_written_beside_the_target(tmp_path, monkeypatch):
+    """A rename is atomic only within one file system: a temporary in the system's temp
+    folder (another mount) would be copied, not renamed, over the scene."""
+    events = spy_on_the_save(monkeypatch)
+    save(awkward_scene(), tmp_path / "scene.json")
+    (_, temporary, target, _), = [event for event in events if event[0] == "replace"]
+    assert target == str(tmp_path / "scene.json") and os.path.dirname(temporary) == str(tmp_path)
+
+
+def test_the_temporary_file_is_fsynced_before_it_replaces_the_target(tmp_path, monkeypatch):
+    events = spy_on_the_save(monkeypatch)
+    save(awkward_scene(), tmp_path / "scene.json")
+    replaced = next(index for index, event in enumerate(events) if event[0] == "replace")
+    assert ("fsync", events[replaced][3]) in events[:replaced]
 
 
 def test_undo_redo_and_grouped_drags():
