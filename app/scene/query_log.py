@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sweeplab.scene.json_files import is_finite_number
+from sweeplab.scene.json_files import JsonFileError, is_finite_number, parse_json
 from sweeplab.scene.model import FORMAT as SCENE_FORMAT
 from sweeplab.scene.model import VERSION as SCENE_VERSION
 from sweeplab.scene.model import Scene, SceneError, SceneObject
@@ -192,9 +192,9 @@ def read_log(path) -> list[Query]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            data = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as error:
-            raise QueryLogError(f"{path} line {number}: not JSON ({error})") from None
+            data = parse_json(line, f"{path} line {number}")
+        except JsonFileError as error:
+            raise QueryLogError(str(error)) from None
         queries.append(query_from_json(data, f"{path} line {number}"))
     return queries
 

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.cli import main
-from sweeplab.scene.fixture import FixtureError, fixture_from_json, load_fixture, make_fixture, run_fixture, save_fixture
+from sweeplab.scene.fixture import (FixtureError, fixture_from_json, load_fixture, make_fixture, run_fixture,
+                                    save_fixture)
 from sweeplab.scene.model import Scene, SceneError, load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,3 +188,24 @@ def test_random_bytes_or_a_wrong_triangle_count_are_not_a_mesh(tmp_path, content
     path.write_bytes(content)
     with pytest.raises(MeshSourceError):
         _read(path)
+
+
+# --- numbers JSON holds and Python will not convert -----------------------------------
+
+HUGE_INTEGER = "9" * 5000
+"""More digits than Python converts from a string (4,300): ``json.loads`` raises ValueError."""
+
+
+def test_an_integer_of_5000_digits_is_one_line_and_exit_2_in_check_and_triage(tmp_path, capsys):
+    from tests.engines.test_query_log import FLOAT32_LOG
+
+    fixture = tmp_path / "huge.json"
+    fixture.write_text(json.dumps(FIXTURE).replace('"version": 1', f'"version": {HUGE_INTEGER}', 1))
+    assert main(["check", str(fixture)]) == 2
+    out = capsys.readouterr().out
+    assert f"ERROR  huge.json: {fixture} holds an integer of more than 4300 digits" in out and HUGE_INTEGER not in out
+    log = tmp_path / "huge.jsonl"
+    log.write_text(json.dumps(FLOAT32_LOG[0]).replace('"version": 1', f'"version": {HUGE_INTEGER}', 1) + "\n")
+    assert main(["triage", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"sweeplab triage: {log} line 1 holds an integer of more than 4300 digits\n"

@@ -74,7 +74,7 @@ def test_an_agreeing_log_exits_0_and_a_bad_one_2(tmp_path, capsys):
     path.write_text(json.dumps(FLOAT32_LOG[0]) + "\n")
     assert main(["triage", str(path)]) == 0
     path.write_text("{not json\n")
-    assert main(["triage", str(path)]) == 2 and "line 1: not JSON" in capsys.readouterr().err
+    assert main(["triage", str(path)]) == 2 and "line 1 is not valid JSON" in capsys.readouterr().err
 
 
 def test_regression_an_unwritable_fixtures_folder_is_one_line_and_exit_2(tmp_path, capsys):
