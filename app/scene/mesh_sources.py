@@ -72,6 +72,8 @@ def _load(source_json: str) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(source, dict):
         raise MeshSourceError("a mesh source must be an object with \"generator\" or \"file\"")
     if "file" in source:
+        if not isinstance(source["file"], str):
+            raise MeshSourceError(f"mesh source \"file\" must be a path, got {source['file']!r}")
         return _read_file(source["file"])
     name = source.get("generator")
     if not isinstance(name, str) or name not in GENERATORS:

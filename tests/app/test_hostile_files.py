@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,20 @@ def test_malformed_scenes_are_refused_by_name(path, value, message):
 def test_a_mesh_generator_that_is_not_a_name_is_refused():
     with pytest.raises(SceneError, match="unknown mesh generator"):
         Scene.from_json(changed(MESHES, ("objects", 1, "params", "source", "generator"), ["box"]))
+
+
+@pytest.mark.parametrize("value", [[1], 5, None])
+def test_a_mesh_file_that_is_not_a_path_is_refused_by_name(value, tmp_path, capsys):
+    """{"file": [1]} was a TypeError traceback in sweeplab render; {"file": 5} read file
+    descriptor 5."""
+    scene = changed(MESHES, ("objects", 1, "params", "source"), {"file": value})
+    with pytest.raises(SceneError, match="mesh source \"file\" must be a path, got " + re.escape(repr(value))):
+        Scene.from_json(scene)
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps(scene))
+    assert main(["render", str(path), "-o", str(tmp_path / "out.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sweeplab render: {path}: object ") and err.count("\n") == 1
 
 
 def test_deeply_nested_json_is_refused_in_one_line(tmp_path):
