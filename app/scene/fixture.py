@@ -21,7 +21,7 @@ import numpy as np
 
 from sweeplab.scene.atomic import write_text_atomically
 from sweeplab.scene.json_files import FIXTURE_FORMAT as FORMAT
-from sweeplab.scene.json_files import JsonFileError, is_finite_number, is_integer, read_json
+from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
 from sweeplab.scene.model import Scene, SceneError, SceneObject
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
 from sweeplab.physics import SweepResult, TriangleMesh, sweep, tolerance
@@ -132,7 +132,7 @@ def _shapes(scene: Scene, precision: str):
             with np.errstate(over="ignore"):  # beyond float32: refused just below, by name
                 return build_shape(scene_object.kind, scene_object.params, PRECISIONS[precision])
         except ValueError as error:
-            raise FixtureError(f"object {scene_object.name!r} in {precision}: {error}") from None
+            raise FixtureError(f"object {brief(scene_object.name)} in {precision}: {error}") from None
 
     if scene.moving is None:
         raise FixtureError("the scene has no moving shape")
@@ -216,32 +216,33 @@ def fixture_from_json(data, source_name: str) -> Fixture:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         fail(f"not a sweeplab fixture (expected \"format\": \"{FORMAT}\")")
     if not is_integer(data.get("version")) or data["version"] > VERSION:
-        fail(f"fixture version {data.get('version')!r} is not one this sweeplab reads (up to {VERSION})")
+        fail(f"fixture version {brief(data.get('version'))} is not one this sweeplab reads (up to {VERSION})")
     try:
         scene = Scene.from_json(data.get("scene"))
     except SceneError as error:
         fail(f"scene: {error}")
     precision = data.get("precision", "float64")
     if not isinstance(precision, str) or precision not in PRECISIONS:
-        fail(f"precision must be one of {sorted(PRECISIONS)}, got {precision!r}")
+        fail(f"precision must be one of {sorted(PRECISIONS)}, got {brief(precision)}")
     expected = data.get("expected")
     if not isinstance(expected, dict) or not expected:
         fail("\"expected\" must map target names to expected fields")
     for target, fields in expected.items():
         if target not in scene.names() or target == scene.moving:
-            fail(f"expected answers for {target!r}, which is not a target of the scene")
+            fail(f"expected answers for {brief(target)}, which is not a target of the scene")
         if not isinstance(fields, dict):
-            fail(f"expected[{target!r}] must be an object")
+            fail(f"expected[{brief(target)}] must be an object")
         for name, entry in fields.items():
             if name not in FIELDS:
-                fail(f"expected[{target!r}] has unknown field {name!r} (fields: {', '.join(FIELDS)})")
+                fail(f"expected[{brief(target)}] has unknown field {brief(name)} (fields: {', '.join(FIELDS)})")
+            where = f"expected[{brief(target)}][{name!r}]"
             if not isinstance(entry, dict) or "value" not in entry:
-                fail(f"expected[{target!r}][{name!r}] must be an object with a \"value\"")
+                fail(f"{where} must be an object with a \"value\"")
             if not _valid_value(name, entry["value"]):
-                fail(f"expected[{target!r}][{name!r}] value must be {VALUE_KINDS[name]}, got {entry['value']!r}")
+                fail(f"{where} value must be {VALUE_KINDS[name]}, got {brief(entry['value'])}")
             bound = entry.get("tolerance")
             if bound is not None and not (is_finite_number(bound) and bound >= 0):
-                fail(f"expected[{target!r}][{name!r}] tolerance must be a number >= 0")
+                fail(f"{where} tolerance must be a number >= 0")
     for name in ("note", "source"):
         if not isinstance(data.get(name, ""), str):
             fail(f"\"{name}\" must be a string")

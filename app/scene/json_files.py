@@ -26,6 +26,18 @@ def is_finite_number(value) -> bool:
         return False
 
 
+ECHO_CHARACTERS = 80
+"""How much of an offending value an error message quotes (a file may hold a
+megabyte where a number belongs)."""
+
+
+def brief(value) -> str:
+    """``repr(value)``, cut to ``ECHO_CHARACTERS`` with an ellipsis: how every error
+    message quotes the data it refuses."""
+    text = repr(value)
+    return text if len(text) <= ECHO_CHARACTERS else text[:ECHO_CHARACTERS - 1] + "…"
+
+
 class JsonFileError(ValueError):
     """A file that could not be read as JSON; the message names it and says why."""
 

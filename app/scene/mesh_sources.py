@@ -27,6 +27,7 @@ import os
 import numpy as np
 
 from sweeplab.physics import TriangleMesh
+from sweeplab.scene.json_files import brief
 
 GENERATORS = {
     "icosphere": {"subdivisions": 2, "radius": 1.0},
@@ -73,16 +74,16 @@ def _load(source_json: str) -> tuple[np.ndarray, np.ndarray]:
         raise MeshSourceError("a mesh source must be an object with \"generator\" or \"file\"")
     if "file" in source:
         if not isinstance(source["file"], str):
-            raise MeshSourceError(f"mesh source \"file\" must be a path, got {source['file']!r}")
+            raise MeshSourceError(f"mesh source \"file\" must be a path, got {brief(source['file'])}")
         return _read_file(source["file"])
     name = source.get("generator")
     if not isinstance(name, str) or name not in GENERATORS:
-        raise MeshSourceError(f"unknown mesh generator {name!r} (known: {', '.join(GENERATORS)})")
+        raise MeshSourceError(f"unknown mesh generator {brief(name)} (known: {', '.join(GENERATORS)})")
     arguments = {**GENERATORS[name], **{k: v for k, v in source.items() if k != "generator"}}
     unknown = set(arguments) - set(GENERATORS[name])
     if unknown:
         raise MeshSourceError(f"generator {name!r} takes {', '.join(GENERATORS[name])}, "
-                              f"not {', '.join(sorted(unknown))}")
+                              f"not {brief(', '.join(sorted(unknown)))}")
     try:
         vertices, faces = _BUILDERS[name](**arguments)
     except (TypeError, ValueError) as error:
@@ -131,8 +132,10 @@ def _finite(value, name: str) -> float:
         number = float(value)
     except OverflowError:
         number = float("inf")
+    except (TypeError, ValueError):  # (float's own message quotes a string whole)
+        number = float("nan")
     if not np.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {str(value)[:40]}")
+        raise ValueError(f"{name} must be a finite number, got {brief(value)}")
     return number
 
 
@@ -163,7 +166,7 @@ def _box_corners_and_faces(half):
 def _box(size):
     size = np.asarray(size, float)
     if size.shape != (3,) or not np.all(size > 0):
-        raise ValueError(f"size must be 3 numbers > 0, got {size.tolist()}")
+        raise ValueError(f"size must be 3 numbers > 0, got {brief(size.tolist())}")
     return _box_corners_and_faces(size / 2)
 
 

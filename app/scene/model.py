@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sweeplab.scene.atomic import write_text_atomically
-from sweeplab.scene.json_files import JsonFileError, is_finite_number, is_integer, read_json
+from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
 from sweeplab.scene.shape_kinds import KINDS
 
 FORMAT = "sweeplab-scene"
@@ -90,14 +90,14 @@ class Scene:
             raise SceneError("object names must be unique")
         moving = data.get("moving")
         if moving is not None and (not isinstance(moving, str) or moving not in names):
-            raise SceneError(f"\"moving\" names {moving!r}, which is not an object of the scene")
+            raise SceneError(f"\"moving\" names {brief(moving)}, which is not an object of the scene")
         direction = _floats(data.get("direction", [0, 0, 0]), "direction", 3)
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise SceneError("\"options\" must be an object")
         ignore_separating = options.get("ignore_separating", False)
         if not isinstance(ignore_separating, bool):
-            raise SceneError(f"\"ignore_separating\" must be true or false, got {ignore_separating!r}")
+            raise SceneError(f"\"ignore_separating\" must be true or false, got {brief(ignore_separating)}")
         return cls(objects, moving, direction, {"ignore_separating": ignore_separating})
 
     def copy(self) -> Scene:
@@ -131,19 +131,20 @@ def _object_from_json(entry, position: int) -> SceneObject:
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"]:
         raise SceneError(f"object {position} needs a non-empty \"name\"")
     name, kind_name = entry["name"], entry.get("kind")
+    label = f"object {brief(name)}"
     if not isinstance(kind_name, str) or kind_name not in KINDS:
-        raise SceneError(f"object {name!r}: unknown kind {kind_name!r} (known: {', '.join(KINDS)})")
+        raise SceneError(f"{label}: unknown kind {brief(kind_name)} (known: {', '.join(KINDS)})")
     kind, given = KINDS[kind_name], entry.get("params")
     if not isinstance(given, dict):
-        raise SceneError(f"object {name!r}: \"params\" must be an object")
+        raise SceneError(f"{label}: \"params\" must be an object")
     params = {}
     for parameter in kind.parameters:
         if parameter.name not in given and parameter.name in kind.optional:
             params[parameter.name] = plain_copy(kind.defaults[parameter.name])
             continue
         if parameter.name not in given:
-            raise SceneError(f"object {name!r}: missing parameter {parameter.name!r}")
-        value, what = given[parameter.name], f"object {name!r} parameter {parameter.name!r}"
+            raise SceneError(f"{label}: missing parameter {parameter.name!r}")
+        value, what = given[parameter.name], f"{label} parameter {parameter.name!r}"
         if parameter.type in ("point", "direction"):
             params[parameter.name] = _floats(value, what, 3)
         elif parameter.type in ("points", "body points", "frame"):
@@ -159,7 +160,7 @@ def _object_from_json(entry, position: int) -> SceneObject:
     try:
         kind.build(params)
     except ValueError as error:
-        raise SceneError(f"object {name!r}: {error}") from None
+        raise SceneError(f"{label}: {error}") from None
     return SceneObject(name, kind_name, params)
 
 

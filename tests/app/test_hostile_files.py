@@ -18,6 +18,8 @@ from sweeplab.cli import main
 from sweeplab.scene.fixture import (FixtureError, fixture_from_json, load_fixture, make_fixture, run_fixture,
                                     save_fixture)
 from sweeplab.scene.model import Scene, SceneError, load
+from sweeplab.scene.query_log import QueryLogError, read_log
+from sweeplab.view.camera import OrbitCamera
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENES = sorted((ROOT / "app" / "scenes").glob("*.json"))
@@ -224,3 +226,42 @@ def test_an_integer_of_5000_digits_is_one_line_and_exit_2_in_check_and_triage(tm
     assert main(["triage", str(log)]) == 2
     err = capsys.readouterr().err
     assert err == f"sweeplab triage: {log} line 1 holds an integer of more than 4300 digits\n"
+
+
+# --- a megabyte where a name or a number belongs --------------------------------------
+
+MEGABYTE = "x" * 2 ** 20
+SHORT_PREFIX = "x" * 70 + "…"
+
+
+@pytest.mark.parametrize("refuse", [
+    lambda: Scene.from_json(changed(DEMO, ("moving",), MEGABYTE)),
+    lambda: Scene.from_json(changed(DEMO, ("objects", 0, "kind"), MEGABYTE)),
+    lambda: Scene.from_json(changed(changed(DEMO, ("objects", 0, "kind"), "blob"), ("objects", 0, "name"), MEGABYTE)),
+    lambda: Scene.from_json(changed(MESHES, ("objects", 1, "params", "source", "generator"), MEGABYTE)),
+    lambda: Scene.from_json(changed(MESHES, ("objects", 1, "params", "source", "size"), MEGABYTE)),
+    lambda: Scene.from_json(changed(MESHES, ("objects", 1, "params", "source"), {"generator": "wall",
+                                                                               "width": MEGABYTE})),
+    lambda: Scene.from_json(changed(MESHES, ("objects", 1, "params", "source"), {"file": [MEGABYTE]})),
+    lambda: fixture_from_json(changed(FIXTURE, ("precision",), MEGABYTE), "x.json"),
+    lambda: fixture_from_json(changed(FIXTURE, ("expected", TARGET, "t", "value"), MEGABYTE), "x.json"),
+    lambda: fixture_from_json(changed(FIXTURE, ("expected", MEGABYTE), {}), "x.json"),
+    lambda: OrbitCamera.parse(MEGABYTE),
+], ids=["moving", "kind", "name", "generator", "size", "width", "file", "precision", "expected value", "target",
+        "camera"])
+def test_errors_quote_a_short_prefix_of_what_they_refuse(refuse):
+    with pytest.raises(ValueError) as raised:
+        refuse()
+    assert SHORT_PREFIX in str(raised.value) and len(str(raised.value)) < 400
+
+
+@pytest.mark.parametrize("field", [("answer", "t"), ("answer", "point"), ("engine", "precision"), ("version",),
+                                   ("moving", "kind")])
+def test_a_query_log_quotes_a_short_prefix_of_what_it_refuses(tmp_path, field):
+    from tests.engines.test_query_log import FLOAT32_LOG
+
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps(changed(FLOAT32_LOG[0], field, [MEGABYTE])) + "\n")
+    with pytest.raises(QueryLogError) as raised:
+        read_log(path)
+    assert SHORT_PREFIX in str(raised.value) and len(str(raised.value)) < 400
