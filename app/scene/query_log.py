@@ -181,7 +181,8 @@ def _answer(data, fail) -> EngineAnswer:
 
 def read_log(path) -> list[Query]:
     """Every query of a log file (blank lines and ``#`` comments skipped);
-    ``QueryLogError`` naming the file and line of the first bad one."""
+    ``QueryLogError`` naming the file and line of the first bad one, or saying that
+    the file holds none."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -196,6 +197,8 @@ def read_log(path) -> list[Query]:
         except JsonFileError as error:
             raise QueryLogError(str(error)) from None
         queries.append(query_from_json(data, f"{path} line {number}"))
+    if not queries:
+        raise QueryLogError(f"query log {path} holds no queries")
     return queries
 
 

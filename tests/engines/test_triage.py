@@ -77,6 +77,15 @@ def test_an_agreeing_log_exits_0_and_a_bad_one_2(tmp_path, capsys):
     assert main(["triage", str(path)]) == 2 and "line 1 is not valid JSON" in capsys.readouterr().err
 
 
+def test_an_empty_log_is_an_input_error(tmp_path, capsys):
+    """It was read as "0 queries: 0 agree, 0 disagree", exit 0."""
+    path = tmp_path / "empty.jsonl"
+    for text in ("", "# only a comment\n\n"):
+        path.write_text(text)
+        assert main(["triage", str(path)]) == 2
+        assert capsys.readouterr().err == f"sweeplab triage: query log {path} holds no queries\n"
+
+
 def test_regression_an_unwritable_fixtures_folder_is_one_line_and_exit_2(tmp_path, capsys):
     """Review find: --fixtures naming a file ended in a FileExistsError traceback."""
     log = hand_made_log(tmp_path / "log.jsonl")
