@@ -22,7 +22,7 @@ import numpy as np
 from sweeplab.scene.atomic import write_text_atomically
 from sweeplab.scene.json_files import FIXTURE_FORMAT as FORMAT
 from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
-from sweeplab.scene.model import Scene, SceneError, SceneObject
+from sweeplab.scene.model import Scene, SceneError, SceneObject, folder_of
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
 from sweeplab.physics import SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.reference import reference_sweep
@@ -54,9 +54,11 @@ class Fixture:
     """What another engine answered (recorded, not checked): ``{"name", "version",
     "precision", "answers": {target: {"hit", "t", "point", "normal"}}}`` (``sweeplab triage``)."""
 
-    def to_json(self) -> dict:
+    def to_json(self, folder: str | None = None) -> dict:
+        """The file's contents, for a file in ``folder`` (``Scene.to_json``)."""
         data = {"format": FORMAT, "version": VERSION, "note": self.note, "source": self.source,
-                "known_failing": self.known_failing, "precision": self.precision, "scene": self.scene.to_json(),
+                "known_failing": self.known_failing, "precision": self.precision,
+                "scene": self.scene.to_json(folder),
                 "expected": self.expected}
         if self.engine is not None:
             data["engine"] = self.engine
@@ -208,8 +210,9 @@ def _check(target: str, name: str, entry: dict, actual) -> FieldCheck:
 # --- files ------------------------------------------------------------------
 
 
-def fixture_from_json(data, source_name: str) -> Fixture:
-    """Validate a parsed fixture file; ``FixtureError`` naming ``source_name``."""
+def fixture_from_json(data, source_name: str, folder: str | None = None) -> Fixture:
+    """Validate a parsed fixture file; ``FixtureError`` naming ``source_name``.  Mesh
+    files are taken from ``folder`` (the file's)."""
     def fail(message: str):
         raise FixtureError(f"{source_name}: {message}")
 
@@ -218,7 +221,7 @@ def fixture_from_json(data, source_name: str) -> Fixture:
     if not is_integer(data.get("version")) or data["version"] > VERSION:
         fail(f"fixture version {brief(data.get('version'))} is not one this sweeplab reads (up to {VERSION})")
     try:
-        scene = Scene.from_json(data.get("scene"))
+        scene = Scene.from_json(data.get("scene"), folder)
     except SceneError as error:
         fail(f"scene: {error}")
     precision = data.get("precision", "float64")
@@ -281,7 +284,7 @@ def load_fixture(path) -> Fixture:
         data = read_json(path)
     except JsonFileError as error:
         raise FixtureError(str(error)) from None
-    return fixture_from_json(data, str(path))
+    return fixture_from_json(data, str(path), folder_of(path))
 
 
 def is_fixture_file(path) -> bool:
@@ -300,7 +303,7 @@ def save_fixture(fixture: Fixture, directory, name: str, overwrite: bool = False
     path = directory / f"{name}.json"
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path} exists; choose another name or overwrite it explicitly")
-    write_text_atomically(path, json.dumps(fixture.to_json(), indent=2) + "\n")
+    write_text_atomically(path, json.dumps(fixture.to_json(folder_of(path)), indent=2) + "\n")
     return path
 
 

@@ -2,8 +2,10 @@
 
 A mesh object's ``source`` parameter is a small dict: ``{"generator": name, ...}``
 with that generator's arguments, or ``{"file": path}`` for an OBJ, STL, PLY or
-glTF/GLB file (read with trimesh, which stays out of ``physics``; a relative path
-is taken from the current directory).  ``load_source`` returns body-space
+glTF/GLB file (read with trimesh, which stays out of ``physics``).  A scene file
+may name a mesh file relative to its own folder: ``resolved`` makes the path
+absolute as the file is read, ``as_written`` relative again as a file is written
+in the mesh's folder or one above it (anywhere else, the path stays absolute).  ``load_source`` returns body-space
 ``(vertices, faces)``; ``base_mesh`` the physics ``TriangleMesh`` at the identity
 pose, built once per distinct source so that moving or rotating a mesh in the
 editor never rebuilds its sphere tree.
@@ -50,6 +52,25 @@ class MeshSourceError(ValueError):
 
 def default_source(generator: str) -> dict:
     return {"generator": generator, **json.loads(json.dumps(GENERATORS[generator]))}
+
+
+def resolved(source: dict, folder: str | None) -> dict:
+    """``source`` with a relative ``"file"`` taken from ``folder`` (the folder of the
+    file that names it; None: the current folder)."""
+    path = source.get("file")
+    if folder is None or not isinstance(path, str) or os.path.isabs(path):
+        return source
+    return {**source, "file": os.path.normpath(os.path.join(folder, path))}
+
+
+def as_written(source: dict, folder: str) -> dict:
+    """``source`` as a file in ``folder`` names it: a mesh file in ``folder`` or below
+    by its path from there, any other by its absolute path."""
+    path = source.get("file")
+    if not isinstance(path, str):
+        return source
+    relative = os.path.relpath(os.path.abspath(path), folder)
+    return {**source, "file": os.path.abspath(path) if relative.split(os.sep)[0] == os.pardir else relative}
 
 
 def load_source(source: dict) -> tuple[np.ndarray, np.ndarray]:

@@ -19,6 +19,7 @@ import numpy as np
 
 from sweeplab.scene.atomic import write_text_atomically
 from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
+from sweeplab.scene.mesh_sources import as_written, resolved
 from sweeplab.scene.shape_kinds import KINDS
 
 FORMAT = "sweeplab-scene"
@@ -35,8 +36,14 @@ class SceneObject:
     kind: str
     params: dict
 
-    def to_json(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "params": plain_copy(self.params)}
+    def to_json(self, folder: str | None = None) -> dict:
+        """As a file in ``folder`` holds it (mesh file paths from there, ``as_written``;
+        None: as they are)."""
+        params = plain_copy(self.params)
+        for parameter in KINDS[self.kind].parameters:
+            if parameter.type == "source" and folder is not None:
+                params[parameter.name] = as_written(params[parameter.name], folder)
+        return {"name": self.name, "kind": self.kind, "params": params}
 
 
 @dataclass
@@ -66,13 +73,15 @@ class Scene:
     def targets(self) -> list[SceneObject]:
         return [o for o in self.objects if o.name != self.moving]
 
-    def to_json(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "objects": [o.to_json() for o in self.objects],
+    def to_json(self, folder: str | None = None) -> dict:
+        """The file's contents, for a file in ``folder`` (``SceneObject.to_json``)."""
+        return {"format": FORMAT, "version": VERSION, "objects": [o.to_json(folder) for o in self.objects],
                 "moving": self.moving, "direction": list(self.direction), "options": dict(self.options)}
 
     @classmethod
-    def from_json(cls, data) -> Scene:
-        """Validate and build a scene; raises ``SceneError`` naming what is wrong."""
+    def from_json(cls, data, folder: str | None = None) -> Scene:
+        """Validate and build a scene; raises ``SceneError`` naming what is wrong.  Mesh
+        files are taken from ``folder`` (the file's; ``mesh_sources.resolved``)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SceneError(f"not a sweeplab scene (expected \"format\": \"{FORMAT}\")")
         version = data.get("version")
@@ -84,7 +93,7 @@ class Scene:
         if not isinstance(data.get("objects", []), list):
             raise SceneError("\"objects\" must be a list of objects")
         for position, entry in enumerate(data.get("objects", [])):
-            objects.append(_object_from_json(entry, position))
+            objects.append(_object_from_json(entry, position, folder))
         names = [o.name for o in objects]
         if len(set(names)) != len(names):
             raise SceneError("object names must be unique")
@@ -127,7 +136,7 @@ def _floats(value, what: str, count: int | None = None) -> list[float]:
     return [float(x) for x in value]
 
 
-def _object_from_json(entry, position: int) -> SceneObject:
+def _object_from_json(entry, position: int, folder: str | None) -> SceneObject:
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"]:
         raise SceneError(f"object {position} needs a non-empty \"name\"")
     name, kind_name = entry["name"], entry.get("kind")
@@ -154,7 +163,7 @@ def _object_from_json(entry, position: int) -> SceneObject:
         elif parameter.type == "source":
             if not isinstance(value, dict):
                 raise SceneError(f"{what} must be an object (\"generator\" or \"file\")")
-            params[parameter.name] = plain_copy(value)
+            params[parameter.name] = resolved(plain_copy(value), folder)
         else:
             params[parameter.name] = _floats([value], what, 1)[0]
     try:
@@ -166,7 +175,7 @@ def _object_from_json(entry, position: int) -> SceneObject:
 
 def save(scene: Scene, path: str | os.PathLike) -> None:
     """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one."""
-    write_text_atomically(path, json.dumps(scene.to_json(), indent=2) + "\n")
+    write_text_atomically(path, json.dumps(scene.to_json(folder_of(path)), indent=2) + "\n")
 
 
 def load(path: str | os.PathLike) -> Scene:
@@ -181,9 +190,14 @@ def load(path: str | os.PathLike) -> Scene:
         except JsonFileError as error:
             raise SceneError(str(error)) from None
         try:
-            return Scene.from_json(data)
+            return Scene.from_json(data, folder_of(path))
         except SceneError as error:
             raise SceneError(f"{path}: {error}") from None
+
+
+def folder_of(path: str | os.PathLike) -> str:
+    """The absolute folder of a file: where its relative mesh paths start."""
+    return os.path.dirname(os.path.abspath(path))
 
 
 @contextlib.contextmanager
