@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sweeplab.scene import autosave
+from sweeplab.scene.atomic import remove_stale_temporaries
 from sweeplab.scene.fixture import (FixtureError, is_fixture_file, load_fixture, make_fixture, pytest_source,
                                     save_fixture)
 from sweeplab.scene.history import SceneHistory
@@ -83,9 +84,11 @@ class Files:
         scene path, so that Save never writes a scene over the fixture); so does a scene
         opened ``untitled`` (a bundled example: Save never writes into the installed
         package).  An autosave of the file newer than it is offered back (``restorable``).
-        A query log opens its queries (``editor.queries``)."""
+        A query log opens its queries (``editor.queries``).  Temporaries a killed save of
+        the file left are removed (``atomic.remove_stale_temporaries``)."""
         if is_query_log(path):
             return self.open_query_log(Path(path))
+        remove_stale_temporaries(path)
         try:
             fixture = load_fixture(path) if is_fixture_file(path) else None
             scene = fixture.scene if fixture is not None else load(path)

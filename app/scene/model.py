@@ -3,8 +3,9 @@
 No GL here.  A ``Scene`` is plain data (JSON-able dicts of floats), saved as a
 versioned JSON file (schema in ``docs/scene-format.md``); floats round-trip
 bit-exactly (JSON holds ``repr`` of each double); undo and redo are
-``scene.history``.  Saves are atomic (write a temporary file, fsync,
-rename); ``load`` raises ``SceneError`` with a clear message and changes nothing.
+``scene.history``.  Saves are atomic (``scene.atomic``: a temporary file, fsync,
+rename; through links to their file); ``load`` raises ``SceneError`` with a clear
+message and changes nothing.
 """
 
 from __future__ import annotations

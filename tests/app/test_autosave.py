@@ -111,6 +111,13 @@ def test_an_autosave_as_old_as_its_file_is_not_offered(scene_file):
     assert Editor(load(scene_file), scene_file).restorable is None
 
 
+def test_opening_a_file_removes_the_stale_temporaries_a_killed_save_left(scene_file):
+    stale = scene_file.with_name(f".{scene_file.name}.k1ll3d_x.tmp")
+    stale.write_text("{")
+    os.utime(stale, (1.0, 1.0))
+    assert Editor(load(DEMO_SCENE)).open(scene_file) and not stale.exists()
+
+
 def test_saved_files_get_normal_permissions(scene_file, tmp_path):
     old_umask = os.umask(0o022)
     try:
