@@ -68,8 +68,8 @@ class Files:
             return False
         try:
             save(self.scene, path)
-        except OSError as error:
-            self.message = f"could not save {path}: {error.strerror}"
+        except (OSError, SceneError) as error:
+            self.message = f"could not save {path}: {_reason(error)}"
             return False
         autosave.remove(self.path, self.session)
         autosave.remove(path, self.session)
@@ -166,10 +166,17 @@ class Files:
             return None
         try:
             target = autosave.write(self.scene, self.path, self.session)
-        except OSError as error:
-            self.message = f"autosave failed: {error.strerror}"
+        except (OSError, SceneError) as error:
+            self.message = f"autosave failed: {_reason(error)}"
             return None
         self._last_autosave, self._autosaved_state = now, self.history.state_id
         if self.path is not None and target != autosave.beside(self.path):
             self.message = f"{self.path.parent} is not writable: autosaved to {target}"
         return target
+
+
+def _reason(error: OSError | SceneError) -> str:
+    """Why a save failed, in a few words (an OSError's own text repeats the path)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)

@@ -175,8 +175,25 @@ def _object_from_json(entry, position: int, folder: str | None) -> SceneObject:
 
 
 def save(scene: Scene, path: str | os.PathLike) -> None:
-    """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one."""
-    write_text_atomically(path, json.dumps(scene.to_json(folder_of(path)), indent=2) + "\n")
+    """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one.
+    ``SceneError`` naming the object (or the direction) that holds NaN or infinity,
+    which ``load`` would refuse: nothing is written."""
+    data = scene.to_json(folder_of(path))
+    try:
+        text = json.dumps(data, indent=2, allow_nan=False)
+    except ValueError:  # (the only one dumps raises for plain data)
+        raise SceneError(f"{_not_finite(data)} holds a number that is not finite (NaN or infinity)") from None
+    write_text_atomically(path, text + "\n")
+
+
+def _not_finite(data: dict) -> str:
+    """What in a scene's JSON holds NaN or infinity: "object 'NAME'" or "the direction"."""
+    for entry in data["objects"]:
+        try:
+            json.dumps(entry["params"], allow_nan=False)
+        except ValueError:
+            return f"object {brief(entry['name'])}"
+    return "the direction"
 
 
 def load(path: str | os.PathLike) -> Scene:

@@ -133,6 +133,23 @@ def test_a_save_removes_the_stale_temporaries_a_killed_save_left(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[1:] + ["scene.json"])
 
 
+@pytest.mark.parametrize("where, change", [
+    ("object 'ball'", lambda scene: scene.object("ball").params.update(radius=float("nan"))),
+    ("object 'tri'", lambda scene: scene.object("tri").params["b"].__setitem__(0, float("inf"))),
+    ("the direction", lambda scene: scene.direction.__setitem__(2, -float("inf"))),
+])
+def test_a_scene_holding_nan_or_infinity_is_refused_by_save_naming_where(tmp_path, where, change):
+    """It was written (as NaN or Infinity) and then refused by load."""
+    path = tmp_path / "scene.json"
+    save(awkward_scene(), path)
+    before = path.read_text()
+    scene = awkward_scene()
+    change(scene)
+    with pytest.raises(SceneError, match=f"^{where} holds a number that is not finite"):
+        save(scene, path)
+    assert path.read_text() == before and sorted(p.name for p in tmp_path.iterdir()) == ["scene.json"]
+
+
 def spy_on_the_save(monkeypatch) -> list:
     """What a save does, in order: ("fsync", inode) and ("replace", temporary, target, inode)."""
     import os
