@@ -14,6 +14,7 @@ from sweeplab.view import lessons as lesson_files
 from sweeplab.view.lessons import (LessonError, bundled_lessons, collide_and_slide, feature_candidates, inflated,
                                    lesson_from_json, quadratic, swapped)
 from sweeplab.view.model import build_view_model
+from tests.app.test_hostile_files import changed
 
 LESSONS, PROBLEMS = bundled_lessons()
 FIRST = json.loads(sorted(lesson_files.lesson_folder().glob("*.json"))[0].read_text())
@@ -22,15 +23,6 @@ FIRST = json.loads(sorted(lesson_files.lesson_folder().glob("*.json"))[0].read_t
 def test_the_bundled_lessons_are_numbered_in_order():
     assert [lesson.number for lesson in LESSONS] == [1, 2, 3, 4, 5, 6, 7, 8] and PROBLEMS == []
     assert all(lesson.title and lesson.steps for lesson in LESSONS)
-
-
-def with_field(path: tuple, value) -> dict:
-    data = json.loads(json.dumps(FIRST))
-    holder = data
-    for key in path[:-1]:
-        holder = holder[key]
-    holder[path[-1]] = value
-    return data
 
 
 @pytest.mark.parametrize("path, value, message", [
@@ -48,13 +40,13 @@ def test_a_bad_lesson_field_is_refused_naming_the_field_and_file(path, value, me
     """They reached ValueError, TypeError or AttributeError in int(), dict() or the
     camera's parser (or later, in the editor, on showing the step)."""
     with pytest.raises(LessonError) as raised:
-        lesson_from_json(with_field(path, value), "9-bad.json")
+        lesson_from_json(changed(FIRST, path, value), "9-bad.json")
     assert str(raised.value).startswith("9-bad.json: ") and message in str(raised.value)
 
 
 def test_a_bad_bundled_lesson_is_left_out_with_a_line_not_raised(tmp_path, monkeypatch):
     (tmp_path / "1-good.json").write_text(json.dumps(FIRST))
-    (tmp_path / "2-bad.json").write_text(json.dumps(with_field(("number",), "two")))
+    (tmp_path / "2-bad.json").write_text(json.dumps(changed(FIRST, ("number",), "two")))
     (tmp_path / "3-broken.json").write_text("{")
     monkeypatch.setattr(lesson_files, "lesson_folder", lambda: tmp_path)
     lessons, problems = bundled_lessons()
