@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sweeplab.scene import autosave
+from sweeplab.scene.atomic import remove_stale_temporaries
 from sweeplab.scene.fixture import (FixtureError, is_fixture_file, load_fixture, make_fixture, pytest_source,
                                     save_fixture)
 from sweeplab.scene.history import SceneHistory
@@ -67,8 +68,8 @@ class Files:
             return False
         try:
             save(self.scene, path)
-        except OSError as error:
-            self.message = f"could not save {path}: {error.strerror}"
+        except (OSError, SceneError) as error:
+            self.message = f"could not save {path}: {_reason(error)}"
             return False
         autosave.remove(self.path, self.session)
         autosave.remove(path, self.session)
@@ -83,9 +84,11 @@ class Files:
         scene path, so that Save never writes a scene over the fixture); so does a scene
         opened ``untitled`` (a bundled example: Save never writes into the installed
         package).  An autosave of the file newer than it is offered back (``restorable``).
-        A query log opens its queries (``editor.queries``)."""
+        A query log opens its queries (``editor.queries``).  Temporaries a killed save of
+        the file left are removed (``atomic.remove_stale_temporaries``)."""
         if is_query_log(path):
             return self.open_query_log(Path(path))
+        remove_stale_temporaries(path)
         try:
             fixture = load_fixture(path) if is_fixture_file(path) else None
             scene = fixture.scene if fixture is not None else load(path)
@@ -163,10 +166,17 @@ class Files:
             return None
         try:
             target = autosave.write(self.scene, self.path, self.session)
-        except OSError as error:
-            self.message = f"autosave failed: {error.strerror}"
+        except (OSError, SceneError) as error:
+            self.message = f"autosave failed: {_reason(error)}"
             return None
         self._last_autosave, self._autosaved_state = now, self.history.state_id
         if self.path is not None and target != autosave.beside(self.path):
             self.message = f"{self.path.parent} is not writable: autosaved to {target}"
         return target
+
+
+def _reason(error: OSError | SceneError) -> str:
+    """Why a save failed, in a few words (an OSError's own text repeats the path)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)

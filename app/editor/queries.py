@@ -28,9 +28,6 @@ class Queries:
         except QueryLogError as error:
             self.message = str(error)
             return False
-        if not queries:
-            self.message = f"{path} holds no queries"
-            return False
         verdicts = triage(queries, reference=False)
         self.queries = sorted(verdicts, key=lambda verdict: verdict.number)
         self.show_query(verdicts[0])  # the worst

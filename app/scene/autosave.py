@@ -46,7 +46,8 @@ def untitled(session: str) -> Path:
 
 def write(scene: Scene, scene_path: str | os.PathLike | None, session: str) -> Path:
     """Autosave ``scene``: beside its file, else in the cache; returns where.
-    ``OSError`` only when the cache cannot be written either."""
+    ``OSError`` only when the cache cannot be written either; ``SceneError`` for a
+    scene ``save`` refuses (NaN)."""
     if scene_path is None:
         target = untitled(session)
     else:

@@ -21,8 +21,8 @@ import numpy as np
 
 from sweeplab.scene.atomic import write_text_atomically
 from sweeplab.scene.json_files import FIXTURE_FORMAT as FORMAT
-from sweeplab.scene.json_files import JsonFileError, is_finite_number, is_integer, read_json
-from sweeplab.scene.model import Scene, SceneError, SceneObject
+from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
+from sweeplab.scene.model import Scene, SceneError, SceneObject, folder_of
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
 from sweeplab.physics import SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.reference import reference_sweep
@@ -54,9 +54,11 @@ class Fixture:
     """What another engine answered (recorded, not checked): ``{"name", "version",
     "precision", "answers": {target: {"hit", "t", "point", "normal"}}}`` (``sweeplab triage``)."""
 
-    def to_json(self) -> dict:
+    def to_json(self, folder: str | None = None) -> dict:
+        """The file's contents, for a file in ``folder`` (``Scene.to_json``)."""
         data = {"format": FORMAT, "version": VERSION, "note": self.note, "source": self.source,
-                "known_failing": self.known_failing, "precision": self.precision, "scene": self.scene.to_json(),
+                "known_failing": self.known_failing, "precision": self.precision,
+                "scene": self.scene.to_json(folder),
                 "expected": self.expected}
         if self.engine is not None:
             data["engine"] = self.engine
@@ -132,7 +134,7 @@ def _shapes(scene: Scene, precision: str):
             with np.errstate(over="ignore"):  # beyond float32: refused just below, by name
                 return build_shape(scene_object.kind, scene_object.params, PRECISIONS[precision])
         except ValueError as error:
-            raise FixtureError(f"object {scene_object.name!r} in {precision}: {error}") from None
+            raise FixtureError(f"object {brief(scene_object.name)} in {precision}: {error}") from None
 
     if scene.moving is None:
         raise FixtureError("the scene has no moving shape")
@@ -208,40 +210,42 @@ def _check(target: str, name: str, entry: dict, actual) -> FieldCheck:
 # --- files ------------------------------------------------------------------
 
 
-def fixture_from_json(data, source_name: str) -> Fixture:
-    """Validate a parsed fixture file; ``FixtureError`` naming ``source_name``."""
+def fixture_from_json(data, source_name: str, folder: str | None = None) -> Fixture:
+    """Validate a parsed fixture file; ``FixtureError`` naming ``source_name``.  Mesh
+    files are taken from ``folder`` (the file's)."""
     def fail(message: str):
         raise FixtureError(f"{source_name}: {message}")
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         fail(f"not a sweeplab fixture (expected \"format\": \"{FORMAT}\")")
     if not is_integer(data.get("version")) or data["version"] > VERSION:
-        fail(f"fixture version {data.get('version')!r} is not one this sweeplab reads (up to {VERSION})")
+        fail(f"fixture version {brief(data.get('version'))} is not one this sweeplab reads (up to {VERSION})")
     try:
-        scene = Scene.from_json(data.get("scene"))
+        scene = Scene.from_json(data.get("scene"), folder)
     except SceneError as error:
         fail(f"scene: {error}")
     precision = data.get("precision", "float64")
     if not isinstance(precision, str) or precision not in PRECISIONS:
-        fail(f"precision must be one of {sorted(PRECISIONS)}, got {precision!r}")
+        fail(f"precision must be one of {sorted(PRECISIONS)}, got {brief(precision)}")
     expected = data.get("expected")
     if not isinstance(expected, dict) or not expected:
         fail("\"expected\" must map target names to expected fields")
     for target, fields in expected.items():
         if target not in scene.names() or target == scene.moving:
-            fail(f"expected answers for {target!r}, which is not a target of the scene")
+            fail(f"expected answers for {brief(target)}, which is not a target of the scene")
         if not isinstance(fields, dict):
-            fail(f"expected[{target!r}] must be an object")
+            fail(f"expected[{brief(target)}] must be an object")
         for name, entry in fields.items():
             if name not in FIELDS:
-                fail(f"expected[{target!r}] has unknown field {name!r} (fields: {', '.join(FIELDS)})")
+                fail(f"expected[{brief(target)}] has unknown field {brief(name)} (fields: {', '.join(FIELDS)})")
+            where = f"expected[{brief(target)}][{name!r}]"
             if not isinstance(entry, dict) or "value" not in entry:
-                fail(f"expected[{target!r}][{name!r}] must be an object with a \"value\"")
+                fail(f"{where} must be an object with a \"value\"")
             if not _valid_value(name, entry["value"]):
-                fail(f"expected[{target!r}][{name!r}] value must be {VALUE_KINDS[name]}, got {entry['value']!r}")
+                fail(f"{where} value must be {VALUE_KINDS[name]}, got {brief(entry['value'])}")
             bound = entry.get("tolerance")
             if bound is not None and not (is_finite_number(bound) and bound >= 0):
-                fail(f"expected[{target!r}][{name!r}] tolerance must be a number >= 0")
+                fail(f"{where} tolerance must be a number >= 0")
     for name in ("note", "source"):
         if not isinstance(data.get(name, ""), str):
             fail(f"\"{name}\" must be a string")
@@ -280,7 +284,7 @@ def load_fixture(path) -> Fixture:
         data = read_json(path)
     except JsonFileError as error:
         raise FixtureError(str(error)) from None
-    return fixture_from_json(data, str(path))
+    return fixture_from_json(data, str(path), folder_of(path))
 
 
 def is_fixture_file(path) -> bool:
@@ -299,7 +303,7 @@ def save_fixture(fixture: Fixture, directory, name: str, overwrite: bool = False
     path = directory / f"{name}.json"
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path} exists; choose another name or overwrite it explicitly")
-    write_text_atomically(path, json.dumps(fixture.to_json(), indent=2) + "\n")
+    write_text_atomically(path, json.dumps(fixture.to_json(folder_of(path)), indent=2) + "\n")
     return path
 
 

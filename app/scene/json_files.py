@@ -1,11 +1,12 @@
-"""Reading the editor's JSON files (scenes, fixtures): one clear line for any file
-that is not JSON at all, whatever is wrong with it."""
+"""Reading the editor's JSON files (scenes, fixtures, query logs, lessons): one clear
+line for any file that is not JSON at all, whatever is wrong with it."""
 
 from __future__ import annotations
 
 import json
 import math
 import re
+import sys
 from pathlib import Path
 
 
@@ -25,6 +26,18 @@ def is_finite_number(value) -> bool:
         return False
 
 
+ECHO_CHARACTERS = 80
+"""How much of an offending value an error message quotes (a file may hold a
+megabyte where a number belongs)."""
+
+
+def brief(value) -> str:
+    """``repr(value)``, cut to ``ECHO_CHARACTERS`` with an ellipsis: how every error
+    message quotes the data it refuses."""
+    text = repr(value)
+    return text if len(text) <= ECHO_CHARACTERS else text[:ECHO_CHARACTERS - 1] + "…"
+
+
 class JsonFileError(ValueError):
     """A file that could not be read as JSON; the message names it and says why."""
 
@@ -32,13 +45,26 @@ class JsonFileError(ValueError):
 def read_json(path) -> object:
     """The parsed contents of the JSON file ``path``."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise JsonFileError(f"cannot read {path}: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
         raise JsonFileError(f"{path} is not valid JSON: {error}") from None
+    return parse_json(text, str(path))
+
+
+def parse_json(text: str, where: str) -> object:
+    """``text`` parsed; ``JsonFileError`` beginning with ``where`` (a file, a file's
+    line) for text that is not JSON, nests too deeply, or holds an integer of more
+    digits than Python converts (``sys.get_int_max_str_digits``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise JsonFileError(f"{where} is not valid JSON: {error}") from None
+    except ValueError:  # the only other one json.loads raises: int("9" * 5000)
+        raise JsonFileError(f"{where} holds an integer of more than {sys.get_int_max_str_digits()} digits") from None
     except RecursionError:
-        raise JsonFileError(f"{path} nests lists or objects too deeply to read") from None
+        raise JsonFileError(f"{where} nests lists or objects too deeply to read") from None
 
 
 FIXTURE_FORMAT = "sweeplab-fixture"

@@ -2,8 +2,10 @@
 
 A mesh object's ``source`` parameter is a small dict: ``{"generator": name, ...}``
 with that generator's arguments, or ``{"file": path}`` for an OBJ, STL, PLY or
-glTF/GLB file (read with trimesh, which stays out of ``physics``; a relative path
-is taken from the current directory).  ``load_source`` returns body-space
+glTF/GLB file (read with trimesh, which stays out of ``physics``).  A scene file
+may name a mesh file relative to its own folder: ``resolved`` makes the path
+absolute as the file is read, ``as_written`` relative again as a file is written
+in the mesh's folder or one above it (anywhere else, the path stays absolute).  ``load_source`` returns body-space
 ``(vertices, faces)``; ``base_mesh`` the physics ``TriangleMesh`` at the identity
 pose, built once per distinct source so that moving or rotating a mesh in the
 editor never rebuilds its sphere tree.
@@ -27,6 +29,7 @@ import os
 import numpy as np
 
 from sweeplab.physics import TriangleMesh
+from sweeplab.scene.json_files import brief
 
 GENERATORS = {
     "icosphere": {"subdivisions": 2, "radius": 1.0},
@@ -51,6 +54,25 @@ def default_source(generator: str) -> dict:
     return {"generator": generator, **json.loads(json.dumps(GENERATORS[generator]))}
 
 
+def resolved(source: dict, folder: str | None) -> dict:
+    """``source`` with a relative ``"file"`` taken from ``folder`` (the folder of the
+    file that names it; None: the current folder)."""
+    path = source.get("file")
+    if folder is None or not isinstance(path, str) or os.path.isabs(path):
+        return source
+    return {**source, "file": os.path.normpath(os.path.join(folder, path))}
+
+
+def as_written(source: dict, folder: str) -> dict:
+    """``source`` as a file in ``folder`` names it: a mesh file in ``folder`` or below
+    by its path from there, any other by its absolute path."""
+    path = source.get("file")
+    if not isinstance(path, str):
+        return source
+    relative = os.path.relpath(os.path.abspath(path), folder)
+    return {**source, "file": os.path.abspath(path) if relative.split(os.sep)[0] == os.pardir else relative}
+
+
 def load_source(source: dict) -> tuple[np.ndarray, np.ndarray]:
     """Body-space (vertices (V, 3), faces (F, 3)) of a source; ``MeshSourceError``."""
     return _load(json.dumps(source, sort_keys=True))
@@ -72,15 +94,17 @@ def _load(source_json: str) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(source, dict):
         raise MeshSourceError("a mesh source must be an object with \"generator\" or \"file\"")
     if "file" in source:
+        if not isinstance(source["file"], str):
+            raise MeshSourceError(f"mesh source \"file\" must be a path, got {brief(source['file'])}")
         return _read_file(source["file"])
     name = source.get("generator")
     if not isinstance(name, str) or name not in GENERATORS:
-        raise MeshSourceError(f"unknown mesh generator {name!r} (known: {', '.join(GENERATORS)})")
+        raise MeshSourceError(f"unknown mesh generator {brief(name)} (known: {', '.join(GENERATORS)})")
     arguments = {**GENERATORS[name], **{k: v for k, v in source.items() if k != "generator"}}
     unknown = set(arguments) - set(GENERATORS[name])
     if unknown:
         raise MeshSourceError(f"generator {name!r} takes {', '.join(GENERATORS[name])}, "
-                              f"not {', '.join(sorted(unknown))}")
+                              f"not {brief(', '.join(sorted(unknown)))}")
     try:
         vertices, faces = _BUILDERS[name](**arguments)
     except (TypeError, ValueError) as error:
@@ -129,8 +153,10 @@ def _finite(value, name: str) -> float:
         number = float(value)
     except OverflowError:
         number = float("inf")
+    except (TypeError, ValueError):  # (float's own message quotes a string whole)
+        number = float("nan")
     if not np.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {str(value)[:40]}")
+        raise ValueError(f"{name} must be a finite number, got {brief(value)}")
     return number
 
 
@@ -161,7 +187,7 @@ def _box_corners_and_faces(half):
 def _box(size):
     size = np.asarray(size, float)
     if size.shape != (3,) or not np.all(size > 0):
-        raise ValueError(f"size must be 3 numbers > 0, got {size.tolist()}")
+        raise ValueError(f"size must be 3 numbers > 0, got {brief(size.tolist())}")
     return _box_corners_and_faces(size / 2)
 
 

@@ -3,8 +3,9 @@
 No GL here.  A ``Scene`` is plain data (JSON-able dicts of floats), saved as a
 versioned JSON file (schema in ``docs/scene-format.md``); floats round-trip
 bit-exactly (JSON holds ``repr`` of each double); undo and redo are
-``scene.history``.  Saves are atomic (write a temporary file, fsync,
-rename); ``load`` raises ``SceneError`` with a clear message and changes nothing.
+``scene.history``.  Saves are atomic (``scene.atomic``: a temporary file, fsync,
+rename; through links to their file); ``load`` raises ``SceneError`` with a clear
+message and changes nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sweeplab.scene.atomic import write_text_atomically
-from sweeplab.scene.json_files import JsonFileError, is_finite_number, is_integer, read_json
+from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
+from sweeplab.scene.mesh_sources import as_written, resolved
 from sweeplab.scene.shape_kinds import KINDS
 
 FORMAT = "sweeplab-scene"
@@ -35,8 +37,14 @@ class SceneObject:
     kind: str
     params: dict
 
-    def to_json(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "params": plain_copy(self.params)}
+    def to_json(self, folder: str | None = None) -> dict:
+        """As a file in ``folder`` holds it (mesh file paths from there, ``as_written``;
+        None: as they are)."""
+        params = plain_copy(self.params)
+        for parameter in KINDS[self.kind].parameters:
+            if parameter.type == "source" and folder is not None:
+                params[parameter.name] = as_written(params[parameter.name], folder)
+        return {"name": self.name, "kind": self.kind, "params": params}
 
 
 @dataclass
@@ -66,13 +74,15 @@ class Scene:
     def targets(self) -> list[SceneObject]:
         return [o for o in self.objects if o.name != self.moving]
 
-    def to_json(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "objects": [o.to_json() for o in self.objects],
+    def to_json(self, folder: str | None = None) -> dict:
+        """The file's contents, for a file in ``folder`` (``SceneObject.to_json``)."""
+        return {"format": FORMAT, "version": VERSION, "objects": [o.to_json(folder) for o in self.objects],
                 "moving": self.moving, "direction": list(self.direction), "options": dict(self.options)}
 
     @classmethod
-    def from_json(cls, data) -> Scene:
-        """Validate and build a scene; raises ``SceneError`` naming what is wrong."""
+    def from_json(cls, data, folder: str | None = None) -> Scene:
+        """Validate and build a scene; raises ``SceneError`` naming what is wrong.  Mesh
+        files are taken from ``folder`` (the file's; ``mesh_sources.resolved``)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SceneError(f"not a sweeplab scene (expected \"format\": \"{FORMAT}\")")
         version = data.get("version")
@@ -84,20 +94,20 @@ class Scene:
         if not isinstance(data.get("objects", []), list):
             raise SceneError("\"objects\" must be a list of objects")
         for position, entry in enumerate(data.get("objects", [])):
-            objects.append(_object_from_json(entry, position))
+            objects.append(_object_from_json(entry, position, folder))
         names = [o.name for o in objects]
         if len(set(names)) != len(names):
             raise SceneError("object names must be unique")
         moving = data.get("moving")
         if moving is not None and (not isinstance(moving, str) or moving not in names):
-            raise SceneError(f"\"moving\" names {moving!r}, which is not an object of the scene")
+            raise SceneError(f"\"moving\" names {brief(moving)}, which is not an object of the scene")
         direction = _floats(data.get("direction", [0, 0, 0]), "direction", 3)
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise SceneError("\"options\" must be an object")
         ignore_separating = options.get("ignore_separating", False)
         if not isinstance(ignore_separating, bool):
-            raise SceneError(f"\"ignore_separating\" must be true or false, got {ignore_separating!r}")
+            raise SceneError(f"\"ignore_separating\" must be true or false, got {brief(ignore_separating)}")
         return cls(objects, moving, direction, {"ignore_separating": ignore_separating})
 
     def copy(self) -> Scene:
@@ -127,23 +137,24 @@ def _floats(value, what: str, count: int | None = None) -> list[float]:
     return [float(x) for x in value]
 
 
-def _object_from_json(entry, position: int) -> SceneObject:
+def _object_from_json(entry, position: int, folder: str | None) -> SceneObject:
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"]:
         raise SceneError(f"object {position} needs a non-empty \"name\"")
     name, kind_name = entry["name"], entry.get("kind")
+    label = f"object {brief(name)}"
     if not isinstance(kind_name, str) or kind_name not in KINDS:
-        raise SceneError(f"object {name!r}: unknown kind {kind_name!r} (known: {', '.join(KINDS)})")
+        raise SceneError(f"{label}: unknown kind {brief(kind_name)} (known: {', '.join(KINDS)})")
     kind, given = KINDS[kind_name], entry.get("params")
     if not isinstance(given, dict):
-        raise SceneError(f"object {name!r}: \"params\" must be an object")
+        raise SceneError(f"{label}: \"params\" must be an object")
     params = {}
     for parameter in kind.parameters:
         if parameter.name not in given and parameter.name in kind.optional:
             params[parameter.name] = plain_copy(kind.defaults[parameter.name])
             continue
         if parameter.name not in given:
-            raise SceneError(f"object {name!r}: missing parameter {parameter.name!r}")
-        value, what = given[parameter.name], f"object {name!r} parameter {parameter.name!r}"
+            raise SceneError(f"{label}: missing parameter {parameter.name!r}")
+        value, what = given[parameter.name], f"{label} parameter {parameter.name!r}"
         if parameter.type in ("point", "direction"):
             params[parameter.name] = _floats(value, what, 3)
         elif parameter.type in ("points", "body points", "frame"):
@@ -153,19 +164,36 @@ def _object_from_json(entry, position: int) -> SceneObject:
         elif parameter.type == "source":
             if not isinstance(value, dict):
                 raise SceneError(f"{what} must be an object (\"generator\" or \"file\")")
-            params[parameter.name] = plain_copy(value)
+            params[parameter.name] = resolved(plain_copy(value), folder)
         else:
             params[parameter.name] = _floats([value], what, 1)[0]
     try:
         kind.build(params)
     except ValueError as error:
-        raise SceneError(f"object {name!r}: {error}") from None
+        raise SceneError(f"{label}: {error}") from None
     return SceneObject(name, kind_name, params)
 
 
 def save(scene: Scene, path: str | os.PathLike) -> None:
-    """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one."""
-    write_text_atomically(path, json.dumps(scene.to_json(), indent=2) + "\n")
+    """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one.
+    ``SceneError`` naming the object (or the direction) that holds NaN or infinity,
+    which ``load`` would refuse: nothing is written."""
+    data = scene.to_json(folder_of(path))
+    try:
+        text = json.dumps(data, indent=2, allow_nan=False)
+    except ValueError:  # (the only one dumps raises for plain data)
+        raise SceneError(f"{_not_finite(data)} holds a number that is not finite (NaN or infinity)") from None
+    write_text_atomically(path, text + "\n")
+
+
+def _not_finite(data: dict) -> str:
+    """What in a scene's JSON holds NaN or infinity: "object 'NAME'" or "the direction"."""
+    for entry in data["objects"]:
+        try:
+            json.dumps(entry["params"], allow_nan=False)
+        except ValueError:
+            return f"object {brief(entry['name'])}"
+    return "the direction"
 
 
 def load(path: str | os.PathLike) -> Scene:
@@ -180,9 +208,14 @@ def load(path: str | os.PathLike) -> Scene:
         except JsonFileError as error:
             raise SceneError(str(error)) from None
         try:
-            return Scene.from_json(data)
+            return Scene.from_json(data, folder_of(path))
         except SceneError as error:
             raise SceneError(f"{path}: {error}") from None
+
+
+def folder_of(path: str | os.PathLike) -> str:
+    """The absolute folder of a file: where its relative mesh paths start."""
+    return os.path.dirname(os.path.abspath(path))
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sweeplab.scene.json_files import is_finite_number
+from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, parse_json
 from sweeplab.scene.model import FORMAT as SCENE_FORMAT
 from sweeplab.scene.model import VERSION as SCENE_VERSION
 from sweeplab.scene.model import Scene, SceneError, SceneObject
@@ -93,7 +93,7 @@ def decode_floats(value, where: str = "value"):
         try:
             return float.fromhex(value.strip())
         except OverflowError:
-            raise ValueError(f"{where}: {value!r} is beyond the float64 range") from None
+            raise ValueError(f"{where}: {brief(value)} is beyond the float64 range") from None
     if isinstance(value, list):
         return [decode_floats(item, f"{where}[{index}]") for index, item in enumerate(value)]
     if isinstance(value, dict):
@@ -109,14 +109,14 @@ def query_from_json(data, where: str) -> Query:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         fail(f"not a sweeplab query (expected \"format\": \"{FORMAT}\")")
     if not isinstance(data.get("version"), int) or not 1 <= data["version"] <= VERSION:
-        fail(f"query version {data.get('version')!r} is not one this sweeplab reads (up to {VERSION})")
+        fail(f"query version {brief(data.get('version'))} is not one this sweeplab reads (up to {VERSION})")
     data = _decode_numbers(data, fail)
     engine_data = data.get("engine")
     if not isinstance(engine_data, dict) or not isinstance(engine_data.get("name"), str) or not engine_data["name"]:
         fail("\"engine\" must be an object with a \"name\"")
     precision = engine_data.get("precision", "float64")
     if precision not in PRECISIONS:
-        fail(f"engine precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+        fail(f"engine precision must be one of {', '.join(PRECISIONS)}, got {brief(precision)}")
     engine = Engine(engine_data["name"], str(engine_data.get("version", "")), precision)
     shapes = []
     for role in (MOVING, TARGET):
@@ -168,20 +168,21 @@ def _answer(data, fail) -> EngineAnswer:
         fail("\"answer\" must be an object with \"hit\": true or false")
     t = data.get("t")
     if t is not None and not (is_finite_number(t) and not isinstance(t, bool)):
-        fail(f"answer t must be a finite number, got {t!r}")
+        fail(f"answer t must be a finite number, got {brief(t)}")
     vectors = {}
     for name in ("point", "normal"):
         value = data.get(name)
         if value is not None and (not isinstance(value, list) or len(value) != 3
                                   or not all(is_finite_number(x) and not isinstance(x, bool) for x in value)):
-            fail(f"answer {name} must be 3 finite numbers, got {value!r}")
+            fail(f"answer {name} must be 3 finite numbers, got {brief(value)}")
         vectors[name] = None if value is None else [float(x) for x in value]
     return EngineAnswer(data["hit"], None if t is None else float(t), vectors["point"], vectors["normal"])
 
 
 def read_log(path) -> list[Query]:
     """Every query of a log file (blank lines and ``#`` comments skipped);
-    ``QueryLogError`` naming the file and line of the first bad one."""
+    ``QueryLogError`` naming the file and line of the first bad one, or saying that
+    the file holds none."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -192,10 +193,12 @@ def read_log(path) -> list[Query]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            data = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as error:
-            raise QueryLogError(f"{path} line {number}: not JSON ({error})") from None
+            data = parse_json(line, f"{path} line {number}")
+        except JsonFileError as error:
+            raise QueryLogError(str(error)) from None
         queries.append(query_from_json(data, f"{path} line {number}"))
+    if not queries:
+        raise QueryLogError(f"query log {path} holds no queries")
     return queries
 
 

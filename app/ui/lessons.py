@@ -18,11 +18,14 @@ _shown: dict = {}
 
 
 def lessons_menu(editor: Editor) -> None:
-    """View > Lessons: every bundled lesson."""
+    """View > Lessons: every bundled lesson (and a greyed line for a file that is not one)."""
     if imgui.begin_menu("Lessons"):
-        for lesson in bundled_lessons():
+        lessons, problems = bundled_lessons()
+        for lesson in lessons:
             if imgui.menu_item_simple(f"{lesson.number}. {lesson.title}"):
                 editor.open_lesson(lesson)
+        for problem in problems:
+            imgui.text_disabled(problem)
         imgui.end_menu()
 
 

@@ -11,6 +11,7 @@ from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
 from sweeplab.ui.fields import committed_text
+from sweeplab.scene.json_files import JsonFileError, parse_json
 from sweeplab.scene.mesh_sources import GENERATORS
 from sweeplab.scene.shape_kinds import build_shape
 from sweeplab.view.reports import TargetReport
@@ -36,8 +37,8 @@ def source_field(label: str, source: dict) -> tuple[bool, dict]:
     if text is None:
         return False, source
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
+        value = parse_json(text, label)
+    except JsonFileError:
         return False, source
     return isinstance(value, dict), value
 

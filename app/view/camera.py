@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyrr
 
+from sweeplab.scene.json_files import brief
+
 UP = np.array([0.0, 0.0, 1.0])
 PITCH_LIMIT = np.radians(89.0)
 
@@ -93,9 +95,9 @@ class OrbitCamera:
         try:
             values = [float(v) for v in text.split(",")]
         except ValueError:
-            raise ValueError(f"camera must be numbers 'yaw,pitch,distance[,x,y,z]', got {text!r}") from None
+            raise ValueError(f"camera must be numbers 'yaw,pitch,distance[,x,y,z]', got {brief(text)}") from None
         if len(values) not in (3, 6) or values[2] <= 0:
-            raise ValueError(f"camera must be 'yaw,pitch,distance[,x,y,z]' with distance > 0, got {text!r}")
+            raise ValueError(f"camera must be 'yaw,pitch,distance[,x,y,z]' with distance > 0, got {brief(text)}")
         camera = cls(yaw=np.radians(values[0]), pitch=np.radians(values[1]), distance=values[2])
         if len(values) == 6:
             camera.target = np.array(values[3:])

@@ -21,7 +21,6 @@ scene so that dragging a shape updates it:
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from importlib import resources
@@ -29,9 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
+from sweeplab.scene.json_files import brief, is_integer, read_json
 from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import Plane, Point, Segment, sweep
+from sweeplab.view.camera import OrbitCamera
 
 FORMAT = "sweeplab-lesson"
 PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "")
@@ -64,37 +65,77 @@ def lesson_folder() -> Path:
     return Path(str(resources.files("sweeplab") / "lessons"))
 
 
+DISPLAY_FIELDS = {"minkowski": "true or false", "traversal": "true or false", "contacts": "true or false",
+                  "every_hit": "true or false", "bvh_depth": "a whole number >= 0 or null",
+                  "walk_steps": "a whole number >= 0 or null"}
+"""The ``MeshDisplay`` fields a step may set, and what each must be."""
+
+
 def lesson_from_json(data, where: str) -> Lesson:
+    """Validate a parsed lesson file; ``LessonError`` naming ``where`` and the field."""
     def fail(message: str):
         raise LessonError(f"{where}: {message}")
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         fail(f"not a sweeplab lesson (expected \"format\": \"{FORMAT}\")")
+    number, title = data.get("number", 0), data.get("title", "")
+    if not is_integer(number):
+        fail(f"\"number\" must be a whole number, got {brief(number)}")
+    if not isinstance(title, str):
+        fail(f"\"title\" must be a string, got {brief(title)}")
     try:
         scene = Scene.from_json(data.get("scene"))
     except ValueError as error:
         fail(f"scene: {error}")
     picture = data.get("picture", "")
     if picture not in PICTURES:
-        fail(f"picture must be one of {', '.join(p for p in PICTURES if p)}, got {picture!r}")
+        fail(f"picture must be one of {', '.join(p for p in PICTURES if p)}, got {brief(picture)}")
     steps = data.get("steps")
     if not isinstance(steps, list) or not steps:
         fail("\"steps\" must be a list of steps")
-    parsed = []
-    for number, step in enumerate(steps, 1):
-        if not isinstance(step, dict) or not isinstance(step.get("text"), str):
-            fail(f"step {number} needs a \"text\"")
-        if step.get("select") is not None and step["select"] not in scene.names():
-            fail(f"step {number} selects {step['select']!r}, which is not in the scene")
-        parsed.append(Step(step["text"], step.get("camera", ""), step.get("select"), dict(step.get("display", {}))))
-    return Lesson(int(data.get("number", 0)), str(data.get("title", "")), scene, tuple(parsed), picture)
+    try:
+        parsed = tuple(_step(step, scene, f"step {position}") for position, step in enumerate(steps, 1))
+    except ValueError as error:
+        fail(str(error))
+    return Lesson(number, title, scene, parsed, picture)
 
 
-def bundled_lessons() -> list[Lesson]:
-    """The lessons that come with sweeplab, in order."""
-    lessons = [lesson_from_json(json.loads(path.read_text()), path.name)
-               for path in sorted(lesson_folder().glob("*.json"))]
-    return sorted(lessons, key=lambda lesson: lesson.number)
+def _step(step, scene: Scene, label: str) -> Step:
+    """One step of a lesson; ``ValueError`` beginning with ``label``."""
+    if not isinstance(step, dict) or not isinstance(step.get("text"), str):
+        raise ValueError(f"{label} needs a \"text\"")
+    select, camera, display = step.get("select"), step.get("camera", ""), step.get("display", {})
+    if select is not None and select not in scene.names():
+        raise ValueError(f"{label} selects {brief(select)}, which is not in the scene")
+    if not isinstance(camera, str):
+        raise ValueError(f"{label} camera must be a string, got {brief(camera)}")
+    if camera:
+        try:
+            OrbitCamera.parse(camera)
+        except ValueError as error:
+            raise ValueError(f"{label} {error}") from None
+    if not isinstance(display, dict):
+        raise ValueError(f"{label} display must be an object of {', '.join(DISPLAY_FIELDS)}")
+    for name, value in display.items():
+        if name not in DISPLAY_FIELDS:
+            raise ValueError(f"{label} display has unknown field {brief(name)} (fields: {', '.join(DISPLAY_FIELDS)})")
+        flag = DISPLAY_FIELDS[name] == "true or false"
+        if not (isinstance(value, bool) if flag else value is None or (is_integer(value) and value >= 0)):
+            raise ValueError(f"{label} display {name!r} must be {DISPLAY_FIELDS[name]}, got {brief(value)}")
+    return Step(step["text"], camera, select, dict(display))
+
+
+def bundled_lessons() -> tuple[list[Lesson], list[str]]:
+    """The lessons that come with sweeplab, in order, and one line for each bundled
+    file that is not a lesson (left out: a damaged installation must not take the
+    editor down)."""
+    lessons, problems = [], []
+    for path in sorted(lesson_folder().glob("*.json")):
+        try:
+            lessons.append(lesson_from_json(read_json(path), path.name))
+        except ValueError as error:  # LessonError, JsonFileError
+            problems.append(str(error))
+    return sorted(lessons, key=lambda lesson: lesson.number), problems
 
 
 # --- pictures -------------------------------------------------------------------------

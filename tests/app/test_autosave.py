@@ -92,6 +92,47 @@ def test_undo_back_to_the_saved_state_is_clean(scene_file):
     assert editor.dirty
 
 
+def test_a_new_edit_after_undo_past_the_saved_state_is_unsaved(scene_file):
+    """The edit replaces the saved state on the undo stack: its state id must not be
+    the saved state's (ids of the dropped branch are dropped with it)."""
+    editor = Editor(load(scene_file), scene_file)
+    editor.set_direction([1.0, 2.0, 3.0])
+    assert editor.save()
+    editor.undo()
+    editor.set_direction([4.0, 5.0, 6.0])
+    assert editor.dirty
+
+
+def test_an_autosave_as_old_as_its_file_is_not_offered(scene_file):
+    editor = Editor(load(scene_file), scene_file)
+    editor.set_direction([1.0, 2.0, 3.0])
+    written = editor.autosave(force=True)
+    os.utime(written, ns=(scene_file.stat().st_mtime_ns,) * 2)
+    assert Editor(load(scene_file), scene_file).restorable is None
+
+
+def test_the_editor_keeps_a_scene_it_cannot_save_and_says_why(scene_file):
+    """A scene holding NaN (which edits refuse, but a scene given to the editor may hold)."""
+    editor = Editor(load(scene_file), scene_file)
+    broken = editor.history.scene
+    broken.objects[0].params["radius"] = float("nan")
+    editor.history.commit(broken)
+    name = broken.objects[0].name
+    assert not editor.save()
+    assert editor.message == f"could not save {scene_file}: object {name!r} holds a number that is not finite (NaN " \
+                             "or infinity)"
+    assert editor.dirty and editor.scene is editor.history.current and load(scene_file).to_json() != broken.to_json()
+    assert editor.autosave(force=True) is None and editor.message.startswith("autosave failed: object ")
+    assert not autosave.beside(scene_file).exists()
+
+
+def test_opening_a_file_removes_the_stale_temporaries_a_killed_save_left(scene_file):
+    stale = scene_file.with_name(f".{scene_file.name}.k1ll3d_x.tmp")
+    stale.write_text("{")
+    os.utime(stale, (1.0, 1.0))
+    assert Editor(load(DEMO_SCENE)).open(scene_file) and not stale.exists()
+
+
 def test_saved_files_get_normal_permissions(scene_file, tmp_path):
     old_umask = os.umask(0o022)
     try:

@@ -66,6 +66,13 @@ def test_wrong_expected_t_fails_with_expected_vs_actual(tmp_path):
     assert "✗ touched edge" in report.table() and "0.25" in report.table()
 
 
+def test_an_exact_match_passes_with_zero_tolerance():
+    zero = {name: 0.0 for name in ("t", "point", "normal", "penetration_depth")}
+    fixture = make_fixture(load(GRAZE_SCENE), tolerances=zero)
+    checked = [c for c in run_fixture(fixture).checks if c.tolerance == 0.0 and c.expected is not None]
+    assert {c.field for c in checked} == {"t", "point", "normal"} and all(c.passed for c in checked)
+
+
 def test_typed_expectations(tmp_path):
     scene = load(GRAZE_SCENE)
     must_miss = make_fixture(scene, source="typed", typed={"lowered 2^-40 (miss)": {"hit": False}})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.cli import main
-from sweeplab.scene.fixture import FixtureError, fixture_from_json, load_fixture, make_fixture, run_fixture, save_fixture
+from sweeplab.scene.fixture import (FixtureError, fixture_from_json, load_fixture, make_fixture, run_fixture,
+                                    save_fixture)
 from sweeplab.scene.model import Scene, SceneError, load
+from sweeplab.scene.query_log import QueryLogError, read_log
+from sweeplab.view.camera import OrbitCamera
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENES = sorted((ROOT / "app" / "scenes").glob("*.json"))
@@ -52,6 +56,20 @@ def test_malformed_scenes_are_refused_by_name(path, value, message):
 def test_a_mesh_generator_that_is_not_a_name_is_refused():
     with pytest.raises(SceneError, match="unknown mesh generator"):
         Scene.from_json(changed(MESHES, ("objects", 1, "params", "source", "generator"), ["box"]))
+
+
+@pytest.mark.parametrize("value", [[1], 5, None])
+def test_a_mesh_file_that_is_not_a_path_is_refused_by_name(value, tmp_path, capsys):
+    """{"file": [1]} was a TypeError traceback in sweeplab render; {"file": 5} read file
+    descriptor 5."""
+    scene = changed(MESHES, ("objects", 1, "params", "source"), {"file": value})
+    with pytest.raises(SceneError, match="mesh source \"file\" must be a path, got " + re.escape(repr(value))):
+        Scene.from_json(scene)
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps(scene))
+    assert main(["render", str(path), "-o", str(tmp_path / "out.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sweeplab render: {path}: object ") and err.count("\n") == 1
 
 
 def test_deeply_nested_json_is_refused_in_one_line(tmp_path):
@@ -187,3 +205,63 @@ def test_random_bytes_or_a_wrong_triangle_count_are_not_a_mesh(tmp_path, content
     path.write_bytes(content)
     with pytest.raises(MeshSourceError):
         _read(path)
+
+
+# --- numbers JSON holds and Python will not convert -----------------------------------
+
+HUGE_INTEGER = "9" * 5000
+"""More digits than Python converts from a string (4,300): ``json.loads`` raises ValueError."""
+
+
+def test_an_integer_of_5000_digits_is_one_line_and_exit_2_in_check_and_triage(tmp_path, capsys):
+    from tests.engines.test_query_log import FLOAT32_LOG
+
+    fixture = tmp_path / "huge.json"
+    fixture.write_text(json.dumps(FIXTURE).replace('"version": 1', f'"version": {HUGE_INTEGER}', 1))
+    assert main(["check", str(fixture)]) == 2
+    out = capsys.readouterr().out
+    assert f"ERROR  huge.json: {fixture} holds an integer of more than 4300 digits" in out and HUGE_INTEGER not in out
+    log = tmp_path / "huge.jsonl"
+    log.write_text(json.dumps(FLOAT32_LOG[0]).replace('"version": 1', f'"version": {HUGE_INTEGER}', 1) + "\n")
+    assert main(["triage", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"sweeplab triage: {log} line 1 holds an integer of more than 4300 digits\n"
+
+
+# --- a megabyte where a name or a number belongs --------------------------------------
+
+MEGABYTE = "x" * 2 ** 20
+SHORT_PREFIX = "x" * 70 + "…"
+
+
+@pytest.mark.parametrize("refuse", [
+    lambda: Scene.from_json(changed(DEMO, ("moving",), MEGABYTE)),
+    lambda: Scene.from_json(changed(DEMO, ("objects", 0, "kind"), MEGABYTE)),
+    lambda: Scene.from_json(changed(changed(DEMO, ("objects", 0, "kind"), "blob"), ("objects", 0, "name"), MEGABYTE)),
+    lambda: Scene.from_json(changed(MESHES, ("objects", 1, "params", "source", "generator"), MEGABYTE)),
+    lambda: Scene.from_json(changed(MESHES, ("objects", 1, "params", "source", "size"), MEGABYTE)),
+    lambda: Scene.from_json(changed(MESHES, ("objects", 1, "params", "source"), {"generator": "wall",
+                                                                               "width": MEGABYTE})),
+    lambda: Scene.from_json(changed(MESHES, ("objects", 1, "params", "source"), {"file": [MEGABYTE]})),
+    lambda: fixture_from_json(changed(FIXTURE, ("precision",), MEGABYTE), "x.json"),
+    lambda: fixture_from_json(changed(FIXTURE, ("expected", TARGET, "t", "value"), MEGABYTE), "x.json"),
+    lambda: fixture_from_json(changed(FIXTURE, ("expected", MEGABYTE), {}), "x.json"),
+    lambda: OrbitCamera.parse(MEGABYTE),
+], ids=["moving", "kind", "name", "generator", "size", "width", "file", "precision", "expected value", "target",
+        "camera"])
+def test_errors_quote_a_short_prefix_of_what_they_refuse(refuse):
+    with pytest.raises(ValueError) as raised:
+        refuse()
+    assert SHORT_PREFIX in str(raised.value) and len(str(raised.value)) < 400
+
+
+@pytest.mark.parametrize("field", [("answer", "t"), ("answer", "point"), ("engine", "precision"), ("version",),
+                                   ("moving", "kind")])
+def test_a_query_log_quotes_a_short_prefix_of_what_it_refuses(tmp_path, field):
+    from tests.engines.test_query_log import FLOAT32_LOG
+
+    path = tmp_path / "log.jsonl"
+    path.write_text(json.dumps(changed(FLOAT32_LOG[0], field, [MEGABYTE])) + "\n")
+    with pytest.raises(QueryLogError) as raised:
+        read_log(path)
+    assert SHORT_PREFIX in str(raised.value) and len(str(raised.value)) < 400

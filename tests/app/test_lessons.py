@@ -1,6 +1,7 @@
 """Lessons (#23): each bundled lesson loads, steps through every step and renders;
 the pictures agree with the physics."""
 
+import json
 import math
 
 import numpy as np
@@ -9,15 +10,49 @@ import pytest
 from sweeplab.cli import DEMO_SCENE
 from sweeplab.editor import Editor
 from sweeplab.scene.model import load
-from sweeplab.view.lessons import bundled_lessons, collide_and_slide, feature_candidates, inflated, quadratic, swapped
+from sweeplab.view import lessons as lesson_files
+from sweeplab.view.lessons import (LessonError, bundled_lessons, collide_and_slide, feature_candidates, inflated,
+                                   lesson_from_json, quadratic, swapped)
 from sweeplab.view.model import build_view_model
+from tests.app.test_hostile_files import changed
 
-LESSONS = bundled_lessons()
+LESSONS, PROBLEMS = bundled_lessons()
+FIRST = json.loads(sorted(lesson_files.lesson_folder().glob("*.json"))[0].read_text())
 
 
 def test_the_bundled_lessons_are_numbered_in_order():
-    assert [lesson.number for lesson in LESSONS] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [lesson.number for lesson in LESSONS] == [1, 2, 3, 4, 5, 6, 7, 8] and PROBLEMS == []
     assert all(lesson.title and lesson.steps for lesson in LESSONS)
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("number",), "one", "\"number\" must be a whole number, got 'one'"),
+    (("number",), [1], "\"number\" must be a whole number, got [1]"),
+    (("title",), {"en": "x"}, "\"title\" must be a string"),
+    (("steps", 0, "camera"), 5, "step 1 camera must be a string"),
+    (("steps", 0, "camera"), "a,b,c", "step 1 camera must be numbers"),
+    (("steps", 0, "display"), ["minkowski"], "step 1 display must be an object"),
+    (("steps", 0, "display"), {"colour": True}, "step 1 display has unknown field 'colour'"),
+    (("steps", 0, "display"), {"minkowski": "yes"}, "step 1 display 'minkowski' must be true or false, got 'yes'"),
+    (("steps", 0, "display"), {"bvh_depth": -1}, "step 1 display 'bvh_depth' must be a whole number >= 0 or null"),
+])
+def test_a_bad_lesson_field_is_refused_naming_the_field_and_file(path, value, message):
+    """They reached ValueError, TypeError or AttributeError in int(), dict() or the
+    camera's parser (or later, in the editor, on showing the step)."""
+    with pytest.raises(LessonError) as raised:
+        lesson_from_json(changed(FIRST, path, value), "9-bad.json")
+    assert str(raised.value).startswith("9-bad.json: ") and message in str(raised.value)
+
+
+def test_a_bad_bundled_lesson_is_left_out_with_a_line_not_raised(tmp_path, monkeypatch):
+    (tmp_path / "1-good.json").write_text(json.dumps(FIRST))
+    (tmp_path / "2-bad.json").write_text(json.dumps(changed(FIRST, ("number",), "two")))
+    (tmp_path / "3-broken.json").write_text("{")
+    monkeypatch.setattr(lesson_files, "lesson_folder", lambda: tmp_path)
+    lessons, problems = bundled_lessons()
+    assert [lesson.number for lesson in lessons] == [1]
+    assert problems[0].startswith("2-bad.json: \"number\"")
+    assert problems[1].startswith(f"{tmp_path / '3-broken.json'} is not valid JSON")
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: f"lesson {lesson.number}")

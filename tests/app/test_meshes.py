@@ -78,6 +78,56 @@ def test_mesh_moves_rotates_and_round_trips(tmp_path):
     assert load(path).objects[0].params == moved
 
 
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """project/scene.json with its mesh at project/meshes/box.obj ("meshes/box.obj" in
+    the file), opened from another folder."""
+    import json
+
+    import trimesh
+
+    (tmp_path / "project" / "meshes").mkdir(parents=True)
+    trimesh.creation.box(extents=[1, 2, 3]).export(tmp_path / "project" / "meshes" / "box.obj")
+    scene = Scene([mesh_object("box", {"file": "meshes/box.obj"})]).to_json()
+    (tmp_path / "project" / "scene.json").write_text(json.dumps(scene))
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    return tmp_path / "project"
+
+
+def test_a_relative_mesh_file_is_taken_from_the_scene_files_folder(project):
+    """It was taken from the current folder: a scene opened from elsewhere lost its meshes."""
+    scene = load(project / "scene.json")
+    assert scene.object("box").params["source"] == {"file": str(project / "meshes" / "box.obj")}
+    assert np.allclose(build_shape("mesh", scene.object("box").params).vertices.max(axis=0), [0.5, 1, 1.5])
+    assert Editor(Scene()).open(project / "scene.json")
+
+
+def test_a_mesh_file_is_saved_relative_to_a_scene_beside_or_above_it_and_absolute_elsewhere(project, tmp_path):
+    import json
+
+    from sweeplab.scene.model import save
+
+    scene = load(project / "scene.json")
+    for path, written in ((project / "again.json", "meshes/box.obj"),
+                          (project / "meshes" / "inside.json", "box.obj"),
+                          (tmp_path / "elsewhere" / "away.json", str(project / "meshes" / "box.obj"))):
+        save(scene, path)
+        assert json.loads(path.read_text())["objects"][0]["params"]["source"] == {"file": written}
+        assert load(path).to_json() == scene.to_json()
+
+
+def test_a_fixtures_relative_mesh_file_is_taken_from_its_folder(project):
+    from sweeplab.scene.fixture import load_fixture, make_fixture, save_fixture
+
+    scene = load(project / "scene.json")
+    scene.objects.append(SceneObject("ball", "sphere", {"center": [0.0, 0.0, 5.0], "radius": 0.5}))
+    scene.moving, scene.direction = "ball", [0.0, 0.0, -10.0]
+    path = save_fixture(make_fixture(scene), project, "onto_box")
+    assert '"file": "meshes/box.obj"' in path.read_text()
+    assert load_fixture(path).scene.to_json() == scene.to_json()
+
+
 def test_sphere_onto_terrain_shows_the_walk_and_contacts():
     scene = load(MESH_SCENE)
     view = build_view_model(scene, display=MeshDisplay(bvh_depth=4))

@@ -1,6 +1,7 @@
 """The scene document: file round trip, validation, atomic saves, undo/redo (no GL)."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -69,6 +70,111 @@ def test_save_is_atomic_and_leaves_no_temporary(tmp_path):
     assert path.read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scene.json"]
     assert json.loads(before)["version"] == 1
+
+
+def test_saving_through_a_symbolic_link_writes_its_target(tmp_path):
+    """The rename replaced the link by a file, and the real file kept the old scene."""
+    real, link = tmp_path / "real" / "scene.json", tmp_path / "link.json"
+    real.parent.mkdir()
+    save(awkward_scene(), real)
+    link.symlink_to(real)
+    moved = awkward_scene()
+    moved.direction = [1.0, 2.0, 3.0]
+    save(moved, link)
+    assert link.is_symlink() and load(real).direction == [1.0, 2.0, 3.0]
+    assert sorted(p.name for p in real.parent.iterdir()) == ["scene.json"]
+
+
+def test_saving_a_file_with_other_hard_links_changes_them_all(tmp_path):
+    """A rename gives the name a new file: the other names kept the old scene."""
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    save(awkward_scene(), first)
+    os.link(first, second)
+    moved = awkward_scene()
+    moved.direction = [1.0, 2.0, 3.0]
+    save(moved, first)
+    assert load(second).direction == [1.0, 2.0, 3.0] and os.path.samefile(first, second)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
+
+
+def test_an_overwrite_in_place_that_fails_puts_the_old_content_back(tmp_path, monkeypatch):
+    """A hard-linked file is overwritten in place: its old content is copied beside it
+    first (fsynced), put back when the overwrite fails, and the copy removed."""
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    save(awkward_scene(), first)
+    os.link(first, second)
+    before, calls, fsync = first.read_text(), [], os.fsync
+
+    def failing_second_fsync(fd):
+        calls.append(fd)
+        if len(calls) == 2:  # the first is the copy's, the second the overwrite's
+            raise OSError(5, "Input/output error")
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_second_fsync)
+    moved = awkward_scene()
+    moved.direction = [1.0, 2.0, 3.0]
+    with pytest.raises(OSError, match="Input/output error"):
+        save(moved, first)
+    assert second.read_text() == before and len(calls) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
+
+
+def test_a_save_removes_the_stale_temporaries_a_killed_save_left(tmp_path):
+    """Only this file's, by their name, and only old ones (a save in progress is young)."""
+    path = tmp_path / "scene.json"
+    names = [".scene.json.k1ll3d_x.tmp", ".scene.json.y0ung123.tmp", ".scene.json.notours.tmp",
+             ".other.json.k1ll3d_x.tmp", ".scene.json.k1ll3d_x.bak"]
+    for name in names:
+        (tmp_path / name).write_text("{")
+    for name in (names[0], names[2], names[3], names[4]):
+        os.utime(tmp_path / name, (1.0, 1.0))
+    save(awkward_scene(), path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[1:] + ["scene.json"])
+
+
+@pytest.mark.parametrize("where, change", [
+    ("object 'ball'", lambda scene: scene.object("ball").params.update(radius=float("nan"))),
+    ("object 'tri'", lambda scene: scene.object("tri").params["b"].__setitem__(0, float("inf"))),
+    ("the direction", lambda scene: scene.direction.__setitem__(2, -float("inf"))),
+])
+def test_a_scene_holding_nan_or_infinity_is_refused_by_save_naming_where(tmp_path, where, change):
+    """It was written (as NaN or Infinity) and then refused by load."""
+    path = tmp_path / "scene.json"
+    save(awkward_scene(), path)
+    before = path.read_text()
+    scene = awkward_scene()
+    change(scene)
+    with pytest.raises(SceneError, match=f"^{where} holds a number that is not finite"):
+        save(scene, path)
+    assert path.read_text() == before and sorted(p.name for p in tmp_path.iterdir()) == ["scene.json"]
+
+
+def spy_on_the_save(monkeypatch) -> list:
+    """What a save does, in order: ("fsync", inode) and ("replace", temporary, target, inode)."""
+    import os
+
+    events, fsync, replace = [], os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append(("fsync", os.fstat(fd).st_ino)), fsync(fd))[1])
+    monkeypatch.setattr(os, "replace", lambda source, target: (
+        events.append(("replace", str(source), str(target), os.stat(source).st_ino)), replace(source, target))[1])
+    return events
+
+
+def test_the_temporary_file_is_written_beside_the_target(tmp_path, monkeypatch):
+    """A rename is atomic only within one file system: a temporary in the system's temp
+    folder (another mount) would be copied, not renamed, over the scene."""
+    events = spy_on_the_save(monkeypatch)
+    save(awkward_scene(), tmp_path / "scene.json")
+    (_, temporary, target, _), = [event for event in events if event[0] == "replace"]
+    assert target == str(tmp_path / "scene.json") and os.path.dirname(temporary) == str(tmp_path)
+
+
+def test_the_temporary_file_is_fsynced_before_it_replaces_the_target(tmp_path, monkeypatch):
+    events = spy_on_the_save(monkeypatch)
+    save(awkward_scene(), tmp_path / "scene.json")
+    replaced = next(index for index, event in enumerate(events) if event[0] == "replace")
+    assert ("fsync", events[replaced][3]) in events[:replaced]
 
 
 def test_undo_redo_and_grouped_drags():

@@ -309,7 +309,7 @@ def screenshots(driver: Driver) -> dict:
     shot("scan")
     from sweeplab.view.lessons import bundled_lessons
 
-    for lesson in bundled_lessons()[:4:3]:  # lessons 1 and 4
+    for lesson in bundled_lessons()[0][:4:3]:  # lessons 1 and 4
         editor.open_lesson(lesson)
         editor.show_step(1)
         window.panels.focus = "Lesson"

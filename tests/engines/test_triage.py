@@ -31,6 +31,19 @@ def test_kinds_rank_hit_then_t_then_normal(tmp_path):
     assert [v.reference is not None for v in verdicts] == [True] * 4
 
 
+def test_within_a_kind_the_largest_disagreement_comes_first_and_start_ranks_above_t(tmp_path):
+    base = FLOAT32_LOG[0]  # sweeplab: t = 0.3
+    lines = [json.loads(json.dumps(base)) for _ in range(3)]
+    lines[0]["answer"] = {"hit": True, "t": 0.31}
+    lines[1]["moving"]["params"]["center"] = [0.0, 0.0, 0.5]  # overlapping at t = 0
+    lines[1]["answer"] = {"hit": False}
+    lines[2]["answer"] = {"hit": True, "t": 0.6}
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    verdicts = triage(read_log(path), reference=False)
+    assert [(v.number, v.kind) for v in verdicts] == [(2, "start"), (3, "t"), (1, "t")]
+
+
 def test_tolerances_follow_the_engines_precision():
     ours = sweep(Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
     near = EngineAnswer(True, 0.3 + 5e-5)
@@ -61,7 +74,16 @@ def test_an_agreeing_log_exits_0_and_a_bad_one_2(tmp_path, capsys):
     path.write_text(json.dumps(FLOAT32_LOG[0]) + "\n")
     assert main(["triage", str(path)]) == 0
     path.write_text("{not json\n")
-    assert main(["triage", str(path)]) == 2 and "line 1: not JSON" in capsys.readouterr().err
+    assert main(["triage", str(path)]) == 2 and "line 1 is not valid JSON" in capsys.readouterr().err
+
+
+def test_an_empty_log_is_an_input_error(tmp_path, capsys):
+    """It was read as "0 queries: 0 agree, 0 disagree", exit 0."""
+    path = tmp_path / "empty.jsonl"
+    for text in ("", "# only a comment\n\n"):
+        path.write_text(text)
+        assert main(["triage", str(path)]) == 2
+        assert capsys.readouterr().err == f"sweeplab triage: query log {path} holds no queries\n"
 
 
 def test_regression_an_unwritable_fixtures_folder_is_one_line_and_exit_2(tmp_path, capsys):
