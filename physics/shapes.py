@@ -42,19 +42,27 @@ def frozen(array: np.ndarray) -> np.ndarray:
 
 
 def _float_array(value, name: str, copy: bool = True) -> np.ndarray:
-    """``value`` as a read-only array of finite floats (integers become float64), or a
-    ``ValueError`` naming it; ``copy=False`` for arguments only read during a call."""
+    """``value`` as a read-only array of finite float32 or float64 numbers, or a
+    ``ValueError`` naming it; ``copy=False`` for arguments only read during a call.
+    Integers and other float types (float16, long double) become float64: the kernels
+    compute in float32 or float64, and a long double beyond float64's range is refused."""
     try:
         array = np.asarray(value)
     except (TypeError, ValueError) as error:  # (ragged nesting)
         raise ValueError(f"{name} must be an array of numbers: {error}") from None
     if np.iscomplexobj(array):  # numpy would drop the imaginary part with a warning
         raise ValueError(f"{name} must be real numbers, got {array.dtype}")
-    if not np.issubdtype(array.dtype, np.floating):
+    if array.dtype not in (np.float32, np.float64):
+        finite_before = not np.issubdtype(array.dtype, np.floating) or bool(np.all(np.isfinite(array)))
         try:
-            array = array.astype(np.float64)
+            with np.errstate(over="ignore"):
+                array = array.astype(np.float64)
+        except OverflowError:  # a Python integer beyond float64
+            raise ValueError(f"{name} must be finite (got an integer beyond float64's range)") from None
         except (TypeError, ValueError) as error:
             raise ValueError(f"{name} must be an array of numbers: {error}") from None
+        if finite_before and not np.all(np.isfinite(array)):
+            raise ValueError(f"{name} must be finite in float64 (got a value beyond its range)")
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must be finite (got NaN or infinity)")
     if copy or array.flags.writeable:  # (a caller's own array is not made read-only: a view is)

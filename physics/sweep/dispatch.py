@@ -26,9 +26,10 @@ from sweeplab.physics.sweep.sphere import (sweep_sphere_capsule, sweep_sphere_pl
                                            sweep_sphere_polygon, sweep_sphere_segment, sweep_sphere_sphere,
                                            sweep_sphere_triangle)
 from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
-from sweeplab.physics.sweep.polyhedron import (point_or_segment, sweep_capsule_polyhedron, sweep_polyhedron_mesh,
-                                               sweep_polyhedron_plane, sweep_polyhedron_polytope,
+from sweeplab.physics.sweep.polyhedron import (SatTrace, point_or_segment, sweep_capsule_polyhedron,
+                                               sweep_polyhedron_mesh, sweep_polyhedron_plane, sweep_polyhedron_polytope,
                                                sweep_sphere_polyhedron)
+from sweeplab.physics.traversal import TraversalTrace
 from sweeplab.physics.sweep.unit_size import unit_size_plan
 
 PAIR_TESTS: dict[tuple[type[Shape], type[Shape]], Callable[..., SweepResult]] = {
@@ -82,7 +83,9 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     move deeper into the target.  Further keyword ``options`` go to the pair test:
     the mesh tests (``physics.sweep.mesh``) take ``raw_edge_normals`` and ``trace``.
     Raises ``ValueError`` for a non-finite or wrongly shaped ``direction`` and
-    ``TypeError`` for an unsupported pair (or an option its test does not take).
+    ``TypeError`` for an unsupported pair, an argument that is not a shape, or an
+    option its test does not take (or of the wrong type: ``trace`` is a
+    ``TraversalTrace`` against a mesh, else a ``SatTrace``).
 
     Any finite size: a query far from unit size (beyond 2^+-64 in float64, 2^+-8 in
     float32) or whose direction is far longer than its shapes is answered at unit
@@ -97,6 +100,7 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     (``physics.sweep.sphere``, ``physics.sweep.capsule``, ``physics.sweep.mesh``)
     says what its answer is.
     """
+    _check_arguments(moving, target, options)
     direction = vector_argument(direction, "direction", copy=False)  # only read
     if moving.batch_shape or target.batch_shape or direction.ndim > 1:
         broadcast_batch_shapes(moving.batch_shape, target.batch_shape, direction.shape[:-1],
@@ -106,6 +110,19 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
         return _sweep_as_given(moving, target, direction, ignore_separating, options)
     return plan.answer(_sweep_as_given(plan.shape(moving), plan.shape(target), plan.direction(direction),
                                        ignore_separating, options))
+
+
+def _check_arguments(moving, target, options: dict) -> None:
+    """A ``TypeError`` naming ``moving`` or ``target`` where it is not a shape, and
+    ``trace`` where it is not the trace its pair test fills."""
+    for name, shape in (("moving", moving), ("target", target)):
+        if not isinstance(shape, Shape):
+            raise TypeError(f"{name} must be a shape (Sphere, Capsule, Point, Segment, Plane, Triangle, Polygon, "
+                            f"ConvexPolyhedron or TriangleMesh), got {type(shape).__name__}")
+    trace = options.get("trace")
+    expected = TraversalTrace if isinstance(target, TriangleMesh) else SatTrace
+    if trace is not None and not isinstance(trace, expected):
+        raise TypeError(f"trace must be a {expected.__name__}, got {type(trace).__name__}")
 
 
 def _sweep_as_given(moving: Shape, target: Shape, direction: np.ndarray, ignore_separating: bool,

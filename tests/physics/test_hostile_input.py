@@ -9,6 +9,7 @@ import pytest
 
 from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Segment, Sphere, TriangleMesh, sweep
 from sweeplab.physics.hull import MAX_HULL_POINTS
+from sweeplab.physics.sweep.dispatch import sweep_each
 
 
 def test_a_bow_tie_is_refused():
@@ -120,3 +121,47 @@ def test_polyhedra_are_built_alike_at_every_scale(exponent):
     np.testing.assert_array_equal(scaled.normals, unit.normals)
     np.testing.assert_array_equal(scaled.vertices, np.ldexp(unit.vertices, exponent))
     np.testing.assert_array_equal(scaled.offsets, np.ldexp(unit.offsets, exponent))
+
+
+def test_an_integer_beyond_float64_is_refused_by_name():
+    """Issue #31: ``Sphere([10**400, 0, 0], 1)`` raised numpy's OverflowError."""
+    with pytest.raises(ValueError, match="center must be finite"):
+        Sphere([10**400, 0, 0], 1.0)
+    with pytest.raises(ValueError, match="radius must be finite"):
+        Sphere([0.0, 0, 0], 10**400)
+
+
+def test_long_double_and_half_shapes_are_computed_in_float64():
+    """Issue #31: any ``np.longdouble`` shape made every sweep raise ``OverflowError:
+    math range error`` (in ``unit_size_plan``).  Other float types than float32 and
+    float64 are taken as float64, and answer in it."""
+    for dtype in (np.longdouble, np.float16):
+        moving = Sphere(np.array([0, 0, 0], dtype), dtype(1))
+        assert moving.center.dtype == np.float64
+        found = sweep(moving, Sphere(np.array([3, 0, 0], dtype), dtype(1)), np.array([5, 0, 0], dtype))
+        assert found.hit and found.t == 0.2 and found.point.dtype == np.float64
+
+
+def test_long_double_coordinates_beyond_float64_are_refused_by_name():
+    """Issue #31: they reached an ``IndexError`` inside ``ConvexPolyhedron``."""
+    huge = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], np.longdouble)
+    huge[3, 2] = np.longdouble(2) ** 2000
+    if not np.isfinite(huge[3, 2]):
+        pytest.skip("this platform's long double is float64")
+    with pytest.raises(ValueError, match="vertices must be finite in float64"):
+        ConvexPolyhedron(huge)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: sweep(Sphere([0.0, 0, 0], 1.0), None, [1.0, 0, 0]), "target must be a shape .*, got NoneType"),
+    (lambda: sweep("sphere", Sphere([0.0, 0, 0], 1.0), [1.0, 0, 0]), "moving must be a shape .*, got str"),
+    (lambda: sweep_each(Sphere([0.0, 0, 0], 1.0), [3], [1.0, 0, 0]), "target must be a shape .*, got int"),
+    (lambda: sweep(Sphere([0.2, 0.2, 1], 0.1), TriangleMesh([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]]),
+                   [0.0, 0, -2], trace=5), "trace must be a TraversalTrace, got int"),
+    (lambda: sweep(ConvexPolyhedron.box([1.0, 1, 1]), ConvexPolyhedron.box([1.0, 1, 1], center=[3.0, 0, 0]),
+                   [5.0, 0, 0], trace=5), "trace must be a SatTrace, got int"),
+])
+def test_what_is_not_a_shape_or_a_trace_is_a_type_error_naming_the_argument(call, message):
+    """Issue #31: these reached ``AttributeError`` deep inside."""
+    with pytest.raises(TypeError, match=message):
+        call()
