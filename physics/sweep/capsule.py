@@ -35,8 +35,8 @@ from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.closest import rejection, segment_separation
 from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, segment_ball
 from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accurate, dot, epsilon, largest_magnitude,
-                                       length_at_most, like, maximum, minimum, normalize_or, plane_height, plus_zero,
-                                       row, scale, sqrt, sub)
+                                       length, length_at_most, like, maximum, minimum, normalize_or, plane_height,
+                                       plus_zero, row, scale, sqrt, sub)
 from sweeplab.physics import tolerance
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.result import SweepResult, lane_result
@@ -107,16 +107,16 @@ def interiors(start, end, direction, other_start, other_end, total_radius, targe
     along, other_along = sub(end, start), sub(other_end, other_start)
     common = cross_accurate(along, other_along)
     zero = like(total_radius, 0.0)
-    unit = normalize_or(common, (zero, zero, zero))
-    length = dot(unit, common)
-    if not length > 0:
+    common_length = length(common)
+    if not common_length > 0:
         return miss(total_radius)
+    unit = (common[0] / common_length, common[1] / common_length, common[2] / common_length)
     height = dot(unit, sub(start, other_start))
     time = slab_entry_time(height, dot(unit, direction), total_radius)
     moved = scale(time if time <= 1 else zero, direction)
     offset = sub(add(start, moved), other_start)
-    line_s = dot(unit, cross(other_along, offset)) / length
-    line_w = dot(unit, cross(along, offset)) / length
+    line_s = dot(unit, cross(other_along, offset)) / common_length
+    line_w = dot(unit, cross(along, offset)) / common_length
     if not (line_s > 0 and line_s < 1 and line_w > 0 and line_w < 1 and time <= 1):
         return miss(time)
     moved_start, moved_end = add(start, moved), add(end, moved)

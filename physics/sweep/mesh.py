@@ -164,8 +164,8 @@ def rounded_walks(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bo
     empty = np.zeros((count, 0, 3), dtype)
     return _run_walks(BALL if points.shape[1] == 1 else SEGMENT, points, radius, direction, points[:, 0],
                       culling_reach(points, direction, radius, mesh.tree).astype(dtype),
-                      (empty, empty, np.zeros((0, 2), np.int64), False, tolerance.HULL_RTOL), mesh, dtype, ignore_separating,
-                      raw_edge_normals, mode, stop_depth, trace)
+                      (empty, empty, np.zeros((0, 2), np.int64), False, tolerance.HULL_RTOL), mesh, dtype,
+                      ignore_separating, raw_edge_normals, mode, stop_depth, trace)
 
 
 def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, batch_shape: tuple, answer_dtype_,

@@ -267,23 +267,33 @@ def _middle(vertices, on):
 def in_feature(point, vertices, edge_ends, on, kind, first, last, normal, slack):
     """Whether ``point`` (in the contact plane) lies in a polytope's touching feature
     (its vertices projected onto that plane): within ``slack`` of a touching point
-    or segment, or inside every edge of a touching polygon (on the side of the
-    feature's middle, seen along the normal)."""
+    or segment, or inside every boundary edge of a touching polygon (on the side of
+    its other vertices, seen along the normal).  An edge with touching vertices
+    beyond it on both sides is inside the polygon, not a boundary: two triangles of
+    a hull coplanar within ``slack`` (a float32 box's face) touch as one quad, and
+    their shared diagonal must not cut it (issue #31: a point 0.08 off)."""
     nearest = _nearest_on_segment(first, last, point)
     gap = sub(point, nearest)
     near_segment = sqrt(dot(gap, gap)) <= slack
     if edge_ends.shape[0] == 0 or kind != 3:
         return near_segment
-    middle = _middle(vertices, on)
     for e in range(edge_ends.shape[0]):
         if not _feature_edge(edge_ends, on, e):
             continue
         start = row(vertices, edge_ends[e, 0])
         edge = sub(row(vertices, edge_ends[e, 1]), start)
         inward = cross(normal, edge)  # in the plane, square to the edge
-        if dot(inward, sub(middle, start)) < 0:
+        margin = slack * sqrt(dot(edge, edge))
+        lowest, highest = like(slack, 0.0), like(slack, 0.0)
+        for i in range(vertices.shape[0]):
+            if on[i]:
+                side = dot(inward, sub(row(vertices, i), start))
+                lowest, highest = minimum(lowest, side), maximum(highest, side)
+        if lowest < -margin and highest > margin:
+            continue  # a diagonal of the touching polygon
+        if highest <= margin and lowest < -margin:
             inward = (-inward[0], -inward[1], -inward[2])
-        if not dot(inward, sub(point, start)) >= -slack * sqrt(dot(edge, edge)):
+        if not dot(inward, sub(point, start)) >= -margin:
             return False
     return True
 
