@@ -133,17 +133,6 @@ margin a graze that the exact triangle test hits could be culled one level up.
 Typical: 1e-12 (thousands of ulps, still far below any node size).  Zero risks
 missed grazes under a node boundary; larger only visits more nodes."""
 
-START_CULL_ULPS = 4096
-"""Unit: ulps (of the lane's float type) of a capsule-polygon lane's coordinate
-scale (largest |coordinate| of the core and the polygon, plus the radius).
-
-Added to the capsule's radius when a box test decides that its core cannot touch a
-polygon at t = 0, so that the exact t = 0 distance test is skipped for that lane
-(its answer then: not touching).  The exact test rounds by a few ulps of the
-scale; 4096 ulps (~1e-12 of the scale in float64) keep the skip conservative.
-Zero could skip a lane that the exact test rounds into touching; larger only
-tests more lanes."""
-
 SAT_TOUCH_ULPS = 4
 """Unit: ulps (of the lane's float type) of the separating axis test's earliest exit
 time, when that exit is an axis overlapping for one instant only.
