@@ -16,7 +16,7 @@ import numpy as np
 from numba import prange
 
 from sweeplab.physics.kernels import kernel
-from sweeplab.physics.geometry import (add, cross, cross_accurate, dot, largest_magnitude, like, maximum,
+from sweeplab.physics.geometry import (add, cross, cross_accurate, dot, largest_magnitude_of_segments, like,
                                        normalize_or, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 
@@ -99,8 +99,7 @@ def segment_separation(start, end, other_start, other_end):
         separation = rejection(separation, along)
     common = cross_accurate(along, other_along)
     distance = sqrt(dot(separation, separation))
-    magnitude = maximum(maximum(maximum(largest_magnitude(start), largest_magnitude(end)),
-                                largest_magnitude(other_start)), largest_magnitude(other_end))
+    magnitude = largest_magnitude_of_segments(start, end, other_start, other_end)
     sizes = sqrt(dot(along, along)) * sqrt(dot(other_along, other_along))
     if interior and interior_other and distance * sizes < magnitude * sqrt(dot(common, common)):
         zero = like(distance, 0.0)

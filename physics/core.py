@@ -167,7 +167,14 @@ def core_rounding(vertices):
     largest = like(vertices[0, 0], 0.0)
     for i in range(vertices.shape[0]):
         largest = maximum(largest, largest_magnitude(row(vertices, i)))
-    return like(largest, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(largest) * largest
+    return rounding_of(largest)
+
+
+@kernel
+def rounding_of(magnitude):
+    """The rounding coordinates of up to ``magnitude`` may carry:
+    ``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of it, in its float type."""
+    return like(magnitude, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(magnitude) * magnitude
 
 
 @kernel
@@ -228,5 +235,4 @@ def is_within_rounding(separation, magnitude):
     """Whether ``separation`` is no longer than the rounding of coordinates of up to
     ``magnitude`` (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of it; pass the largest
     |coordinate| of the points it was computed from): its direction is then round-off."""
-    rounding = like(magnitude, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(magnitude) * magnitude
-    return sqrt(dot_one(separation, separation)) <= rounding
+    return sqrt(dot_one(separation, separation)) <= rounding_of(magnitude)

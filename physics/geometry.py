@@ -194,6 +194,13 @@ def largest_magnitude(a):
 
 
 @kernel
+def largest_magnitude_of_segments(start, end, other_start, other_end):
+    """The largest |coordinate| of two segments' four end points."""
+    return maximum(maximum(maximum(largest_magnitude(start), largest_magnitude(end)), largest_magnitude(other_start)),
+                   largest_magnitude(other_end))
+
+
+@kernel
 def length(a):
     """|a|, without its square underflowing or overflowing: where |a|^2 is not a
     normal float, |a| = m |a / m| with m the largest |component| (an axis of two

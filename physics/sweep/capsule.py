@@ -33,11 +33,10 @@ from numba import prange
 
 from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.closest import rejection, segment_separation
-from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, segment_ball
-from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accurate, dot, epsilon, largest_magnitude,
-                                       length, length_at_most, like, maximum, minimum, normalize_or, plane_height,
-                                       plus_zero, row, scale, sqrt, sub)
-from sweeplab.physics import tolerance
+from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, rounding_of, segment_ball
+from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude,
+                                       largest_magnitude_of_segments, length, length_at_most, like, maximum, minimum,
+                                       normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.result import SweepResult, lane_result
 from sweeplab.physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
@@ -114,18 +113,15 @@ def interiors(start, end, direction, other_start, other_end, total_radius, targe
     height = dot(unit, sub(start, other_start))
     time = slab_entry_time(height, dot(unit, direction), total_radius)
     moved = scale(time if time <= 1 else zero, direction)
-    offset = sub(add(start, moved), other_start)
+    moved_start, moved_end = add(start, moved), add(end, moved)
+    offset = sub(moved_start, other_start)
     line_s = dot(unit, cross(other_along, offset)) / common_length
     line_w = dot(unit, cross(along, offset)) / common_length
     if not (line_s > 0 and line_s < 1 and line_w > 0 and line_w < 1 and time <= 1):
         return miss(time)
-    moved_start, moved_end = add(start, moved), add(end, moved)
     separation, _, _, _ = segment_separation(moved_start, moved_end, other_start, other_end)
-    magnitude = maximum(maximum(maximum(largest_magnitude(moved_start), largest_magnitude(moved_end)),
-                                largest_magnitude(other_start)), largest_magnitude(other_end))
-    rounding = like(magnitude, tolerance.COORDINATE_ROUNDING_ULPS) * epsilon(magnitude) * maximum(magnitude,
-                                                                                                   total_radius)
-    if not length_at_most(separation, total_radius + rounding):
+    magnitude = largest_magnitude_of_segments(moved_start, moved_end, other_start, other_end)
+    if not length_at_most(separation, total_radius + rounding_of(maximum(magnitude, total_radius))):
         return miss(time)
     normal = plus_zero((-unit[0], -unit[1], -unit[2]) if height < 0 else unit)  # the side the core comes from
     point = add(add(other_start, scale(line_w, other_along)), scale(target_radius, normal))
@@ -142,8 +138,7 @@ def segment_at_start(start, end, direction, other_start, other_end, total_radius
     motion, else across the longer core."""
     along, other_along = sub(end, start), sub(other_end, other_start)
     separation, w, interior, interior_other = segment_separation(start, end, other_start, other_end)
-    magnitude = maximum(maximum(maximum(largest_magnitude(start), largest_magnitude(end)),
-                                largest_magnitude(other_start)), largest_magnitude(other_end))
+    magnitude = largest_magnitude_of_segments(start, end, other_start, other_end)
     if (interior or interior_other) and is_within_rounding(separation, magnitude):
         zero = like(w, 0.0)
         separation = (zero, zero, zero)

@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sweeplab.physics import tolerance
 from sweeplab.physics.core import EDGE, FACE, VERTEX, dot_rows, row_lengths
 from sweeplab.physics.result import SweepResult
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle,
@@ -29,6 +28,7 @@ from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
 from sweeplab.physics.sweep.polyhedron import (SatTrace, point_or_segment, sweep_capsule_polyhedron,
                                                sweep_polyhedron_mesh, sweep_polyhedron_plane, sweep_polyhedron_polytope,
                                                sweep_sphere_polyhedron)
+from sweeplab.physics.sweep.sat import contact_rtol
 from sweeplab.physics.traversal import TraversalTrace
 from sweeplab.physics.sweep.unit_size import unit_size_plan
 
@@ -153,12 +153,10 @@ def sweep_each(moving: Shape, targets: list[Shape], direction, *, ignore_separat
 def _polyhedron_feature(target: ConvexPolyhedron, point: np.ndarray):
     """(code, index, face index) of the polyhedron feature a surface point lies on:
     the face planes through it say face (one), edge (two: the nearest edge) or vertex
-    (three or more: the nearest vertex).  Through means within ``tolerance.HULL_RTOL``
-    of the scale, or the rounding of the point's dtype if coarser: a float32 point
-    is ~1e-7 off an edge it lies on (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps)."""
+    (three or more: the nearest vertex).  Through means within ``sat.contact_rtol`` of
+    the scale for the point's dtype: a float32 point is ~1e-7 off an edge it lies on."""
     heights = dot_rows(target.normals, point[..., None, :]) - target.offsets
-    rtol = max(tolerance.HULL_RTOL, tolerance.COORDINATE_ROUNDING_ULPS * float(np.finfo(point.dtype).eps))
-    slack = rtol * (np.abs(target.vertices).max(axis=(-2, -1)) + np.abs(point).max(axis=-1))
+    slack = contact_rtol(point.dtype) * (np.abs(target.vertices).max(axis=(-2, -1)) + np.abs(point).max(axis=-1))
     planes = (np.abs(heights) <= slack[..., None]).sum(axis=-1)
     nearest_vertex = np.argmin(row_lengths(target.vertices - point[..., None, :]), axis=-1)
     starts = target.vertices[..., target.edges[:, 0], :]
