@@ -81,3 +81,17 @@ def test_an_edge_no_longer_than_the_slack_does_not_bound_the_face():
     assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, 1.0)
     assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, math.nextafter(1.0, 2))
     assert not inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, math.nextafter(1.0, 0))
+
+
+def test_length_at_and_beyond_the_smallest_normal_square():
+    """``geometry.length``: below 2^-511 a component's square is no longer a normal
+    float, and |a| is taken at unit size (plain sqrt(a . a) gave 0 for 1e-170, the
+    1e-171 normal of issue #31); at 2^-511 the square is the smallest normal."""
+    from sweeplab.physics.geometry import length
+
+    at = 2.0 ** -511
+    assert length((at, 0.0, 0.0)) == at
+    assert length((at / 2, 0.0, 0.0)) == at / 2
+    assert length((3e-170, 4e-170, 0.0)) == math.hypot(3e-170, 4e-170)
+    assert length((3e200, 4e200, 0.0)) == math.hypot(3e200, 4e200)  # the square overflows
+    assert length((0.0, 0.0, 0.0)) == 0.0
