@@ -26,7 +26,10 @@ code, or the reverse).  ``parallel_above`` makes the same pair of any kernel wit
 
 from __future__ import annotations
 
+import contextlib
+import time
 import types
+from collections.abc import Iterator
 
 import numba
 
@@ -48,6 +51,31 @@ def renamed(function: types.FunctionType, suffix: str) -> types.FunctionType:
     return copy
 
 
+class LoopTimer:
+    """Wall seconds spent inside lane loops (both variants, ``run_serially`` too) while
+    ``timed_loops`` is active: what a benchmark subtracts from a query's time to get
+    the serial work around its parallel loop."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+
+
+_timer: LoopTimer | None = None
+
+
+@contextlib.contextmanager
+def timed_loops() -> Iterator[LoopTimer]:
+    """``with timed_loops() as timer:`` -- ``timer.seconds`` is the time the block
+    spent inside lane loops (``bench/timing.py``'s serial share).  Not nested."""
+    global _timer
+    _timer = LoopTimer()
+    try:
+        yield _timer
+    finally:
+        _timer = None
+
+
 class LaneLoop:
     """A kernel compiled twice (``serial`` and ``parallel``); call it as
     ``loop(work, *arguments)`` to run the variant that pays for ``work`` (a lane
@@ -66,14 +94,25 @@ class LaneLoop:
                 and not kernels.has_machine_code(self.parallel, arguments) \
                 and kernels.has_machine_code(self.serial, arguments):
             parallel = False  # not compiling now: the serial machine code it has beats Python
-        with kernels.work(amount):
-            return (self.parallel if parallel else self.serial)(*arguments)
+        return self._run(self.parallel if parallel else self.serial, amount, arguments)
 
     def run_serially(self, amount: int, *arguments):
         """The serial variant whatever ``amount``: for loops whose lanes share an output
         (a counter of every hit)."""
+        return self._run(self.serial, amount, arguments)
+
+    @staticmethod
+    def _run(variant, amount: int, arguments: tuple):
+        timer = _timer
         with kernels.work(amount):
-            return self.serial(*arguments)
+            if timer is None:
+                return variant(*arguments)
+            start = time.perf_counter()
+            try:
+                return variant(*arguments)
+            finally:
+                timer.seconds += time.perf_counter() - start
+                timer.calls += 1
 
 
 def lane_loop(loop=None, *, min_lanes: int = PARALLEL_MIN_LANES):

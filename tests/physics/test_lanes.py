@@ -3,6 +3,8 @@ the same bit for bit with one thread and with every thread, for every batch loop
 
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 import pytest
@@ -103,3 +105,18 @@ def test_each_variant_has_its_own_cache_name():
     copy = renamed(loop, "_parallel")
     assert copy.__qualname__ == loop.__qualname__ + "_parallel" and copy.__code__ is loop.__code__
     assert copy(3) == 3
+
+
+def test_timed_loops_counts_the_time_inside_lane_loops_only_while_active():
+    from sweeplab.physics import Sphere, sweep
+    from sweeplab.physics.lanes import timed_loops
+
+    movers, targets = Sphere(np.zeros((8, 3)), np.ones(8)), Sphere(np.array([3.0, 0, 0]), 1.0)
+    with timed_loops() as timer:
+        started = time.perf_counter()
+        sweep(movers, targets, np.array([4.0, 0, 0]))
+        total = time.perf_counter() - started
+    assert timer.calls == 1
+    assert 0 < timer.seconds <= total
+    sweep(movers, targets, np.array([4.0, 0, 0]))
+    assert timer.calls == 1  # no longer counting
