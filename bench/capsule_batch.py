@@ -14,7 +14,7 @@ import argparse
 import time
 
 import numpy as np
-from timing import describe, thread_rates
+from timing import describe, machine_load, serial_share, thread_rates
 
 from sweeplab.physics import Capsule, Triangle, sweep
 from sweeplab.physics.reference import reference_sweep
@@ -77,14 +77,17 @@ def main() -> None:
     directions = rng.uniform(-20, 20, (args.n, 3))
     corners = targets.a[:, None, :] + rng.uniform(-3, 3, (args.n, 3, 3))
     triangles = Triangle(corners[:, 0], corners[:, 1], corners[:, 2])
+    print(f"({machine_load()})")
     capsule_rates = thread_rates(lambda: sweep(movers, targets, directions), args.n)
     triangle_rates = thread_rates(lambda: sweep(movers, triangles, directions), args.n)
+    capsule_share = serial_share(lambda: sweep(movers, targets, directions))
+    triangle_share = serial_share(lambda: sweep(movers, triangles, directions))
     capsule_rate, triangle_rate = capsule_rates[1], triangle_rates[1]
 
     k = args.fcl_n
     ours = sweep(movers[:k], targets[:k], directions[:k]).hit
-    print(f"capsule-capsule  sweeplab batched N={args.n:.0e}: {describe(capsule_rates)}")
-    print(f"capsule-triangle sweeplab batched N={args.n:.0e}: {describe(triangle_rates)}")
+    print(f"capsule-capsule  sweeplab batched N={args.n:.0e}: {describe(capsule_rates, share=capsule_share)}")
+    print(f"capsule-triangle sweeplab batched N={args.n:.0e}: {describe(triangle_rates, share=triangle_share)}")
     for name, solver in (("conservative advancement", fcl.CCDSolverType.CCDC_CONSERVATIVE_ADVANCEMENT),
                          ("naive (10 samples)", fcl.CCDSolverType.CCDC_NAIVE)):
         rate, theirs = fcl_hits(movers, targets, directions, k, solver)

@@ -508,6 +508,17 @@ def has_machine_code(dispatcher, arguments: tuple) -> bool:
     return tuple(dispatcher.typeof_pyval(argument) for argument in arguments) in dispatcher.overloads
 
 
+def entry_point(dispatcher, arguments: tuple) -> Callable | None:
+    """The machine code of ``dispatcher`` (an ``entry``) for ``arguments``' types as a
+    Python callable that skips numba's dispatch (typing every argument, picking the
+    overload): for a caller that always passes arguments of exactly those types
+    (``physics.sweep.scalar``).  None where there is no machine code for them (yet)."""
+    if JIT_DISABLED:
+        return None
+    overload = dispatcher.overloads.get(tuple(dispatcher.typeof_pyval(argument) for argument in arguments))
+    return None if overload is None else overload.entry_point
+
+
 def refresh() -> None:
     """Every entry looks in the disk cache again at its next call that finds no machine
     code: after another process (``sweeplab warmup``) compiled into it."""

@@ -21,6 +21,7 @@ Conventions:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 
 import numpy as np
@@ -37,20 +38,26 @@ def frozen(array: np.ndarray) -> np.ndarray:
     shape exposes.  ``kernels.lane_input`` passes such a view's base to a kernel
     unchanged, so its inputs have one signature without a copy (kernels only read)."""
     view = array.view()
-    view.flags.writeable = False
+    view.setflags(write=False)
     return view
 
 
-def _float_array(value, name: str, copy: bool = True) -> np.ndarray:
+def _float_array(value, name: str, copy: bool = True, check_finite: bool = True) -> np.ndarray:
     """``value`` as a read-only array of finite float32 or float64 numbers, or a
-    ``ValueError`` naming it; ``copy=False`` for arguments only read during a call.
+    ``ValueError`` naming it; ``copy=False`` for arguments only read during a call,
+    ``check_finite=False`` for a caller that checks finiteness in a pass of its own.
     Integers and other float types (float16, long double) become float64: the kernels
     compute in float32 or float64, and a long double beyond float64's range is refused."""
+    plain = _plain_numbers(value)
+    if plain is not None:  # checked in Python: for a few numbers NumPy's checks cost more than a sweep
+        if not all(map(math.isfinite, plain)):
+            raise ValueError(f"{name} must be finite (got NaN or infinity)")
+        return frozen(np.array(value, np.float64))
     try:
         array = np.asarray(value)
     except (TypeError, ValueError) as error:  # (ragged nesting)
         raise ValueError(f"{name} must be an array of numbers: {error}") from None
-    if np.iscomplexobj(array):  # numpy would drop the imaginary part with a warning
+    if array.dtype.kind == "c":  # numpy would drop the imaginary part with a warning
         raise ValueError(f"{name} must be real numbers, got {array.dtype}")
     if array.dtype not in (np.float32, np.float64):
         finite_before = not np.issubdtype(array.dtype, np.floating) or bool(np.all(np.isfinite(array)))
@@ -61,18 +68,52 @@ def _float_array(value, name: str, copy: bool = True) -> np.ndarray:
             raise ValueError(f"{name} must be finite (got an integer beyond float64's range)") from None
         except (TypeError, ValueError) as error:
             raise ValueError(f"{name} must be an array of numbers: {error}") from None
-        if finite_before and not np.all(np.isfinite(array)):
+        if finite_before and not all_finite(array):
             raise ValueError(f"{name} must be finite in float64 (got a value beyond its range)")
-    if not np.all(np.isfinite(array)):
+    if check_finite and not all_finite(array):
         raise ValueError(f"{name} must be finite (got NaN or infinity)")
     if copy or array.flags.writeable:  # (a caller's own array is not made read-only: a view is)
         array = frozen(array.copy() if copy else array)
     return array
 
 
-def vector_argument(value, name: str, trailing: tuple[int, ...] = (3,), copy: bool = True) -> np.ndarray:
+def _plain_numbers(value) -> list | tuple | None:
+    """``value``'s numbers where it is a Python float, or a flat list or tuple of up to
+    ``SMALL_ARRAY`` floats, or of floats and integers all within float64's exact
+    integers (one shape's numbers, as users write them), else None."""
+    if type(value) is float:
+        return (value,)
+    if type(value) not in (list, tuple) or len(value) > SMALL_ARRAY:
+        return None
+    kinds = set(map(type, value))
+    if kinds <= _FLOAT or (kinds <= _FLOAT_OR_INTEGER and max(map(abs, value)) <= EXACT_INTEGER):
+        return value
+    return None
+
+
+_FLOAT, _FLOAT_OR_INTEGER = {float}, {float, int}
+
+
+EXACT_INTEGER = 2**53
+"""Integers up to this magnitude are exact in float64."""
+
+SMALL_ARRAY = 16
+"""Arrays up to this size are checked value by value in Python: one shape's few
+coordinates, where a NumPy reduction (``np.isfinite(...).all()``) costs more than a
+sweep."""
+
+
+def all_finite(array: np.ndarray) -> bool:
+    """Whether every value of the float ``array`` is finite (no NaN, no infinity)."""
+    if array.size <= SMALL_ARRAY:
+        return all(map(math.isfinite, array.ravel().tolist()))
+    return bool(np.isfinite(array).all())
+
+
+def vector_argument(value, name: str, trailing: tuple[int, ...] = (3,), copy: bool = True,
+                    check_finite: bool = True) -> np.ndarray:
     """``_float_array`` of shape (..., *trailing)."""
-    array = _float_array(value, name, copy)
+    array = _float_array(value, name, copy, check_finite)
     if array.ndim < len(trailing) or array.shape[array.ndim - len(trailing):] != trailing:
         expected = ", ".join(str(n) for n in trailing)
         raise ValueError(f"{name} must have shape (..., {expected}), got {array.shape}")
@@ -81,7 +122,7 @@ def vector_argument(value, name: str, trailing: tuple[int, ...] = (3,), copy: bo
 
 def _radius(value, name: str = "radius") -> np.ndarray:
     array = _float_array(value, name)
-    if np.any(array < 0):
+    if (min(array.ravel().tolist(), default=0.0) if array.size <= SMALL_ARRAY else array.min(initial=0.0)) < 0:
         raise ValueError(f"{name} must be >= 0, got {array.min()}")
     return array
 
@@ -99,6 +140,8 @@ def unit_size(array: np.ndarray, axis=None) -> tuple[np.ndarray, np.ndarray]:
 def broadcast_batch_shapes(*shapes: tuple[int, ...], names: str) -> tuple[int, ...]:
     """The broadcast of the batch ``shapes`` of the arguments ``names``; a
     ``ValueError`` naming them and their shapes where they do not broadcast."""
+    if shapes.count(shapes[0]) == len(shapes):
+        return shapes[0]
     try:
         return np.broadcast_shapes(*shapes)
     except ValueError:
@@ -108,9 +151,10 @@ def broadcast_batch_shapes(*shapes: tuple[int, ...], names: str) -> tuple[int, .
 class Shape:
     """Base of all shapes: immutable, with a broadcast ``batch_shape``."""
 
-    __slots__ = ("_magnitudes",)  # (set once by physics.sweep.unit_size)
+    __slots__ = ("_magnitudes", "_lane_form")  # (set once, by physics.sweep.unit_size and .scalar)
     # Slots are written once, by ``_set``; the annotations type them for mypy.
     _magnitudes: tuple[float, float, np.dtype]
+    _lane_form: object
     _batch_shape: tuple[int, ...]
     _fields: tuple[str, ...]
 
@@ -332,7 +376,10 @@ class Triangle(Polygon):
     def __init__(self, a, b, c):
         a, b, c = vector_argument(a, "a"), vector_argument(b, "b"), vector_argument(c, "c")
         shape = broadcast_batch_shapes(a.shape[:-1], b.shape[:-1], c.shape[:-1], names="a, b, c")
-        vertices = frozen(np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2))
+        if a.ndim == b.ndim == c.ndim == 1:  # one triangle (np.stack costs more than the rest)
+            vertices = frozen(np.array((a, b, c)))
+        else:
+            vertices = frozen(np.stack([np.broadcast_to(v, shape + (3,)) for v in (a, b, c)], axis=-2))
         self._set(a=a, b=b, c=c, vertices=vertices, _batch_shape=shape)
 
 

@@ -11,6 +11,7 @@ moving ``Segment`` a capsule of radius 0.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -28,9 +29,10 @@ from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_sphere_mesh
 from sweeplab.physics.sweep.polyhedron import (SatTrace, point_or_segment, sweep_capsule_polyhedron,
                                                sweep_polyhedron_mesh, sweep_polyhedron_plane, sweep_polyhedron_polytope,
                                                sweep_sphere_polyhedron)
+from sweeplab.physics.sweep import scalar
 from sweeplab.physics.sweep.sat import contact_rtol
 from sweeplab.physics.traversal import TraversalTrace
-from sweeplab.physics.sweep.unit_size import unit_size_plan
+from sweeplab.physics.sweep.unit_size import largest_component, unit_size_plan
 
 PAIR_TESTS: dict[tuple[type[Shape], type[Shape]], Callable[..., SweepResult]] = {
     (Sphere, Point): sweep_sphere_point,
@@ -100,12 +102,24 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     (``physics.sweep.sphere``, ``physics.sweep.capsule``, ``physics.sweep.mesh``)
     says what its answer is.
     """
+    if not options:  # one plain query: straight to its kernel (``physics.sweep.scalar``)
+        answer = scalar.answer(moving, target, direction, ignore_separating)
+        if answer is not None:
+            return answer
+    return general_sweep(moving, target, direction, ignore_separating, options)
+
+
+def general_sweep(moving: Shape, target: Shape, direction, ignore_separating: bool, options: dict) -> SweepResult:
+    """``sweep`` for every query (the scalar path serves some of them as it would)."""
     _check_arguments(moving, target, options)
-    direction = vector_argument(direction, "direction", copy=False)  # only read
+    direction = vector_argument(direction, "direction", copy=False, check_finite=False)  # only read
+    longest = largest_component(direction)  # (inf for NaN or infinity: the finiteness check, in the same pass)
+    if not math.isfinite(longest):
+        raise ValueError("direction must be finite (got NaN or infinity)")
     if moving.batch_shape or target.batch_shape or direction.ndim > 1:
         broadcast_batch_shapes(moving.batch_shape, target.batch_shape, direction.shape[:-1],
                                names="moving, target, direction")
-    plan = unit_size_plan(moving, target, direction)
+    plan = unit_size_plan(moving, target, direction, longest)
     if plan is None:
         return _sweep_as_given(moving, target, direction, ignore_separating, options)
     return plan.answer(_sweep_as_given(plan.shape(moving), plan.shape(target), plan.direction(direction),

@@ -56,10 +56,8 @@ def sweep_query(test):
 def to_result(contact: Contact, *, scalar: bool, face_index=None, surface: bool = False) -> SweepResult:
     """Wrap a ``Contact`` into a ``SweepResult``; ``face_index`` (if given) is used
     wherever there is a hit; ``surface``: every hit is face 0's feature kind."""
-    hit = ~np.isnan(contact.t)
-    faces = np.where(hit, face_index, -1) if face_index is not None else np.full(contact.t.shape, -1)
     return SweepResult.from_arrays(
-        t=contact.t, point=contact.point, normal=contact.normal, face_index=faces,
+        t=contact.t, point=contact.point, normal=contact.normal, face_index=-1 if face_index is None else face_index,
         penetration_depth=contact.depth, feature_code=contact.feature_code,
         feature_index=contact.feature_index, scalar=scalar, surface=surface)
 
