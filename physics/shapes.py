@@ -151,10 +151,10 @@ def broadcast_batch_shapes(*shapes: tuple[int, ...], names: str) -> tuple[int, .
 class Shape:
     """Base of all shapes: immutable, with a broadcast ``batch_shape``."""
 
-    __slots__ = ("_magnitudes", "_lane_form")  # (set once, by physics.sweep.unit_size and .scalar)
+    __slots__ = ("_magnitudes", "_lane_forms")  # (set once, by physics.sweep.unit_size and .scalar)
     # Slots are written once, by ``_set``; the annotations type them for mypy.
     _magnitudes: tuple[float, float, np.dtype]
-    _lane_form: object
+    _lane_forms: dict
     _batch_shape: tuple[int, ...]
     _fields: tuple[str, ...]
 

@@ -97,15 +97,19 @@ def _target(shape: Shape) -> Target | None:
 
 
 def lane_form(shape: Shape, make: Callable[[Shape], Any]):
-    """``make(shape)`` for an unbatched shape (None where it is not float64), else None;
-    made once, kept with the shape (shapes are immutable)."""
+    """``make(shape)`` (``_mover`` or ``_target``: a shape can be either in turn) for an
+    unbatched shape (None where it is not float64), else None; made once per role,
+    kept with the shape (shapes are immutable)."""
     try:
-        return shape._lane_form
+        forms = shape._lane_forms
     except AttributeError:
-        pass
-    form = make(shape) if shape.batch_shape == () else None
-    object.__setattr__(shape, "_lane_form", form)
-    return form
+        forms = {}
+        object.__setattr__(shape, "_lane_forms", forms)
+    try:
+        return forms[make]
+    except KeyError:
+        form = forms[make] = make(shape) if shape.batch_shape == () else None
+        return form
 
 
 def _direction(value) -> tuple | None:

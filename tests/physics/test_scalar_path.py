@@ -144,6 +144,20 @@ def test_scalar_path_leaves_what_it_does_not_serve(moving, target, direction):
     assert scalar.answer(moving, target, direction, False) is None
 
 
+def test_a_shape_moves_and_is_swept_against_in_turn():
+    """Regression: the kept kernel arguments of a shape used as a target were taken
+    for its arguments as the moving shape (AttributeError: 'Target' object has no
+    attribute 'start'), and the reverse."""
+    capsule, other = Capsule([0.0, 0, 0], [0.0, 0, 1], 0.5), Capsule([2.0, 0, 0], [2.0, 1, 0], 0.5)
+    forward = served(capsule, other, [3.0, 0.0, 0.0])
+    backward = served(other, capsule, [-3.0, 0.0, 0.0])
+    assert forward.t == backward.t == pytest.approx(1 / 3)
+    served(capsule, other, [3.0, 0.0, 0.0])
+    sphere = Sphere([0.0, 0, 3], 1.0)
+    served(sphere, capsule, [0.0, 0.0, -3.0])
+    served(Sphere([0.0, 0, -3], 0.5), sphere, [0.0, 0.0, 3.0])
+
+
 def test_a_subclass_takes_the_general_path():
     class Ball(Sphere):
         __slots__ = ()
