@@ -45,7 +45,7 @@ from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon
 from sweeplab.physics.sweep.sat import contact_features, contact_rtol, sat_sweep
 from sweeplab.physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
 from sweeplab.physics.sweep.sphere import sweep_query
-from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, walk_query
+from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, packed_tree, walk_query
 
 
 PARALLEL_MIN_WALKS = 8
@@ -121,22 +121,25 @@ def contact_to_world(contact: Contact, mesh: TriangleMesh) -> Contact:
     return contact._replace(point=mesh.to_world(contact.point), normal=mesh.vectors_to_world(contact.normal))
 
 
-def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scalar: bool, shape: tuple,
+ALL_ROWS = slice(None)
+"""``_result``'s rows of a first-hit walk: every query's, in order (views, no copy)."""
+
+
+def _result(found: LeafContacts, chosen, mesh: TriangleMesh, *, scalar: bool, shape: tuple,
             dtype: np.dtype) -> SweepResult:
-    """The rows ``chosen`` of ``found`` as the public answer, in world space and ``dtype``
-    (a walk that tested no leaf, and the "no hit" row, hold float64 NaN).  A scalar
-    query's one row is answered as a scalar pair's lane (``lane_result``)."""
+    """The rows ``chosen`` (indices, or ``ALL_ROWS``) of ``found`` as the public answer,
+    in world space and ``dtype`` (a walk that tested no leaf, and the "no hit" row, hold
+    float64 NaN); a row's face is -1 where it holds no hit.  A scalar query's one row
+    is answered as a scalar pair's lane (``lane_result``)."""
     if scalar:
-        contact = contact_to_world(Contact(*[field[chosen[0]] for field in found.contact]), mesh)
-        return lane_result(tuple(contact), dtype, int(found.face[chosen[0]]))
+        contact = contact_to_world(Contact(*[field[0] for field in found.contact]), mesh)
+        return lane_result(tuple(contact), dtype, int(found.face[0]))
     contact = contact_to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
     contact = contact._replace(**{name: getattr(contact, name).astype(dtype, copy=False)
                                   for name in ("t", "point", "normal", "depth")})
-    faces = found.face[chosen]
-    hit = ~np.isnan(contact.t)
     return SweepResult.from_arrays(
         t=contact.t.reshape(shape), point=contact.point.reshape(shape + (3,)),
-        normal=contact.normal.reshape(shape + (3,)), face_index=np.where(hit, faces, -1).reshape(shape),
+        normal=contact.normal.reshape(shape + (3,)), face_index=found.face[chosen].reshape(shape),
         penetration_depth=contact.depth.reshape(shape), feature_code=contact.feature_code.reshape(shape),
         feature_index=contact.feature_index.reshape(shape), scalar=scalar)
 
@@ -157,11 +160,12 @@ def rounded_walks(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bo
                   mode: int = FIRST_HIT, stop_depth: float = math.inf, trace: TraversalTrace | None = None) -> Walks:
     """The compiled walk (``physics.traversal.walk_query``) of every query of ``core`` (a
     sphere's center or a capsule's segment) through ``mesh``'s sphere tree, in the
-    common dtype of the core and the mesh.  A single first-hit query without a trace
-    walks on arrays kept with the mesh (``one_walk``): the same kernel, no array made."""
+    common dtype of the core and the mesh.  A single first-hit query (no batch
+    dimensions) without a trace walks on arrays kept with the mesh (``one_walk``): the
+    same kernel, no array made."""
     dtype = np.result_type(core.points, core.radius, core.direction, mesh.vertices)
     kind = BALL if core.points.shape[1] == 1 else SEGMENT
-    if len(core.radius) == 1 and mode == FIRST_HIT and trace is None:
+    if core.batch_shape == () and mode == FIRST_HIT and trace is None:
         walk = one_walk(mesh, kind, dtype)
         walk.points[...], walk.radius[...], walk.direction[...] = core.points, core.radius, core.direction
         walk.center[...] = core.points[:, 0]
@@ -232,19 +236,17 @@ def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, 
                        (np.ascontiguousarray(normals, float), np.ascontiguousarray(edges, float), edge_ends,
                         bool(solid), contact_rtol(answer_dtype_)), mesh, np.dtype(float), ignore_separating,
                        raw_edge_normals, FIRST_HIT, math.inf, trace)
-    rows = np.arange(count)
-    return _result(LeafContacts(rows, walks.first_face, walks.first), rows, mesh, scalar=batch_shape == (),
-                   shape=batch_shape, dtype=answer_dtype_)
+    return _result(LeafContacts(np.arange(count), walks.first_face, walks.first), ALL_ROWS, mesh,
+                   scalar=batch_shape == (), shape=batch_shape, dtype=answer_dtype_)
 
 
 def _walk_arrays(mesh: TriangleMesh, dtype) -> tuple[tuple, tuple]:
-    """What a walk reads of the mesh, in ``dtype``: (tree: centers, radii, first child,
-    face, extent; mesh: vertices, faces, neighbours, internal edges and vertices, face
-    normals, largest |vertex|).  Computed once per mesh and dtype (O(size): on a
-    1.3M-triangle mesh recomputing it took ~2 ms of every query)."""
+    """What a walk reads of the mesh, in ``dtype``: (tree: ``packed_tree``'s spheres,
+    links, corners and faces, extent; mesh: vertices, faces, neighbours, internal edges
+    and vertices, face normals, largest |vertex|).  Computed once per mesh and dtype
+    (O(size): on a 1.3M-triangle mesh recomputing it took ~2 ms of every query)."""
     tree, edges = mesh.tree, edges_of(mesh)
-    tree_arrays = (np.asarray(tree.center_components, dtype), np.asarray(tree.radii, dtype), tree.first_child,
-                   tree.face, dtype.type(tree.extent))
+    tree_arrays = (*packed_tree(tree, mesh.vertices, mesh.faces, dtype), dtype.type(tree.extent))
     vertices = np.asarray(mesh.vertices, dtype)
     mesh_arrays = (vertices, mesh.faces, edges.neighbor, edges.internal, edges.internal_vertex,
                    np.asarray(edges.face_normal, dtype), dtype.type(np.abs(vertices).max()))
@@ -284,17 +286,20 @@ def _run_walks(kind, points, radius, direction, centers, bound_radius, polytope,
     ``direction``, the ``centers`` and ``bound_radius`` of the spheres their node tests
     sweep), in ``dtype``, on ``buffers`` (one first hit each) or on buffers with room
     for every hit and every traced node test (walking again with more room if the
-    first guess was short)."""
+    first guess was short).  First-hit walks without a trace run in ``walk_order``;
+    the others (sharing counters) in the queries' order."""
     tree, count = mesh.tree, len(radius)
     tree_arrays, mesh_arrays = mesh.cached(f"walk arrays {dtype.str}", lambda: _walk_arrays(mesh, dtype))
     capacity = 0 if mode == FIRST_HIT else 16 * count
     trace_capacity = tree.node_count * count if trace is not None else 0
+    independent = mode == FIRST_HIT and trace is None
+    order = walk_order(centers) if independent and count > 1 else np.arange(count)
     while True:
         buffers = buffers or walk_buffers(count, capacity, trace_capacity, dtype)
-        arguments = (tree_arrays, points, radius, direction, centers, np.asarray(bound_radius, dtype), polytope,
-                     bool(ignore_separating), bool(raw_edge_normals), mesh_arrays, mode, dtype.type(stop_depth),
-                     *buffers)
-        if mode == FIRST_HIT and trace is None:
+        arguments = (order, tree_arrays, points, radius, direction, centers, np.asarray(bound_radius, dtype),
+                     polytope, bool(ignore_separating), bool(raw_edge_normals), mesh_arrays, mode,
+                     dtype.type(stop_depth), *buffers)
+        if independent:
             WALKS[kind](count, *arguments)
         else:  # shared counters of every hit and of the trace
             WALKS[kind].run_serially(count, *arguments)
@@ -311,13 +316,41 @@ def _run_walks(kind, points, radius, direction, centers, bound_radius, polytope,
                  found[6][:kept], buffers.found_query[:kept])
 
 
+MORTON_BITS = 21
+"""Bits of each coordinate in a walk's Morton code (three make 63: one uint64)."""
+
+
+def walk_order(centers: np.ndarray) -> np.ndarray:
+    """The order in which a batch's walks run (independent lanes: each writes only its
+    own query's row, so the answers do not depend on it): by the Morton code of their
+    ``centers`` (Q, 3) on a grid of 2^21 cells a side over the batch's bounding box,
+    x in the lowest bit (a Z-order curve).  Walks one after another on a thread start
+    near each other and read the same nodes and triangles."""
+    low, high = centers.min(axis=0), centers.max(axis=0)
+    with np.errstate(all="ignore"):  # a span beyond float's range: those cells are 0
+        unit = np.nan_to_num((centers - low) / np.where(high > low, high - low, 1.0), posinf=0.0)
+    cells = (np.clip(unit, 0.0, 1.0) * (2**MORTON_BITS - 1)).astype(np.uint64)
+    code = spread_bits(cells[:, 0]) | (spread_bits(cells[:, 1]) << np.uint64(1)) \
+        | (spread_bits(cells[:, 2]) << np.uint64(2))
+    return np.argsort(code)
+
+
+def spread_bits(cells: np.ndarray) -> np.ndarray:
+    """The low 21 bits of each of ``cells`` (uint64) spread to every third bit (bit k to
+    bit 3k): shifts and masks, five rounds (libmorton's 64-bit "part 1 by 2")."""
+    spread = cells & np.uint64(0x1FFFFF)
+    for shift, mask in ((32, 0x1F00000000FFFF), (16, 0x1F0000FF0000FF), (8, 0x100F00F00F00F00F),
+                        (4, 0x10C30C30C30C30C3), (2, 0x1249249249249249)):
+        spread = (spread | (spread << np.uint64(shift))) & np.uint64(mask)
+    return spread
+
+
 def _first_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
     core = moving_core(moving, direction, mesh)
     walks = rounded_walks(core, mesh, ignore_separating=ignore_separating, raw_edge_normals=raw_edge_normals,
                           trace=trace)
-    rows = np.arange(len(core.radius))
-    return _result(LeafContacts(rows, walks.first_face, walks.first), rows, mesh, scalar=core.batch_shape == (),
-                   shape=core.batch_shape, dtype=core.dtype)
+    return _result(LeafContacts(np.arange(len(core.radius)), walks.first_face, walks.first), ALL_ROWS, mesh,
+                   scalar=core.batch_shape == (), shape=core.batch_shape, dtype=core.dtype)
 
 
 def _all_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
@@ -394,7 +427,6 @@ class CoreQuery(NamedTuple):
     internal_vertex: np.ndarray
     face_normal: np.ndarray
     largest: float               # largest |coordinate| of the mesh
-    triangle: np.ndarray         # (3, 3) scratch for a leaf's corners
     triangle_normal: np.ndarray  # (1, 3) scratch: a leaf's unit normal (a polytope's SAT)
     triangle_edges: np.ndarray   # (3, 3) scratch: a leaf's edges (a polytope's SAT)
 
@@ -436,40 +468,29 @@ def segment_node_entry(query, center, radius):
 
 
 @kernel(inline=True)
-def leaf_triangle(query, face):
-    """Triangle ``face``'s corners into the query's scratch ``triangle`` (3, 3)."""
-    triangle, vertices, faces = query.triangle, query.vertices, query.faces
-    for corner in range(3):
-        for k in range(3):
-            triangle[corner, k] = vertices[faces[face, corner], k]
-    return triangle
-
-
-@kernel(inline=True)
-def ball_leaf(query, face, bound):
-    """The exact sweep of the query's ball against triangle ``face`` (``ball_core``),
-    with the internal-edge rule (``on_the_surface``)."""
-    answer = ball_core(row(query.points, 0), query.radius, query.direction, leaf_triangle(query, face),
-                       like(query.radius, 0.0), query.ignore_separating)
+def ball_leaf(query, face, triangle, bound):
+    """The exact sweep of the query's ball against triangle ``face`` (corners
+    ``triangle``: ``ball_core``), with the internal-edge rule (``on_the_surface``)."""
+    answer = ball_core(row(query.points, 0), query.radius, query.direction, triangle, like(query.radius, 0.0),
+                       query.ignore_separating)
     return on_the_surface(query, face, bound, answer)
 
 
 @kernel(inline=True)
-def segment_leaf(query, face, bound):
-    """The exact sweep of the query's capsule against triangle ``face``
-    (``capsule_polygon``), with the internal-edge rule (``on_the_surface``)."""
+def segment_leaf(query, face, triangle, bound):
+    """The exact sweep of the query's capsule against triangle ``face`` (corners
+    ``triangle``: ``capsule_polygon``), with the internal-edge rule (``on_the_surface``)."""
     points = query.points
-    answer = capsule_polygon(row(points, 0), row(points, 1), query.radius, query.direction,
-                             leaf_triangle(query, face), query.ignore_separating)
+    answer = capsule_polygon(row(points, 0), row(points, 1), query.radius, query.direction, triangle,
+                             query.ignore_separating)
     return on_the_surface(query, face, bound, answer)
 
 
 @kernel(inline=True)
-def polytope_leaf(query, face, bound):
-    """The exact sweep of the query's polytope against triangle ``face``
-    (``polytope_triangle``), with the internal-edge rule (``on_the_surface``)."""
-    leaf_triangle(query, face)
-    return on_the_surface(query, face, bound, polytope_triangle(query))
+def polytope_leaf(query, face, triangle, bound):
+    """The exact sweep of the query's polytope against triangle ``face`` (corners
+    ``triangle``: ``polytope_triangle``), with the internal-edge rule (``on_the_surface``)."""
+    return on_the_surface(query, face, bound, polytope_triangle(query, triangle))
 
 
 @kernel(inline=True)
@@ -484,10 +505,10 @@ def on_the_surface(query, face, bound, answer):
 
 
 @kernel(inline=True)
-def polytope_triangle(query):
-    """A polytope against the leaf's triangle (in ``query.triangle``): the separating
-    axis test over time and where the features touch (``physics.sweep.sat``)."""
-    triangle, normal, edges = query.triangle, query.triangle_normal, query.triangle_edges
+def polytope_triangle(query, triangle):
+    """A polytope against a leaf's ``triangle`` (3, 3): the separating axis test over
+    time and where the features touch (``physics.sweep.sat``)."""
+    normal, edges = query.triangle_normal, query.triangle_edges
     first = row(triangle, 0)
     newell = cross(sub(row(triangle, 1), first), sub(row(triangle, 2), first))  # Newell's, from vertex 0
     length = sqrt(dot(newell, newell))
@@ -586,26 +607,26 @@ def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, cente
     """Query ``i``'s walk (``points[i]`` (K, 3), ``radius[i]``, ``directions[i]``, and
     ``centers[i]``, ``bound_radius[i]``: the sphere its node tests sweep; ``polytope``
     (normals (Q, F, 3), edges (Q, E, 3), edge ends, solid, contact slack) for
-    ``POLYTOPE`` cores) through ``tree`` (centers (3, M), radii, first child, face,
+    ``POLYTOPE`` cores) through ``tree`` (a ``PackedTree``'s arrays and the tree's
     extent) over ``mesh`` (vertices, faces, neighbor, internal, internal vertex, face
     normals, largest |vertex|), with the node and leaf tests of its ``kind``: its
     first hit to ``out[i]`` and ``out_face[i]``; with ``EVERY_HIT``, every hit to
     ``found`` and ``i`` to ``found_query``.  Lanes are independent (each has its own
     scratch) except for ``found`` and the trace, shared counters: only first-hit walks
     without a trace run in parallel."""
-    tree_centers, radii, first_child, node_face, extent = tree
+    spheres, links, corners, leaf_faces, extent = tree
     normals, edges, edge_ends, solid, contact_rtol = polytope
     vertices = mesh[0]
     no_hit = miss(vertices[0, 0])
-    triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
+    triangle_normal, triangle_edges = np.empty((1, 3)), np.empty((3, 3))
     direction = row(directions, i)
     reach = culling_reach(points[i], direction, bound_radius[i], extent)
     query = CoreQuery(kind, points[i], radius[i], direction, row(centers, i), reach, normals[i], edges[i],
                       edge_ends, solid, contact_rtol, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2],
-                      mesh[3], mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)
+                      mesh[3], mesh[4], mesh[5], mesh[6], triangle_normal, triangle_edges)
     before, traced = found_count[0], trace_count[0]
-    best, face = walk_query(tree_centers, radii, first_child, node_face, query, node_entry, leaf, mode, stop_depth,
-                            found, found_count, trace, trace_count, no_hit)
+    best, face = walk_query((spheres, links, corners, leaf_faces), query, node_entry, leaf, mode, stop_depth, found,
+                            found_count, trace, trace_count, no_hit)
     _store(out, i, best)
     out_face[i] = face
     for position in range(before, min(found_count[0], len(found_query))):
@@ -615,34 +636,35 @@ def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, cente
 
 
 # One loop per kind of core, each compiled with only its own tests (a sphere's walks hold
-# no separating axis test); the arguments are ``walk_lane``'s after ``kind``.
+# no separating axis test); lane k walks query ``order[k]`` (``walk_order``), the other
+# arguments are ``walk_lane``'s after ``kind``.
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _ball_walks(tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
+def _ball_walks(order, tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
                 raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
                 trace_query, trace_count):
-    for i in prange(len(radius)):
-        walk_lane(i, sphere_node_entry, ball_leaf, tree, BALL, points, radius, directions, centers, bound_radius,
-                  polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found,
-                  found_query, found_count, trace, trace_query, trace_count)
-
-
-@lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _segment_walks(tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
-                   raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
-                   trace_query, trace_count):
-    for i in prange(len(radius)):
-        walk_lane(i, segment_node_entry, segment_leaf, tree, SEGMENT, points, radius, directions, centers,
+    for lane in prange(len(order)):
+        walk_lane(order[lane], sphere_node_entry, ball_leaf, tree, BALL, points, radius, directions, centers,
                   bound_radius, polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face,
                   found, found_query, found_count, trace, trace_query, trace_count)
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _polytope_walks(tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
+def _segment_walks(order, tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
+                   raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
+                   trace_query, trace_count):
+    for lane in prange(len(order)):
+        walk_lane(order[lane], segment_node_entry, segment_leaf, tree, SEGMENT, points, radius, directions, centers,
+                  bound_radius, polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face,
+                  found, found_query, found_count, trace, trace_query, trace_count)
+
+
+@lane_loop(min_lanes=PARALLEL_MIN_WALKS)
+def _polytope_walks(order, tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
                     raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
                     trace_query, trace_count):
-    for i in prange(len(radius)):
-        walk_lane(i, sphere_node_entry, polytope_leaf, tree, POLYTOPE, points, radius, directions, centers,
+    for lane in prange(len(order)):
+        walk_lane(order[lane], sphere_node_entry, polytope_leaf, tree, POLYTOPE, points, radius, directions, centers,
                   bound_radius, polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face,
                   found, found_query, found_count, trace, trace_query, trace_count)
 

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.physics import Capsule, Segment, Sphere, SweepResult, Triangle, TriangleMesh, sweep, tolerance
-from sweeplab.physics.sweep.mesh import BALL, SEGMENT, culling_reach, one_walk
+from sweeplab.physics.sweep import mesh as mesh_module
+from sweeplab.physics.sweep.mesh import BALL, SEGMENT, culling_reach, one_walk, spread_bits, walk_order
 from sweeplab.physics.sweep.mesh import edges_of as mesh_edges_of
 from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
 from sweeplab.physics.sweep.rounded import segment_ball_entry_time
@@ -468,3 +469,36 @@ def test_culling_reach_is_the_radius_plus_the_margin_of_the_coordinates(dtype, m
     reach = culling_reach(points, tuple(dtype(x) for x in motion), radius, extent)
     assert reach == radius + dtype(tolerance.BVH_CULL_RTOL) * (dtype(largest) + extent)
     assert (reach == radius) == (dtype is np.float32)
+
+
+# --- a batch's walks run in Morton order; answers come back in the caller's -----------
+
+def test_spread_bits_puts_bit_k_at_bit_3k():
+    assert spread_bits(np.array([0b1011], np.uint64)).tolist() == [0b1000001001]
+    assert spread_bits(np.array([2**21 - 1, 2**21], np.uint64)).tolist() == [0x1249249249249249, 0]
+
+
+def test_walk_order_follows_the_z_order_curve():
+    """The corners of a box, scrambled: Morton order has x in the lowest bit, then y,
+    then z.  A batch of one point (no extent) and one spanning more than float64's range
+    get an order too (a permutation)."""
+    corners = np.array([[x, y, z] for z in (0, 1) for y in (0, 1) for x in (0, 1)], float) * [2, 3, 5]
+    scrambled = np.random.default_rng(3).permutation(8)
+    assert (walk_order(corners[scrambled]) == np.argsort(scrambled)).all()
+    assert sorted(walk_order(np.zeros((4, 3)))) == [0, 1, 2, 3]
+    assert sorted(walk_order(np.array([[-1e308, 0, 0], [1e308, 0, 0], [0.0, 0, 0]]))) == [0, 1, 2]
+
+
+def test_batch_answers_come_back_in_the_callers_order(monkeypatch):
+    """A batch's answers, bit for bit, are each query's single sweep's, in the batch's
+    order: shuffled, and with its walks run in Morton order or reversed."""
+    rng = np.random.default_rng(11)
+    mesh = height_grid()
+    centers, motions, radii = rng.uniform(-1, 7, (40, 3)), rng.uniform(-4, 4, (40, 3)), rng.uniform(0, 1, 40)
+    singles = [sweep(Sphere(centers[i], radii[i]), mesh, motions[i]) for i in range(40)]
+    shuffle = rng.permutation(40)
+    for order in (walk_order, lambda points: np.arange(len(points))[::-1].copy()):
+        monkeypatch.setattr(mesh_module, "walk_order", order)
+        batch = sweep(Sphere(centers[shuffle], radii[shuffle]), mesh, motions[shuffle])
+        for row, query in enumerate(shuffle):
+            assert_identical(lane(batch, row), singles[query])
