@@ -117,8 +117,8 @@ def mesh_batch(rng, vertices: np.ndarray, faces: np.ndarray, count: int) -> Work
     mesh = TriangleMesh(vertices, faces)
     directions = rng.normal(size=(count, 3))
     directions /= np.linalg.norm(directions, axis=1)[:, None]
-    spheres = Sphere(-3 * directions + rng.normal(scale=0.2, size=(count, 3)), 0.01)
-    return Workload("mesh batch", lambda: sweep(spheres, mesh, 3 * directions), count, "sweeps", BATCH_TARGET)
+    spheres, motions = Sphere(-3 * directions + rng.normal(scale=0.2, size=(count, 3)), 0.01), 3 * directions
+    return Workload("mesh batch", lambda: sweep(spheres, mesh, motions), count, "sweeps", BATCH_TARGET)
 
 
 def thread_counts(available: int, wanted: list[int] | None) -> list[int]:
