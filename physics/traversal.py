@@ -18,11 +18,13 @@ status, for the editor to draw.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
+from sweeplab.physics.bvh import SphereTree
 from sweeplab.physics.kernels import kernel
 from sweeplab.physics.geometry import like
 from sweeplab.physics.sweep.ball import Contact
@@ -82,17 +84,66 @@ class LeafContacts(NamedTuple):
     contact: Contact
 
 
+# --- the tree as a walk reads it ----------------------------------------------------------
+
+class PackedTree(NamedTuple):
+    """A sphere tree laid out for walking (``packed_tree``), node ids the tree's own
+    (breadth first; ``SphereTree``):
+
+    * ``spheres (M + 1, 4)``: row ``id + 1`` is node id's (center x, y, z, radius).  The
+      two children of a node (ids c and c + 1, c odd) are rows c + 1 and c + 2: 64
+      bytes from a multiple of 64, one cache line of float64 (the array starts on one);
+    * ``links (M,)``: an inner node's first child; -1 - k for the k-th leaf (by id);
+    * ``corners (F, 3, 3)``: the k-th leaf's triangle corners, ``faces (F,)`` its face.
+
+    A walk that tests a node's children reads one line of ``spheres``; a leaf's
+    triangle is one row of ``corners``, the leaves of a level in the tree's triangle
+    order (neighbours in space) -- not three vertices through ``faces``: on a
+    1.3M-triangle mesh those scattered reads took a third of a walk."""
+
+    spheres: np.ndarray
+    links: np.ndarray
+    corners: np.ndarray
+    faces: np.ndarray
+
+
+CACHE_LINE_BYTES = 64
+
+
+def aligned_empty(shape: tuple, dtype, alignment: int = CACHE_LINE_BYTES) -> np.ndarray:
+    """An uninitialised C-contiguous array whose first byte is at a multiple of
+    ``alignment``."""
+    dtype = np.dtype(dtype)
+    size = math.prod(shape) * dtype.itemsize
+    raw = np.empty(size + alignment, np.uint8)
+    offset = -raw.ctypes.data % alignment
+    return raw[offset:offset + size].view(dtype).reshape(shape)
+
+
+def packed_tree(tree: SphereTree, vertices: np.ndarray, faces: np.ndarray, dtype) -> PackedTree:
+    """``tree`` over the mesh (``vertices``, ``faces``) as a ``PackedTree`` in ``dtype``
+    (spheres and corners rounded to it, as a walk in that dtype reads them)."""
+    spheres = aligned_empty((tree.node_count + 1, 4), dtype)
+    spheres[0] = np.nan  # (no node: row 0 only aligns the children's pairs)
+    spheres[1:, :3], spheres[1:, 3] = tree.centers, tree.radii
+    leaves = np.flatnonzero(tree.first_child < 0)
+    links = tree.first_child.copy()
+    links[leaves] = -1 - np.arange(len(leaves))
+    leaf_faces = np.ascontiguousarray(tree.face[leaves])
+    return PackedTree(spheres, links, np.ascontiguousarray(vertices[faces[leaf_faces]], dtype), leaf_faces)
+
+
 # --- one query, compiled: a depth-first walk ----------------------------------------------
 # A query is a NamedTuple the walk hands to two kernels it is given: ``node_entry(query,
 # center, radius)``, the earliest t in [0, 1] at which the query can touch a node's sphere
-# (+inf: never; conservative), and ``leaf(query, face, bound)``, the exact answer (t, point,
-# normal, depth, code, index) with a leaf's triangle where its t is at most ``bound`` (the
-# walk's bound when it reaches the leaf; a hit beyond it may be left unfinished, as the walk
-# discards it, but must stay a hit).  The walk is compiled for each pair of kernels (a
-# sphere's walk holds no capsule code), and both are inlined into it (``kernel(inline=
-# True)``): a query carries its mesh's arrays, and a call that passes them costs more than
-# the node test itself (on a 1.3M-triangle mesh a ray's walk took 40 us with calls, 12 us
-# inline).
+# (+inf: never; conservative), and ``leaf(query, face, triangle, bound)``, the exact answer
+# (t, point, normal, depth, code, index) with a leaf's triangle (its corners (3, 3)) where
+# its t is at most ``bound`` (the walk's bound when it reaches the leaf; a hit beyond it may
+# be left unfinished, as the walk discards it, but must stay a hit).  The walk is compiled
+# for each pair of kernels (a sphere's walk holds no capsule code), and both are inlined
+# into it (``kernel(inline=True)``): a query carries its mesh's arrays, and a call that
+# passes them costs more than the node test itself (on a 1.3M-triangle mesh a ray's walk
+# took 40 us with calls, 12 us inline).
 
 FIRST_HIT, EVERY_HIT = 0, 1
 """Walk modes: keep the first hit by the tie rule (nodes entered after it are culled),
@@ -133,11 +184,19 @@ def _record(trace, count, node, entry, status):
     count[0] += 1
 
 
+@kernel(inline=True)
+def node_entry_of(tree, query, node_entry, node):
+    """``node_entry`` of the query and node ``node``'s sphere (``PackedTree``)."""
+    spheres = tree[0]
+    return node_entry(query, (spheres[node + 1, 0], spheres[node + 1, 1], spheres[node + 1, 2]),
+                      spheres[node + 1, 3])
+
+
 @kernel
-def walk_query(centers, radii, first_child, node_face, query, node_entry, leaf, mode, stop_depth, found, found_count,
-               trace, trace_count, miss):
-    """Walk a sphere tree for one query, depth first, the nearer child first, with the
-    node test ``node_entry`` and the leaf test ``leaf`` (kernels: see above).
+def walk_query(tree, query, node_entry, leaf, mode, stop_depth, found, found_count, trace, trace_count, miss):
+    """Walk a sphere tree (a ``PackedTree``) for one query, depth first, the nearer
+    child first (the first on a tie), with the node test ``node_entry`` and the leaf
+    test ``leaf`` (kernels: see above).
 
     ``FIRST_HIT``: returns (best answer, its face) by ``ranks_before``; a node entered
     later than the best t is culled (not one entered at it: ties must be seen).
@@ -146,22 +205,22 @@ def walk_query(centers, radii, first_child, node_face, query, node_entry, leaf, 
     and the walk stops at the first hit deeper than ``stop_depth``.  Every node test
     is written to ``trace`` (node, entry, status arrays; ``trace_count[0]`` likewise).
     ``miss`` is the no-hit answer, in the lane's dtype."""
+    spheres, links, corners, leaf_faces = tree
     best, best_face = miss, -1
-    bound = like(radii[0], 1.0)
+    bound = like(spheres[1, 3], 1.0)
     stack_nodes = np.empty(64, np.int64)
-    stack_entries = np.empty(64, radii.dtype)
-    root_entry = node_entry(query, (centers[0, 0], centers[1, 0], centers[2, 0]), radii[0])
-    stack_nodes[0], stack_entries[0], depth = 0, root_entry, 1
+    stack_entries = np.empty(64, spheres.dtype)
+    stack_nodes[0], stack_entries[0], depth = 0, node_entry_of(tree, query, node_entry, 0), 1
     while depth > 0:
         depth -= 1
         node, entry = stack_nodes[depth], stack_entries[depth]
         if not entry <= bound:
             _record(trace, trace_count, node, entry, CULLED)
             continue
-        child = first_child[node]
+        child = links[node]
         if child < 0:
-            face = node_face[node]
-            answer = leaf(query, face, bound)
+            face = leaf_faces[-1 - child]
+            answer = leaf(query, face, corners[-1 - child], bound)
             hit = answer[0] == answer[0]
             _record(trace, trace_count, node, entry, LEAF_HIT if hit else LEAF_MISSED)
             if not hit:
@@ -176,12 +235,11 @@ def walk_query(centers, radii, first_child, node_face, query, node_entry, leaf, 
                 return best, best_face
             continue
         _record(trace, trace_count, node, entry, VISITED)
-        first = node_entry(query, (centers[0, child], centers[1, child], centers[2, child]), radii[child])
-        second = node_entry(query, (centers[0, child + 1], centers[1, child + 1], centers[2, child + 1]),
-                            radii[child + 1])
+        first = node_entry_of(tree, query, node_entry, child)
+        second = node_entry_of(tree, query, node_entry, child + 1)
         if depth + 2 > len(stack_nodes):
             stack_nodes = np.concatenate((stack_nodes, np.empty(len(stack_nodes), np.int64)))
-            stack_entries = np.concatenate((stack_entries, np.empty(len(stack_entries), radii.dtype)))
+            stack_entries = np.concatenate((stack_entries, np.empty(len(stack_entries), spheres.dtype)))
         near, far, near_entry, far_entry = child, child + 1, first, second
         if second < first:
             near, far, near_entry, far_entry = child + 1, child, second, first

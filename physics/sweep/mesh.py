@@ -25,6 +25,7 @@ separating normal (a mesh is a surface, so this separates from that triangle).
 from __future__ import annotations
 
 import math
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -34,7 +35,7 @@ from sweeplab.physics.kernels import kernel
 from sweeplab.physics import tolerance
 from sweeplab.physics.closest import clip01
 from sweeplab.physics.core import EDGE, VERTEX
-from sweeplab.physics.geometry import add, cross, dot, largest_magnitude, like, row, scale, sqrt, sub
+from sweeplab.physics.geometry import add, cross, dot, largest_magnitude, like, maximum, row, scale, sqrt, sub
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.mesh_edges import MeshEdges, mesh_edges
 from sweeplab.physics.result import SweepResult, answer_dtype, lane_result
@@ -44,7 +45,7 @@ from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon
 from sweeplab.physics.sweep.sat import contact_features, contact_rtol, sat_sweep
 from sweeplab.physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
 from sweeplab.physics.sweep.sphere import sweep_query
-from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, walk_query
+from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, packed_tree, walk_query
 
 
 PARALLEL_MIN_WALKS = 8
@@ -83,21 +84,21 @@ def moving_core(moving: Sphere | Capsule | Segment, direction: np.ndarray, mesh:
     """The core of ``moving`` and ``direction`` in ``mesh``'s body space, flattened."""
     points, radius = core_points(moving)
     batch_shape = np.broadcast_shapes(points.shape[:-2], np.shape(radius), direction.shape[:-1])
-    points = np.broadcast_to(points, batch_shape + points.shape[-2:]).reshape(-1, points.shape[-2], 3)
-    radius = np.broadcast_to(radius, batch_shape).reshape(-1)
-    direction = np.broadcast_to(direction, batch_shape + (3,)).reshape(-1, 3)
+    points = flattened_to(points, batch_shape, points.shape[-2:])
+    radius, direction = flattened_to(radius, batch_shape, ()), flattened_to(direction, batch_shape, (3,))
     dtype = answer_dtype(moving, direction, mesh)
     if not mesh.has_identity_pose:
         points, direction = mesh.to_body(points), mesh.vectors_to_body(direction)
     return MovingCore(points, radius.astype(points.dtype), direction, batch_shape, dtype)
 
 
-def culling_reach(points: np.ndarray, direction: np.ndarray, radius: np.ndarray, tree) -> np.ndarray:
-    """Per query, the radius a node sphere is inflated by when the walk decides
-    whether it can be reached: the moving shape's own ``radius`` plus the
-    ``tolerance.BVH_CULL_RTOL`` margin of the coordinates' scale (points (Q, K, 3))."""
-    scale = np.maximum(np.abs(points).max(axis=(1, 2)), np.abs(direction).max(axis=1)) + tree.extent
-    return radius + tolerance.BVH_CULL_RTOL * scale
+def flattened_to(array: np.ndarray, batch_shape: tuple, trailing: tuple) -> np.ndarray:
+    """``array`` broadcast to ``batch_shape + trailing`` and flattened to (-1, *trailing):
+    a view, broadcast only where its shape differs (``broadcast_to`` costs a single
+    query microseconds)."""
+    if array.shape != batch_shape + trailing:
+        array = np.broadcast_to(array, batch_shape + trailing)
+    return array.reshape((-1,) + trailing)
 
 
 def ranked_hits(query: np.ndarray, face: np.ndarray, contact: Contact) -> np.ndarray:
@@ -120,22 +121,25 @@ def contact_to_world(contact: Contact, mesh: TriangleMesh) -> Contact:
     return contact._replace(point=mesh.to_world(contact.point), normal=mesh.vectors_to_world(contact.normal))
 
 
-def _result(found: LeafContacts, chosen: np.ndarray, mesh: TriangleMesh, *, scalar: bool, shape: tuple,
+ALL_ROWS = slice(None)
+"""``_result``'s rows of a first-hit walk: every query's, in order (views, no copy)."""
+
+
+def _result(found: LeafContacts, chosen, mesh: TriangleMesh, *, scalar: bool, shape: tuple,
             dtype: np.dtype) -> SweepResult:
-    """The rows ``chosen`` of ``found`` as the public answer, in world space and ``dtype``
-    (a walk that tested no leaf, and the "no hit" row, hold float64 NaN).  A scalar
-    query's one row is answered as a scalar pair's lane (``lane_result``)."""
-    contact = contact_to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
+    """The rows ``chosen`` (indices, or ``ALL_ROWS``) of ``found`` as the public answer,
+    in world space and ``dtype`` (a walk that tested no leaf, and the "no hit" row, hold
+    float64 NaN); a row's face is -1 where it holds no hit.  A scalar query's one row
+    is answered as a scalar pair's lane (``lane_result``)."""
     if scalar:
-        (t,), (point,), (normal,), (depth,), (code,), (index,) = contact
-        return lane_result((t, point, normal, depth, code, index), dtype, int(found.face[chosen[0]]))
+        contact = contact_to_world(Contact(*[field[0] for field in found.contact]), mesh)
+        return lane_result(tuple(contact), dtype, int(found.face[0]))
+    contact = contact_to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
     contact = contact._replace(**{name: getattr(contact, name).astype(dtype, copy=False)
                                   for name in ("t", "point", "normal", "depth")})
-    faces = found.face[chosen]
-    hit = ~np.isnan(contact.t)
     return SweepResult.from_arrays(
         t=contact.t.reshape(shape), point=contact.point.reshape(shape + (3,)),
-        normal=contact.normal.reshape(shape + (3,)), face_index=np.where(hit, faces, -1).reshape(shape),
+        normal=contact.normal.reshape(shape + (3,)), face_index=found.face[chosen].reshape(shape),
         penetration_depth=contact.depth.reshape(shape), feature_code=contact.feature_code.reshape(shape),
         feature_index=contact.feature_index.reshape(shape), scalar=scalar)
 
@@ -156,16 +160,60 @@ def rounded_walks(core: MovingCore, mesh: TriangleMesh, *, ignore_separating: bo
                   mode: int = FIRST_HIT, stop_depth: float = math.inf, trace: TraversalTrace | None = None) -> Walks:
     """The compiled walk (``physics.traversal.walk_query``) of every query of ``core`` (a
     sphere's center or a capsule's segment) through ``mesh``'s sphere tree, in the
-    common dtype of the core and the mesh."""
+    common dtype of the core and the mesh.  A single first-hit query (no batch
+    dimensions) without a trace walks on arrays kept with the mesh (``one_walk``): the
+    same kernel, no array made."""
     dtype = np.result_type(core.points, core.radius, core.direction, mesh.vertices)
+    kind = BALL if core.points.shape[1] == 1 else SEGMENT
+    if core.batch_shape == () and mode == FIRST_HIT and trace is None:
+        walk = one_walk(mesh, kind, dtype)
+        walk.points[...], walk.radius[...], walk.direction[...] = core.points, core.radius, core.direction
+        walk.center[...] = core.points[:, 0]
+        return _run_walks(kind, walk.points, walk.radius, walk.direction, walk.center, walk.radius, walk.polytope,
+                          mesh, dtype, ignore_separating, raw_edge_normals, mode, stop_depth, None, walk.buffers)
     points = np.ascontiguousarray(core.points, dtype)
     radius, direction = np.asarray(core.radius, dtype), np.ascontiguousarray(core.direction, dtype)
-    count = len(radius)
+    return _run_walks(kind, points, radius, direction, np.ascontiguousarray(points[:, 0]), radius,
+                      no_polytope(len(radius), dtype), mesh, dtype, ignore_separating, raw_edge_normals, mode,
+                      stop_depth, trace)
+
+
+def no_polytope(count: int, dtype) -> tuple:
+    """The polytope arguments of a walk of ``count`` rounded cores: no faces, no edges."""
     empty = np.zeros((count, 0, 3), dtype)
-    return _run_walks(BALL if points.shape[1] == 1 else SEGMENT, points, radius, direction, points[:, 0],
-                      culling_reach(points, direction, radius, mesh.tree).astype(dtype),
-                      (empty, empty, np.zeros((0, 2), np.int64), False, tolerance.HULL_RTOL), mesh, dtype,
-                      ignore_separating, raw_edge_normals, mode, stop_depth, trace)
+    return empty, empty, np.zeros((0, 2), np.int64), False, tolerance.HULL_RTOL
+
+
+class OneWalk(NamedTuple):
+    """The arrays of a walk of one rounded core, kept with a mesh per kind of core, dtype
+    and thread (``one_walk``): inputs ``points`` (1, K, 3), ``radius`` (1,),
+    ``direction`` (1, 3), ``center`` (1, 3) (its first point) and ``buffers`` for one
+    first hit without a trace.  A single sweep writes its core into the inputs and
+    reads its answer from ``buffers.out`` (copied out before it returns)."""
+
+    points: np.ndarray
+    radius: np.ndarray
+    direction: np.ndarray
+    center: np.ndarray
+    polytope: tuple
+    buffers: WalkBuffers
+
+
+class PerThread(threading.local):
+    """``make()``, made once on each thread that asks for ``value``."""
+
+    def __init__(self, make):
+        self.value = make()
+
+
+def one_walk(mesh: TriangleMesh, kind: int, dtype: np.dtype) -> OneWalk:
+    """This thread's ``OneWalk`` for cores of ``kind`` in ``dtype`` on ``mesh`` (another
+    thread's sweep never writes into it)."""
+    def make() -> OneWalk:
+        points = np.empty((1, 1 if kind == BALL else 2, 3), dtype)
+        return OneWalk(points, np.empty(1, dtype), np.empty((1, 3), dtype), np.empty((1, 3), dtype),
+                       no_polytope(1, dtype), walk_buffers(1, 0, 0, dtype))
+    return mesh.cached(("one walk", kind, dtype.str), lambda: PerThread(make)).value
 
 
 def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, batch_shape: tuple, answer_dtype_,
@@ -183,74 +231,126 @@ def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, 
     count = len(direction)
     center = 0.5 * (vertices.min(axis=1) + vertices.max(axis=1))
     bound = np.linalg.norm(vertices - center[:, None], axis=-1).max(axis=1)
-    core = MovingCore(vertices, np.zeros(count), direction, batch_shape, answer_dtype_)
     walks = _run_walks(POLYTOPE, np.ascontiguousarray(vertices, float), np.zeros(count),
-                       np.ascontiguousarray(direction),
-                       center, culling_reach(vertices, direction, bound, mesh.tree),
+                       np.ascontiguousarray(direction, float), np.ascontiguousarray(center, float), bound,
                        (np.ascontiguousarray(normals, float), np.ascontiguousarray(edges, float), edge_ends,
                         bool(solid), contact_rtol(answer_dtype_)), mesh, np.dtype(float), ignore_separating,
                        raw_edge_normals, FIRST_HIT, math.inf, trace)
-    rows = np.arange(count)
-    return _result(LeafContacts(rows, walks.first_face, walks.first), rows, mesh, scalar=batch_shape == (),
-                   shape=batch_shape, dtype=core.dtype)
+    return _result(LeafContacts(np.arange(count), walks.first_face, walks.first), ALL_ROWS, mesh,
+                   scalar=batch_shape == (), shape=batch_shape, dtype=answer_dtype_)
 
 
 def _walk_arrays(mesh: TriangleMesh, dtype) -> tuple[tuple, tuple]:
-    """What a walk reads of the mesh, in ``dtype``: (tree: centers, radii, first child,
-    face; mesh: vertices, faces, neighbours, internal edges and vertices, face normals,
-    largest |vertex|).  Computed once per mesh and dtype (O(size): on a 1.3M-triangle
-    mesh recomputing it took ~2 ms of every query)."""
+    """What a walk reads of the mesh, in ``dtype``: (tree: ``packed_tree``'s spheres,
+    links, corners and faces, extent; mesh: vertices, faces, neighbours, internal edges
+    and vertices, face normals, largest |vertex|).  Computed once per mesh and dtype
+    (O(size): on a 1.3M-triangle mesh recomputing it took ~2 ms of every query)."""
     tree, edges = mesh.tree, edges_of(mesh)
-    tree_arrays = (np.asarray(tree.center_components, dtype), np.asarray(tree.radii, dtype), tree.first_child,
-                   tree.face)
+    tree_arrays = (*packed_tree(tree, mesh.vertices, mesh.faces, dtype), dtype.type(tree.extent))
     vertices = np.asarray(mesh.vertices, dtype)
     mesh_arrays = (vertices, mesh.faces, edges.neighbor, edges.internal, edges.internal_vertex,
                    np.asarray(edges.face_normal, dtype), dtype.type(np.abs(vertices).max()))
     return tree_arrays, mesh_arrays
 
 
-def _run_walks(kind, points, radius, direction, centers, reach, polytope, mesh, dtype, ignore_separating,
-               raw_edge_normals, mode, stop_depth, trace) -> Walks:
-    """``WALKS[kind]`` over a batch of cores of that kind, in ``dtype``, with room for
-    every hit and every traced node test (walking again with more room if the first
-    guess was short)."""
+class WalkBuffers(NamedTuple):
+    """What a batch walk writes: per query its first hit (``out``: t, point, normal,
+    depth, code, index; ``out_face``); every hit (``found``: those and the face;
+    ``found_query``) and every traced node test (``trace``: node, entry, status;
+    ``trace_query``), each with room for its capacity and counted, also beyond it, in
+    ``found_count`` and ``trace_count``."""
+
+    out: tuple
+    out_face: np.ndarray
+    found: tuple
+    found_query: np.ndarray
+    found_count: np.ndarray
+    trace: tuple
+    trace_query: np.ndarray
+    trace_count: np.ndarray
+
+
+def walk_buffers(count: int, capacity: int, trace_capacity: int, dtype) -> WalkBuffers:
+    """``WalkBuffers`` for ``count`` queries, room for ``capacity`` hits and
+    ``trace_capacity`` traced node tests."""
+    return WalkBuffers(_answers(count, dtype), np.empty(count, np.int64),
+                       _answers(capacity, dtype) + (np.empty(capacity, np.int64),), np.empty(capacity, np.int64),
+                       np.zeros(1, np.int64),
+                       (np.empty(trace_capacity, np.int64), np.empty(trace_capacity, dtype),
+                        np.empty(trace_capacity, np.int64)), np.empty(trace_capacity, np.int64), np.zeros(1, np.int64))
+
+
+def _run_walks(kind, points, radius, direction, centers, bound_radius, polytope, mesh, dtype, ignore_separating,
+               raw_edge_normals, mode, stop_depth, trace, buffers: WalkBuffers | None = None) -> Walks:
+    """``WALKS[kind]`` over a batch of cores of that kind (``points``, ``radius``,
+    ``direction``, the ``centers`` and ``bound_radius`` of the spheres their node tests
+    sweep), in ``dtype``, on ``buffers`` (one first hit each) or on buffers with room
+    for every hit and every traced node test (walking again with more room if the
+    first guess was short).  First-hit walks without a trace run in ``walk_order``;
+    the others (sharing counters) in the queries' order."""
     tree, count = mesh.tree, len(radius)
     tree_arrays, mesh_arrays = mesh.cached(f"walk arrays {dtype.str}", lambda: _walk_arrays(mesh, dtype))
-    out, out_face = _answers(count, dtype), np.empty(count, np.int64)
     capacity = 0 if mode == FIRST_HIT else 16 * count
     trace_capacity = tree.node_count * count if trace is not None else 0
+    independent = mode == FIRST_HIT and trace is None
+    order = walk_order(centers) if independent and count > 1 else np.arange(count)
     while True:
-        found, found_query = _answers(capacity, dtype) + (np.empty(capacity, np.int64),), np.empty(capacity, np.int64)
-        trace_arrays = (np.empty(trace_capacity, np.int64), np.empty(trace_capacity, dtype),
-                        np.empty(trace_capacity, np.int64))
-        trace_query = np.empty(trace_capacity, np.int64)
-        found_count, trace_count = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        arguments = (tree_arrays, points, radius, direction, np.ascontiguousarray(centers, dtype),
-                     np.asarray(reach, dtype), polytope, bool(ignore_separating), bool(raw_edge_normals), mesh_arrays,
-                     mode, dtype.type(stop_depth), out, out_face, found, found_query, found_count, trace_arrays,
-                     trace_query, trace_count)
-        if mode == FIRST_HIT and trace is None:
+        buffers = buffers or walk_buffers(count, capacity, trace_capacity, dtype)
+        arguments = (order, tree_arrays, points, radius, direction, centers, np.asarray(bound_radius, dtype),
+                     polytope, bool(ignore_separating), bool(raw_edge_normals), mesh_arrays, mode,
+                     dtype.type(stop_depth), *buffers)
+        if independent:
             WALKS[kind](count, *arguments)
         else:  # shared counters of every hit and of the trace
             WALKS[kind].run_serially(count, *arguments)
-        if found_count[0] <= capacity:
+        if buffers.found_count[0] <= capacity:
             break
-        capacity = int(found_count[0])  # too many hits for the first guess: walk again with room for all
+        capacity = int(buffers.found_count[0])  # too many hits for the first guess: walk again with room for all
+        buffers = None
     if trace is not None:
-        nodes, entries, statuses = (array[:trace_count[0]] for array in trace_arrays)
-        trace.record_walks(trace_query[:trace_count[0]], nodes, entries, statuses)
-    kept = int(found_count[0])
-    return Walks(Contact(*out), out_face, Contact(*[array[:kept] for array in found[:6]]), found[6][:kept],
-                 found_query[:kept])
+        nodes, entries, statuses = (array[:buffers.trace_count[0]] for array in buffers.trace)
+        trace.record_walks(buffers.trace_query[:buffers.trace_count[0]], nodes, entries, statuses)
+    kept = int(buffers.found_count[0])
+    found = buffers.found
+    return Walks(Contact(*buffers.out), buffers.out_face, Contact(*[array[:kept] for array in found[:6]]),
+                 found[6][:kept], buffers.found_query[:kept])
+
+
+MORTON_BITS = 21
+"""Bits of each coordinate in a walk's Morton code (three make 63: one uint64)."""
+
+
+def walk_order(centers: np.ndarray) -> np.ndarray:
+    """The order in which a batch's walks run (independent lanes: each writes only its
+    own query's row, so the answers do not depend on it): by the Morton code of their
+    ``centers`` (Q, 3) on a grid of 2^21 cells a side over the batch's bounding box,
+    x in the lowest bit (a Z-order curve).  Walks one after another on a thread start
+    near each other and read the same nodes and triangles."""
+    low, high = centers.min(axis=0), centers.max(axis=0)
+    with np.errstate(all="ignore"):  # a span beyond float's range: those cells are 0
+        unit = np.nan_to_num((centers - low) / np.where(high > low, high - low, 1.0), posinf=0.0)
+    cells = (np.clip(unit, 0.0, 1.0) * (2**MORTON_BITS - 1)).astype(np.uint64)
+    code = spread_bits(cells[:, 0]) | (spread_bits(cells[:, 1]) << np.uint64(1)) \
+        | (spread_bits(cells[:, 2]) << np.uint64(2))
+    return np.argsort(code)
+
+
+def spread_bits(cells: np.ndarray) -> np.ndarray:
+    """The low 21 bits of each of ``cells`` (uint64) spread to every third bit (bit k to
+    bit 3k): shifts and masks, five rounds (libmorton's 64-bit "part 1 by 2")."""
+    spread = cells & np.uint64(0x1FFFFF)
+    for shift, mask in ((32, 0x1F00000000FFFF), (16, 0x1F0000FF0000FF), (8, 0x100F00F00F00F00F),
+                        (4, 0x10C30C30C30C30C3), (2, 0x1249249249249249)):
+        spread = (spread | (spread << np.uint64(shift))) & np.uint64(mask)
+    return spread
 
 
 def _first_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
     core = moving_core(moving, direction, mesh)
     walks = rounded_walks(core, mesh, ignore_separating=ignore_separating, raw_edge_normals=raw_edge_normals,
                           trace=trace)
-    rows = np.arange(len(core.radius))
-    return _result(LeafContacts(rows, walks.first_face, walks.first), rows, mesh, scalar=core.batch_shape == (),
-                   shape=core.batch_shape, dtype=core.dtype)
+    return _result(LeafContacts(np.arange(len(core.radius)), walks.first_face, walks.first), ALL_ROWS, mesh,
+                   scalar=core.batch_shape == (), shape=core.batch_shape, dtype=core.dtype)
 
 
 def _all_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
@@ -327,13 +427,28 @@ class CoreQuery(NamedTuple):
     internal_vertex: np.ndarray
     face_normal: np.ndarray
     largest: float               # largest |coordinate| of the mesh
-    triangle: np.ndarray         # (3, 3) scratch for a leaf's corners
     triangle_normal: np.ndarray  # (1, 3) scratch: a leaf's unit normal (a polytope's SAT)
     triangle_edges: np.ndarray   # (3, 3) scratch: a leaf's edges (a polytope's SAT)
 
 
 TRIANGLE_ENDS = np.array([[0, 1], [1, 2], [2, 0]])
 """The edges of a triangle as vertex pairs (edge i from vertex i to i + 1)."""
+
+
+@kernel(inline=True)
+def culling_reach(points, direction, radius, extent):
+    """The radius a node sphere is inflated by when the walk decides whether a query
+    can reach it: the query's bounding ``radius`` plus the ``tolerance.BVH_CULL_RTOL``
+    margin of the coordinates' scale, the largest |coordinate| of its ``points`` (K, 3)
+    and ``direction`` plus the tree's ``extent``, in the lane's dtype:
+
+        reach = radius + BVH_CULL_RTOL (max(|points|, |direction|) + extent)
+    """
+    largest = largest_magnitude(row(points, 0))
+    for k in range(1, points.shape[0]):
+        largest = maximum(largest, largest_magnitude(row(points, k)))
+    coordinate_scale = maximum(largest, largest_magnitude(direction)) + extent
+    return radius + like(radius, tolerance.BVH_CULL_RTOL) * coordinate_scale
 
 
 @kernel(inline=True)
@@ -353,40 +468,29 @@ def segment_node_entry(query, center, radius):
 
 
 @kernel(inline=True)
-def leaf_triangle(query, face):
-    """Triangle ``face``'s corners into the query's scratch ``triangle`` (3, 3)."""
-    triangle, vertices, faces = query.triangle, query.vertices, query.faces
-    for corner in range(3):
-        for k in range(3):
-            triangle[corner, k] = vertices[faces[face, corner], k]
-    return triangle
-
-
-@kernel(inline=True)
-def ball_leaf(query, face, bound):
-    """The exact sweep of the query's ball against triangle ``face`` (``ball_core``),
-    with the internal-edge rule (``on_the_surface``)."""
-    answer = ball_core(row(query.points, 0), query.radius, query.direction, leaf_triangle(query, face),
-                       like(query.radius, 0.0), query.ignore_separating)
+def ball_leaf(query, face, triangle, bound):
+    """The exact sweep of the query's ball against triangle ``face`` (corners
+    ``triangle``: ``ball_core``), with the internal-edge rule (``on_the_surface``)."""
+    answer = ball_core(row(query.points, 0), query.radius, query.direction, triangle, like(query.radius, 0.0),
+                       query.ignore_separating)
     return on_the_surface(query, face, bound, answer)
 
 
 @kernel(inline=True)
-def segment_leaf(query, face, bound):
-    """The exact sweep of the query's capsule against triangle ``face``
-    (``capsule_polygon``), with the internal-edge rule (``on_the_surface``)."""
+def segment_leaf(query, face, triangle, bound):
+    """The exact sweep of the query's capsule against triangle ``face`` (corners
+    ``triangle``: ``capsule_polygon``), with the internal-edge rule (``on_the_surface``)."""
     points = query.points
-    answer = capsule_polygon(row(points, 0), row(points, 1), query.radius, query.direction,
-                             leaf_triangle(query, face), query.ignore_separating)
+    answer = capsule_polygon(row(points, 0), row(points, 1), query.radius, query.direction, triangle,
+                             query.ignore_separating)
     return on_the_surface(query, face, bound, answer)
 
 
 @kernel(inline=True)
-def polytope_leaf(query, face, bound):
-    """The exact sweep of the query's polytope against triangle ``face``
-    (``polytope_triangle``), with the internal-edge rule (``on_the_surface``)."""
-    leaf_triangle(query, face)
-    return on_the_surface(query, face, bound, polytope_triangle(query))
+def polytope_leaf(query, face, triangle, bound):
+    """The exact sweep of the query's polytope against triangle ``face`` (corners
+    ``triangle``: ``polytope_triangle``), with the internal-edge rule (``on_the_surface``)."""
+    return on_the_surface(query, face, bound, polytope_triangle(query, triangle))
 
 
 @kernel(inline=True)
@@ -401,10 +505,10 @@ def on_the_surface(query, face, bound, answer):
 
 
 @kernel(inline=True)
-def polytope_triangle(query):
-    """A polytope against the leaf's triangle (in ``query.triangle``): the separating
-    axis test over time and where the features touch (``physics.sweep.sat``)."""
-    triangle, normal, edges = query.triangle, query.triangle_normal, query.triangle_edges
+def polytope_triangle(query, triangle):
+    """A polytope against a leaf's ``triangle`` (3, 3): the separating axis test over
+    time and where the features touch (``physics.sweep.sat``)."""
+    normal, edges = query.triangle_normal, query.triangle_edges
     first = row(triangle, 0)
     newell = cross(sub(row(triangle, 1), first), sub(row(triangle, 2), first))  # Newell's, from vertex 0
     length = sqrt(dot(newell, newell))
@@ -497,29 +601,32 @@ def over_the_flat_surface(query, face, code, index, point, t):
 
 
 @kernel(inline=True)
-def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, centers, reach, polytope, ignore_separating,
-              raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
-              trace_query, trace_count):
-    """Query ``i``'s walk (``points[i]`` (K, 3), ``radius[i]``, ``directions[i]``,
-    ``centers[i]``, ``reach[i]``; ``polytope`` (normals (Q, F, 3), edges (Q, E, 3), edge
-    ends, solid, contact slack) for ``POLYTOPE`` cores) through ``tree`` (centers (3, M), radii, first
-    child, face) over ``mesh`` (vertices, faces, neighbor, internal, internal vertex,
-    face normals, largest |vertex|), with the node and leaf tests of its ``kind``: its
+def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, centers, bound_radius, polytope,
+              ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query,
+              found_count, trace, trace_query, trace_count):
+    """Query ``i``'s walk (``points[i]`` (K, 3), ``radius[i]``, ``directions[i]``, and
+    ``centers[i]``, ``bound_radius[i]``: the sphere its node tests sweep; ``polytope``
+    (normals (Q, F, 3), edges (Q, E, 3), edge ends, solid, contact slack) for
+    ``POLYTOPE`` cores) through ``tree`` (a ``PackedTree``'s arrays and the tree's
+    extent) over ``mesh`` (vertices, faces, neighbor, internal, internal vertex, face
+    normals, largest |vertex|), with the node and leaf tests of its ``kind``: its
     first hit to ``out[i]`` and ``out_face[i]``; with ``EVERY_HIT``, every hit to
     ``found`` and ``i`` to ``found_query``.  Lanes are independent (each has its own
     scratch) except for ``found`` and the trace, shared counters: only first-hit walks
     without a trace run in parallel."""
-    tree_centers, radii, first_child, node_face = tree
+    spheres, links, corners, leaf_faces, extent = tree
     normals, edges, edge_ends, solid, contact_rtol = polytope
     vertices = mesh[0]
     no_hit = miss(vertices[0, 0])
-    triangle, triangle_normal, triangle_edges = np.empty((3, 3), vertices.dtype), np.empty((1, 3)), np.empty((3, 3))
-    query = CoreQuery(kind, points[i], radius[i], row(directions, i), row(centers, i), reach[i], normals[i], edges[i],
+    triangle_normal, triangle_edges = np.empty((1, 3)), np.empty((3, 3))
+    direction = row(directions, i)
+    reach = culling_reach(points[i], direction, bound_radius[i], extent)
+    query = CoreQuery(kind, points[i], radius[i], direction, row(centers, i), reach, normals[i], edges[i],
                       edge_ends, solid, contact_rtol, ignore_separating, raw_edge_normals, mesh[0], mesh[1], mesh[2],
-                      mesh[3], mesh[4], mesh[5], mesh[6], triangle, triangle_normal, triangle_edges)
+                      mesh[3], mesh[4], mesh[5], mesh[6], triangle_normal, triangle_edges)
     before, traced = found_count[0], trace_count[0]
-    best, face = walk_query(tree_centers, radii, first_child, node_face, query, node_entry, leaf, mode, stop_depth,
-                            found, found_count, trace, trace_count, no_hit)
+    best, face = walk_query((spheres, links, corners, leaf_faces), query, node_entry, leaf, mode, stop_depth, found,
+                            found_count, trace, trace_count, no_hit)
     _store(out, i, best)
     out_face[i] = face
     for position in range(before, min(found_count[0], len(found_query))):
@@ -529,36 +636,37 @@ def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, cente
 
 
 # One loop per kind of core, each compiled with only its own tests (a sphere's walks hold
-# no separating axis test); the arguments are ``walk_lane``'s after ``kind``.
+# no separating axis test); lane k walks query ``order[k]`` (``walk_order``), the other
+# arguments are ``walk_lane``'s after ``kind``.
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _ball_walks(tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+def _ball_walks(order, tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
                 raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
                 trace_query, trace_count):
-    for i in prange(len(radius)):
-        walk_lane(i, sphere_node_entry, ball_leaf, tree, BALL, points, radius, directions, centers, reach, polytope,
-                  ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query,
-                  found_count, trace, trace_query, trace_count)
+    for lane in prange(len(order)):
+        walk_lane(order[lane], sphere_node_entry, ball_leaf, tree, BALL, points, radius, directions, centers,
+                  bound_radius, polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face,
+                  found, found_query, found_count, trace, trace_query, trace_count)
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _segment_walks(tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+def _segment_walks(order, tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
                    raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
                    trace_query, trace_count):
-    for i in prange(len(radius)):
-        walk_lane(i, segment_node_entry, segment_leaf, tree, SEGMENT, points, radius, directions, centers, reach,
-                  polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found,
-                  found_query, found_count, trace, trace_query, trace_count)
+    for lane in prange(len(order)):
+        walk_lane(order[lane], segment_node_entry, segment_leaf, tree, SEGMENT, points, radius, directions, centers,
+                  bound_radius, polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face,
+                  found, found_query, found_count, trace, trace_query, trace_count)
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def _polytope_walks(tree, points, radius, directions, centers, reach, polytope, ignore_separating,
+def _polytope_walks(order, tree, points, radius, directions, centers, bound_radius, polytope, ignore_separating,
                     raw_edge_normals, mesh, mode, stop_depth, out, out_face, found, found_query, found_count, trace,
                     trace_query, trace_count):
-    for i in prange(len(radius)):
-        walk_lane(i, sphere_node_entry, polytope_leaf, tree, POLYTOPE, points, radius, directions, centers, reach,
-                  polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face, found,
-                  found_query, found_count, trace, trace_query, trace_count)
+    for lane in prange(len(order)):
+        walk_lane(order[lane], sphere_node_entry, polytope_leaf, tree, POLYTOPE, points, radius, directions, centers,
+                  bound_radius, polytope, ignore_separating, raw_edge_normals, mesh, mode, stop_depth, out, out_face,
+                  found, found_query, found_count, trace, trace_query, trace_count)
 
 
 WALKS = {BALL: _ball_walks, SEGMENT: _segment_walks, POLYTOPE: _polytope_walks}

@@ -59,7 +59,8 @@ class Polytope(NamedTuple):
     ``normals (n, F, 3)``, edge vectors ``edges (n, E, 3)`` (one per edge direction),
     the vertex pairs of all its edges ``edge_ends (E', 2)``, its ``dimension`` (3
     solid ... 0 point) and how many ``faces`` number a ``face_index`` (polyhedra,
-    polygons; 0 for others)."""
+    polygons; 0 for others).  n is the lanes' count, or 1 where one polytope serves
+    every lane (``polytope_of``, ``lane_row``)."""
 
     vertices: np.ndarray
     normals: np.ndarray
@@ -70,16 +71,20 @@ class Polytope(NamedTuple):
 
 
 def polytope_of(shape, batch_shape: tuple) -> Polytope:
-    """The shape's polytope in float64, broadcast to ``batch_shape`` and flattened to
-    one axis, as kernel inputs (``kernels.lane_input``)."""
-    count = int(np.prod(batch_shape, dtype=int))
+    """The shape's polytope in float64 as kernel inputs (``kernels.lane_input``): one
+    row per lane of ``batch_shape`` (flattened), or a single row where the shape is one
+    polytope, which every lane reads (``lane_row``): a target shared by 10^5 lanes is
+    built once, not copied to each."""
+    single = int(np.prod(shape.batch_shape, dtype=int)) == 1
+    rows_shape = shape.batch_shape if single else batch_shape
+    rows = 1 if single else int(np.prod(batch_shape, dtype=int))
 
     def flat(array, element_dims):
         array = np.asarray(array, float)
-        return lane_input(np.broadcast_to(array, batch_shape + array.shape[array.ndim - element_dims:]).reshape(
-            (count,) + array.shape[array.ndim - element_dims:]), float)
+        element = array.shape[array.ndim - element_dims:]
+        return lane_input(np.broadcast_to(array, rows_shape + element).reshape((rows,) + element), float)
 
-    none = lane_input(np.zeros((count, 0, 3)), float)
+    none = lane_input(np.zeros((rows, 0, 3)), float)
     if isinstance(shape, Point):
         return Polytope(flat(shape.p[..., None, :], 2), none, none, lane_input(np.zeros((0, 2)), np.int64), 0, 0)
     if isinstance(shape, Segment):
@@ -90,12 +95,10 @@ def polytope_of(shape, batch_shape: tuple) -> Polytope:
         polytope = polygon_polytopes(flat(shape.vertices, 2))
         return polytope._replace(faces=0) if isinstance(shape, Triangle) else polytope
     if isinstance(shape, ConvexPolyhedron):
-        corners, ends = np.asarray(shape.vertices, float), np.asarray(shape.edges)[shape.distinct_edges]
-        # one edge per direction is all SAT needs (a box: 3 of 12), subtracted edge by edge in float64 (rounded to
-        # float32, an edge direction tilts by 1e-7: contact points of float32 queries 0.5 off, issue #31)
-        directions = (np.stack([corners[..., end, :] - corners[..., start, :] for start, end in ends], axis=-2)
-                      if len(ends) else np.zeros(corners.shape[:-2] + (0, 3)))
-        return Polytope(flat(shape.vertices, 2), flat(shape.normals, 2), flat(directions, 2),
+        # one edge per direction is all SAT needs (a box: 3 of 12), subtracted in float64 (rounded to float32, an
+        # edge direction tilts by 1e-7: contact points of float32 queries 0.5 off, issue #31)
+        vertices = flat(shape.vertices, 2)
+        return Polytope(vertices, flat(shape.normals, 2), edge_vectors(vertices, shape.edges[shape.distinct_edges]),
                         lane_input(shape.edges, np.int64), shape.dimension, len(shape.faces))
     raise TypeError(f"{type(shape).__name__} is not a polytope")
 
@@ -108,9 +111,19 @@ def polygon_polytopes(vertices: np.ndarray) -> Polytope:
     normal = np.where(length > 0, normal / np.where(length > 0, length, 1), 0)
     count_v = vertices.shape[1]
     ends = np.stack([np.arange(count_v), (np.arange(count_v) + 1) % count_v], axis=1)
-    return Polytope(lane_input(vertices, float), lane_input(normal[:, None, :], float),
-                    lane_input(vertices[:, ends[:, 1]] - vertices[:, ends[:, 0]], float), lane_input(ends, np.int64), 2,
-                    1)
+    vertices = lane_input(vertices, float)
+    return Polytope(vertices, lane_input(normal[:, None, :], float), edge_vectors(vertices, ends),
+                    lane_input(ends, np.int64), 2, 1)
+
+
+def edge_vectors(vertices: np.ndarray, edge_ends) -> np.ndarray:
+    """(n, E, 3) float64: ``vertices[:, end] - vertices[:, start]`` of each of the
+    ``edge_ends`` (E, 2), row by row in the compiled loop ``_edge_vector_lanes``
+    (``vertices``: a kernel input, (n, V, 3) float64)."""
+    edge_ends = lane_input(np.reshape(edge_ends, (-1, 2)), np.int64)
+    vectors = np.empty((len(vertices), len(edge_ends), 3))
+    _edge_vector_lanes(len(vertices), vertices, edge_ends, vectors)
+    return vectors
 
 
 @dataclass
@@ -144,7 +157,7 @@ FEATURE_SPAN = {1: "vertex", 2: "edge", 3: "face"}
 
 # --- one lane ----------------------------------------------------------------------------
 
-@kernel
+@kernel(inline=True)
 def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_normals, b_edges, b_edge_ends,
                   b_faces, b_dimension, motion_axes, direction, ignore_separating, trace, rtol):
     """A polytope A moving along ``direction`` against a polytope B: (answer, face
@@ -275,14 +288,32 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
 
 # --- batches ------------------------------------------------------------------------------
 
+@kernel
+def lane_row(rows, i):
+    """What lane ``i`` reads of ``rows``: its own row, or the only one where a single
+    row serves every lane (``polytope_of``)."""
+    if len(rows) == 1:
+        return rows[0]
+    return rows[i]
+
+
+@lane_loop
+def _edge_vector_lanes(vertices, edge_ends, out):
+    for i in prange(len(vertices)):
+        for e in range(len(edge_ends)):
+            for k in range(3):
+                out[i, e, k] = vertices[i, edge_ends[e, 1], k] - vertices[i, edge_ends[e, 0], k]
+
+
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
 def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, rtol, out, face_index, chosen, spans):
     a_vertices, a_normals, a_edges, a_edge_ends = a
     b_vertices, b_normals, b_edges, b_edge_ends, b_faces, b_dimension = b
     for i in prange(len(directions)):
         answer, face, axis, span_a, span_b = polytope_pair(
-            a_vertices[i], a_normals[i], a_edges[i], a_edge_ends, b_vertices[i], b_normals[i], b_edges[i],
-            b_edge_ends, b_faces, b_dimension, motion_axes, row(directions, i), ignore_separating, trace, rtol)
+            lane_row(a_vertices, i), lane_row(a_normals, i), lane_row(a_edges, i), a_edge_ends,
+            lane_row(b_vertices, i), lane_row(b_normals, i), lane_row(b_edges, i), b_edge_ends, b_faces, b_dimension,
+            motion_axes, row(directions, i), ignore_separating, trace, rtol)
         _store(out, i, answer)
         face_index[i], chosen[i], spans[i, 0], spans[i, 1] = face, axis, span_a, span_b
 
@@ -292,9 +323,9 @@ def _core_lanes(points, radius, directions, polyhedron, triangles, ignore_separa
     vertices, normals, edges, edge_ends = polyhedron
     corners, triangle_face, triangle_edge = triangles
     for i in prange(len(radius)):
-        answer, face = core_against_polyhedron(points[i], radius[i], row(directions, i), vertices[i], normals[i],
-                                               edges[i], edge_ends, corners, triangle_face, triangle_edge,
-                                               ignore_separating)
+        answer, face = core_against_polyhedron(points[i], radius[i], row(directions, i), lane_row(vertices, i),
+                                               lane_row(normals, i), lane_row(edges, i), edge_ends, corners,
+                                               triangle_face, triangle_edge, ignore_separating)
         _store(out, i, answer)
         face_index[i] = face
 
@@ -320,10 +351,13 @@ def _public(out, face_index, batch_shape: tuple, scalar: bool, dtype) -> SweepRe
     if scalar:
         return lane_result((t[0], tuple(point[0]), tuple(normal[0]), depth[0], code[0], index[0]), dtype,
                            int(face_index[0]) if face_index[0] >= 0 else None)
+
+    def public(array, element=()):
+        return array.astype(dtype, copy=False).reshape(batch_shape + element)
+
     return SweepResult.from_arrays(
-        t=t.astype(dtype).reshape(batch_shape), point=point.astype(dtype).reshape(batch_shape + (3,)),
-        normal=normal.astype(dtype).reshape(batch_shape + (3,)), face_index=face_index.reshape(batch_shape),
-        penetration_depth=depth.astype(dtype).reshape(batch_shape), feature_code=code.reshape(batch_shape),
+        t=public(t), point=public(point, (3,)), normal=public(normal, (3,)), face_index=face_index.reshape(batch_shape),
+        penetration_depth=public(depth), feature_code=code.reshape(batch_shape),
         feature_index=index.reshape(batch_shape), scalar=False)
 
 
@@ -519,6 +553,12 @@ def sweep_polyhedron_mesh(polyhedron: ConvexPolyhedron, mesh, direction, *, igno
                                         raw_edge_normals=raw_edge_normals, trace=trace)
     batch_shape = np.broadcast_shapes(polyhedron.batch_shape, direction.shape[:-1])
     body = polytope_of(polyhedron, batch_shape)
-    return polytope_walks(body.vertices, body.normals, body.edges, body.edge_ends, body.dimension == 3,
-                          _flat(direction, batch_shape, 1), batch_shape, answer_dtype(polyhedron, direction, mesh),
-                          mesh, ignore_separating=ignore_separating, raw_edge_normals=raw_edge_normals, trace=trace)
+    count = int(np.prod(batch_shape, dtype=int))
+
+    def every_lane(rows):  # the walks read row i in lane i
+        return lane_input(np.broadcast_to(rows, (count,) + rows.shape[1:]), float)
+
+    return polytope_walks(every_lane(body.vertices), every_lane(body.normals), every_lane(body.edges), body.edge_ends,
+                          body.dimension == 3, _flat(direction, batch_shape, 1), batch_shape,
+                          answer_dtype(polyhedron, direction, mesh), mesh, ignore_separating=ignore_separating,
+                          raw_edge_normals=raw_edge_normals, trace=trace)

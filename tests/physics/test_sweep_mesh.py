@@ -4,19 +4,22 @@ edge rule, and properties against brute force over every triangle."""
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sweeplab.physics import Capsule, Segment, Sphere, Triangle, TriangleMesh, sweep, tolerance
+from sweeplab.physics import Capsule, Segment, Sphere, SweepResult, Triangle, TriangleMesh, sweep, tolerance
+from sweeplab.physics.sweep import mesh as mesh_module
+from sweeplab.physics.sweep.mesh import BALL, SEGMENT, culling_reach, one_walk, spread_bits, walk_order
 from sweeplab.physics.sweep.mesh import edges_of as mesh_edges_of
 from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
 from sweeplab.physics.sweep.rounded import segment_ball_entry_time
 from sweeplab.physics.traversal import STATUS_NAMES, TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
-from tests.physics.expect import assert_close, assert_hit, assert_miss
+from tests.physics.expect import assert_close, assert_hit, assert_identical, assert_miss
 from tests.physics.strategies import direction, meshes, radius, vector
 from tests.physics.test_bvh import grid_mesh
 
@@ -282,15 +285,15 @@ def test_sphere_grazing_a_vertex_on_its_tree_sphere():
                feature=("vertex", 1), face_index=0)
 
 
-@pytest.mark.parametrize("margins, status", [(0.5, "leaf missed"), (2.0, "culled")])
+@pytest.mark.parametrize("margins, status", [(0.8, "leaf missed"), (1.25, "culled")])
 def test_tree_spheres_are_widened_by_the_culling_margin(margins, status):
     """The node test's margin (``tolerance.BVH_CULL_RTOL`` of the query's scale: the
-    largest of its coordinates and motion, 6, plus the tree's extent, 4) at half and
-    twice it: the sphere of the test above passing the tree sphere that many margins
-    clear of it (and so the vertex (4, 0, 0)) misses either way, but the leaf is
-    tested (half a margin) or culled (two).  The margin is written out, 1e-12, so that
-    its value is pinned too.  (With the constant x10 or the reach's margin x10 the
-    second was tested; /10 the first was culled.)"""
+    largest of its coordinates and motion, 6, plus the tree's extent, 4) just inside and
+    just outside it: the sphere of the test above passing the tree sphere that many
+    margins clear of it (and so the vertex (4, 0, 0)) misses either way, but the leaf is
+    tested (0.8 margins) or culled (1.25).  The margin is written out, 1e-12, so that
+    its value is pinned too.  (Without the extent, 1e-12 x 6, the first was culled;
+    with it twice, 1e-12 x 14, the second was tested.)"""
     mesh = TriangleMesh([[0.0, 0, 0], [4, 0, 0], [2, 1, 0]], [[0, 1, 2]])
     assert mesh.tree.extent == 4
     trace = TraversalTrace()
@@ -371,3 +374,131 @@ def test_regression_internal_edge_rule_only_where_the_core_is_over_the_flat_surf
     over_the_seam = sweep(Sphere([0.1, 0.5, -0.5], 1.0), mesh, [0, 0, 0])  # above the shared edge: flat
     assert_hit(over_the_seam, t=0, normal=[1, 0, 0], point=[0, 0.5, -0.5], depth=0.9, feature=("face", 0),
                face_index=0)
+
+
+# --- a single sweep walks on arrays kept with the mesh ---------------------------------
+
+def lane(batch: SweepResult, i: int) -> SweepResult:
+    """Row ``i`` of a batched answer as a single sweep's answer."""
+    return SweepResult.from_arrays(t=batch.t[i], point=batch.point[i], normal=batch.normal[i],
+                                   face_index=batch.face_index[i], penetration_depth=batch.penetration_depth[i],
+                                   feature_code=batch.feature._codes[0][i], feature_index=batch.feature.index[i],
+                                   scalar=True)
+
+
+def assert_single_as_in_a_batch(moving, other, mesh, motion, **options):
+    """A single sweep (on its mesh's kept arrays, ``one_walk``) answers bit for bit as
+    the same query in a batch of two (arrays made for the batch)."""
+    single = sweep_each(moving, mesh, motion, **options)
+    pair = sweep_each(stacked(moving, other), mesh, np.stack([motion, motion]), **options)
+    assert_identical(single, lane(pair, 0))
+
+
+def sweep_each(moving, mesh, motion, **options):
+    test = sweep_sphere_mesh if isinstance(moving, Sphere) else sweep_capsule_mesh
+    return test(moving, mesh, motion, **options)
+
+
+def stacked(moving, other):
+    """``moving`` and ``other`` (same kind) as a batch of two."""
+    if isinstance(moving, Sphere):
+        return Sphere(np.stack([moving.center, other.center]), np.stack([moving.radius, other.radius]))
+    return Capsule(np.stack([moving.a, other.a]), np.stack([moving.b, other.b]),
+                   np.stack([moving.radius, other.radius]))
+
+
+moving_shapes = st.one_of(st.builds(Sphere, vector, radius), st.builds(Capsule, vector, vector, radius))
+
+
+@SETTINGS
+@given(meshes(), moving_shapes, direction, st.booleans(), st.booleans(), st.sampled_from([np.float64, np.float32]))
+def test_single_sweep_answers_as_in_a_batch(mesh, moving, motion, ignore_separating, raw_edge_normals, dtype):
+    """Random queries: misses, hits, initial overlaps (a sphere inside the soup's box
+    often starts overlapping), zero radii and motions; float32 shapes too."""
+    if dtype is np.float32:
+        moving = Sphere(moving.center.astype(dtype), moving.radius.astype(dtype)) if isinstance(moving, Sphere) \
+            else Capsule(moving.a.astype(dtype), moving.b.astype(dtype), moving.radius.astype(dtype))
+        motion = motion.astype(dtype)
+    other = Sphere([9.0, 9, 9], 0.5) if isinstance(moving, Sphere) else Capsule([9.0, 9, 9], [9.0, 9, 8], 0.5)
+    assert_single_as_in_a_batch(moving, other, mesh, motion, ignore_separating=ignore_separating,
+                                raw_edge_normals=raw_edge_normals)
+
+
+@pytest.mark.parametrize("lift", [2.0**-40, 0.0, -(2.0**-40)])
+def test_single_grazing_sweep_answers_as_in_a_batch(lift):
+    """The graze over the floor's outer edge (``test_sphere_grazes_the_outer_edge``): a
+    miss, an exact touch, a hit; a capsule lying across the motion likewise."""
+    motion = np.array([0.0, 8, 0])
+    assert_single_as_in_a_batch(Sphere([0.5, -4, 1 + lift], 1.0), Sphere([0.5, -4, 3.0], 1.0), floor(), motion)
+    capsule = Capsule([0.2, -4, 1 + lift], [1.8, -4, 1 + lift], 1.0)
+    assert_single_as_in_a_batch(capsule, Capsule([0.2, -4, 3.0], [1.8, -4, 3.0], 1.0), floor(), motion)
+
+
+def test_single_sweeps_on_other_threads_walk_on_their_own_arrays():
+    """Each thread has its own ``one_walk`` arrays for a mesh (a sweep on another
+    thread never writes into them), kept from one sweep to the next."""
+    mesh = floor(4)
+    sweep(Sphere([0.3, 0.6, 2.5], 0.5), mesh, [0, 0, -4])
+    mine = one_walk(mesh, BALL, np.dtype(np.float64))
+    assert one_walk(mesh, BALL, np.dtype(np.float64)) is mine
+    assert one_walk(mesh, SEGMENT, np.dtype(np.float64)) is not mine
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(one_walk, mesh, BALL, np.dtype(np.float64)).result() is not mine
+
+
+def test_single_sweeps_on_many_threads_answer_as_on_one():
+    rng = np.random.default_rng(7)
+    mesh = height_grid()
+    centers, motions = rng.uniform(-1, 7, (64, 3)), rng.uniform(-4, 4, (64, 3))
+    expected = [sweep(Sphere(center, 0.3), mesh, motion) for center, motion in zip(centers, motions, strict=True)]
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda i: sweep(Sphere(centers[i], 0.3), mesh, motions[i]), range(64)))
+    for answer, wanted in zip(answers, expected, strict=True):
+        assert_identical(answer, wanted)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("motion, largest", [((5.0, 0.0, -1.0), 7.0), ((0.0, -9.0, 1.0), 9.0)])
+def test_culling_reach_is_the_radius_plus_the_margin_of_the_coordinates(dtype, motion, largest):
+    """``culling_reach`` in the lane's dtype: radius + BVH_CULL_RTOL (the largest
+    |coordinate| of the points and the motion -- the second point's -7, or the motion's
+    -9 -- plus the tree's extent), each operation rounded to ``dtype`` (in float32 the
+    margin, 1e-12 (7 + 4), is below half an ulp of the radius: the reach is the radius)."""
+    points = np.array([[1.0, -2, 3], [0.5, -7, 0.25]], dtype)
+    radius, extent = dtype(0.5), dtype(4.0)
+    reach = culling_reach(points, tuple(dtype(x) for x in motion), radius, extent)
+    assert reach == radius + dtype(tolerance.BVH_CULL_RTOL) * (dtype(largest) + extent)
+    assert (reach == radius) == (dtype is np.float32)
+
+
+# --- a batch's walks run in Morton order; answers come back in the caller's -----------
+
+def test_spread_bits_puts_bit_k_at_bit_3k():
+    assert spread_bits(np.array([0b1011], np.uint64)).tolist() == [0b1000001001]
+    assert spread_bits(np.array([2**21 - 1, 2**21], np.uint64)).tolist() == [0x1249249249249249, 0]
+
+
+def test_walk_order_follows_the_z_order_curve():
+    """The corners of a box, scrambled: Morton order has x in the lowest bit, then y,
+    then z.  A batch of one point (no extent) and one spanning more than float64's range
+    get an order too (a permutation)."""
+    corners = np.array([[x, y, z] for z in (0, 1) for y in (0, 1) for x in (0, 1)], float) * [2, 3, 5]
+    scrambled = np.random.default_rng(3).permutation(8)
+    assert (walk_order(corners[scrambled]) == np.argsort(scrambled)).all()
+    assert sorted(walk_order(np.zeros((4, 3)))) == [0, 1, 2, 3]
+    assert sorted(walk_order(np.array([[-1e308, 0, 0], [1e308, 0, 0], [0.0, 0, 0]]))) == [0, 1, 2]
+
+
+def test_batch_answers_come_back_in_the_callers_order(monkeypatch):
+    """A batch's answers, bit for bit, are each query's single sweep's, in the batch's
+    order: shuffled, and with its walks run in Morton order or reversed."""
+    rng = np.random.default_rng(11)
+    mesh = height_grid()
+    centers, motions, radii = rng.uniform(-1, 7, (40, 3)), rng.uniform(-4, 4, (40, 3)), rng.uniform(0, 1, 40)
+    singles = [sweep(Sphere(centers[i], radii[i]), mesh, motions[i]) for i in range(40)]
+    shuffle = rng.permutation(40)
+    for order in (walk_order, lambda points: np.arange(len(points))[::-1].copy()):
+        monkeypatch.setattr(mesh_module, "walk_order", order)
+        batch = sweep(Sphere(centers[shuffle], radii[shuffle]), mesh, motions[shuffle])
+        for row, query in enumerate(shuffle):
+            assert_identical(lane(batch, row), singles[query])

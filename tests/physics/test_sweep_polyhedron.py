@@ -14,7 +14,7 @@ from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, 
                               tolerance)
 from sweeplab.physics.gjk import closest_on_simplex, convex_cast
 from sweeplab.physics.hull import MAX_HULL_POINTS, convex_hull
-from sweeplab.physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.sweep.polyhedron import SatTrace, edge_vectors
 from sweeplab.physics.sweep.sat import _overlap_in_time
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 from tests.physics.bodies import body_of, scale
@@ -318,6 +318,58 @@ def test_batched_boxes_match_one_by_one():
         one = sweep(moving[i], target, directions[i])
         assert one.hit == batch.hit[i] and (not one.hit or (one.t == batch.t[i] and np.array_equal(one.normal,
                                                                                                     batch.normal[i])))
+
+
+def _assert_lane_is(batch, i, one) -> None:
+    """Lane ``i`` of a batched answer is the scalar answer ``one``, floats bit for bit."""
+    assert batch.hit[i] == one.hit
+    if not one.hit:
+        assert np.isnan(batch.t[i]) and batch.face_index[i] == -1 and batch.feature.index[i] == -1
+        return
+    assert (batch.t[i], batch.feature.kind[i], batch.feature.index[i], batch.initially_overlapping[i]) == \
+        (one.t, one.feature.kind, one.feature.index, one.initially_overlapping)
+    assert batch.face_index[i] == (-1 if one.face_index is None else one.face_index)
+    assert batch.penetration_depth[i].tobytes() == np.float64(np.nan if one.penetration_depth is None
+                                                              else one.penetration_depth).tobytes()
+    assert batch.point[i].tobytes() == one.point.tobytes() and batch.normal[i].tobytes() == one.normal.tobytes()
+
+
+lattice = st.integers(-3, 3)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.tuples(lattice, lattice, lattice), st.tuples(lattice, lattice, lattice)), min_size=2,
+                max_size=6), st.sampled_from(["moving", "target"]), st.none() | rotations())
+def test_one_polytope_shared_by_every_lane_answers_as_each_lane_alone(lanes, shared, rotation):
+    """A batch against one polytope (or one polytope against a batch) reads that
+    polytope's single row in every lane (``polyhedron.lane_row``): each lane answers
+    bit for bit as the pair alone, and as the polytope repeated in every lane does.
+    Unit boxes on the half-integer lattice moving by whole steps (turned or not) touch
+    face to face, along edges and at corners, graze, overlap and miss.  (Seen failing
+    with ``lane_row`` reading row 0 of every batch.)"""
+    count = len(lanes)
+    one = ConvexPolyhedron.box([[0.5, 0.5, 0.5]], [[0.5, 0.0, 0.5]], rotation)  # a batch of one
+    many = ConvexPolyhedron.box(np.full((count, 3), 0.5), np.array([center for center, _ in lanes], float))
+    directions = np.array([step for _, step in lanes], float)
+    moving, target = (one, many) if shared == "moving" else (many, one)
+    batch = sweep(moving, target, directions)
+    for i in range(count):
+        alone = (one[0], many[i]) if shared == "moving" else (many[i], one[0])
+        _assert_lane_is(batch, i, sweep(*alone, directions[i]))
+    repeated = one[np.zeros(count, int)]
+    as_batch = sweep(repeated, many, directions) if shared == "moving" else sweep(many, repeated, directions)
+    for name in ("t", "point", "normal", "penetration_depth", "face_index"):
+        assert getattr(as_batch, name).tobytes() == getattr(batch, name).tobytes(), name
+
+
+def test_edge_vectors_are_the_differences_of_their_ends():
+    """``edge_vectors`` (the compiled loop) subtracts as numpy does, row by row, and
+    takes zero rows and zero edges."""
+    vertices = np.random.default_rng(4).normal(size=(5, 8, 3)) * 10.0 ** np.arange(-4, 4).reshape(1, 8, 1)
+    ends = np.array([[0, 1], [2, 7], [6, 3]])
+    assert edge_vectors(vertices, ends).tobytes() == (vertices[:, ends[:, 1]] - vertices[:, ends[:, 0]]).tobytes()
+    assert edge_vectors(vertices[:0], ends).shape == (0, 3, 3)
+    assert edge_vectors(vertices, np.zeros((0, 2), int)).shape == (5, 0, 3)
 
 
 def test_a_lane_answers_as_its_element_alone_and_a_hull_built_alone_to_rounding():
