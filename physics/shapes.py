@@ -482,7 +482,7 @@ class ConvexPolyhedron(Shape):
         first = flat[0] if len(flat) else np.zeros((1, 3), vertices.dtype)  # an empty batch: a point's structure
         hull = convex_hull(first)
         order = _hull_order(first, hull.vertices)
-        corners = np.ascontiguousarray(flat[:, order])  # (fancy indexing lays it out vertex-major: kernels would copy it)
+        corners = np.ascontiguousarray(flat[:, order])  # (fancy indexing lays it out vertex-major)
         normals, offsets = _face_planes(corners, hull.faces)
         normals[:1], offsets[:1] = hull.normals, hull.offsets  # the first element's hull, valid by construction
         slack = tolerance.HULL_RTOL * (np.abs(corners).max(axis=(1, 2), initial=0.0)
