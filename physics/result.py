@@ -146,7 +146,9 @@ def batch_flags(t: np.ndarray, depth: np.ndarray, face_index) -> tuple[np.ndarra
     return hit.reshape(t.shape), overlapping.reshape(t.shape), faces.reshape(t.shape) if not given else faces
 
 
-@parallel_above(PARALLEL_MIN_LANES, seconds_per_work=2e-6)  # as Python: about a microsecond a lane
+# (compiled with the batch's own loop, from ~500 lanes (``kernels.FIRST_GUESS_SECONDS_PER_WORK``): as Python it
+# costs ~2 us a lane, and its honest estimate had medium batches pass their flags as Python for their first 0.5 s)
+@parallel_above(PARALLEL_MIN_LANES)
 def _flag_lanes(t, depth, face, hit, overlapping, faces):
     """Lane i: hit = t is a number, overlapping = depth is; faces[i] = ``face`` where hit,
     else -1 (where ``faces`` has lanes: none when the caller has its own)."""
