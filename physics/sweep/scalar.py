@@ -61,36 +61,33 @@ def _largest(*values: float) -> float:
     return max(map(abs, values))
 
 
-def _float64(*arrays: np.ndarray) -> bool:
-    return all(array.dtype is FLOAT64 for array in arrays)
-
-
 def _mover(shape: Shape) -> Mover | None:
     """A moving sphere, point, capsule or segment's kernel arguments (None: not float64)."""
     if isinstance(shape, (Sphere, Point)):
         center = shape.center if isinstance(shape, Sphere) else shape.p
-        radius = shape.radius if isinstance(shape, Sphere) else np.zeros(())
-        if not _float64(center, radius):
+        radius = float(shape.radius) if isinstance(shape, Sphere) else 0.0
+        if center.dtype is not FLOAT64 or (isinstance(shape, Sphere) and shape.radius.dtype is not FLOAT64):
             return None
-        start, size = _floats(center), float(radius)
-        return Mover(start, None, size, _largest(*start, size))
+        start = _floats(center)
+        return Mover(start, None, radius, _largest(*start, radius))
     assert isinstance(shape, (Capsule, Segment))
-    radius = shape.radius if isinstance(shape, Capsule) else np.zeros(())
-    if not _float64(shape.a, shape.b, radius):
+    if shape.a.dtype is not FLOAT64 or shape.b.dtype is not FLOAT64 or \
+            (isinstance(shape, Capsule) and shape.radius.dtype is not FLOAT64):
         return None
-    start, end, size = _floats(shape.a), _floats(shape.b), float(radius)
-    return Mover(start, end, size, _largest(*start, *end, size))
+    start, end = _floats(shape.a), _floats(shape.b)
+    radius = float(shape.radius) if isinstance(shape, Capsule) else 0.0
+    return Mover(start, end, radius, _largest(*start, *end, radius))
 
 
 def _target(shape: Shape) -> Target | None:
     """A sphere-family target's kernel arguments (None: not float64)."""
     assert isinstance(shape, Cored)
     core = shape.core_vertices()
-    radius = shape.radius if isinstance(shape, (Sphere, Capsule)) else np.zeros(())
-    if not _float64(core, radius):
+    inflated = isinstance(shape, (Sphere, Capsule))
+    if core.dtype is not FLOAT64 or (inflated and shape.radius.dtype is not FLOAT64):  # type: ignore[attr-defined]
         return None
     vertices = np.array(core)  # (a few values: a copy is cheap, and writable as kernels take it)
-    size = float(radius)
+    size = float(shape.radius) if inflated else 0.0  # type: ignore[attr-defined]
     ends = (_floats(vertices[0]), _floats(vertices[1])) if len(vertices) == 2 else None
     return Target(vertices, ends, size, 0 if type(shape) is Polygon else None, isinstance(shape, Sphere),
                   _largest(*vertices.ravel().tolist(), size))
@@ -100,16 +97,17 @@ def lane_form(shape: Shape, make: Callable[[Shape], Any]):
     """``make(shape)`` (``_mover`` or ``_target``: a shape can be either in turn) for an
     unbatched shape (None where it is not float64), else None; made once per role,
     kept with the shape (shapes are immutable)."""
-    try:
-        forms = shape._lane_forms
-    except AttributeError:
+    forms = getattr(shape, "_lane_forms", None)  # (no exceptions: a shape built in the call has none yet)
+    if forms is None:
         forms = {}
         object.__setattr__(shape, "_lane_forms", forms)
-    try:
-        return forms[make]
-    except KeyError:
+    form = forms.get(make, _NOT_MADE)
+    if form is _NOT_MADE:
         form = forms[make] = make(shape) if shape.batch_shape == () else None
-        return form
+    return form
+
+
+_NOT_MADE = object()
 
 
 def _direction(value) -> tuple | None:
