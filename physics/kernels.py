@@ -503,9 +503,7 @@ def length_of_first(first, *rest) -> int:
 def has_machine_code(dispatcher, arguments: tuple) -> bool:
     """Whether ``dispatcher`` (an ``entry``) has machine code for ``arguments``'
     types in this process (False with ``NUMBA_DISABLE_JIT``)."""
-    if JIT_DISABLED:
-        return False
-    return tuple(dispatcher.typeof_pyval(argument) for argument in arguments) in dispatcher.overloads
+    return entry_point(dispatcher, arguments) is not None
 
 
 def entry_point(dispatcher, arguments: tuple) -> Callable | None:

@@ -29,6 +29,9 @@ from numba import prange
 from sweeplab.physics.kernels import lane_input
 from sweeplab.physics.lanes import PARALLEL_MIN_LANES, parallel_above
 
+FLOAT64 = np.dtype(np.float64)
+"""The float64 dtype (one object: ``dtype is FLOAT64`` tells a native float64 array)."""
+
 FEATURE_KINDS = ("vertex", "edge", "face")
 """Feature kind codes used internally by kernels: code i is ``FEATURE_KINDS[i]``;
 code -1 means no feature (no hit)."""
@@ -141,9 +144,8 @@ def batch_flags(t: np.ndarray, depth: np.ndarray, face_index) -> tuple[np.ndarra
     given = isinstance(face_index, np.ndarray)
     faces = np.empty(0 if given else count, np.int64)
     _flag_lanes(count, flat_t, flat_depth, -1 if given else int(face_index), hit, overlapping, faces)
-    if given:
-        faces = np.asarray(face_index, dtype=np.int64)
-    return hit.reshape(t.shape), overlapping.reshape(t.shape), faces.reshape(t.shape) if not given else faces
+    faces = np.asarray(face_index, dtype=np.int64) if given else faces.reshape(t.shape)
+    return hit.reshape(t.shape), overlapping.reshape(t.shape), faces
 
 
 # (compiled with the batch's own loop, from ~500 lanes (``kernels.FIRST_GUESS_SECONDS_PER_WORK``): as Python it
@@ -173,7 +175,7 @@ def lane_result(answer: tuple, dtype, face_index: int | None = None, surface: bo
     t, point, normal, depth, code, index = answer
     if t != t:
         return MISS
-    if dtype is _FLOAT64:  # (Python floats and bools, also from a kernel run as Python)
+    if dtype is FLOAT64:  # (Python floats and bools, also from a kernel run as Python)
         t, depth = float(t), float(depth)
     else:  # a lane computed in float64 for float32 inputs answers in float32
         kind = np.dtype(dtype).type
@@ -188,8 +190,6 @@ def lane_result(answer: tuple, dtype, face_index: int | None = None, surface: bo
     fields["feature"] = _lane_feature(2 if surface else code, 0 if surface else index)
     return result
 
-
-_FLOAT64 = np.dtype(np.float64)
 
 
 def _lane_feature(code: int, index: int) -> Feature:

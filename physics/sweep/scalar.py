@@ -23,13 +23,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sweeplab.physics.kernels import entry_point
-from sweeplab.physics.result import SweepResult, lane_result
-from sweeplab.physics.shapes import Capsule, Cored, Point, Polygon, Segment, Shape, Sphere, Triangle
+from sweeplab.physics.result import FLOAT64, SweepResult, lane_result
+from sweeplab.physics.shapes import Capsule, Point, Polygon, Segment, Shape, Sphere, Triangle
 from sweeplab.physics.sweep.ball import ball_core
-from sweeplab.physics.sweep.capsule import capsule_polygon, capsule_segment
+from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon, capsule_segment
+from sweeplab.physics.sweep.sphere import target_core
 from sweeplab.physics.sweep.unit_size import within_band
-
-FLOAT64 = np.dtype(np.float64)
 
 
 class Mover(NamedTuple):
@@ -65,32 +64,27 @@ def _mover(shape: Shape) -> Mover | None:
     """A moving sphere, point, capsule or segment's kernel arguments (None: not float64)."""
     if isinstance(shape, (Sphere, Point)):
         center = shape.center if isinstance(shape, Sphere) else shape.p
-        radius = float(shape.radius) if isinstance(shape, Sphere) else 0.0
-        if center.dtype is not FLOAT64 or (isinstance(shape, Sphere) and shape.radius.dtype is not FLOAT64):
+        radius = shape.radius if isinstance(shape, Sphere) else None
+        if center.dtype is not FLOAT64 or (radius is not None and radius.dtype is not FLOAT64):
             return None
-        start = _floats(center)
-        return Mover(start, None, radius, _largest(*start, radius))
-    assert isinstance(shape, (Capsule, Segment))
-    if shape.a.dtype is not FLOAT64 or shape.b.dtype is not FLOAT64 or \
-            (isinstance(shape, Capsule) and shape.radius.dtype is not FLOAT64):
+        start, size = _floats(center), 0.0 if radius is None else float(radius)
+        return Mover(start, None, size, _largest(*start, size))
+    a, b, radius = capsule_core(shape)
+    if a.dtype is not FLOAT64 or b.dtype is not FLOAT64 or radius.dtype is not FLOAT64:
         return None
-    start, end = _floats(shape.a), _floats(shape.b)
-    radius = float(shape.radius) if isinstance(shape, Capsule) else 0.0
-    return Mover(start, end, radius, _largest(*start, *end, radius))
+    start, end, size = _floats(a), _floats(b), float(radius)
+    return Mover(start, end, size, _largest(*start, *end, size))
 
 
 def _target(shape: Shape) -> Target | None:
-    """A sphere-family target's kernel arguments (None: not float64)."""
-    assert isinstance(shape, Cored)
-    core = shape.core_vertices()
-    inflated = isinstance(shape, (Sphere, Capsule))
-    if core.dtype is not FLOAT64 or (inflated and shape.radius.dtype is not FLOAT64):  # type: ignore[attr-defined]
+    """A sphere-family target's kernel arguments (``sphere.target_core``; None: not float64)."""
+    core = target_core(shape)
+    if core.vertices.dtype is not FLOAT64 or core.radius.dtype is not FLOAT64:
         return None
-    vertices = np.array(core)  # (a few values: a copy is cheap, and writable as kernels take it)
-    size = float(shape.radius) if inflated else 0.0  # type: ignore[attr-defined]
+    vertices = np.array(core.vertices)  # (a few values: a copy is cheap, and writable as kernels take it)
+    size = float(core.radius)
     ends = (_floats(vertices[0]), _floats(vertices[1])) if len(vertices) == 2 else None
-    return Target(vertices, ends, size, 0 if type(shape) is Polygon else None, isinstance(shape, Sphere),
-                  _largest(*vertices.ravel().tolist(), size))
+    return Target(vertices, ends, size, core.face_index, core.surface, _largest(*vertices.ravel().tolist(), size))
 
 
 def lane_form(shape: Shape, make: Callable[[Shape], Any]):
