@@ -31,10 +31,10 @@ class Edits:
             if not all(np.isfinite(scene.direction)):
                 raise ValueError("direction must be finite")
         except (ValueError, KeyError) as error:
-            self.message = f"not applied: {error}"
+            self.say(f"not applied: {error}")
             return False
         self.history.commit(scene)
-        self.message = ""
+        self.say("")
         return True
 
     def add(self, kind: str) -> None:
@@ -116,7 +116,7 @@ class Edits:
 
     def rename(self, old: str, new: str) -> None:
         if not new or new in self.scene.names():
-            self.message = f"not applied: name {new!r} is empty or taken"
+            self.say(f"not applied: name {new!r} is empty or taken")
             return
 
         def change(scene: Scene) -> None:

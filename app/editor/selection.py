@@ -12,8 +12,15 @@ from sweeplab.physics import Sphere, sweep
 
 
 class Selection:
-    """The ``Editor``'s selection (``selection``: names, the last one primary), camera and
-    gizmo mode."""
+    """The ``Editor``'s selection (``selection``: names, the last one primary) and gizmo
+    mode (``gizmo_operation``, ``end_pose``), owned here; framing moves the camera."""
+
+    def _init_selection(self, scene) -> None:
+        self.selection: list[str] = [scene.moving] if scene.moving is not None else []
+        """Selected shapes, in the order picked; the last is the one the inspector and
+        the gizmo work on (``selected``)."""
+        self.gizmo_operation = "translate"
+        self.end_pose = False
 
     @property
     def selected(self) -> str | None:

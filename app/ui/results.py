@@ -138,7 +138,7 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
                         imgui.push_style_color(imgui.Col_.text, DIFFERS)
                     if imgui.selectable(f"{text}##{column}", False)[0] and text:
                         imgui.set_clipboard_text(text)
-                        editor.message = f"copied {text}"
+                        editor.say(f"copied {text}")
                     if differs:
                         imgui.pop_style_color()
                 imgui.table_set_column_index(len(columns))
