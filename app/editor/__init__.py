@@ -65,7 +65,7 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
         self.message = ""
         """The status line: what the last command did or why it was refused (``say``)."""
         self._view: ViewModel | None = None
-        self._view_key = None
+        self._view_key: tuple | None = None
         self._view_still = False
         self._seen_revision, self._last_change = -1, clock()
         self.compilation: KernelCompilation | None = None
@@ -117,12 +117,6 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
         """The current scene, for reading; edits go through ``edit``."""
         return self.history.current
 
-    @property
-    def dirty(self) -> bool:
-        """Unsaved changes: the scene differs from the one last saved or opened (undo
-        back to it is clean again)."""
-        return self.history.state_id != self.saved_state
-
     def view(self) -> ViewModel:
         """The view model, recomputed (physics included) only when the scene or the
         selection changed, and once more with the reference answers when the scene
@@ -136,15 +130,16 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
                display.traversal, display.contacts, display.minkowski, display.every_hit, display.engines,
                display.walk_steps, self.engine_answer, self.lesson, self.compilation_generation)
         self._view_still = still
-        if key != self._view_key:
+        view = self._view
+        if view is None or key != self._view_key:
             with kernels.deferred():  # (never waits for the compiler: too large for Python is "pending")
-                self._view = build_view_model(self.history.current, self.selected, float32=still,
+                view = build_view_model(self.history.current, self.selected, float32=still,
                                               reference=still and self.check_reference, display=replace(display),
                                               progress=self.progress, intervals=still,
                                               engine_answer=self.engine_answer,
                                               slide=self.lesson is not None and self.lesson.picture == "slide")
-            self._view_key = key
-        return self._view
+            self._view, self._view_key = view, key
+        return view
 
     def start_compiling(self) -> None:
         """On a cold kernel cache, compile in a background process (``editor.compiling``):

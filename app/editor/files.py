@@ -17,11 +17,12 @@ from sweeplab.scene.history import SceneHistory
 from sweeplab.scene.model import Scene, SceneError, SceneObject, load, save
 from sweeplab.scene.query_log import is_query_log
 from sweeplab.scene.shape_kinds import KINDS
+from sweeplab.editor.parts import EditorParts
 
 AUTOSAVE_SECONDS = 5.0
 
 
-class Files:
+class Files(EditorParts):
     """The ``Editor``'s document, owned here: ``history`` (the scene and its undo),
     ``opened`` (what is open: ``editor.opened``), ``saved_state`` (the history state
     last saved or opened), ``restorable`` (an autosave offered back) and the
@@ -49,11 +50,17 @@ class Files:
         self.history = SceneHistory(scene)
         self.opened = opened
         self.saved_state = self._autosaved_state = self.history.state_id
-        titled = isinstance(opened, SceneFile) and opened.path is not None
-        self.restorable = autosave.newer_than_file(opened.path) if titled else None
+        path = opened.path if isinstance(opened, SceneFile) else None
+        self.restorable = autosave.newer_than_file(path) if path is not None else None
         self.selected = scene.moving
         self.forget_view()
         self.frame_all()
+
+    @property
+    def dirty(self) -> bool:
+        """Unsaved changes: the scene differs from the one last saved or opened (undo
+        back to it is clean again)."""
+        return self.history.state_id != self.saved_state
 
     # --- what is open, read from ``opened`` ----------------------------------
 

@@ -6,9 +6,10 @@ import dataclasses
 
 from sweeplab.editor.opened import OpenLesson, SceneFile
 from sweeplab.view.camera import OrbitCamera
+from sweeplab.editor.parts import EditorParts
 
 
-class Lessons:
+class Lessons(EditorParts):
     """Opening a lesson and stepping through it; the lesson and its step are part of
     what is open (``opened.OpenLesson``), owned by ``Files``."""
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from sweeplab.scene.shape_kinds import KINDS
+from sweeplab.editor.parts import EditorParts
 
 
-class Nudging:
+class Nudging(EditorParts):
     """The ``Editor``'s nudge settings, owned here (the axis; by one ulp or by
     ``nudge_epsilon``; the selected shape, or the direction with ``nudge_direction``)
     and the nudge command."""

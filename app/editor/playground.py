@@ -7,9 +7,10 @@ from pathlib import Path
 
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
+from sweeplab.editor.parts import EditorParts
 
 
-class Playground:
+class Playground(EditorParts):
     """The ``Editor``'s playground run (``playground``, owned here), None when not running."""
 
     def _init_playground(self) -> None:

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from sweeplab.editor.opened import QueryLog
 from sweeplab.scene.query_log import EngineAnswer, QueryLogError, read_log
+from sweeplab.editor.parts import EditorParts
 
 
-class Queries:
+class Queries(EditorParts):
     """Opening a query log and showing one of its queries; the log and the query
     shown are part of what is open (``opened.QueryLog``), owned by ``Files``."""
 
@@ -48,7 +49,7 @@ class Queries:
     def engine_answer(self) -> tuple[str, EngineAnswer] | None:
         """(engine name, its answer) to draw, while the scene is the query as logged
         (no edit since it was shown: the history's first state)."""
-        query = self.query
-        if query is None or query.query.answer is None or self.history.state_id != self.saved_state:
+        if not isinstance(self.opened, QueryLog) or self.history.state_id != self.saved_state:
             return None
-        return query.query.engine.name, query.query.answer
+        query = self.opened.shown.query
+        return None if query.answer is None else (query.engine.name, query.answer)

@@ -9,9 +9,10 @@ from sweeplab.view.model import build_view_model
 from sweeplab.physics import kernels
 from sweeplab.physics.kernels import KernelsPending
 from sweeplab.physics import Sphere, sweep
+from sweeplab.editor.parts import EditorParts
 
 
-class Selection:
+class Selection(EditorParts):
     """The ``Editor``'s selection (``selection``: names, the last one primary) and gizmo
     mode (``gizmo_operation``, ``end_pose``), owned here; framing moves the camera."""
 
@@ -93,6 +94,6 @@ class Selection:
     def use_scale(self) -> None:
         self.gizmo_operation = "scale"
 
-    def _keep_selection(self) -> None:
+    def keep_selection(self) -> None:
         names = self.scene.names()
         self.selection = [name for name in self.selection if name in names]
