@@ -107,3 +107,17 @@ def test_panels_dock_around_the_view_and_the_layout_is_kept(tmp_path, gl_context
     assert 250 < x and width > 400 and height > 400 and x + width < 1280  # panels left and right of it
     assert observed["has_dockspace"] and observed["docked"] == ["Scene", "Inspector", "Results", "Nudge"]
     assert (tmp_path / "config" / "sweeplab" / "layout.ini").exists()
+
+
+def test_file_open_types_into_its_field_and_opens_a_commented_query_log(tmp_path, gl_context, monkeypatch):
+    """#33 items 5 and 6: the Open dialog's field did not take the keyboard when it
+    opened (the typed path went nowhere), and a query log whose first line is a ``#``
+    comment (the format allows it, ``triage`` reads it) was refused as "not a scene"."""
+    from tests.engines.test_query_log import FLOAT32_LOG
+
+    log = tmp_path / "commented.jsonl"
+    log.write_text("# logged by my-engine\n" + json.dumps(FLOAT32_LOG[0]) + "\n")
+    monkeypatch.setenv("SWEEPLAB_DRIVER_LOG", str(log))
+    observed = run_scenario("open_typed_path", tmp_path)
+    assert observed["dialog_open"] and observed["typed_into_field"], observed
+    assert observed["queries"] == 1 and observed["dialog_closed"], observed

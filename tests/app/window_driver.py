@@ -369,8 +369,25 @@ def cold_start(driver: Driver) -> dict:
     return {"seen": seen}
 
 
+def open_typed_path(driver: Driver) -> dict:
+    """File > Open (Ctrl+O), the path ``SWEEPLAB_DRIVER_LOG`` typed straight away (the
+    dialog's field has the keyboard), Enter."""
+    path = os.environ["SWEEPLAB_DRIVER_LOG"]
+    driver.press(key.O, key.MOD_CTRL)
+    observed = {"dialog_open": driver.window.panels.path_dialog == "open"}
+    driver.type(path)
+    driver.frames(2)
+    observed["typed_into_field"] = driver.window.panels.path_text == path
+    driver.press(key.RETURN)
+    queries = driver.editor.queries
+    observed.update(queries=None if queries is None else len(queries),
+                    dialog_closed=driver.window.panels.path_dialog is None, message=driver.editor.message)
+    return observed
+
+
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
-                                                          layout_kept, screenshots, cold_start)}
+                                                          layout_kept, screenshots, cold_start,
+                                                          open_typed_path)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
