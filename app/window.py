@@ -46,13 +46,16 @@ def _has_display() -> bool:
 
 def run_editor(editor: Editor, screenshot: Path | None = None) -> int:
     """Open the editor window; returns the process exit code."""
-    if not _has_display():
-        print("sweeplab: no display to open a window on (DISPLAY is not set). "
-              "Use 'sweeplab render -o frame.png' for a headless frame, or PYGLET_HEADLESS=1.", file=sys.stderr)
+    headless = bool(os.environ.get("PYGLET_HEADLESS"))
+    if not _has_display() or (headless and screenshot is None):
+        reason = ("PYGLET_HEADLESS is set: a headless window is seen by no one" if headless
+                  else "no display to open a window on (DISPLAY is not set)")
+        print(f"sweeplab: {reason}. For a frame without a display use 'sweeplab render [SCENE] -o frame.png', "
+              "or 'PYGLET_HEADLESS=1 sweeplab [SCENE] --screenshot frame.png' for the whole editor.", file=sys.stderr)
         return 2
     import pyglet
 
-    if os.environ.get("PYGLET_HEADLESS"):
+    if headless:
         pyglet.options["headless"] = True
     window = EditorWindow(editor, screenshot)
     editor.start_compiling()
