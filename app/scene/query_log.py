@@ -21,13 +21,13 @@ from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, pa
 from sweeplab.scene.model import FORMAT as SCENE_FORMAT
 from sweeplab.scene.model import VERSION as SCENE_VERSION
 from sweeplab.scene.model import Scene, SceneError, SceneObject
+from sweeplab.scene.number_text import HEX_FLOAT, parse_number
 
 FORMAT = "sweeplab-query"
 VERSION = 1
 PRECISIONS = ("float32", "float64")
 MOVING, TARGET = "moving", "target"
 """The names a query's shapes get in its scene."""
-HEX_FLOAT = re.compile(r"^[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?$")
 
 
 class QueryLogError(ValueError):
@@ -90,10 +90,7 @@ def decode_floats(value, where: str = "value"):
     (the validation that follows names anything that is not a number).  ``ValueError``
     naming the place (``where``, then keys and indices) for a hex float beyond float64."""
     if isinstance(value, str) and HEX_FLOAT.match(value.strip()):
-        try:
-            return float.fromhex(value.strip())
-        except OverflowError:
-            raise ValueError(f"{where}: {brief(value)} is beyond the float64 range") from None
+        return parse_number(value, where)
     if isinstance(value, list):
         return [decode_floats(item, f"{where}[{index}]") for index, item in enumerate(value)]
     if isinstance(value, dict):

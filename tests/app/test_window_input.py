@@ -121,3 +121,16 @@ def test_file_open_types_into_its_field_and_opens_a_commented_query_log(tmp_path
     observed = run_scenario("open_typed_path", tmp_path)
     assert observed["dialog_open"] and observed["typed_into_field"], observed
     assert observed["queries"] == 1 and observed["dialog_closed"], observed
+
+
+def test_typed_numbers_take_hex_floats_and_say_what_was_wrong(tmp_path, gl_context):
+    """#33 item 8: a hex float (what query logs hold) or "1,5" typed into a field was
+    dropped without a word; "nan" is refused as not finite, "abc" as not a number.  A
+    negative radius is a number, refused by the shape (the edit's own message)."""
+    observed = run_scenario("typed_numbers", tmp_path)
+    assert observed["0x1p-3"] == {"radius": 0.125, "message": ""}
+    assert observed["1,5"] == {"radius": 0.125, "message": "not applied: radius: '1,5' is not a number: write the "
+                                                           "decimal point as '.' (1.5)"}
+    assert observed["abc"] == {"radius": 0.125, "message": "not applied: radius: 'abc' is not a number"}
+    assert observed["nan"] == {"radius": 0.125, "message": "not applied: radius must be finite, got 'nan'"}
+    assert observed["-0x1.8p+1"]["radius"] == 0.125 and "radius" in observed["-0x1.8p+1"]["message"]

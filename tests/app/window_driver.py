@@ -161,6 +161,22 @@ def typing(driver: Driver) -> dict:
     return observed
 
 
+def typed_numbers(driver: Driver) -> dict:
+    """Texts typed into the mover's radius field, each committed with Enter: the radius
+    and the status line's message after each."""
+    editor = driver.editor
+    editor.select("mover")
+    driver.frames(3)
+    observed = {}
+    for text in ("0x1p-3", "1,5", "abc", "nan", "-0x1.8p+1"):
+        driver.click(*driver.field_centre("radius"))
+        driver.press(key.A, key.MOD_CTRL)
+        driver.type(text)
+        driver.press(key.RETURN)
+        observed[text] = {"radius": editor.scene.object("mover").params["radius"], "message": editor.message}
+    return observed
+
+
 def modal_dialogs(driver: Driver) -> dict:
     editor, panels = driver.editor, driver.window.panels
     editor.select("triangle")
@@ -387,7 +403,7 @@ def open_typed_path(driver: Driver) -> dict:
 
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
                                                           layout_kept, screenshots, cold_start,
-                                                          open_typed_path)}
+                                                          open_typed_path, typed_numbers)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
