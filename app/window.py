@@ -77,6 +77,16 @@ def key_bindings(key_module) -> dict:
     return bindings
 
 
+def modifiers_after(symbol: int, modifiers: int, pressed: bool, key_module) -> int:
+    """The Ctrl and Shift held once a key event is done.  X11 (so pyglet there) reports
+    a key's modifiers as they were *before* it: Shift's own press says no Shift, its
+    release says Shift.  A modifier key's own press sets its bit, its release clears it;
+    any other key's modifiers are as reported."""
+    bit = {key_module.LSHIFT: key_module.MOD_SHIFT, key_module.RSHIFT: key_module.MOD_SHIFT,
+           key_module.LCTRL: key_module.MOD_CTRL, key_module.RCTRL: key_module.MOD_CTRL}.get(symbol, 0)
+    return modifiers | bit if pressed else modifiers & ~bit
+
+
 def _imgui_keys(key, imgui) -> dict:
     table = {key.TAB: imgui.Key.tab, key.BACKSPACE: imgui.Key.backspace, key.RETURN: imgui.Key.enter,
              key.ENTER: imgui.Key.enter, key.ESCAPE: imgui.Key.escape, key.DELETE: imgui.Key.delete,
@@ -243,6 +253,7 @@ def _make_window_class():
 
         def on_mouse_press(self, x, y, button, modifiers):
             io = imgui.get_io()
+            self._modifier_events(modifiers)  # a click's modifiers are as held (e.g. Shift-click in the panels)
             io.add_mouse_pos_event(x, self.height - y)
             io.add_mouse_button_event(self._imgui_button(button), True)
             self._buttons |= button
@@ -304,7 +315,7 @@ def _make_window_class():
             """Keys go to ImGui; a command's chord runs it, unless a dialog is open or a
             text field has focus (then the keys are the dialog's or the field's)."""
             io = imgui.get_io()
-            self._modifier_events(modifiers)
+            self._modifier_events(modifiers_after(symbol, modifiers, True, key))
             if symbol in self.imgui_keys:
                 io.add_key_event(self.imgui_keys[symbol], True)
             self.owe_frames()
@@ -320,7 +331,7 @@ def _make_window_class():
             return None
 
         def on_key_release(self, symbol, modifiers):
-            self._modifier_events(modifiers)
+            self._modifier_events(modifiers_after(symbol, modifiers, False, key))
             if symbol in self.imgui_keys:
                 imgui.get_io().add_key_event(self.imgui_keys[symbol], False)
             self.owe_frames()

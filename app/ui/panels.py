@@ -75,7 +75,9 @@ def scene_panel(editor: Editor) -> None:
                 editor.set_moving(scene_object.name)
             imgui.same_line()
             label = f"{scene_object.name}  ({scene_object.kind})"
-            if imgui.selectable(label, scene_object.name in editor.selection)[0]:
+            clicked = imgui.selectable(label, scene_object.name in editor.selection)[0]
+            remember_rect(f"scene: {scene_object.name}")
+            if clicked:
                 if imgui.get_io().key_shift:
                     editor.toggle_in_selection(scene_object.name)
                 else:

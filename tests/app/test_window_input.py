@@ -134,3 +134,16 @@ def test_typed_numbers_take_hex_floats_and_say_what_was_wrong(tmp_path, gl_conte
     assert observed["abc"] == {"radius": 0.125, "message": "not applied: radius: 'abc' is not a number"}
     assert observed["nan"] == {"radius": 0.125, "message": "not applied: radius must be finite, got 'nan'"}
     assert observed["-0x1.8p+1"]["radius"] == 0.125 and "radius" in observed["-0x1.8p+1"]["message"]
+
+
+def test_shift_click_adds_to_the_selection_with_real_x_events(tmp_path, gl_context, xvfb):
+    """#33 item 4: with a real X11 Shift (xdotool under Xvfb, not synthetic dispatch)
+    Shift-click replaced the selection in the scene list and in the view, so Delete
+    removed one shape.  X reports a key's modifiers as they were before it, so
+    Shift's own press said "no Shift" and its release "Shift": ImGui's Shift was off
+    while held and stuck on after (a plain click then toggled)."""
+    observed = run_scenario("shift_click_x11", tmp_path, display=xvfb)
+    assert observed["scene list"] == ["triangle", "segment"]
+    assert observed["left after delete"] == ["graze sphere", "missed polygon", "mover", "plane", "point"]
+    assert observed["view"]["selection"] == observed["view"]["clicked"]
+    assert observed["plain click after"] == ["plane"]

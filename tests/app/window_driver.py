@@ -225,6 +225,57 @@ def resize(driver: Driver) -> dict:
             "drawn_pixels": int((~background).sum())}
 
 
+def shift_click_x11(driver: Driver) -> dict:
+    """Real X events (xdotool, under Xvfb): click a scene list row, Shift-click another,
+    then Delete; then click a shape in the 3D view and Shift-click another.  The
+    selection after each, and the shapes left after Delete."""
+    import subprocess
+
+    editor, window = driver.editor, driver.window
+    (window_id,) = subprocess.run(["xdotool", "search", "--name", "sweeplab"], check=True, capture_output=True,
+                                  text=True).stdout.split()
+
+    def xdotool(*arguments: str) -> None:
+        subprocess.run(["xdotool", *arguments], check=True)
+        for _ in range(4):
+            time.sleep(0.02)
+            driver.frames(1)
+
+    def click(x: float, y: float, shift: bool = False) -> None:
+        xdotool("mousemove", "--window", window_id, str(round(x)), str(round(y)))
+        if shift:
+            xdotool("keydown", "shift")
+        xdotool("click", "1")
+        if shift:
+            xdotool("keyup", "shift")
+
+    def row(name: str) -> tuple[float, float]:
+        return driver.field_centre(f"scene: {name}")
+
+    xdotool("windowfocus", "--sync", window_id)
+    observed = {}
+    click(*row("triangle"))
+    click(*row("segment"), shift=True)
+    observed["scene list"] = list(editor.selection)
+    xdotool("key", "Delete")
+    observed["left after delete"] = sorted(o.name for o in editor.scene.objects)
+    pickable = []
+    for scene_object in editor.scene.objects:  # shapes a click on their pivot's pixel picks
+        pixel = driver.screen(KINDS[scene_object.kind].pivot(scene_object.params))
+        in_view = window.in_view(pixel[0], window.height - pixel[1])
+        if in_view is not None:
+            origin, segment = editor.camera.ray(in_view, window.panels.view_rect[2:])
+            if editor.pick(origin, segment, 0.005 * editor.camera.distance) == scene_object.name:
+                pickable.append((scene_object.name, pixel))
+    (first, first_pixel), (second, second_pixel) = pickable[:2]
+    click(*first_pixel)
+    click(*second_pixel, shift=True)
+    observed["view"] = {"clicked": [first, second], "selection": list(editor.selection)}
+    click(*row("plane"))  # Shift is up again: a plain click selects one shape
+    observed["plain click after"] = list(editor.selection)
+    return observed
+
+
 def idle(driver: Driver) -> dict:
     """Run the real event loop: draw on demand.  Frames while idle, and during a drag."""
     window = driver.window
@@ -403,7 +454,8 @@ def open_typed_path(driver: Driver) -> dict:
 
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
                                                           layout_kept, screenshots, cold_start,
-                                                          open_typed_path, typed_numbers)}
+                                                          open_typed_path, typed_numbers,
+                                                          shift_click_x11)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
