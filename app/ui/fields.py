@@ -3,7 +3,8 @@
 A number shows its shortest round-trip text (``repr``) and typed text is read by
 ``scene.number_text.parse_number`` (a decimal, correctly rounded, or a hex float,
 exactly), so a typed value is kept bit-exact.  Typed text is committed when the
-field is left — Enter, Tab, or a click elsewhere — and Escape reverts it.  Text that
+field is left — Enter, Tab (which enters no other field: the keyboard goes back to the
+shortcuts), or a click elsewhere — and Escape reverts it.  Text that
 is no finite number is not applied: the field shows its old value again and
 ``take_refusal`` says why (the status line shows it).
 """
@@ -33,11 +34,18 @@ def remember_rect(name: str) -> None:
 
 def committed_text(label: str, shown: str) -> str | None:
     """A text field showing ``shown``; returns the typed text once the field is left
-    after an edit — Enter, Tab, or a click elsewhere — else None.  Escape reverts."""
+    after an edit — Enter, Tab, or a click elsewhere — else None.  Escape reverts.
+    Tab leaves the field without entering the next one: the keyboard goes back to the
+    editor's shortcuts (ImGui's tabbing would hold it in the next field)."""
     field = imgui.get_id(label)
     edited, text = imgui.input_text(label, _drafts.get(field, shown))
     if edited:
         _drafts[field] = text
+    if imgui.is_item_active() and imgui.is_key_pressed(imgui.Key.tab):
+        imgui.internal.nav_move_request_cancel()  # no tabbing into the next field
+        imgui.internal.clear_active_id()
+        typed = _drafts.pop(field, None)
+        return typed if typed is not None and typed != shown else None
     if not imgui.is_item_deactivated():
         return None
     typed = _drafts.pop(field, None)

@@ -147,3 +147,10 @@ def test_shift_click_adds_to_the_selection_with_real_x_events(tmp_path, gl_conte
     assert observed["left after delete"] == ["graze sphere", "missed polygon", "mover", "plane", "point"]
     assert observed["view"]["selection"] == observed["view"]["clicked"]
     assert observed["plain click after"] == ["plane"]
+
+
+def test_tab_commits_a_field_and_gives_the_keyboard_back(tmp_path, gl_context):
+    """#33 item 6: after Tab committed a field, the next field took the keyboard and
+    every shortcut (here Delete) was silently ignored."""
+    observed = run_scenario("tab_then_shortcut", tmp_path)
+    assert observed == {"direction[1]": 0.1, "field has the keyboard": False, "mover deleted": True}

@@ -32,7 +32,7 @@ from sweeplab.render.renderer import BACKGROUND  # noqa: E402
 from sweeplab.scene.model import load  # noqa: E402
 from sweeplab.scene.shape_kinds import KINDS  # noqa: E402
 from sweeplab.ui.fields import FIELD_RECTS  # noqa: E402
-from sweeplab.window import EditorWindow  # noqa: E402
+from sweeplab.window import FRAMES_AFTER_INPUT, EditorWindow  # noqa: E402
 
 
 class Driver:
@@ -137,7 +137,7 @@ def typing(driver: Driver) -> dict:
     driver.click(*driver.field_centre("direction[1]"))
     driver.press(key.A, key.MOD_CTRL)  # select the field's text, then type over it
     driver.type("0.1")
-    driver.press(key.TAB)  # leaves the field (to the next one): no Enter
+    driver.press(key.TAB)  # leaves the field (the keyboard back to the shortcuts): no Enter
     observed["after_tab"] = editor.scene.direction[1]
     driver.click(*driver.field_centre("radius"))
     driver.press(key.A, key.MOD_CTRL)
@@ -174,6 +174,25 @@ def typed_numbers(driver: Driver) -> dict:
         driver.type(text)
         driver.press(key.RETURN)
         observed[text] = {"radius": editor.scene.object("mover").params["radius"], "message": editor.message}
+    return observed
+
+
+def tab_then_shortcut(driver: Driver) -> dict:
+    """A value typed into direction[1] and committed with Tab, then Delete (the shortcut
+    for deleting the selected shape)."""
+    from imgui_bundle import imgui
+
+    editor = driver.editor
+    editor.select("mover")
+    driver.frames(3)
+    driver.click(*driver.field_centre("direction[1]"))
+    driver.press(key.A, key.MOD_CTRL)
+    driver.type("0.1")
+    driver.press(key.TAB)
+    driver.frames(FRAMES_AFTER_INPUT)  # as the window draws after a key (ImGui's want_text_input lags 2 frames)
+    observed = {"direction[1]": editor.scene.direction[1], "field has the keyboard": imgui.get_io().want_text_input}
+    driver.press(key.DELETE)
+    observed["mover deleted"] = "mover" not in editor.scene.names()
     return observed
 
 
@@ -454,7 +473,7 @@ def open_typed_path(driver: Driver) -> dict:
 
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
                                                           layout_kept, screenshots, cold_start,
-                                                          open_typed_path, typed_numbers,
+                                                          open_typed_path, typed_numbers, tab_then_shortcut,
                                                           shift_click_x11)}
 
 if __name__ == "__main__":
