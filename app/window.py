@@ -9,7 +9,7 @@ wheel zooms.  ``--screenshot`` renders a few frames, saves the window and exits
 
 Frames are drawn on demand, not at a fixed rate: a few after each input event
 (ImGui needs a frame or two to settle hovers and popups), every tick while a
-mouse button is held, while the kernels compile, and until the still scene's
+mouse button is held, while the kernels compile or a scan runs, and until the still scene's
 second opinions are in.  An untouched window draws nothing (``frames`` stays put).
 """
 
@@ -159,7 +159,8 @@ def _make_window_class():
         def frame_due(self) -> bool:
             """Whether ``tick`` draws: input to settle, a held button, a screenshot to
             take, a view still changing without input (``Editor.settling``), text
-            being typed (the cursor blinks), or background compiling (slowly)."""
+            being typed (the cursor blinks), or background compiling or a scan
+            running (slowly: their progress)."""
             if self._frames_owed > 0 or self._buttons or self.screenshot is not None or self.editor.settling:
                 return True
             if self.panels.playground.playing:
@@ -167,8 +168,8 @@ def _make_window_class():
             if imgui.get_io().want_text_input:
                 return True
             compilation = self.editor.compilation
-            return compilation is not None and not compilation.finished \
-                and time.perf_counter() - self._last_frame >= BACKGROUND_FRAME_SECONDS
+            background = compilation is not None and not compilation.finished or self.panels.tools.scan_job is not None
+            return background and time.perf_counter() - self._last_frame >= BACKGROUND_FRAME_SECONDS
 
         def tick(self, dt: float) -> None:
             playground = self.panels.playground

@@ -20,8 +20,9 @@ _drafts: dict[int, str] = {}
 
 FIELD_RECTS: dict[str, tuple[float, float, float, float]] = {}
 """Where each inspector field was drawn last frame (x0, y0, x1, y1 in window pixels,
-top-down), by label: ``"radius"``, ``"direction[0]"``, and the scene list's rows
-(``"scene: mover"``).  For scripted input: the window tests click them through it."""
+top-down), by label: ``"radius"``, ``"direction[0]"``, the scene list's rows
+(``"scene: mover"``) and the ``"Scan"`` button.  For scripted input: the window tests
+click them through it."""
 
 _refusal: list[str] = []
 """Why the last typed number was not applied, until ``take_refusal`` takes it."""

@@ -154,3 +154,15 @@ def test_tab_commits_a_field_and_gives_the_keyboard_back(tmp_path, gl_context):
     every shortcut (here Delete) was silently ignored."""
     observed = run_scenario("tab_then_shortcut", tmp_path)
     assert observed == {"direction[1]": 0.1, "field has the keyboard": False, "mover deleted": True}
+
+
+def test_a_scan_runs_behind_the_window_with_its_progress_shown(tmp_path, gl_context, monkeypatch):
+    """#33 item 7: the first Scan of a session stalled the window (about a minute on a
+    cold kernel cache) with no progress shown.  Kernels run as Python here
+    (``SWEEPLAB_KERNELS=interpret``: 3,000 lanes take seconds, as an uncompiled first
+    scan does); the window draws frames while the scan runs, its lanes done shown."""
+    monkeypatch.setenv("SWEEPLAB_KERNELS", "interpret")
+    observed = run_scenario("scan_progress", tmp_path)
+    progress = observed["progress while scanning"]
+    assert observed["lanes"] == 3000 and observed["hits"] > 0
+    assert len(progress) >= 3 and progress == sorted(progress) and 0 < max(progress) <= 3000, progress[:20]

@@ -196,6 +196,30 @@ def tab_then_shortcut(driver: Driver) -> dict:
     return observed
 
 
+def scan_progress(driver: Driver) -> dict:
+    """The graze example's perturbation scan (the ball's centre z, 3,000 steps), started
+    with a click on Scan: the frames drawn while it runs, and the progress (lanes done)
+    the panel had at each."""
+    from sweeplab.cli import example_scenes
+
+    editor, window = driver.editor, driver.window
+    editor.open(example_scenes()["graze"], untitled=True)
+    tools = window.panels.tools
+    tools.scan_parameter, tools.scan_epsilon, tools.scan_steps = 2, 2e-9, 3000
+    window.panels.focus = "Perturbation scan"
+    driver.frames(4)
+    driver.click(*driver.field_centre("Scan"))
+    progress = []
+    while tools.scan is None and len(progress) < 2_000:
+        job = getattr(tools, "scan_job", None)
+        progress.append(None if job is None else job.done)
+        driver.frames(1)
+        time.sleep(0.01)
+    scan = tools.scan
+    return {"progress while scanning": progress, "lanes": None if scan is None else len(scan.hit),
+            "hits": None if scan is None else int(scan.hit.sum())}
+
+
 def modal_dialogs(driver: Driver) -> dict:
     editor, panels = driver.editor, driver.window.panels
     editor.select("triangle")
@@ -474,7 +498,7 @@ def open_typed_path(driver: Driver) -> dict:
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
                                                           layout_kept, screenshots, cold_start,
                                                           open_typed_path, typed_numbers, tab_then_shortcut,
-                                                          shift_click_x11)}
+                                                          scan_progress, shift_click_x11)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
