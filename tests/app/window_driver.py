@@ -86,6 +86,12 @@ class Driver:
             self.window.dispatch_event("on_text", character)
             self.frames(1)
 
+    def retype(self, field: str, text: str) -> None:
+        """Click a field, select its text and type ``text`` over it (not committed yet)."""
+        self.click(*self.field_centre(field))
+        self.press(key.A, key.MOD_CTRL)
+        self.type(text)
+
     def field_centre(self, name: str) -> tuple[float, float]:
         x0, y0, x1, y1 = FIELD_RECTS[name]
         return (x0 + x1) / 2, (y0 + y1) / 2
@@ -134,27 +140,19 @@ def typing(driver: Driver) -> dict:
     editor.select("mover")
     driver.frames(3)
     observed = {}
-    driver.click(*driver.field_centre("direction[1]"))
-    driver.press(key.A, key.MOD_CTRL)  # select the field's text, then type over it
-    driver.type("0.1")
+    driver.retype("direction[1]", "0.1")
     driver.press(key.TAB)  # leaves the field (the keyboard back to the shortcuts): no Enter
     observed["after_tab"] = editor.scene.direction[1]
-    driver.click(*driver.field_centre("radius"))
-    driver.press(key.A, key.MOD_CTRL)
-    driver.type("0.25")
+    driver.retype("radius", "0.25")
     driver.click(700, 150)  # empty 3D view (which also clears the selection)
     observed["after_click_away"] = editor.scene.object("mover").params["radius"]
     editor.select("mover")
     driver.frames(2)
-    driver.click(*driver.field_centre("radius"))
-    driver.press(key.A, key.MOD_CTRL)
-    driver.type("7")
+    driver.retype("radius", "7")
     driver.press(key.ESCAPE)
     driver.frames(2)
     observed["after_escape"] = editor.scene.object("mover").params["radius"]
-    driver.click(*driver.field_centre("radius"))
-    driver.press(key.A, key.MOD_CTRL)
-    driver.type("0.3")
+    driver.retype("radius", "0.3")
     driver.press(key.RETURN)
     observed["after_enter"] = editor.scene.object("mover").params["radius"]
     driver.frames(2)
@@ -169,9 +167,7 @@ def typed_numbers(driver: Driver) -> dict:
     driver.frames(3)
     observed = {}
     for text in ("0x1p-3", "1,5", "abc", "nan", "-0x1.8p+1"):
-        driver.click(*driver.field_centre("radius"))
-        driver.press(key.A, key.MOD_CTRL)
-        driver.type(text)
+        driver.retype("radius", text)
         driver.press(key.RETURN)
         observed[text] = {"radius": editor.scene.object("mover").params["radius"], "message": editor.message}
     return observed
@@ -185,9 +181,7 @@ def tab_then_shortcut(driver: Driver) -> dict:
     editor = driver.editor
     editor.select("mover")
     driver.frames(3)
-    driver.click(*driver.field_centre("direction[1]"))
-    driver.press(key.A, key.MOD_CTRL)
-    driver.type("0.1")
+    driver.retype("direction[1]", "0.1")
     driver.press(key.TAB)
     driver.frames(FRAMES_AFTER_INPUT)  # as the window draws after a key (ImGui's want_text_input lags 2 frames)
     observed = {"direction[1]": editor.scene.direction[1], "field has the keyboard": imgui.get_io().want_text_input}
