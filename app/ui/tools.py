@@ -11,6 +11,7 @@ from imgui_bundle import imgui, implot
 from sweeplab.editor import Editor
 from sweeplab.ui.fields import exact_number_field, remember_rect
 from sweeplab.scene.fixture import PRECISIONS, SOURCES
+from sweeplab.scene.number_text import parse_number
 from sweeplab.view.scan import DIRECTION, ScanJob, ScanResult, ScanSpec, parameter_choices
 
 RED = (1.0, 0.35, 0.3, 1.0)
@@ -90,15 +91,26 @@ def _fixture_dialog(editor: Editor, state: ToolState) -> None:
         imgui.text_colored(RED, "a fixture of that name exists")
         state.overwrite = imgui.checkbox("overwrite it", state.overwrite)[1]
     if imgui.button("Save") and (not exists or state.overwrite):
-        saved = editor.save_fixture(state.fixture_directory, state.fixture_name, note=state.fixture_note,
-                                    source=SOURCES[state.source], typed=_typed(state),
-                                    known_failing=state.failing_reason if state.known_failing else None,
-                                    precision=list(PRECISIONS)[state.precision], overwrite=state.overwrite)
-        if saved is not None:
-            state.fixture_open = state.overwrite = False
-            imgui.close_current_popup()
+        _save_fixture(editor, state)
     if cancel_and_message(editor):
         state.fixture_open = False
+
+
+def _save_fixture(editor: Editor, state: ToolState) -> None:
+    """Save as the dialog says, and close it; a typed t that is no number is said, and
+    nothing is saved."""
+    try:
+        typed = _typed(state) if SOURCES[state.source] == "typed" else None
+    except ValueError as error:
+        editor.message = f"not saved: {error}"
+        return
+    saved = editor.save_fixture(state.fixture_directory, state.fixture_name, note=state.fixture_note,
+                                source=SOURCES[state.source], typed=typed,
+                                known_failing=state.failing_reason if state.known_failing else None,
+                                precision=list(PRECISIONS)[state.precision], overwrite=state.overwrite)
+    if saved is not None:
+        state.fixture_open = state.overwrite = False
+        imgui.close_current_popup()
 
 
 def cancel_and_message(editor: Editor) -> bool:
@@ -115,15 +127,15 @@ def cancel_and_message(editor: Editor) -> bool:
 
 
 def _typed(state: ToolState) -> dict:
+    """The typed expected answers by target: hit, and t where one is typed for a hit
+    (read by ``parse_number``); ``ValueError`` naming the target for a t that is no
+    finite number (a fixture must not check less than was typed)."""
     typed = {}
     for name, hit in state.typed_hit.items():
         typed[name] = {"hit": hit}
-        text = state.typed_t.get(name, "").strip()
-        if hit and text:
-            try:
-                typed[name]["t"] = float(text)
-            except ValueError:
-                pass
+        text = state.typed_t.get(name, "")
+        if hit and text.strip():
+            typed[name]["t"] = parse_number(text, f"expected t of {name}")
     return typed
 
 

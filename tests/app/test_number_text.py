@@ -40,3 +40,17 @@ def test_what_is_no_finite_number_is_refused_plainly(text, message):
     with pytest.raises(ValueError) as refused:
         parse_number(text, "radius")
     assert str(refused.value) == message
+
+
+def test_the_fixture_dialogs_typed_t_is_read_the_same_way():
+    """A hex float typed as a fixture's expected t was dropped silently (``float``), and
+    so was "abc": the fixture then checked less than the user asked for."""
+    from sweeplab.ui.tools import ToolState, _typed
+
+    state = ToolState()
+    state.typed_hit = {"wall": True, "floor": True, "post": False}
+    state.typed_t = {"wall": "0x1p-3", "floor": " ", "post": "abc"}  # a miss's t is never read
+    assert _typed(state) == {"wall": {"hit": True, "t": 0.125}, "floor": {"hit": True}, "post": {"hit": False}}
+    state.typed_t["floor"] = "1,5"
+    with pytest.raises(ValueError, match=r"^expected t of floor: '1,5' is not a number: write the decimal point"):
+        _typed(state)
