@@ -9,7 +9,7 @@ wheel zooms.  ``--screenshot`` renders a few frames, saves the window and exits
 
 Frames are drawn on demand, not at a fixed rate: a few after each input event
 (ImGui needs a frame or two to settle hovers and popups), every tick while a
-mouse button is held, while the kernels compile, and until the still scene's
+mouse button is held, while the kernels compile or a scan runs, and until the still scene's
 second opinions are in.  An untouched window draws nothing (``frames`` stays put).
 """
 
@@ -46,13 +46,16 @@ def _has_display() -> bool:
 
 def run_editor(editor: Editor, screenshot: Path | None = None) -> int:
     """Open the editor window; returns the process exit code."""
-    if not _has_display():
-        print("sweeplab: no display to open a window on (DISPLAY is not set). "
-              "Use 'sweeplab render -o frame.png' for a headless frame, or PYGLET_HEADLESS=1.", file=sys.stderr)
+    headless = bool(os.environ.get("PYGLET_HEADLESS"))
+    if not _has_display() or (headless and screenshot is None):
+        reason = ("PYGLET_HEADLESS is set: a headless window is seen by no one" if headless
+                  else "no display to open a window on (DISPLAY is not set)")
+        print(f"sweeplab: {reason}. For a frame without a display use 'sweeplab render [SCENE] -o frame.png', "
+              "or 'PYGLET_HEADLESS=1 sweeplab [SCENE] --screenshot frame.png' for the whole editor.", file=sys.stderr)
         return 2
     import pyglet
 
-    if os.environ.get("PYGLET_HEADLESS"):
+    if headless:
         pyglet.options["headless"] = True
     window = EditorWindow(editor, screenshot)
     editor.start_compiling()
@@ -72,6 +75,16 @@ def key_bindings(key_module) -> dict:
                                                                             else 0)
             bindings[(mask, symbol)] = command
     return bindings
+
+
+def modifiers_after(symbol: int, modifiers: int, pressed: bool, key_module) -> int:
+    """The Ctrl and Shift held once a key event is done.  X11 (so pyglet there) reports
+    a key's modifiers as they were *before* it: Shift's own press says no Shift, its
+    release says Shift.  A modifier key's own press sets its bit, its release clears it;
+    any other key's modifiers are as reported."""
+    bit = {key_module.LSHIFT: key_module.MOD_SHIFT, key_module.RSHIFT: key_module.MOD_SHIFT,
+           key_module.LCTRL: key_module.MOD_CTRL, key_module.RCTRL: key_module.MOD_CTRL}.get(symbol, 0)
+    return modifiers | bit if pressed else modifiers & ~bit
 
 
 def _imgui_keys(key, imgui) -> dict:
@@ -146,7 +159,8 @@ def _make_window_class():
         def frame_due(self) -> bool:
             """Whether ``tick`` draws: input to settle, a held button, a screenshot to
             take, a view still changing without input (``Editor.settling``), text
-            being typed (the cursor blinks), or background compiling (slowly)."""
+            being typed (the cursor blinks), or background compiling or a scan
+            running (slowly: their progress)."""
             if self._frames_owed > 0 or self._buttons or self.screenshot is not None or self.editor.settling:
                 return True
             if self.panels.playground.playing:
@@ -154,8 +168,8 @@ def _make_window_class():
             if imgui.get_io().want_text_input:
                 return True
             compilation = self.editor.compilation
-            return compilation is not None and not compilation.finished \
-                and time.perf_counter() - self._last_frame >= BACKGROUND_FRAME_SECONDS
+            background = compilation is not None and not compilation.finished or self.panels.tools.scan_job is not None
+            return background and time.perf_counter() - self._last_frame >= BACKGROUND_FRAME_SECONDS
 
         def tick(self, dt: float) -> None:
             playground = self.panels.playground
@@ -240,6 +254,7 @@ def _make_window_class():
 
         def on_mouse_press(self, x, y, button, modifiers):
             io = imgui.get_io()
+            self._modifier_events(modifiers)  # a click's modifiers are as held (e.g. Shift-click in the panels)
             io.add_mouse_pos_event(x, self.height - y)
             io.add_mouse_button_event(self._imgui_button(button), True)
             self._buttons |= button
@@ -301,7 +316,7 @@ def _make_window_class():
             """Keys go to ImGui; a command's chord runs it, unless a dialog is open or a
             text field has focus (then the keys are the dialog's or the field's)."""
             io = imgui.get_io()
-            self._modifier_events(modifiers)
+            self._modifier_events(modifiers_after(symbol, modifiers, True, key))
             if symbol in self.imgui_keys:
                 io.add_key_event(self.imgui_keys[symbol], True)
             self.owe_frames()
@@ -317,7 +332,7 @@ def _make_window_class():
             return None
 
         def on_key_release(self, symbol, modifiers):
-            self._modifier_events(modifiers)
+            self._modifier_events(modifiers_after(symbol, modifiers, False, key))
             if symbol in self.imgui_keys:
                 imgui.get_io().add_key_event(self.imgui_keys[symbol], False)
             self.owe_frames()

@@ -21,13 +21,13 @@ from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, pa
 from sweeplab.scene.model import FORMAT as SCENE_FORMAT
 from sweeplab.scene.model import VERSION as SCENE_VERSION
 from sweeplab.scene.model import Scene, SceneError, SceneObject
+from sweeplab.scene.number_text import HEX_FLOAT, parse_number
 
 FORMAT = "sweeplab-query"
 VERSION = 1
 PRECISIONS = ("float32", "float64")
 MOVING, TARGET = "moving", "target"
 """The names a query's shapes get in its scene."""
-HEX_FLOAT = re.compile(r"^[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?$")
 
 
 class QueryLogError(ValueError):
@@ -90,10 +90,7 @@ def decode_floats(value, where: str = "value"):
     (the validation that follows names anything that is not a number).  ``ValueError``
     naming the place (``where``, then keys and indices) for a hex float beyond float64."""
     if isinstance(value, str) and HEX_FLOAT.match(value.strip()):
-        try:
-            return float.fromhex(value.strip())
-        except OverflowError:
-            raise ValueError(f"{where}: {brief(value)} is beyond the float64 range") from None
+        return parse_number(value, where)
     if isinstance(value, list):
         return [decode_floats(item, f"{where}[{index}]") for index, item in enumerate(value)]
     if isinstance(value, dict):
@@ -190,7 +187,7 @@ def read_log(path) -> list[Query]:
         raise QueryLogError(f"{path}: cannot be read ({error})") from None
     queries = []
     for number, line in enumerate(lines, 1):
-        if not line.strip() or line.lstrip().startswith("#"):
+        if not holds_query(line):
             continue
         try:
             data = parse_json(line, f"{path} line {number}")
@@ -208,15 +205,24 @@ def write_log(queries: list[Query], path) -> None:
     Path(path).write_text(text, encoding="utf-8")
 
 
+def holds_query(line: str) -> bool:
+    """Whether a log line is a query: blank lines and ``#`` comments are not (the
+    format's rule, for ``read_log`` and ``is_query_log`` alike)."""
+    return bool(line.strip()) and not line.lstrip().startswith("#")
+
+
 def is_query_log(path) -> bool:
-    """Whether the file's first line declares a sweeplab query (File > Open tells a log
-    from a scene by this)."""
+    """Whether the file's first query line (after blank lines and ``#`` comments, as
+    ``read_log`` skips them) declares a sweeplab query: File > Open tells a log from a
+    scene by this.  Only the lines up to that one are read, each to 64 KiB."""
     try:
-        with open(path, "rb") as stream:
-            first = stream.readline(65536)
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            for line in iter(lambda: stream.readline(65536), ""):
+                if holds_query(line):
+                    return re.search(r'"format"\s*:\s*"' + FORMAT + '"', line) is not None
     except OSError:
         return False
-    return re.search(rb'"format"\s*:\s*"' + FORMAT.encode() + rb'"', first) is not None
+    return False
 
 
 def hex_float(value: float) -> str:

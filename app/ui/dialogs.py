@@ -89,6 +89,8 @@ def path_dialog(editor: Editor, state: PanelState) -> None:
     imgui.open_popup(title)
     if imgui.begin_popup_modal(title, None, imgui.WindowFlags_.always_auto_resize)[0]:
         imgui.set_next_item_width(420)
+        if imgui.is_window_appearing():
+            imgui.set_keyboard_focus_here()  # the path is typed at once, no click first
         entered, state.path_text = imgui.input_text("file", state.path_text, imgui.InputTextFlags_.enter_returns_true)
         if imgui.button("OK") or entered:
             if state.path_dialog == "mesh file":

@@ -1,22 +1,31 @@
 """Text fields that keep floats exact and commit when left.
 
-A number shows its shortest round-trip text (``repr``) and typed text is parsed
-by ``float`` (correctly rounded), so a typed value is kept bit-exact.  Typed text
-is committed when the field is left — Enter, Tab, or a click elsewhere — and
-Escape reverts it.
+A number shows its shortest round-trip text (``repr``) and typed text is read by
+``scene.number_text.parse_number`` (a decimal, correctly rounded, or a hex float,
+exactly), so a typed value is kept bit-exact.  Typed text is committed when the
+field is left — Enter, Tab (which enters no other field: the keyboard goes back to the
+shortcuts), or a click elsewhere — and Escape reverts it.  Text that
+is no finite number is not applied: the field shows its old value again and
+``take_refusal`` says why (the status line shows it).
 """
 
 from __future__ import annotations
 
 from imgui_bundle import imgui
 
+from sweeplab.scene.number_text import parse_number
+
 _drafts: dict[int, str] = {}
 """Text being typed, per field (imgui id), until the field is left."""
 
 FIELD_RECTS: dict[str, tuple[float, float, float, float]] = {}
 """Where each inspector field was drawn last frame (x0, y0, x1, y1 in window pixels,
-top-down), by label: ``"radius"``, ``"direction[0]"``.  For scripted input: the
-window tests click fields through it."""
+top-down), by label: ``"radius"``, ``"direction[0]"``, the scene list's rows
+(``"scene: mover"``) and the ``"Scan"`` button.  For scripted input: the window tests
+click them through it."""
+
+_refusal: list[str] = []
+"""Why the last typed number was not applied, until ``take_refusal`` takes it."""
 
 
 def remember_rect(name: str) -> None:
@@ -26,28 +35,42 @@ def remember_rect(name: str) -> None:
 
 def committed_text(label: str, shown: str) -> str | None:
     """A text field showing ``shown``; returns the typed text once the field is left
-    after an edit — Enter, Tab, or a click elsewhere — else None.  Escape reverts."""
+    after an edit — Enter, Tab, or a click elsewhere — else None.  Escape reverts.
+    Tab leaves the field without entering the next one: the keyboard goes back to the
+    editor's shortcuts (ImGui's tabbing would hold it in the next field)."""
     field = imgui.get_id(label)
     edited, text = imgui.input_text(label, _drafts.get(field, shown))
     if edited:
         _drafts[field] = text
+    if imgui.is_item_active() and imgui.is_key_pressed(imgui.Key.tab):
+        imgui.internal.nav_move_request_cancel()  # no tabbing into the next field
+        imgui.internal.clear_active_id()
+        typed = _drafts.pop(field, None)
+        return typed if typed is not None and typed != shown else None
     if not imgui.is_item_deactivated():
         return None
     typed = _drafts.pop(field, None)
     return typed if typed is not None and typed != shown and imgui.is_item_deactivated_after_edit() else None
 
 
-def exact_number_field(label: str, value: float) -> tuple[bool, float]:
-    """A number shown as its shortest round-trip text; the typed text is parsed by
-    ``float`` (correctly rounded) when the field is left, so typed values are kept
-    bit-exact.  Returns (changed, value); text that is not a number is ignored."""
+def exact_number_field(label: str, value: float, name: str | None = None) -> tuple[bool, float]:
+    """A number shown as its shortest round-trip text; the typed text is read by
+    ``parse_number`` when the field is left, so typed values are kept bit-exact.
+    Returns (changed, value); text that is no finite number leaves the value as it was
+    and is refused by ``name`` (default: ``label``), for ``take_refusal``."""
     text = committed_text(label, repr(float(value)))
     if text is None:
         return False, value
     try:
-        return True, float(text)
-    except ValueError:
+        return True, parse_number(text, name or label)
+    except ValueError as error:
+        _refusal[:] = [f"not applied: {error}"]
         return False, value
+
+
+def take_refusal() -> str | None:
+    """Why a typed number was last refused (once; None when none was since)."""
+    return _refusal.pop() if _refusal else None
 
 
 def vector_field(label: str, value) -> tuple[bool, list[float]]:
@@ -57,7 +80,7 @@ def vector_field(label: str, value) -> tuple[bool, list[float]]:
     width = (imgui.get_content_region_avail().x - 60) / 3
     for axis in range(3):
         imgui.set_next_item_width(width)
-        edited, number = exact_number_field(f"##{axis}", values[axis])
+        edited, number = exact_number_field(f"##{axis}", values[axis], f"{label}[{axis}]")
         remember_rect(f"{label}[{axis}]")
         if edited:
             values[axis], changed = number, True

@@ -2,8 +2,8 @@
 scene list and the inspector live here.
 
 Every panel reads the ``Editor`` and calls its commands; none touches GL.
-Numbers show their shortest round-trip text and typed text is parsed by
-``float``, so a typed value is kept bit-exact (``ui.fields``).
+Numbers show their shortest round-trip text and typed text is read exactly
+(a decimal or a hex float), so a typed value is kept bit-exact (``ui.fields``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from imgui_bundle import imgui
 from sweeplab.editor import Editor
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.ui.dialogs import copy_test_dialog, path_dialog, restore_dialog, unsaved_dialog
-from sweeplab.ui.fields import committed_text, exact_number_field, remember_rect, vector_field
+from sweeplab.ui.fields import committed_text, exact_number_field, remember_rect, take_refusal, vector_field
 from sweeplab.ui.gizmo import gizmo_handles
 from sweeplab.ui.layout import dock_panels
 from sweeplab.ui.menus import menu_bar
@@ -51,6 +51,9 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     path_dialog(editor, state)
     copy_test_dialog(editor, state)
     gizmo_handles(editor, state, size)
+    refusal = take_refusal()
+    if refusal is not None:
+        editor.message = refusal  # a typed number not applied: say why
     status_line(editor, state)
     if state.show_legend:
         legend(state)
@@ -72,7 +75,9 @@ def scene_panel(editor: Editor) -> None:
                 editor.set_moving(scene_object.name)
             imgui.same_line()
             label = f"{scene_object.name}  ({scene_object.kind})"
-            if imgui.selectable(label, scene_object.name in editor.selection)[0]:
+            clicked = imgui.selectable(label, scene_object.name in editor.selection)[0]
+            remember_rect(f"scene: {scene_object.name}")
+            if clicked:
                 if imgui.get_io().key_shift:
                     editor.toggle_in_selection(scene_object.name)
                 else:

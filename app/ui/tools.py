@@ -9,9 +9,10 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
-from sweeplab.ui.fields import exact_number_field
+from sweeplab.ui.fields import exact_number_field, remember_rect
 from sweeplab.scene.fixture import PRECISIONS, SOURCES
-from sweeplab.view.scan import DIRECTION, ScanResult, ScanSpec, parameter_choices, run_scan
+from sweeplab.scene.number_text import parse_number
+from sweeplab.view.scan import DIRECTION, ScanJob, ScanResult, ScanSpec, parameter_choices
 
 RED = (1.0, 0.35, 0.3, 1.0)
 GREEN = (0.4, 0.9, 0.45, 1.0)
@@ -32,6 +33,7 @@ class ToolState:
         self.scan_target, self.scan_varied, self.scan_parameter = 0, 0, 0
         self.scan_epsilon, self.scan_steps = 1e-9, 1000
         self.scan: ScanResult | None = None
+        self.scan_job: ScanJob | None = None  # a scan running (the window draws its progress)
         self.scan_history: object = None  # the editor history the scan was made in
 
 
@@ -88,15 +90,26 @@ def _fixture_dialog(editor: Editor, state: ToolState) -> None:
         imgui.text_colored(RED, "a fixture of that name exists")
         state.overwrite = imgui.checkbox("overwrite it", state.overwrite)[1]
     if imgui.button("Save") and (not exists or state.overwrite):
-        saved = editor.save_fixture(state.fixture_directory, state.fixture_name, note=state.fixture_note,
-                                    source=SOURCES[state.source], typed=_typed(state),
-                                    known_failing=state.failing_reason if state.known_failing else None,
-                                    precision=list(PRECISIONS)[state.precision], overwrite=state.overwrite)
-        if saved is not None:
-            state.fixture_open = state.overwrite = False
-            imgui.close_current_popup()
+        _save_fixture(editor, state)
     if cancel_and_message(editor):
         state.fixture_open = False
+
+
+def _save_fixture(editor: Editor, state: ToolState) -> None:
+    """Save as the dialog says, and close it; a typed t that is no number is said, and
+    nothing is saved."""
+    try:
+        typed = _typed(state) if SOURCES[state.source] == "typed" else None
+    except ValueError as error:
+        editor.message = f"not saved: {error}"
+        return
+    saved = editor.save_fixture(state.fixture_directory, state.fixture_name, note=state.fixture_note,
+                                source=SOURCES[state.source], typed=typed,
+                                known_failing=state.failing_reason if state.known_failing else None,
+                                precision=list(PRECISIONS)[state.precision], overwrite=state.overwrite)
+    if saved is not None:
+        state.fixture_open = state.overwrite = False
+        imgui.close_current_popup()
 
 
 def cancel_and_message(editor: Editor) -> bool:
@@ -113,15 +126,15 @@ def cancel_and_message(editor: Editor) -> bool:
 
 
 def _typed(state: ToolState) -> dict:
+    """The typed expected answers by target: hit, and t where one is typed for a hit
+    (read by ``parse_number``); ``ValueError`` naming the target for a t that is no
+    finite number (a fixture must not check less than was typed)."""
     typed = {}
     for name, hit in state.typed_hit.items():
         typed[name] = {"hit": hit}
-        text = state.typed_t.get(name, "").strip()
-        if hit and text:
-            try:
-                typed[name]["t"] = float(text)
-            except ValueError:
-                pass
+        text = state.typed_t.get(name, "")
+        if hit and text.strip():
+            typed[name]["t"] = parse_number(text, f"expected t of {name}")
     return typed
 
 
@@ -197,6 +210,8 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
     imgui.set_next_window_pos((size[0] - 478, 28), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((470, 300), imgui.Cond_.first_use_ever)
     imgui.set_next_window_collapsed(True, imgui.Cond_.first_use_ever)  # a tool opened when needed: keep the view clear
+    if state.scan_job is not None and state.scan_job.result is not None:  # (taken even while the panel is hidden)
+        state.scan, state.scan_job = state.scan_job.result, None
     if imgui.begin("Perturbation scan"):
         scene = editor.scene
         targets = [o.name for o in scene.targets()]
@@ -224,15 +239,29 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
         imgui.same_line()
         imgui.set_next_item_width(120)
         state.scan_steps = max(2, min(imgui.input_int("steps", state.scan_steps)[1], 100_000))
-        imgui.same_line()
-        if imgui.button("Scan"):
+        imgui.begin_disabled(state.scan_job is not None)
+        scan_clicked = imgui.button("Scan")
+        imgui.end_disabled()
+        remember_rect("Scan")
+        if scan_clicked:
             parameter, component, _ = choices[state.scan_parameter]
             spec = ScanSpec(targets[state.scan_target], varied_names[state.scan_varied], parameter, component,
                             state.scan_epsilon, state.scan_steps)
-            state.scan, state.scan_history = run_scan(scene, spec), editor.history
+            state.scan_job, state.scan_history = ScanJob(scene, spec), editor.history
+        if state.scan_job is not None:
+            _scan_progress(state.scan_job)
         if state.scan is not None:
             _scan_plot(state.scan)
     imgui.end()
+
+
+def _scan_progress(job: ScanJob) -> None:
+    """A running scan's lanes done so far."""
+    imgui.same_line()
+    imgui.progress_bar(job.done / job.total, (-1, 0), f"{job.done} of {job.total} lanes, {job.seconds:.0f} s")
+    if job.done == 0:
+        imgui.text_disabled("a session's first scan compiles its batch kernel (cached afterwards): "
+                            "about a minute on a cold cache")
 
 
 def _scan_plot(scan: ScanResult) -> None:

@@ -34,6 +34,22 @@ def test_every_chord_is_a_key_and_bound_once(pyglet_keys):
     assert not [label for label, count in Counter(c.label for c in COMMANDS).items() if count > 1]
 
 
+def test_a_modifier_key_sets_its_own_bit_on_press_and_clears_it_on_release(pyglet_keys):
+    """#33 item 4: X11 reports a key's modifiers as they were before it (Shift's press:
+    0, its release: MOD_SHIFT); the window told ImGui that, so Shift was off while held
+    and on after it came up."""
+    from sweeplab.window import modifiers_after
+
+    key = pyglet_keys
+    shift, ctrl = key.MOD_SHIFT, key.MOD_CTRL
+    assert modifiers_after(key.LSHIFT, 0, True, key) == shift  # X11's press of Shift
+    assert modifiers_after(key.RSHIFT, shift, False, key) == 0  # X11's release of Shift
+    assert modifiers_after(key.LCTRL, shift, True, key) == shift | ctrl
+    assert modifiers_after(key.RCTRL, shift | ctrl, False, key) == shift
+    assert modifiers_after(key.DELETE, shift, True, key) == shift  # any other key: as reported
+    assert modifiers_after(key.A, ctrl, False, key) == ctrl
+
+
 def test_open_new_and_close_ask_first_when_there_are_unsaved_changes():
     editor, panels = Editor(load(DEMO_SCENE)), PanelState()
     ask_if_unsaved(editor, panels, "open")

@@ -1,10 +1,11 @@
-"""Perturbation scans: one batched query per scan."""
+"""Perturbation scans: batched queries, in chunks, on a thread of their own for the window."""
 
 from pathlib import Path
 
 import numpy as np
 
-from sweeplab.view.scan import DIRECTION, ScanSpec, parameter_choices, run_scan
+from sweeplab.view import scan as scans
+from sweeplab.view.scan import DIRECTION, SCAN_CHUNKS, ScanJob, ScanSpec, parameter_choices, run_scan
 from sweeplab.scene.model import Scene, load
 from sweeplab.scene.shape_kinds import build_shape
 from sweeplab.physics import Capsule, sweep
@@ -62,7 +63,33 @@ def test_scan_of_a_capsule_piercing_a_triangle_answers_as_each_step_alone():
     scene = Scene.from_json(PIERCING_SCENE)
     scan = run_scan(scene, ScanSpec("floor", "capsule", "a", 0, 0.5, 5))
     assert scan.message == "" and scan.hit.all() and scan.t.tolist() == [0.0] * 5
-    for offset, t in zip(scan.offsets, scan.t):
+    for offset, t in zip(scan.offsets, scan.t, strict=True):
         single = sweep(Capsule([offset, 0.0, -1.0], [0.0, 0.0, 1.5], 0.1), build_shape(
             "triangle", PIERCING_SCENE["objects"][1]["params"]), PIERCING_SCENE["direction"])
         assert single.t == t and single.initially_overlapping
+
+
+def test_a_scan_in_chunks_answers_as_one_batch_and_tells_its_progress(monkeypatch):
+    """#33 item 7: a scan is swept in ``SCAN_CHUNKS`` batches so a window can show its
+    progress; each lane answers bit for bit as the single batch did."""
+    scene = load(GRAZE_SCENE)
+    spec = ScanSpec("touched edge", "ball", "center", 2, 1e-9, 1001)  # 1001 = 10 chunks of 101, the last of 92
+    told = []
+    scan = run_scan(scene, spec, lambda done, total: told.append((done, total)))
+    assert told == [(min(101 * number, 1001), 1001) for number in range(1, SCAN_CHUNKS + 1)]
+    monkeypatch.setattr(scans, "SCAN_CHUNKS", 1)
+    whole = run_scan(scene, spec)
+    assert np.array_equal(scan.t, whole.t, equal_nan=True) and np.array_equal(scan.hit, whole.hit)
+    monkeypatch.undo()
+    run_scan(scene, ScanSpec("touched edge", "ball", "center", 2, 1e-9, 3), lambda done, total: told.append(done))
+    assert told[-3:] == [1, 2, 3]  # fewer lanes than chunks: one a chunk
+
+
+def test_a_scan_job_runs_on_its_own_thread_and_keeps_a_failure():
+    scene = load(GRAZE_SCENE)
+    job = ScanJob(scene, ScanSpec("touched edge", "ball", "center", 2, 1e-9, 1000))
+    job._thread.join(timeout=600)
+    assert job.done == job.total == 1000 and job.result is not None and job.result.hit.sum() == 500
+    failing = ScanJob(scene, ScanSpec("nobody", "ball", "center", 2, 1e-9, 10))
+    failing._thread.join(timeout=600)
+    assert failing.result.message.startswith("the scan failed: ") and "nobody" in failing.result.message

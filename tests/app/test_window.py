@@ -29,3 +29,17 @@ def test_editor_without_display_says_so(tmp_path):
     completed = subprocess.run([sys.executable, "-m", "sweeplab"], env=environment, capture_output=True, text=True,
                                timeout=60)
     assert completed.returncode == 2 and "no display" in completed.stderr
+
+
+def test_a_headless_editor_without_a_screenshot_says_what_to_run_and_exits(tmp_path):
+    """#33 item 10: ``PYGLET_HEADLESS=1 sweeplab`` (what the no-display message
+    suggested) opened an editor no one can see, printed nothing and never exited."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    environment.update(PYGLET_HEADLESS="1", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    try:
+        completed = subprocess.run([sys.executable, "-m", "sweeplab"], env=environment, capture_output=True,
+                                   text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the headless editor ran on, invisible") from None
+    assert completed.returncode == 2
+    assert "sweeplab render" in completed.stderr and "--screenshot" in completed.stderr

@@ -107,3 +107,62 @@ def test_panels_dock_around_the_view_and_the_layout_is_kept(tmp_path, gl_context
     assert 250 < x and width > 400 and height > 400 and x + width < 1280  # panels left and right of it
     assert observed["has_dockspace"] and observed["docked"] == ["Scene", "Inspector", "Results", "Nudge"]
     assert (tmp_path / "config" / "sweeplab" / "layout.ini").exists()
+
+
+def test_file_open_types_into_its_field_and_opens_a_commented_query_log(tmp_path, gl_context, monkeypatch):
+    """#33 items 5 and 6: the Open dialog's field did not take the keyboard when it
+    opened (the typed path went nowhere), and a query log whose first line is a ``#``
+    comment (the format allows it, ``triage`` reads it) was refused as "not a scene"."""
+    from tests.engines.test_query_log import FLOAT32_LOG
+
+    log = tmp_path / "commented.jsonl"
+    log.write_text("# logged by my-engine\n" + json.dumps(FLOAT32_LOG[0]) + "\n")
+    monkeypatch.setenv("SWEEPLAB_DRIVER_LOG", str(log))
+    observed = run_scenario("open_typed_path", tmp_path)
+    assert observed["dialog_open"] and observed["typed_into_field"], observed
+    assert observed["queries"] == 1 and observed["dialog_closed"], observed
+
+
+def test_typed_numbers_take_hex_floats_and_say_what_was_wrong(tmp_path, gl_context):
+    """#33 item 8: a hex float (what query logs hold) or "1,5" typed into a field was
+    dropped without a word; "nan" is refused as not finite, "abc" as not a number.  A
+    negative radius is a number, refused by the shape (the edit's own message)."""
+    observed = run_scenario("typed_numbers", tmp_path)
+    assert observed["0x1p-3"] == {"radius": 0.125, "message": ""}
+    assert observed["1,5"] == {"radius": 0.125, "message": "not applied: radius: '1,5' is not a number: write the "
+                                                           "decimal point as '.' (1.5)"}
+    assert observed["abc"] == {"radius": 0.125, "message": "not applied: radius: 'abc' is not a number"}
+    assert observed["nan"] == {"radius": 0.125, "message": "not applied: radius must be finite, got 'nan'"}
+    assert observed["-0x1.8p+1"]["radius"] == 0.125 and "radius" in observed["-0x1.8p+1"]["message"]
+
+
+def test_shift_click_adds_to_the_selection_with_real_x_events(tmp_path, gl_context, xvfb):
+    """#33 item 4: with a real X11 Shift (xdotool under Xvfb, not synthetic dispatch)
+    Shift-click replaced the selection in the scene list and in the view, so Delete
+    removed one shape.  X reports a key's modifiers as they were before it, so
+    Shift's own press said "no Shift" and its release "Shift": ImGui's Shift was off
+    while held and stuck on after (a plain click then toggled)."""
+    observed = run_scenario("shift_click_x11", tmp_path, display=xvfb)
+    assert observed["scene list"] == ["triangle", "segment"]
+    assert observed["left after delete"] == ["graze sphere", "missed polygon", "mover", "plane", "point"]
+    assert observed["view"]["selection"] == observed["view"]["clicked"]
+    assert observed["plain click after"] == ["plane"]
+
+
+def test_tab_commits_a_field_and_gives_the_keyboard_back(tmp_path, gl_context):
+    """#33 item 6: after Tab committed a field, the next field took the keyboard and
+    every shortcut (here Delete) was silently ignored."""
+    observed = run_scenario("tab_then_shortcut", tmp_path)
+    assert observed == {"direction[1]": 0.1, "field has the keyboard": False, "mover deleted": True}
+
+
+def test_a_scan_runs_behind_the_window_with_its_progress_shown(tmp_path, gl_context, monkeypatch):
+    """#33 item 7: the first Scan of a session stalled the window (about a minute on a
+    cold kernel cache) with no progress shown.  Kernels run as Python here
+    (``SWEEPLAB_KERNELS=interpret``: 3,000 lanes take seconds, as an uncompiled first
+    scan does); the window draws frames while the scan runs, its lanes done shown."""
+    monkeypatch.setenv("SWEEPLAB_KERNELS", "interpret")
+    observed = run_scenario("scan_progress", tmp_path)
+    progress = observed["progress while scanning"]
+    assert observed["lanes"] == 3000 and observed["hits"] > 0
+    assert len(progress) >= 3 and progress == sorted(progress) and 0 < max(progress) <= 3000, progress[:20]

@@ -32,7 +32,7 @@ from sweeplab.render.renderer import BACKGROUND  # noqa: E402
 from sweeplab.scene.model import load  # noqa: E402
 from sweeplab.scene.shape_kinds import KINDS  # noqa: E402
 from sweeplab.ui.fields import FIELD_RECTS  # noqa: E402
-from sweeplab.window import EditorWindow  # noqa: E402
+from sweeplab.window import FRAMES_AFTER_INPUT, EditorWindow  # noqa: E402
 
 
 class Driver:
@@ -86,6 +86,12 @@ class Driver:
             self.window.dispatch_event("on_text", character)
             self.frames(1)
 
+    def retype(self, field: str, text: str) -> None:
+        """Click a field, select its text and type ``text`` over it (not committed yet)."""
+        self.click(*self.field_centre(field))
+        self.press(key.A, key.MOD_CTRL)
+        self.type(text)
+
     def field_centre(self, name: str) -> tuple[float, float]:
         x0, y0, x1, y1 = FIELD_RECTS[name]
         return (x0 + x1) / 2, (y0 + y1) / 2
@@ -134,31 +140,78 @@ def typing(driver: Driver) -> dict:
     editor.select("mover")
     driver.frames(3)
     observed = {}
-    driver.click(*driver.field_centre("direction[1]"))
-    driver.press(key.A, key.MOD_CTRL)  # select the field's text, then type over it
-    driver.type("0.1")
-    driver.press(key.TAB)  # leaves the field (to the next one): no Enter
+    driver.retype("direction[1]", "0.1")
+    driver.press(key.TAB)  # leaves the field (the keyboard back to the shortcuts): no Enter
     observed["after_tab"] = editor.scene.direction[1]
-    driver.click(*driver.field_centre("radius"))
-    driver.press(key.A, key.MOD_CTRL)
-    driver.type("0.25")
+    driver.retype("radius", "0.25")
     driver.click(700, 150)  # empty 3D view (which also clears the selection)
     observed["after_click_away"] = editor.scene.object("mover").params["radius"]
     editor.select("mover")
     driver.frames(2)
-    driver.click(*driver.field_centre("radius"))
-    driver.press(key.A, key.MOD_CTRL)
-    driver.type("7")
+    driver.retype("radius", "7")
     driver.press(key.ESCAPE)
     driver.frames(2)
     observed["after_escape"] = editor.scene.object("mover").params["radius"]
-    driver.click(*driver.field_centre("radius"))
-    driver.press(key.A, key.MOD_CTRL)
-    driver.type("0.3")
+    driver.retype("radius", "0.3")
     driver.press(key.RETURN)
     observed["after_enter"] = editor.scene.object("mover").params["radius"]
     driver.frames(2)
     return observed
+
+
+def typed_numbers(driver: Driver) -> dict:
+    """Texts typed into the mover's radius field, each committed with Enter: the radius
+    and the status line's message after each."""
+    editor = driver.editor
+    editor.select("mover")
+    driver.frames(3)
+    observed = {}
+    for text in ("0x1p-3", "1,5", "abc", "nan", "-0x1.8p+1"):
+        driver.retype("radius", text)
+        driver.press(key.RETURN)
+        observed[text] = {"radius": editor.scene.object("mover").params["radius"], "message": editor.message}
+    return observed
+
+
+def tab_then_shortcut(driver: Driver) -> dict:
+    """A value typed into direction[1] and committed with Tab, then Delete (the shortcut
+    for deleting the selected shape)."""
+    from imgui_bundle import imgui
+
+    editor = driver.editor
+    editor.select("mover")
+    driver.frames(3)
+    driver.retype("direction[1]", "0.1")
+    driver.press(key.TAB)
+    driver.frames(FRAMES_AFTER_INPUT)  # as the window draws after a key (ImGui's want_text_input lags 2 frames)
+    observed = {"direction[1]": editor.scene.direction[1], "field has the keyboard": imgui.get_io().want_text_input}
+    driver.press(key.DELETE)
+    observed["mover deleted"] = "mover" not in editor.scene.names()
+    return observed
+
+
+def scan_progress(driver: Driver) -> dict:
+    """The graze example's perturbation scan (the ball's centre z, 3,000 steps), started
+    with a click on Scan: the frames drawn while it runs, and the progress (lanes done)
+    the panel had at each."""
+    from sweeplab.cli import example_scenes
+
+    editor, window = driver.editor, driver.window
+    editor.open(example_scenes()["graze"], untitled=True)
+    tools = window.panels.tools
+    tools.scan_parameter, tools.scan_epsilon, tools.scan_steps = 2, 2e-9, 3000
+    window.panels.focus = "Perturbation scan"
+    driver.frames(4)
+    driver.click(*driver.field_centre("Scan"))
+    progress = []
+    while tools.scan is None and len(progress) < 2_000:
+        job = getattr(tools, "scan_job", None)
+        progress.append(None if job is None else job.done)
+        driver.frames(1)
+        time.sleep(0.01)
+    scan = tools.scan
+    return {"progress while scanning": progress, "lanes": None if scan is None else len(scan.hit),
+            "hits": None if scan is None else int(scan.hit.sum())}
 
 
 def modal_dialogs(driver: Driver) -> dict:
@@ -207,6 +260,57 @@ def resize(driver: Driver) -> dict:
     background = np.abs(strip - np.round(np.array(BACKGROUND[:3]) * 255)).sum(axis=-1) <= 6
     return {"size": [width, height], "view_right": x + view_width, "strip_pixels": len(strip),
             "drawn_pixels": int((~background).sum())}
+
+
+def shift_click_x11(driver: Driver) -> dict:
+    """Real X events (xdotool, under Xvfb): click a scene list row, Shift-click another,
+    then Delete; then click a shape in the 3D view and Shift-click another.  The
+    selection after each, and the shapes left after Delete."""
+    import subprocess
+
+    editor, window = driver.editor, driver.window
+    (window_id,) = subprocess.run(["xdotool", "search", "--name", "sweeplab"], check=True, capture_output=True,
+                                  text=True).stdout.split()
+
+    def xdotool(*arguments: str) -> None:
+        subprocess.run(["xdotool", *arguments], check=True)
+        for _ in range(4):
+            time.sleep(0.02)
+            driver.frames(1)
+
+    def click(x: float, y: float, shift: bool = False) -> None:
+        xdotool("mousemove", "--window", window_id, str(round(x)), str(round(y)))
+        if shift:
+            xdotool("keydown", "shift")
+        xdotool("click", "1")
+        if shift:
+            xdotool("keyup", "shift")
+
+    def row(name: str) -> tuple[float, float]:
+        return driver.field_centre(f"scene: {name}")
+
+    xdotool("windowfocus", "--sync", window_id)
+    observed = {}
+    click(*row("triangle"))
+    click(*row("segment"), shift=True)
+    observed["scene list"] = list(editor.selection)
+    xdotool("key", "Delete")
+    observed["left after delete"] = sorted(o.name for o in editor.scene.objects)
+    pickable = []
+    for scene_object in editor.scene.objects:  # shapes a click on their pivot's pixel picks
+        pixel = driver.screen(KINDS[scene_object.kind].pivot(scene_object.params))
+        in_view = window.in_view(pixel[0], window.height - pixel[1])
+        if in_view is not None:
+            origin, segment = editor.camera.ray(in_view, window.panels.view_rect[2:])
+            if editor.pick(origin, segment, 0.005 * editor.camera.distance) == scene_object.name:
+                pickable.append((scene_object.name, pixel))
+    (first, first_pixel), (second, second_pixel) = pickable[:2]
+    click(*first_pixel)
+    click(*second_pixel, shift=True)
+    observed["view"] = {"clicked": [first, second], "selection": list(editor.selection)}
+    click(*row("plane"))  # Shift is up again: a plain click selects one shape
+    observed["plain click after"] = list(editor.selection)
+    return observed
 
 
 def idle(driver: Driver) -> dict:
@@ -369,8 +473,26 @@ def cold_start(driver: Driver) -> dict:
     return {"seen": seen}
 
 
+def open_typed_path(driver: Driver) -> dict:
+    """File > Open (Ctrl+O), the path ``SWEEPLAB_DRIVER_LOG`` typed straight away (the
+    dialog's field has the keyboard), Enter."""
+    path = os.environ["SWEEPLAB_DRIVER_LOG"]
+    driver.press(key.O, key.MOD_CTRL)
+    observed = {"dialog_open": driver.window.panels.path_dialog == "open"}
+    driver.type(path)
+    driver.frames(2)
+    observed["typed_into_field"] = driver.window.panels.path_text == path
+    driver.press(key.RETURN)
+    queries = driver.editor.queries
+    observed.update(queries=None if queries is None else len(queries),
+                    dialog_closed=driver.window.panels.path_dialog is None, message=driver.editor.message)
+    return observed
+
+
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
-                                                          layout_kept, screenshots, cold_start)}
+                                                          layout_kept, screenshots, cold_start,
+                                                          open_typed_path, typed_numbers, tab_then_shortcut,
+                                                          scan_progress, shift_click_x11)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])

@@ -27,7 +27,7 @@ def test_a_float32_log_with_hex_floats_round_trips(tmp_path):
     path = tmp_path / "engine.jsonl"
     path.write_text("# logged by my-engine\n" + "\n".join(json.dumps(line) for line in FLOAT32_LOG) + "\n\n")
     (query,) = read_log(path)
-    assert is_query_log(path) is False  # the first line is a comment: File > Open tells by the first line
+    assert is_query_log(path)  # after its comment line (#33 item 5: File > Open told by the first line alone)
     assert query.scene.object(MOVING).params["center"] == [0.0, 0.0, 5.0] and query.scene.direction[2] == -10.0
     assert str(query.scene.direction[1]) == "-0.0"
     assert query.answer == EngineAnswer(True, float.fromhex("0x1.333334p-2"), [0.0, 0.0, 1.0], [0.0, 0.0, 1.0])
@@ -36,6 +36,20 @@ def test_a_float32_log_with_hex_floats_round_trips(tmp_path):
     (again,) = read_log(tmp_path / "again.jsonl")
     assert again.to_json() == query.to_json() and is_query_log(tmp_path / "again.jsonl")
     assert again.scene.object(TARGET).params == {"center": [0.0, 0.0, 0.0], "radius": 1.0}
+
+
+def test_file_open_tells_a_log_after_blank_and_comment_lines(tmp_path):
+    """#33 item 5: File > Open looked at the first line only, so a log starting with a
+    ``#`` comment (which ``read_log`` and ``triage`` accept) was opened as a scene."""
+    query = json.dumps(FLOAT32_LOG[0])
+    cases = {"comment": f"# engine 2.3\n{query}\n", "blank and indented comment": f"\n   \n  # a\n{query}\n",
+             "comments only": "# nothing logged\n\n", "scene": '{"format": "sweeplab-scene"}\n' + query,
+             "empty": ""}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+    assert {name: is_query_log(tmp_path / name) for name in cases} == {
+        "comment": True, "blank and indented comment": True, "comments only": False, "scene": False, "empty": False}
+    assert is_query_log(tmp_path / "missing") is False
 
 
 @pytest.mark.parametrize("change, message", [
