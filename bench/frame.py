@@ -41,7 +41,7 @@ def main() -> None:
     from sweeplab.editor import Editor
     from sweeplab.scene.model import load
     from sweeplab.view.model import build_view_model
-    from sweeplab.window import EditorWindow
+    from sweeplab.editor_window import EditorWindow
 
     scene_path = args.scene or resources.files("sweeplab") / "scenes" / "meshes.json"
     editor = Editor(load(scene_path))

@@ -138,7 +138,7 @@ def editor_figures(cache: str) -> dict:
         from sweeplab.cli import DEMO_SCENE
         from sweeplab.editor import Editor
         from sweeplab.scene.model import load
-        from sweeplab.window import EditorWindow
+        from sweeplab.editor_window import EditorWindow
         from frame import draw_frame
 
         editor = Editor(load(DEMO_SCENE))

@@ -24,7 +24,7 @@ def pyglet_keys():
 
 
 def test_every_chord_is_a_key_and_bound_once(pyglet_keys):
-    from sweeplab.window import key_bindings
+    from sweeplab.ui.keys import key_bindings
 
     bindings = key_bindings(pyglet_keys)
     chords = [chord for command in COMMANDS for chord in command.keys]
@@ -38,7 +38,7 @@ def test_a_modifier_key_sets_its_own_bit_on_press_and_clears_it_on_release(pygle
     """#33 item 4: X11 reports a key's modifiers as they were before it (Shift's press:
     0, its release: MOD_SHIFT); the window told ImGui that, so Shift was off while held
     and on after it came up."""
-    from sweeplab.window import modifiers_after
+    from sweeplab.ui.keys import modifiers_after
 
     key = pyglet_keys
     shift, ctrl = key.MOD_SHIFT, key.MOD_CTRL

@@ -32,7 +32,7 @@ from sweeplab.render.renderer import BACKGROUND  # noqa: E402
 from sweeplab.scene.model import load  # noqa: E402
 from sweeplab.scene.shape_kinds import KINDS  # noqa: E402
 from sweeplab.ui.fields import FIELD_RECTS  # noqa: E402
-from sweeplab.window import FRAMES_AFTER_INPUT, EditorWindow  # noqa: E402
+from sweeplab.editor_window import FRAMES_AFTER_INPUT, EditorWindow  # noqa: E402
 
 
 class Driver:
