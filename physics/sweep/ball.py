@@ -35,14 +35,13 @@ import numpy as np
 from numba import prange
 
 from sweeplab.physics.kernels import entry, kernel, lane_input
-from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, edge_of, face_normal,
-                                   inside_face, is_within_rounding, widest_feature)
+from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, edge_count, edge_of, inside_face,
+                                   is_within_rounding, polygon_face, widest_feature)
 from sweeplab.physics.geometry import (add, any_perpendicular, dot, largest_magnitude, length_at_most, like,
                                        maximum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.sweep.bounds import may_touch
 from sweeplab.physics.sweep.rounded import ball_entry_time, slab_entry_time
-from sweeplab.physics import tolerance
 
 
 class Contact(NamedTuple):
@@ -166,17 +165,16 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
     feature = 0
     normal = (like(inf, 0.0), like(inf, 0.0), like(inf, 0.0))
     if count >= 3:
-        extent, rounding = like(core_radius, 2.0) * core_radius, core_rounding(vertices)
-        slack = like(extent, tolerance.POLYGON_RTOL) * extent + rounding
-        normal = face_normal(vertices, extent, rounding)
+        zero_length = like(core_radius, 0.0)
+        normal, slack = polygon_face(vertices, core_radius)
         offset = sub(center, row(vertices, 0))
         height = dot(offset, normal)
         time = slab_entry_time(height, dot(direction, normal), total_radius)
         # (each is kept only where it projects into the face: tested only where it counts,
         # a slab entered in [0, 1], a start close enough to touch)
         at_hit = add(offset, scale(time, direction))
-        best_time = time if time <= 1 and inside_face(vertices, normal, at_hit, slack) else inf
-        if abs(height) <= total_radius and inside_face(vertices, normal, offset, slack):
+        best_time = time if time <= 1 and inside_face(vertices, normal, at_hit, slack, zero_length) else inf
+        if abs(height) <= total_radius and inside_face(vertices, normal, offset, slack, zero_length):
             best_start, start_offset = height * height, (height, like(height, 0.0), like(height, 0.0))
         feature = 1
     for i in range(edge_count(vertices)):

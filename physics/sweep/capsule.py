@@ -33,7 +33,8 @@ from numba import prange
 
 from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.closest import rejection, segment_separation
-from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, rounding_of, segment_ball
+from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, inside_face, is_within_rounding, polygon_face,
+                                   rounding_of, segment_ball)
 from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude,
                                        largest_magnitude_of_segments, length, length_at_most, like, maximum, minimum,
                                        normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
@@ -189,39 +190,12 @@ def capsule_segment(start, end, radius, direction, other_start, other_end, targe
 
 
 @kernel
-def _polygon_normal(vertices):
-    """The unit normal of a polygon (the cross products of its fan from vertex 0,
-    summed in edge order; zero where it has none)."""
-    count = vertices.shape[0]
-    first = row(vertices, 0)
-    zero = like(vertices[0, 0], 0.0)
-    total = (zero, zero, zero)
-    for i in range(count):
-        total = add(total, cross(sub(row(vertices, i), first), sub(row(vertices, (i + 1) % count), first)))
-    return normalize_or(total, (zero, zero, zero))
-
-
-@kernel
-def _over_face(vertices, normal, point):
-    """Whether ``point`` projects along the polygon's ``normal`` into it (boundary
-    included); False without a face."""
-    if normal[0] == 0 and normal[1] == 0 and normal[2] == 0:
-        return False
-    count = vertices.shape[0]
-    for i in range(count):
-        corner = row(vertices, i)
-        inward = cross(normal, sub(row(vertices, (i + 1) % count), corner))
-        if not dot(inward, sub(point, corner)) >= 0:
-            return False
-    return True
-
-
-@kernel
-def _nearest_to_polygon(start, end, vertices, normal):
+def _nearest_to_polygon(start, end, vertices, normal, slack):
     """(distance, separation, witness on the polygon, its code and index) of the
-    nearest features of the core start-end and the polygon: each edge by its
-    segment-segment separation, each core end over the face; the first nearest wins
-    (edges in order, then the ends)."""
+    nearest features of the core start-end and the polygon (face ``normal`` and
+    ``slack`` from ``polygon_face``): each edge by its segment-segment separation,
+    each core end over the face; the first nearest wins (edges in order, then the
+    ends)."""
     count = vertices.shape[0]
     magnitude_core = maximum(largest_magnitude(start), largest_magnitude(end))
     inf = like(normal[0], math.inf)
@@ -243,7 +217,7 @@ def _nearest_to_polygon(start, end, vertices, normal):
     for point in (start, end):
         height = dot(normal, sub(point, first))
         foot = sub(point, scale(height, normal))
-        if _over_face(vertices, normal, foot) and abs(height) < best[0]:
+        if inside_face(vertices, normal, sub(foot, first), slack, zero) and abs(height) < best[0]:
             best = (abs(height), scale(height, normal), foot, FACE, 0)
     if not best[0] < inf:
         return inf, (zero, zero, zero), (zero, zero, zero), 0, 0
@@ -259,18 +233,19 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
     where the core, moved out along that axis, touches the polygon."""
     count = vertices.shape[0]
     along = sub(end, start)
-    normal = _polygon_normal(vertices)
+    normal, slack = polygon_face(vertices, bounding_ball(vertices)[1])
     has_face = normal[0] != 0 or normal[1] != 0 or normal[2] != 0
     best_distance, best_separation, best_witness, best_code, best_index = _nearest_to_polygon(start, end, vertices,
-                                                                                               normal)
+                                                                                               normal, slack)
     first = row(vertices, 0)
     height_start, height_end = dot(normal, sub(start, first)), dot(normal, sub(end, first))
     crossing_at = height_start / (height_start - height_end) if height_start != height_end else like(radius, 0.0)
     pierce = add(start, scale(crossing_at, along))
-    pierces = height_start * height_end <= 0 and _over_face(vertices, normal, pierce) and has_face
+    zero = like(radius, 0.0)
+    pierces = height_start * height_end <= 0 and inside_face(vertices, normal, sub(pierce, first), slack, zero) \
+        and has_face
     # separating axes of a piercing core: the face normal and core x edge directions
     inf = like(radius, math.inf)
-    zero = like(radius, 0.0)
     escape_depth, escape_axis = inf, (zero, zero, zero)
     longest, longest_squared = (zero, zero, zero), -like(zero, 1.0)
     for k in range(count + 1):
@@ -298,7 +273,8 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
     escape = normalize_or(escape_axis, fallback)
     if pierces:
         moved_out = scale(escape_depth if abs(escape_depth) < inf else zero, escape)
-        _, _, witness, code, index = _nearest_to_polygon(add(start, moved_out), add(end, moved_out), vertices, normal)
+        _, _, witness, code, index = _nearest_to_polygon(add(start, moved_out), add(end, moved_out), vertices,
+                                                         normal, slack)
         normal_out, depth = plus_zero(escape), radius + escape_depth
     else:
         witness, code, index = best_witness, best_code, best_index
