@@ -231,12 +231,20 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
     face the separating-axis depth over the face normal and the core x edge
     directions (the least wins, on the side of the motion at a tie), the contact
     where the core, moved out along that axis, touches the polygon."""
+    # 1. the face: unit normal n (zero for a sliver: edges only) and the slack of the
+    #    inside test, as the sphere kernel has them (``polygon_face``)
     count = vertices.shape[0]
     along = sub(end, start)
     normal, slack = polygon_face(vertices, bounding_ball(vertices)[1])
     has_face = normal[0] != 0 or normal[1] != 0 or normal[2] != 0
+    # 2. the exact distance: every edge against the core by the closest points of two
+    #    segments (Ericson, Real-Time Collision Detection (2005), 5.1.9), each core end
+    #    by its height over the face where it projects into it
     best_distance, best_separation, best_witness, best_code, best_index = _nearest_to_polygon(start, end, vertices,
                                                                                                normal, slack)
+    # 3. piercing: with heights h_a = n . (a - v_0), h_b = n . (b - v_0) of the core's
+    #    ends, the core crosses the plane (h_a h_b <= 0) at s = h_a / (h_a - h_b), and
+    #    pierces the face where a + s (b - a) is inside it
     first = row(vertices, 0)
     height_start, height_end = dot(normal, sub(start, first)), dot(normal, sub(end, first))
     crossing_at = height_start / (height_start - height_end) if height_start != height_end else like(radius, 0.0)
@@ -244,7 +252,12 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
     zero = like(radius, 0.0)
     pierces = height_start * height_end <= 0 and inside_face(vertices, normal, sub(pierce, first), slack, zero) \
         and has_face
-    # separating axes of a piercing core: the face normal and core x edge directions
+    # 4. the separating axes of a segment and a polygon (the separating-axis test,
+    #    Ericson 5.2.1): n and the unit (b - a) x e_k for each edge.  On each, with the
+    #    polygon's projection [lowest, highest] and the core's [min, max], the core
+    #    leaves upwards by up = highest - min and downwards by down = max - lowest; the
+    #    escape is the least of min(up, down) over the axes (at up == down, the side
+    #    the motion goes), and its direction (a zero axis never counts)
     inf = like(radius, math.inf)
     escape_depth, escape_axis = inf, (zero, zero, zero)
     longest, longest_squared = (zero, zero, zero), -like(zero, 1.0)
@@ -267,10 +280,15 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
         value = inf if value != value else value
         if value < escape_depth:
             escape_depth, escape_axis = value, axis if prefer_up else (-axis[0], -axis[1], -axis[2])
+    # 5. touching: a piercing core, or one within the radius of the polygon
     touching = pierces or best_distance <= radius
     # no separating axis (point-like polygon or core): leave across the core, else across the longest edge
     fallback = across_axis(direction, along if dot(along, along) > 0 else longest)
     escape = normalize_or(escape_axis, fallback)
+    # 6. a piercing core overlaps by radius + escape depth along the escape direction,
+    #    its contact where the core moved out by that depth is nearest the polygon;
+    #    any other by radius - distance along the separation (the escape direction
+    #    where the separation is zero)
     if pierces:
         moved_out = scale(escape_depth if abs(escape_depth) < inf else zero, escape)
         _, _, witness, code, index = _nearest_to_polygon(add(start, moved_out), add(end, moved_out), vertices,

@@ -569,6 +569,10 @@ def over_the_flat_surface(query, face, code, index, point, t):
     from the side, and its raw normal is the true one."""
     points, direction, vertices, faces = query.points, query.direction, query.vertices, query.faces
     neighbor, face_normals, largest = query.neighbor, query.face_normal, query.largest
+    # 1. the core's point nearest the contact at time t: a ball's center; a polytope's
+    #    contact point; on a capsule's core a + s (b - a), s = clip01((p - a) . (b - a) /
+    #    |b - a|^2) (the closest point of a segment, Ericson, Real-Time Collision
+    #    Detection (2005), 5.1.2)
     start = add(row(points, 0), scale(t, direction))
     nearest = start  # a ball's center
     if query.kind == POLYTOPE:  # it touches the mesh at the contact point
@@ -578,7 +582,13 @@ def over_the_flat_surface(query, face, code, index, point, t):
         length_squared = dot(along, along)
         s = dot(sub(point, start), along) / length_squared if length_squared > 0 else like(t, 0.0)
         nearest = add(start, scale(clip01(s), along))
-    margin = rounding_of(largest + largest_magnitude(nearest))  # in the lane's dtype: float32 lanes round as float32
+    # 2. the margin: the rounding of the mesh's largest |coordinate| plus the point's,
+    #    in the lane's dtype
+    margin = rounding_of(largest + largest_magnitude(nearest))
+    # 3. over the face, the neighbour across edge ``index``, or (a vertex: edges index
+    #    and index - 1 meet there) the neighbour across edge index - 1 = index + 2 mod 3:
+    #    inside the triangle up to the margin (``inside_face``; a zero-area face, with
+    #    its zero normal, has no surface to be over)
     corners = np.empty((3, 3), vertices.dtype)
     for candidate in range(3):
         other = face if candidate == 0 else neighbor[face, index] if candidate == 1 else (
