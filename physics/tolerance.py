@@ -59,6 +59,16 @@ built from angles carry ~1e-16 error; a matrix off by more is a scale or shear,
 which a rigid pose cannot hold.  Smaller rejects rotations composed in float32;
 larger lets a skewed matrix through, and world-space answers then drift."""
 
+POSED_ROTATION_ATOL = 1e-6
+"""Unit: dimensionless (entries of R R^T - I).
+
+How far the rotation given to ``ConvexPolyhedron.posed`` may be from orthonormal; it
+is then replaced by the rotation nearest it (its polar factor,
+``physics.core.nearest_rotation``), so the posed planes stay exact.  1e-6 admits a
+rotation stored in float32 (entries off by ~1e-7) and is where ``nearest_rotation``'s
+fixed steps still reach round-off.  Smaller rejects float32 rotations; larger
+silently straightens a matrix that scales or shears by more than that."""
+
 HULL_RTOL = 1e-10
 """Unit: fraction of a point set's extent (or its largest coordinate, if larger).
 
