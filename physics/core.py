@@ -35,7 +35,10 @@ def newell_normal(vertices: np.ndarray) -> np.ndarray:
     Newell's method: exact for planar polygons, a best fit for warped ones, and
     oriented by the winding (counter-clockwise seen from the tip of the normal): the
     cross products of consecutive vertices, summed in vertex order, elementwise (an
-    element rounds the same in any batch).
+    element rounds the same in any batch).  The array version of the kernels'
+    ``newell_vector`` (shape validation, hulls, polytope set-up): pass the vertices as
+    offsets from a point of the polygon (given as offsets from vertex 0, it is that
+    sum, bit for bit), so that far from the origin the coordinates do not swamp it.
     """
     x, y, z = vertices[..., 0], vertices[..., 1], vertices[..., 2]
     x_next, y_next, z_next = (np.roll(c, -1, axis=-1) for c in (x, y, z))
@@ -185,7 +188,7 @@ def newell_vector(vertices):
     best-fitting plane.  Offsets from a vertex, so that far from the origin the
     coordinates do not swamp the cross products.  The one Newell sum of the kernels
     (``face_normal`` for sphere and capsule cores, the leaf triangles of
-    ``physics.sweep.mesh``); ``newell_normal`` is the same sum for NumPy arrays of
+    ``physics.sweep.mesh``); ``newell_normal`` is its NumPy counterpart for arrays of
     polygons."""
     count = vertices.shape[0]
     anchor = row(vertices, 0)

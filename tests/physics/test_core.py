@@ -6,7 +6,8 @@ import math
 import numpy as np
 
 from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, face_normal,
-                                   inside_face, is_within_rounding, newell_vector, widest_feature)
+                                   inside_face, is_within_rounding, newell_normal, newell_vector,
+                                   widest_feature)
 
 TRIANGLE = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
@@ -99,6 +100,16 @@ def test_newell_vector_is_twice_the_area_along_the_winding_normal():
     far_square = np.array([[1e6, 1e6, 5.0], [1e6 + 2, 1e6, 5.0], [1e6 + 2, 1e6 + 2, 5.0], [1e6, 1e6 + 2, 5.0]])
     assert newell_vector(far_square) == (0.0, 0.0, 8.0)  # offsets from vertex 0: exact far from the origin
     assert newell_vector(far_square[::-1].copy()) == (0.0, 0.0, -8.0)
+
+
+def test_newell_normal_of_offsets_from_vertex_0_is_newell_vector_bit_for_bit():
+    """The NumPy Newell sum (arrays of polygons) and the kernels' are one sum."""
+    rng = np.random.default_rng(1)
+    for count in (3, 4, 7):
+        polygons = rng.normal(size=(50, count, 3)) * 10.0 ** rng.uniform(-3, 3, (50, 1, 1))
+        batch = newell_normal(polygons - polygons[:, :1])
+        for polygon, expected in zip(polygons, batch, strict=True):
+            assert newell_vector(polygon) == tuple(expected.tolist())
 
 
 def test_length_at_and_beyond_the_smallest_normal_square():
