@@ -1,4 +1,5 @@
-"""Where a polygon core stops having a face: the same rule for a sphere and a capsule.
+"""Where a polygon core stops having a face, and what bounds it: the same rules for a
+sphere and a capsule.
 
 A triangle whose Newell normal is no longer than the rounding of its coordinates
 times its extent (``tolerance.COORDINATE_ROUNDING_ULPS`` ulps of its largest
@@ -16,7 +17,7 @@ import math
 import numpy as np
 import pytest
 
-from sweeplab.physics import Capsule, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import Capsule, Polygon, Sphere, Triangle, sweep, tolerance
 from tests.physics.expect import assert_hit
 
 THRESHOLD = 2.0**-46
@@ -69,3 +70,18 @@ def test_face_or_edges_at_the_threshold(h, has_face, shape_index):
         assert_hit(result, t=0.0, normal=FACE_NORMAL, feature=("face", 0), depth=0.5 - ABOVE)
     else:
         assert_hit(result, t=0.0, normal=EDGE_NORMAL, feature=("edge", 0), depth=0.5 - ABOVE * math.sqrt(257) / 16)
+
+
+def test_regression_a_rounding_sized_edge_does_not_cut_the_face_for_a_capsule_either():
+    """Issue #33: the unit square with a near-duplicate vertex (1 - 2^-40, 2^-41) after
+    (1, 0): its edge from (1, 0) is 1.1e-12 long, below the polygon slack (~1.4e-9,
+    ``tolerance.POLYGON_RTOL``), so it has no direction and does not bound the face.
+    Taken as a direction (up and left) it cut the face along a diagonal: a ball at
+    (0.5, 0.875), 0.0625 above the face, radius 0.25, touches the face at depth 0.1875;
+    the capsule kernel (no slack) answered edge 3 instead, normal (0, -0.894, 0.447),
+    depth 0.110."""
+    polygon = Polygon([[0.0, 0, 0], [1.0, 0, 0], [1.0 - 2.0**-40, 2.0**-41, 0], [1.0, 1, 0], [0.0, 1, 0]])
+    center = (0.5, 0.875, 0.0625)
+    for shape in (Sphere(center, 0.25), Capsule(center, (0.5, 0.875, 1.0), 0.25)):
+        assert_hit(sweep(shape, polygon, [0.0, 0.0, -1.0]), t=0.0, normal=FACE_NORMAL, feature=("face", 0),
+                   depth=0.1875, point=(0.5, 0.875, 0.0), face_index=0)
