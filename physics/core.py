@@ -35,7 +35,10 @@ def newell_normal(vertices: np.ndarray) -> np.ndarray:
     Newell's method: exact for planar polygons, a best fit for warped ones, and
     oriented by the winding (counter-clockwise seen from the tip of the normal): the
     cross products of consecutive vertices, summed in vertex order, elementwise (an
-    element rounds the same in any batch).
+    element rounds the same in any batch).  The array version of the kernels'
+    ``newell_vector`` (shape validation, hulls, polytope set-up): pass the vertices as
+    offsets from a point of the polygon (given as offsets from vertex 0, it is that
+    sum, bit for bit), so that far from the origin the coordinates do not swamp it.
     """
     x, y, z = vertices[..., 0], vertices[..., 1], vertices[..., 2]
     x_next, y_next, z_next = (np.roll(c, -1, axis=-1) for c in (x, y, z))
@@ -178,16 +181,30 @@ def rounding_of(magnitude):
 
 
 @kernel
-def face_normal(vertices, extent, rounding):
-    """The unit face normal of a polygon core (Newell's, from vertex 0: oriented by the
-    winding); zero where its length is no more than ``rounding * extent`` (the
-    vertices coincide up to round-off: no face, only edges)."""
+def newell_vector(vertices):
+    """Newell's area vector of a polygon loop (V, 3), from vertex 0:
+    N = sum_i (v_i - v_0) x (v_i+1 - v_0), twice the area long, oriented by the
+    winding (counter-clockwise seen from its tip); for a warped loop, the normal of the
+    best-fitting plane.  Offsets from a vertex, so that far from the origin the
+    coordinates do not swamp the cross products.  The one Newell sum of the kernels
+    (``face_normal`` for sphere and capsule cores, the leaf triangles of
+    ``physics.sweep.mesh``); ``newell_normal`` is its NumPy counterpart for arrays of
+    polygons."""
     count = vertices.shape[0]
     anchor = row(vertices, 0)
-    previous = sub(row(vertices, 0), anchor)
-    total = cross_one(previous, sub(row(vertices, 1 % count), anchor))
+    total = cross_one(sub(anchor, anchor), sub(row(vertices, 1 % count), anchor))
     for i in range(1, count):
         total = add(total, cross_one(sub(row(vertices, i), anchor), sub(row(vertices, (i + 1) % count), anchor)))
+    return total
+
+
+@kernel
+def face_normal(vertices, extent, rounding):
+    """The unit face normal of a polygon core (``newell_vector``: oriented by the
+    winding); zero where the Newell vector is no longer than ``rounding * extent`` (the
+    vertices coincide up to round-off, ``tolerance.COORDINATE_ROUNDING_ULPS``: no face,
+    only edges)."""
+    total = newell_vector(vertices)
     length = sqrt(dot_one(total, total))
     zero = like(length, 0.0)
     if length > rounding * extent:
@@ -196,19 +213,39 @@ def face_normal(vertices, extent, rounding):
 
 
 @kernel
-def inside_face(vertices, normal, offset, slack):
-    """Whether the point ``vertices[0] + offset`` projects along the face ``normal`` into
-    the face or onto its boundary; False where there is no face (zero normal).  An
-    edge no longer than ``slack`` (``polygon_slack``) has no direction and does not
-    bound the face."""
+def polygon_face(vertices, core_radius):
+    """(unit face normal, slack) of a polygon core whose bounding ball has radius
+    ``core_radius`` (``bounding_ball``): ``face_normal`` over the extent 2 * radius and
+    the core's rounding (``core_rounding``), and the slack of ``polygon_slack``
+    (``tolerance.POLYGON_RTOL`` of the extent plus that rounding), with which
+    ``inside_face`` ignores edges of rounding size.  Every sweep kernel decides
+    face-or-edges here: a sliver is edges only to a sphere and a capsule alike."""
+    extent, rounding = like(core_radius, 2.0) * core_radius, core_rounding(vertices)
+    slack = like(extent, tolerance.POLYGON_RTOL) * extent + rounding
+    return face_normal(vertices, extent, rounding), slack
+
+
+@kernel
+def inside_face(vertices, normal, offset, slack, margin):
+    """Whether the point ``vertices[0] + offset`` projects along the unit face
+    ``normal`` into the polygon or onto its boundary, or lies at most ``margin``
+    outside an edge (a length: 0 for the exact test, the rounding of the coordinates
+    where the point itself is computed); False where there is no face (zero normal).
+    An edge no longer than ``slack`` (``polygon_slack``) has no direction and does
+    not bound the face.  For edge i from v_i along e_i, with inward = n x e_i (|e_i|
+    long, in the plane): inside iff inward . (p - v_i) >= -margin |e_i| for every
+    edge, evaluated as inward . offset >= inward . (v_i - v_0) - margin |e_i|.  The one
+    point-in-polygon of the sweep kernels (``physics.reference`` keeps its own, being
+    an independent second opinion)."""
     if normal[0] == 0 and normal[1] == 0 and normal[2] == 0:
         return False
     anchor = row(vertices, 0)
     zero = like(normal[0], 0.0)
     for i in range(vertices.shape[0]):
         start, edge = edge_of(vertices, i)
-        inward = cross_one(normal, edge) if sqrt(dot_one(edge, edge)) > slack else (zero, zero, zero)
-        if not dot_one(inward, offset) >= dot_one(inward, sub(start, anchor)):
+        edge_length = sqrt(dot_one(edge, edge))
+        inward = cross_one(normal, edge) if edge_length > slack else (zero, zero, zero)
+        if not dot_one(inward, offset) >= dot_one(inward, sub(start, anchor)) - margin * edge_length:
             return False
     return True
 

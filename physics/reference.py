@@ -118,7 +118,11 @@ def closest_on_segment(p, start, end):
 @entry
 def newell_normal(corners):
     """Newell's area-weighted normal of a polygon loop (V, 3): Σ (v_i - v_0) x (v_i+1 - v_0),
-    twice the area long, oriented by the winding; zero where it has no area."""
+    twice the area long, oriented by the winding; zero where it has no area.
+
+    Deliberately not ``physics.core.newell_vector`` (nor, in ``closest_on_polygon``,
+    ``core.inside_face``): the reference is a second opinion and imports nothing of
+    the sweep kernels' geometry, so a bug there cannot hide by showing on both sides."""
     count = corners.shape[0]
     first = row(corners, 0)
     normal = (0.0, 0.0, 0.0)

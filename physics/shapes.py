@@ -528,9 +528,11 @@ class ConvexPolyhedron(Shape):
         ``ValueError``, as for corners beyond the float64 range."""
         rotation = np.asarray(rotation, float)
         if rotation.shape != (3, 3) or not np.all(np.isfinite(rotation)) \
-                or not np.allclose(matrix_product(rotation, rotation.T), np.eye(3), rtol=0.0, atol=1e-6) \
+                or not np.allclose(matrix_product(rotation, rotation.T), np.eye(3), rtol=0.0,
+                                   atol=tolerance.POSED_ROTATION_ATOL) \
                 or np.linalg.det(rotation) < 0:
-            raise ValueError("rotation must be a 3x3 orthonormal matrix with determinant +1 (to 1e-6)")
+            raise ValueError("rotation must be a 3x3 orthonormal matrix with determinant +1 "
+                             f"(to {tolerance.POSED_ROTATION_ATOL:g})")
         rotation = nearest_rotation(rotation)
         translation = vector_argument(translation, "translation")
         if translation.shape != (3,):

@@ -1,18 +1,29 @@
 """Every tolerance of sweeplab, named, with its unit, typical value and what breaks.
 
-The sweep kernels themselves use no tolerance: they decide hit or miss with exact
-comparisons of float results (``<=``, ``== 0``), so a graze missed or hit by one
-unit in the last place is answered as float64 round-off says, never faked.
-Tolerances appear in two places only:
+Model: Box2D's ``constants.h``.  Add a constant here, never a bare literal elsewhere
+(machine constants, such as ``geometry.epsilon``'s, are not tolerances).  The
+sections say what a constant may change:
 
-* **Input validation** — deciding whether a user-given polygon is planar and convex.
-* **Verification** — comparing two independently computed answers (tests, fixtures,
+* **Input validation** -- whether user-given shapes are what they claim (a planar,
+  convex polygon; a rotation), and how a hull is built from points.
+* **Kernel tolerances** -- the sweep kernels decide hit or miss and the time of
+  impact with exact comparisons of float results (``<=``, ``== 0``): a graze missed
+  or hit by one unit in the last place is answered as round-off says, never faked.
+  Tolerances decide only where a computed quantity *is* round-off: whether a polygon
+  core has a face at all, whether a separation has a direction, which features of two
+  polytopes touch, whether a mesh edge lies in a flat surface -- and one hit or miss,
+  an instant of touching that the separating axis test's axes round apart
+  (``SAT_TOUCH_ULPS``).  Each is scaled by the lane's own dtype where it stands for
+  rounding.
+* **Culling** -- conservative early-outs: they change how much work a query does,
+  never its answer.
+* **Second opinions** -- the GJK cast's own accuracy.
+* **Verification** -- comparing two independently computed answers (tests, fixtures,
   the reference solver).  These never change what a query returns.
-
-Model: Box2D's ``constants.h``.  Add a constant here, never a bare literal elsewhere.
 """
 
-# --- input validation ---------------------------------------------------------
+
+# --- input validation ---------------------------------------------------------------
 
 POLYGON_RTOL = 1e-9
 """Unit: fraction of the polygon's extent (its diameter about the centroid).
@@ -29,32 +40,167 @@ coordinates (``COORDINATE_ROUNDING_ULPS``):
   for convexity and does not bound the face in the inside test (its cylinder and
   end balls still count) — a rounding-sized edge points anywhere and would cut
   the face in two;
-* a polygon whose area is below ``slack * extent`` has no meaningful normal and is
-  only its edges.
+* a polygon whose Newell length (twice its area) is at most ``slack * extent`` is a
+  sliver: it need only lie on one line within the slack.  (The kernels' own
+  face-or-edges rule is finer, ``COORDINATE_ROUNDING_ULPS``'s.)
+
+In the kernels (``physics.core.polygon_face``) the same slack, of the core's extent
+and rounding, is the length below which an edge does not bound the face.
 
 Typical: 1e-9, far above the ~1e-15 that rotating exact coordinates leaves.
 Smaller rejects polygons that were merely rotated; larger accepts warped or
 re-entrant ones, whose face tests then answer for the fitted plane."""
 
+ROTATION_ATOL = 1e-9
+"""Unit: dimensionless (entries of R^T R - I).
+
+How far a mesh pose's rotation matrix may be from orthonormal.  Rotations typed or
+built from angles carry ~1e-16 error; a matrix off by more is a scale or shear,
+which a rigid pose cannot hold.  Smaller rejects rotations composed in float32;
+larger lets a skewed matrix through, and world-space answers then drift."""
+
+POSED_ROTATION_ATOL = 1e-6
+"""Unit: dimensionless (entries of R R^T - I).
+
+How far the rotation given to ``ConvexPolyhedron.posed`` may be from orthonormal; it
+is then replaced by the rotation nearest it (its polar factor,
+``physics.core.nearest_rotation``), so the posed planes stay exact.  1e-6 admits a
+rotation stored in float32 (entries off by ~1e-7) and is where ``nearest_rotation``'s
+fixed steps still reach round-off.  Smaller rejects float32 rotations; larger
+silently straightens a matrix that scales or shears by more than that."""
+
+HULL_RTOL = 1e-10
+"""Unit: fraction of a point set's extent (or its largest coordinate, if larger).
+
+How far a point may lie outside a plane and still count as on it when the convex
+hull of a polyhedron is found (``physics.hull``): points that coplanar faces share
+up to round-off make one polygonal face, and a set flat or straight to within this
+is a polygon or segment.  The polytope kernels (``physics.sweep.sat``) also take it
+as the least touching slack of a contact (``contact_rtol``) and the least sine
+between two touching edges that cross.  Smaller splits faces of rotated boxes into slivers of
+rounding noise; larger merges faces of genuinely (slightly) bent hulls."""
+
+HULL_MERGE_RTOL = 1e-7
+"""Unit: fraction of a point set's extent.
+
+Points of a polyhedron closer than this to each other are one vertex of its hull
+(``physics.hull``).  A plane through two nearly coincident points and a third has a
+normal known only to ~eps / this, so without merging such points leave slivers that
+no plane fits and the hull gets a hole.  Smaller keeps more near-duplicates (and
+risks those holes); larger moves corners by up to this much of the extent."""
+
+
+# --- kernel tolerances (decide round-off cases of a query's answer) -----------------
+
 COORDINATE_ROUNDING_ULPS = 64
-"""Unit: ulps of the largest coordinate magnitude of a shape.
+"""Unit: ulps (of the shape's, in a kernel the lane's, float type) of the largest
+coordinate magnitude of a shape.
 
 The rounding a shape's coordinates may carry from being computed (rotated,
 translated far from the origin): a 1e-4-wide polygon at 1e6 is only planar to
 ~1e-10.  64 ulps covers a few chained transforms; fewer rejects such polygons.
 
-Also: a polygon core whose Newell normal is no longer than this rounding times its
-extent (its vertices coincide up to round-off) has no face, only edges: its normal
-would point anywhere.  And: two capsule cores whose closest points are within this
-rounding of each other at t = 0 are treated as meeting when choosing the separating direction (the
-depth is unchanged): their difference vector is round-off and points anywhere,
-so the escape rule (common normal, else across the longer axis) is used instead.
-Likewise a sphere's center within this rounding of its target's core at t = 0 (a
-center on a segment computes an along-the-segment residue of ~1e-16) leaves by the
-escape rule of ``physics.sweep.ball``, not along that residue."""
+In the kernels (typical: 2^-46 = 1.4e-14 of unit coordinates in float64, 7.6e-6 in
+float32):
+
+* a polygon core whose Newell vector is no longer than this rounding times its
+  extent (its vertices coincide up to round-off) has no face, only edges, for the
+  sphere and the capsule kernels alike (``physics.core.face_normal``): its normal
+  would point anywhere.  Larger turns thin but honest triangles into edges; zero
+  gives slivers of round-off a face whose normal is noise.
+* two capsule cores whose closest points are within this rounding of each other at
+  t = 0 are treated as meeting when choosing the separating direction (the depth
+  is unchanged): their difference vector is round-off and points anywhere, so the
+  escape rule (common normal, else across the longer axis) is used instead.
+  Likewise a sphere's center within this rounding of its target's core at t = 0 (a
+  center on a segment computes an along-the-segment residue of ~1e-16) leaves by
+  the escape rule of ``physics.sweep.ball``, not along that residue.
+* a mesh contact's core point this far outside a face (of the rounding of the mesh's
+  largest |coordinate| plus the point's) still counts as over it for the
+  internal-edge rule (``physics.sweep.mesh.over_the_flat_surface``); smaller (or
+  float64's ulps for a float32 lane) reads a point that rounding put just outside
+  as beside the surface, and its contact keeps the raw edge or vertex normal."""
+
+SAT_TOUCH_ULPS = 4
+"""Unit: ulps (of the lane's float type) of the separating axis test's earliest exit
+time, when that exit is an axis overlapping for one instant only.
+
+Two polytopes that touch at one instant only (two flat hulls coplanar for an
+instant, their overlap then a segment) have every axis's overlap interval contain
+that instant; computed on different axes, the intervals round apart by an ulp or
+two, and the latest entry came out one ulp after the earliest exit: a miss (seen:
+0.5076142131979696 > 0.5076142131979695, found by the fcl fuzzer).  Entries this
+close after such an exit count as touching, at the entry.  Only such instants get
+the slack: a graze one float clear of a solid stays a miss.  Zero misses these
+touches; larger also counts flat pairs passing that many ulps of t apart."""
+
+INTERNAL_EDGE_ANGLE = 1e-4
+"""Unit: radians.
+
+Two mesh triangles sharing an edge whose normals differ by at most this angle are
+flat there: the edge is internal (``physics.mesh_edges``) and a contact on it
+reports the face normal.  1e-4 covers meshes stored in float32 (normals off by
+~1e-7) and rotated coordinates; a real crease of 0.006 degrees gives a normal
+within 1e-4 of the face's anyway.  Smaller lets float32 floors bump; larger hides
+real creases (a 1-degree ramp edge would report the face normal)."""
 
 
-# --- verification (tests, fixtures, reference solver) -------------------------
+# --- culling (conservative: changes how much work a query does, never its answer) ---
+
+BVH_CULL_RTOL = 1e-12
+"""Unit: fraction of the query's coordinate scale (largest |coordinate| of the moving
+shape, its motion and the tree).
+
+Added to every node sphere's radius when a tree walk decides whether the moving
+shape can reach the node.  Node spheres contain their triangles as float64 computes
+distances; the node test itself rounds (~ a few ulps of the scale), so without this
+margin a graze that the exact triangle test hits could be culled one level up.
+Typical: 1e-12 (thousands of ulps, still far below any node size).  Zero risks
+missed grazes under a node boundary; larger only visits more nodes."""
+
+BOUNDS_SLACK_ULPS = 1024.0
+"""Unit: ulps (of the lane's float type) of the pair's scale (the largest |coordinate|
+of either bounding ball's center, plus the motion's and both radii).
+
+How far beyond the touching distance of two bounding balls a pair still gets its
+exact test (``physics.sweep.bounds``): ~2.3e-13 of the scale in float64, ~1.2e-4 in
+float32.  The exact test itself rounds by a few dozen ulps; this keeps every pair it
+could find touching.  Zero skips grazes the exact test hits (a sphere grazing a segment's end
+along its bounding ball: 28 of 300 such grazes were skipped,
+``tests/physics/test_bounds.py``); larger only runs more exact tests."""
+
+SQUARING_LIMIT = 1e150
+"""Unit: coordinate magnitude (the pair's scale, as for ``BOUNDS_SLACK_ULPS``).
+
+At or beyond this scale the bounding-ball test never skips a pair: it squares
+lengths, and 1e150 squared is 1e300, just inside float64's 1.8e308 (a query that far
+out is rescaled by ``physics.sweep.unit_size`` before its exact test anyway).
+Larger lets squares overflow to inf and skip pairs that touch; smaller only runs
+more exact tests."""
+
+
+# --- second opinions (the GJK cast) -------------------------------------------------
+
+GJK_RTOL = 1e-10
+"""Unit: fraction of the configuration's coordinate scale.
+
+The GJK convex cast (``physics.gjk``) stops when the ray point is within the
+shapes' margin plus this of their cores' difference.  It is the second opinion's
+own accuracy, not a verification bound: its times agree with the analytic ones to
+about this over the motion's length (``GJK_TIME_ATOL`` in the tests' comparisons).
+Smaller costs iterations on rounded shapes (they converge geometrically); larger
+blurs grazing answers."""
+
+GJK_STALL_RTOL = 1e-8
+"""Unit: fraction of the configuration's coordinate scale.
+
+When the GJK cast finds no new support point, the gap between its upper and lower
+distance bounds at the ray point must be within this for the contact to count;
+wider, it answers "stalled" (no answer), never a guess.  Smaller turns more
+nearly-degenerate simplices into "stalled"; larger accepts contacts a little off."""
+
+
+# --- verification (tests, fixtures, reference solver) -------------------------------
 
 FLOAT32_RTOL = 1e-5
 """Unit: fraction of the configuration's coordinate scale (and of 1 for times).
@@ -118,87 +264,6 @@ The brute-force reference finds the minimum of the convex distance along the swe
 by ternary search, then the first touching time by bisection, each for this many
 steps or until the bracket stops shrinking in float64 — past the float64 resolution
 of t in [0, 1].  Fewer steps leave the reference coarser than ``TIME_ATOL``."""
-
-
-# --- culling (conservative: changes how much work a query does, never its answer) ---
-
-BVH_CULL_RTOL = 1e-12
-"""Unit: fraction of the query's coordinate scale (largest |coordinate| of the moving
-shape, its motion and the tree).
-
-Added to every node sphere's radius when a tree walk decides whether the moving
-shape can reach the node.  Node spheres contain their triangles as float64 computes
-distances; the node test itself rounds (~ a few ulps of the scale), so without this
-margin a graze that the exact triangle test hits could be culled one level up.
-Typical: 1e-12 (thousands of ulps, still far below any node size).  Zero risks
-missed grazes under a node boundary; larger only visits more nodes."""
-
-SAT_TOUCH_ULPS = 4
-"""Unit: ulps (of the lane's float type) of the separating axis test's earliest exit
-time, when that exit is an axis overlapping for one instant only.
-
-Two polytopes that touch at one instant only (two flat hulls coplanar for an
-instant, their overlap then a segment) have every axis's overlap interval contain
-that instant; computed on different axes, the intervals round apart by an ulp or
-two, and the latest entry came out one ulp after the earliest exit: a miss (seen:
-0.5076142131979696 > 0.5076142131979695, found by the fcl fuzzer).  Entries this
-close after such an exit count as touching, at the entry.  Only such instants get
-the slack: a graze one float clear of a solid stays a miss.  Zero misses these
-touches; larger also counts flat pairs passing that many ulps of t apart."""
-
-ROTATION_ATOL = 1e-9
-"""Unit: dimensionless (entries of R^T R - I).
-
-How far a mesh pose's rotation matrix may be from orthonormal.  Rotations typed or
-built from angles carry ~1e-16 error; a matrix off by more is a scale or shear,
-which a rigid pose cannot hold.  Smaller rejects rotations composed in float32;
-larger lets a skewed matrix through, and world-space answers then drift."""
-
-INTERNAL_EDGE_ANGLE = 1e-4
-"""Unit: radians.
-
-Two mesh triangles sharing an edge whose normals differ by at most this angle are
-flat there: the edge is internal (``physics.mesh_edges``) and a contact on it
-reports the face normal.  1e-4 covers meshes stored in float32 (normals off by
-~1e-7) and rotated coordinates; a real crease of 0.006 degrees gives a normal
-within 1e-4 of the face's anyway.  Smaller lets float32 floors bump; larger hides
-real creases (a 1-degree ramp edge would report the face normal)."""
-
-HULL_RTOL = 1e-10
-"""Unit: fraction of a point set's extent (or its largest coordinate, if larger).
-
-How far a point may lie outside a plane and still count as on it when the convex
-hull of a polyhedron is found (``physics.hull``): points that coplanar faces share
-up to round-off make one polygonal face, and a set flat or straight to within this
-is a polygon or segment.  Smaller splits faces of rotated boxes into slivers of
-rounding noise; larger merges faces of genuinely (slightly) bent hulls."""
-
-GJK_RTOL = 1e-10
-"""Unit: fraction of the configuration's coordinate scale.
-
-The GJK convex cast (``physics.gjk``) stops when the ray point is within the
-shapes' margin plus this of their cores' difference.  It is the second opinion's
-own accuracy, not a verification bound: its times agree with the analytic ones to
-about this over the motion's length (``GJK_TIME_ATOL`` in the tests' comparisons).
-Smaller costs iterations on rounded shapes (they converge geometrically); larger
-blurs grazing answers."""
-
-GJK_STALL_RTOL = 1e-8
-"""Unit: fraction of the configuration's coordinate scale.
-
-When the GJK cast finds no new support point, the gap between its upper and lower
-distance bounds at the ray point must be within this for the contact to count;
-wider, it answers "stalled" (no answer), never a guess.  Smaller turns more
-nearly-degenerate simplices into "stalled"; larger accepts contacts a little off."""
-
-HULL_MERGE_RTOL = 1e-7
-"""Unit: fraction of a point set's extent.
-
-Points of a polyhedron closer than this to each other are one vertex of its hull
-(``physics.hull``).  A plane through two nearly coincident points and a third has a
-normal known only to ~eps / this, so without merging such points leave slivers that
-no plane fits and the hull gets a hole.  Smaller keeps more near-duplicates (and
-risks those holes); larger moves corners by up to this much of the extent."""
 
 FEATURE_CLEARANCE = 1e-6
 """Unit: fraction of the configuration's coordinate scale (distances) and radians (angles).

@@ -35,14 +35,13 @@ import numpy as np
 from numba import prange
 
 from sweeplab.physics.kernels import entry, kernel, lane_input
-from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, edge_of, face_normal,
-                                   inside_face, is_within_rounding, widest_feature)
+from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, edge_count, edge_of, inside_face,
+                                   is_within_rounding, polygon_face, widest_feature)
 from sweeplab.physics.geometry import (add, any_perpendicular, dot, largest_magnitude, length_at_most, like,
                                        maximum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.sweep.bounds import may_touch
 from sweeplab.physics.sweep.rounded import ball_entry_time, slab_entry_time
-from sweeplab.physics import tolerance
 
 
 class Contact(NamedTuple):
@@ -149,9 +148,17 @@ def ball_point(center, radius, direction, point, target_radius, ignore_separatin
 def ball_core(center, radius, direction, vertices, target_radius, ignore_separating):
     """A ball (``center``, ``radius``) moving along ``direction`` against the core
     ``vertices`` (V, 3) inflated by ``target_radius``: (t, point, normal, depth, code,
-    index) as ``resolve`` gives it.  A one-point core is ``ball_point``'s."""
+    index) as ``resolve`` gives it.  A one-point core is ``ball_point``'s.
+
+    The center point c + t d against the core inflated by R = radius + target radius,
+    split into a slab over the face, a cylinder around each edge and a ball around
+    each vertex: the decomposition of Ericson, Real-Time Collision Detection (2005),
+    5.5.6 (a moving sphere against a triangle or polygon), with every feature's entry
+    time computed and the earliest kept rather than the face tested first."""
+    # 1. a one-point core is the root kernel
     if vertices.shape[0] == 1:
         return ball_point(center, radius, direction, row(vertices, 0), target_radius, ignore_separating)
+    # 2. bounding balls that never meet over [0, 1] (widened: ``bounds``) skip the rest
     total_radius = radius + target_radius
     core_center, core_radius = bounding_ball(vertices)
     if not may_touch(center, radius, direction, core_center, core_radius + target_radius):
@@ -165,20 +172,28 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
     start_offset = (inf, inf, inf)
     feature = 0
     normal = (like(inf, 0.0), like(inf, 0.0), like(inf, 0.0))
+    # 3. the face (a polygon with area, ``polygon_face``; zero normal: edges only).  With
+    #    h = n . (c - v_0), the slab |h + t (n . d)| <= R is entered at
+    #    t = (+-R - h) / (n . d) (``slab_entry_time``, Ericson 5.5.3), kept where c + t d
+    #    projects into the face; at t = 0 the face is the nearest feature if |h| <= R
+    #    over it, at squared distance h^2
     if count >= 3:
-        extent, rounding = like(core_radius, 2.0) * core_radius, core_rounding(vertices)
-        slack = like(extent, tolerance.POLYGON_RTOL) * extent + rounding
-        normal = face_normal(vertices, extent, rounding)
+        zero_length = like(core_radius, 0.0)
+        normal, slack = polygon_face(vertices, core_radius)
         offset = sub(center, row(vertices, 0))
         height = dot(offset, normal)
         time = slab_entry_time(height, dot(direction, normal), total_radius)
         # (each is kept only where it projects into the face: tested only where it counts,
         # a slab entered in [0, 1], a start close enough to touch)
         at_hit = add(offset, scale(time, direction))
-        best_time = time if time <= 1 and inside_face(vertices, normal, at_hit, slack) else inf
-        if abs(height) <= total_radius and inside_face(vertices, normal, offset, slack):
+        best_time = time if time <= 1 and inside_face(vertices, normal, at_hit, slack, zero_length) else inf
+        if abs(height) <= total_radius and inside_face(vertices, normal, offset, slack, zero_length):
             best_start, start_offset = height * height, (height, like(height, 0.0), like(height, 0.0))
         feature = 1
+    # 4. the edges: edge i from a along e.  With s = (c - a) . e / |e|^2 and
+    #    s' = d . e / |e|^2, the parts square to the edge, m = (c - a) - s e and
+    #    v = d - s' e, enter the cylinder |m + t v| <= R at ``ball_entry_time`` (Ray
+    #    Tracing Gems, ch. 7), kept where 0 < s + t s' < 1 at that time
     for i in range(edge_count(vertices)):
         start, edge = edge_of(vertices, i)
         length_squared = dot(edge, edge)
@@ -199,6 +214,7 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
         if is_edge and between and dot(across, across) < best_start:
             best_start, start_feature, start_offset = dot(across, across), feature, across
         feature += 1
+    # 5. the vertices: |c - v_i + t d| <= R (``ball_entry_time``)
     for i in range(count):
         offset = sub(center, row(vertices, i))
         time = ball_entry_time(offset, direction, total_radius)
@@ -207,6 +223,8 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
         if dot(offset, offset) < best_start:
             best_start, start_feature, start_offset = dot(offset, offset), feature, offset
         feature += 1
+    # 6. touching at t = 0 (the nearest feature within R) decides alone; else the
+    #    earliest entry in [0, 1] (ties: face, edges, vertices in order)
     touching = length_at_most(start_offset, total_radius)
     if not (touching or best_time <= 1):  # nothing reached: no feature to resolve
         return miss(total_radius)
@@ -222,6 +240,7 @@ def ball_core(center, radius, direction, vertices, target_radius, ignore_separat
     else:
         anchor, axis, code, index = row(vertices, chosen - faces - edge_count(vertices)), zero, VERTEX, \
             chosen - faces - edge_count(vertices)
+    # 7. the answer from the chosen feature: normal, point, depth (``resolve``)
     widest_code, widest_axis = widest_feature(vertices, normal)
     return resolve(center, direction, total_radius, target_radius, anchor, axis, code, index, t, touching,
                    ignore_separating, widest_code, widest_axis)

@@ -33,7 +33,8 @@ from numba import prange
 
 from sweeplab.physics.kernels import entry, kernel, lane_input
 from sweeplab.physics.closest import rejection, segment_separation
-from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, is_within_rounding, rounding_of, segment_ball
+from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, inside_face, is_within_rounding, polygon_face,
+                                   rounding_of, segment_ball)
 from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accurate, dot, largest_magnitude,
                                        largest_magnitude_of_segments, length, length_at_most, like, maximum, minimum,
                                        normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
@@ -189,39 +190,12 @@ def capsule_segment(start, end, radius, direction, other_start, other_end, targe
 
 
 @kernel
-def _polygon_normal(vertices):
-    """The unit normal of a polygon (the cross products of its fan from vertex 0,
-    summed in edge order; zero where it has none)."""
-    count = vertices.shape[0]
-    first = row(vertices, 0)
-    zero = like(vertices[0, 0], 0.0)
-    total = (zero, zero, zero)
-    for i in range(count):
-        total = add(total, cross(sub(row(vertices, i), first), sub(row(vertices, (i + 1) % count), first)))
-    return normalize_or(total, (zero, zero, zero))
-
-
-@kernel
-def _over_face(vertices, normal, point):
-    """Whether ``point`` projects along the polygon's ``normal`` into it (boundary
-    included); False without a face."""
-    if normal[0] == 0 and normal[1] == 0 and normal[2] == 0:
-        return False
-    count = vertices.shape[0]
-    for i in range(count):
-        corner = row(vertices, i)
-        inward = cross(normal, sub(row(vertices, (i + 1) % count), corner))
-        if not dot(inward, sub(point, corner)) >= 0:
-            return False
-    return True
-
-
-@kernel
-def _nearest_to_polygon(start, end, vertices, normal):
+def _nearest_to_polygon(start, end, vertices, normal, slack):
     """(distance, separation, witness on the polygon, its code and index) of the
-    nearest features of the core start-end and the polygon: each edge by its
-    segment-segment separation, each core end over the face; the first nearest wins
-    (edges in order, then the ends)."""
+    nearest features of the core start-end and the polygon (face ``normal`` and
+    ``slack`` from ``polygon_face``): each edge by its segment-segment separation,
+    each core end over the face; the first nearest wins (edges in order, then the
+    ends)."""
     count = vertices.shape[0]
     magnitude_core = maximum(largest_magnitude(start), largest_magnitude(end))
     inf = like(normal[0], math.inf)
@@ -243,7 +217,7 @@ def _nearest_to_polygon(start, end, vertices, normal):
     for point in (start, end):
         height = dot(normal, sub(point, first))
         foot = sub(point, scale(height, normal))
-        if _over_face(vertices, normal, foot) and abs(height) < best[0]:
+        if inside_face(vertices, normal, sub(foot, first), slack, zero) and abs(height) < best[0]:
             best = (abs(height), scale(height, normal), foot, FACE, 0)
     if not best[0] < inf:
         return inf, (zero, zero, zero), (zero, zero, zero), 0, 0
@@ -257,20 +231,34 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
     face the separating-axis depth over the face normal and the core x edge
     directions (the least wins, on the side of the motion at a tie), the contact
     where the core, moved out along that axis, touches the polygon."""
+    # 1. the face: unit normal n (zero for a sliver: edges only) and the slack of the
+    #    inside test, as the sphere kernel has them (``polygon_face``)
     count = vertices.shape[0]
     along = sub(end, start)
-    normal = _polygon_normal(vertices)
+    normal, slack = polygon_face(vertices, bounding_ball(vertices)[1])
     has_face = normal[0] != 0 or normal[1] != 0 or normal[2] != 0
+    # 2. the exact distance: every edge against the core by the closest points of two
+    #    segments (Ericson, Real-Time Collision Detection (2005), 5.1.9), each core end
+    #    by its height over the face where it projects into it
     best_distance, best_separation, best_witness, best_code, best_index = _nearest_to_polygon(start, end, vertices,
-                                                                                               normal)
+                                                                                               normal, slack)
+    # 3. piercing: with heights h_a = n . (a - v_0), h_b = n . (b - v_0) of the core's
+    #    ends, the core crosses the plane (h_a h_b <= 0) at s = h_a / (h_a - h_b), and
+    #    pierces the face where a + s (b - a) is inside it
     first = row(vertices, 0)
     height_start, height_end = dot(normal, sub(start, first)), dot(normal, sub(end, first))
     crossing_at = height_start / (height_start - height_end) if height_start != height_end else like(radius, 0.0)
     pierce = add(start, scale(crossing_at, along))
-    pierces = height_start * height_end <= 0 and _over_face(vertices, normal, pierce) and has_face
-    # separating axes of a piercing core: the face normal and core x edge directions
-    inf = like(radius, math.inf)
     zero = like(radius, 0.0)
+    pierces = height_start * height_end <= 0 and inside_face(vertices, normal, sub(pierce, first), slack, zero) \
+        and has_face
+    # 4. the separating axes of a segment and a polygon (the separating-axis test,
+    #    Ericson 5.2.1): n and the unit (b - a) x e_k for each edge.  On each, with the
+    #    polygon's projection [lowest, highest] and the core's [min, max], the core
+    #    leaves upwards by up = highest - min and downwards by down = max - lowest; the
+    #    escape is the least of min(up, down) over the axes (at up == down, the side
+    #    the motion goes), and its direction (a zero axis never counts)
+    inf = like(radius, math.inf)
     escape_depth, escape_axis = inf, (zero, zero, zero)
     longest, longest_squared = (zero, zero, zero), -like(zero, 1.0)
     for k in range(count + 1):
@@ -292,13 +280,19 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
         value = inf if value != value else value
         if value < escape_depth:
             escape_depth, escape_axis = value, axis if prefer_up else (-axis[0], -axis[1], -axis[2])
+    # 5. touching: a piercing core, or one within the radius of the polygon
     touching = pierces or best_distance <= radius
     # no separating axis (point-like polygon or core): leave across the core, else across the longest edge
     fallback = across_axis(direction, along if dot(along, along) > 0 else longest)
     escape = normalize_or(escape_axis, fallback)
+    # 6. a piercing core overlaps by radius + escape depth along the escape direction,
+    #    its contact where the core moved out by that depth is nearest the polygon;
+    #    any other by radius - distance along the separation (the escape direction
+    #    where the separation is zero)
     if pierces:
         moved_out = scale(escape_depth if abs(escape_depth) < inf else zero, escape)
-        _, _, witness, code, index = _nearest_to_polygon(add(start, moved_out), add(end, moved_out), vertices, normal)
+        _, _, witness, code, index = _nearest_to_polygon(add(start, moved_out), add(end, moved_out), vertices,
+                                                         normal, slack)
         normal_out, depth = plus_zero(escape), radius + escape_depth
     else:
         witness, code, index = best_witness, best_code, best_index

@@ -34,8 +34,8 @@ from numba import prange
 from sweeplab.physics.kernels import kernel
 from sweeplab.physics import tolerance
 from sweeplab.physics.closest import clip01
-from sweeplab.physics.core import EDGE, VERTEX
-from sweeplab.physics.geometry import add, cross, dot, largest_magnitude, like, maximum, row, scale, sqrt, sub
+from sweeplab.physics.core import EDGE, VERTEX, inside_face, newell_vector, rounding_of
+from sweeplab.physics.geometry import add, dot, largest_magnitude, like, maximum, row, scale, sqrt, sub
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.mesh_edges import MeshEdges, mesh_edges
 from sweeplab.physics.result import SweepResult, answer_dtype, lane_result
@@ -509,8 +509,7 @@ def polytope_triangle(query, triangle):
     """A polytope against a leaf's ``triangle`` (3, 3): the separating axis test over
     time and where the features touch (``physics.sweep.sat``)."""
     normal, edges = query.triangle_normal, query.triangle_edges
-    first = row(triangle, 0)
-    newell = cross(sub(row(triangle, 1), first), sub(row(triangle, 2), first))  # Newell's, from vertex 0
+    newell = newell_vector(triangle)
     length = sqrt(dot(newell, newell))
     for k in range(3):
         normal[0, k] = newell[k] / length if length > 0 else like(length, 0.0)
@@ -570,6 +569,10 @@ def over_the_flat_surface(query, face, code, index, point, t):
     from the side, and its raw normal is the true one."""
     points, direction, vertices, faces = query.points, query.direction, query.vertices, query.faces
     neighbor, face_normals, largest = query.neighbor, query.face_normal, query.largest
+    # 1. the core's point nearest the contact at time t: a ball's center; a polytope's
+    #    contact point; on a capsule's core a + s (b - a), s = clip01((p - a) . (b - a) /
+    #    |b - a|^2) (the closest point of a segment, Ericson, Real-Time Collision
+    #    Detection (2005), 5.1.2)
     start = add(row(points, 0), scale(t, direction))
     nearest = start  # a ball's center
     if query.kind == POLYTOPE:  # it touches the mesh at the contact point
@@ -579,23 +582,24 @@ def over_the_flat_surface(query, face, code, index, point, t):
         length_squared = dot(along, along)
         s = dot(sub(point, start), along) / length_squared if length_squared > 0 else like(t, 0.0)
         nearest = add(start, scale(clip01(s), along))
-    slack = like(t, tolerance.COORDINATE_ROUNDING_ULPS) * like(t, 2.220446049250313e-16) * (
-        largest + largest_magnitude(nearest))
+    # 2. the margin: the rounding of the mesh's largest |coordinate| plus the point's,
+    #    in the lane's dtype
+    margin = rounding_of(largest + largest_magnitude(nearest))
+    # 3. over the face, the neighbour across edge ``index``, or (a vertex: edges index
+    #    and index - 1 meet there) the neighbour across edge index - 1 = index + 2 mod 3:
+    #    inside the triangle up to the margin (``inside_face``; a zero-area face, with
+    #    its zero normal, has no surface to be over)
+    corners = np.empty((3, 3), vertices.dtype)
     for candidate in range(3):
         other = face if candidate == 0 else neighbor[face, index] if candidate == 1 else (
             neighbor[face, (index + 2) % 3] if code == VERTEX else -1)
         if other < 0:
             continue
-        normal = (face_normals[other, 0], face_normals[other, 1], face_normals[other, 2])
-        inside = True
         for j in range(3):
-            corner = (vertices[faces[other, j], 0], vertices[faces[other, j], 1], vertices[faces[other, j], 2])
-            next_index = faces[other, (j + 1) % 3]
-            following = (vertices[next_index, 0], vertices[next_index, 1], vertices[next_index, 2])
-            edge = sub(following, corner)
-            if not dot(cross(edge, sub(nearest, corner)), normal) >= -slack * sqrt(dot(edge, edge)):
-                inside = False
-        if inside:
+            for k in range(3):
+                corners[j, k] = vertices[faces[other, j], k]
+        normal = (face_normals[other, 0], face_normals[other, 1], face_normals[other, 2])
+        if inside_face(corners, normal, sub(nearest, row(corners, 0)), like(margin, 0.0), margin):
             return True
     return False
 

@@ -193,6 +193,7 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
     plus the radius, outward (the faces alone would only see the radius, and a core on
     a face could leave into the solid).  Returns (answer, face index).  Bounding balls
     skip what cannot touch (``bounds``)."""
+    # 1. bounding balls that never meet over [0, 1] skip the rest
     core_center, core_radius = bounding_ball(points)
     solid_center, solid_radius = bounding_ball(vertices)
     if not may_touch(core_center, core_radius + radius, direction, solid_center, solid_radius):
@@ -201,6 +202,9 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
     triangle = np.empty((3, 3), vertices.dtype)
     nan = like(radius, math.nan)
     best, best_triangle = miss(radius), -1
+    # 2. the rounded core against every fan triangle of the faces, by the exact sphere or
+    #    capsule kernel; the first by the mesh walk's rule (``ranks_before``: smaller t,
+    #    then deeper, then face, edge, vertex, then the lower triangle)
     start, end = row(points, 0), row(points, points.shape[0] - 1)
     for k in range(corners.shape[0]):
         for corner in range(3):
@@ -212,6 +216,8 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
             answer = capsule_polygon(start, end, radius, direction, triangle, ignore_separating)
         if ranks_before(answer, k, best, best_triangle):
             best, best_triangle = answer, k
+    # 3. the triangle's feature as the hull's: its face, the hull edge under a triangle
+    #    edge (a fan diagonal is inside the face), the hull vertex
     t, point, normal, depth, code, local, = best
     face = -1
     if best_triangle >= 0:
@@ -221,7 +227,10 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
             code = FACE  # a fan diagonal lies inside its face
         index = corners[best_triangle, local] if code == VERTEX else hull_edge if code == EDGE else face
         best = (t, point, normal, depth, code, index)
-    # the core in (or on) the solid: SAT of the core (a point or a segment) against it, still
+    # 4. the core in (or on) the solid: the separating axis test of the still core (a
+    #    point or a segment) against it (``sat_sweep``, at t = 0): overlapping there, the
+    #    answer is t = 0 with depth = SAT depth (0 if only touching) + radius along the
+    #    SAT normal
     no_normals = np.empty((0, 3), vertices.dtype)
     core_edges = np.empty((points.shape[0] - 1, 3), vertices.dtype)
     if points.shape[0] == 2:
@@ -237,7 +246,8 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
         return best, face
     if ignore_separating and dot(direction, inside_normal) >= 0:
         return miss(radius), -1
-    # where the core, moved out along the normal, touches: the capsule's surface touches there too
+    # 5. where the core, moved out along the normal, touches: the capsule's surface touches
+    #    there too
     witness, code, index, best_face, _, _ = contact_features(points, core_ends, vertices, edge_ends, normals,
                                                              normals.shape[0], 3, still, zero, inside_normal,
                                                              tolerance.HULL_RTOL)

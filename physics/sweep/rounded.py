@@ -38,8 +38,12 @@ def ball_entry_time(offset, direction, radius):
 
     The quadratic ``|d|^2 t^2 + 2 (m.d) t + |m|^2 - r^2`` takes its discriminant from
     the perpendicular distance of the line, ``|d|^2 (r^2 - |m_perp|^2)``: no
-    ``b^2 - 4ac`` cancellation at a graze.  An infinite cylinder is this ball in the
-    plane square to its axis: pass the offset and direction without their axial parts.
+    ``b^2 - 4ac`` cancellation at a graze; and its entry root is the smaller-magnitude
+    one, c / q, with no cancellation either (``solve.first_nonpositive_time``).  These
+    are the two reformulations of Haines, Günther and Akenine-Möller, "Precision
+    Improvements for Ray/Sphere Intersection", Ray Tracing Gems (2019), chapter 7.  An
+    infinite cylinder is this ball in the plane square to its axis: pass the offset
+    and direction without their axial parts.
 
     An offset whose square underflows (|m| < ~1e-154, beside coordinates of ~1) reads
     as inside (t = 0) when r^2 underflows too: such a lane is solved again scaled, m
@@ -81,7 +85,10 @@ def _entry_time(offset, offset_squared, direction, radius):
 def slab_entry_time(height, rate, radius):
     """First t in [0, 1] with ``|height + t rate| <= radius``: a point approaching a
     plane at signed ``height`` with speed ``rate`` along its normal (a still one is
-    always inside or never)."""
+    always inside or never).  The two planes at +-radius are entered at
+    t = (+-radius - height) / rate; the slab holds the point between them (Ericson,
+    Real-Time Collision Detection (2005), 5.5.3, a moving sphere against a plane, for
+    a two-sided plane)."""
     if rate != 0:
         first, second = (-radius - height) / rate, (radius - height) / rate
         return first_time_in(minimum(first, second), maximum(first, second))

@@ -114,9 +114,10 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
 
     On every candidate axis the projections of A (moving at ``dot(d, axis)``) and B
     overlap during an interval of t; they touch first at the latest entry over all
-    axes, and miss when that is after the earliest exit or 1.  At t = 0 the axis of
-    least penetration is the minimum translation (its depth and direction).
-    ``trace`` (axes (K, 3), kinds, enter, exit arrays) records every axis when long
+    axes, and miss when that is after the earliest exit or 1 (the separating-axis test
+    for moving convex objects, Ericson, Real-Time Collision Detection (2005), 5.5.2).
+    At t = 0 the axis of least penetration is the minimum translation (its depth and
+    direction).  ``trace`` (axes (K, 3), kinds, enter, exit arrays) records every axis when long
     enough; untraced, the test stops at the first axis that separates the pair over
     all of [0, 1] (the chosen axis is then -1).  A penetration is measured only on
     axes that overlap at t = 0 (the minimum translation needs every axis to)."""
@@ -131,11 +132,16 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
     trace_axes, trace_kinds, trace_enter, trace_exit = trace
     traced = len(trace_kinds) > 0
     for k in range(axis_count(a_normals, a_edges, b_normals, b_edges, motion_axes)):
+        # 1. axis L and the projections [low_a, high_a] of A at t = 0 and [low_b, high_b]
+        #    of B; A's moves at v = L . d
         axis, kind = candidate_axis(k, a_normals, a_edges, b_normals, b_edges, direction, perpendicular)
         is_axis = axis[0] != 0 or axis[1] != 0 or axis[2] != 0
         low_a, high_a = _extent(axis, a_vertices)
         low_b, high_b = _extent(axis, b_vertices)
         speed = dot(axis, direction)
+        # 2. they overlap while low_b - high_a <= t v <= high_b - low_a: for v != 0 from
+        #    min to max of (low_b - high_a) / v and (high_b - low_a) / v; for v = 0 always
+        #    or never; a zero axis never separates
         overlapping_now = low_a <= high_b and high_a >= low_b
         if not is_axis:
             enter, leave_k = -inf, inf
@@ -144,11 +150,15 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
         else:
             towards, away = (low_b - high_a) / speed, (high_b - low_a) / speed
             enter, leave_k = minimum(towards, away), maximum(towards, away)
+        # 3. every axis overlapping at once: the latest entry and earliest exit so far
+        #    (and the axis of the latest entry: the contact normal)
         if leave_k < leave or (leave_k == leave and enter == leave_k):
             instant = enter == leave_k
         entry, leave = maximum(entry, enter), minimum(leave, leave_k)
         if enter > last_enter or k == 0:
             last, last_enter = k, enter
+        # 4. at t = 0 the penetration along the unit axis, the lesser of the two ways out:
+        #    min(high_b - low_a, high_a - low_b) / |L|; the least over the axes is the depth
         if overlapping_now:
             axis_length = length(axis)
             penetration = minimum((high_b - low_a) / axis_length, (high_a - low_b) / axis_length) if is_axis else inf
@@ -160,6 +170,9 @@ def sat_sweep(a_vertices, a_normals, a_edges, b_vertices, b_normals, b_edges, mo
         if not traced and not _overlap_in_time(entry, leave, instant):  # separated over [0, 1]: a miss
             nan = like(zero, math.nan)
             return nan, (nan, nan, nan), nan, -1
+    # 5. a hit where [latest entry, earliest exit] meets [0, 1]: at t = 0 (entry <= 0) the
+    #    least penetration's axis, pointing the shorter way out from B towards A; later,
+    #    the latest entry's axis, against the motion
     hit = _overlap_in_time(entry, leave, instant)
     at_start = hit and entry <= 0
     chosen = least if at_start else last

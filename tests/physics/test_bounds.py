@@ -6,6 +6,7 @@ to a triangle at its vertex): there the slack must let the exact test run."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -15,7 +16,8 @@ from hypothesis import strategies as st
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Segment, Sphere, Triangle, sweep
 from sweeplab.physics.core import bounding_ball
-from sweeplab.physics.sweep.bounds import SLACK_ULPS, may_touch
+from sweeplab.physics.sweep.bounds import may_touch
+from sweeplab.physics.tolerance import BOUNDS_SLACK_ULPS, SQUARING_LIMIT
 from sweeplab.physics.sweep.rounded import ball_entry_time
 from tests.physics.expect import assert_hit
 from tests.physics.rational import rational
@@ -93,15 +95,29 @@ def test_boxes_face_to_face_at_the_end_of_the_motion():
 def test_widened_balls_meeting_exactly_at_the_end_of_the_motion_may_touch():
     """``may_touch``'s entry test ``<= 1`` at its threshold.  Balls of radius 0.5, one at
     the origin moving by (1, 0, 0), the other at (x, 0, 0): the reach 1 is widened by
-    ``SLACK_ULPS`` ulps of the scale (x + 2), 9.09e-13, and x = 2.0000000000009095 is
-    where the widened balls meet at t = 1.0 exactly (computed): kept; one float
+    ``BOUNDS_SLACK_ULPS`` ulps of the scale (x + 2), 9.09e-13, and x = 2.0000000000009095
+    is where the widened balls meet at t = 1.0 exactly (computed): kept; one float
     farther they never meet in [0, 1]: skipped; one float nearer: kept."""
     at = 2.0000000000009095
     scale = at + 2
-    assert at - 2 == pytest.approx(SLACK_ULPS * np.finfo(float).eps * scale, rel=1e-3)
-    assert ball_entry_time((-at, 0.0, 0.0), (1.0, 0.0, 0.0), 1.0 + SLACK_ULPS * np.finfo(float).eps * scale) == 1.0
+    widening = BOUNDS_SLACK_ULPS * np.finfo(float).eps * scale
+    assert at - 2 == pytest.approx(widening, rel=1e-3)
+    assert ball_entry_time((-at, 0.0, 0.0), (1.0, 0.0, 0.0), 1.0 + widening) == 1.0
     for x, kept in ((np.nextafter(at, 0), True), (at, True), (np.nextafter(at, 3), False)):
         assert may_touch((0.0, 0.0, 0.0), 0.5, (1.0, 0.0, 0.0), (float(x), 0.0, 0.0), 0.5) == kept, x
+
+
+@pytest.mark.parametrize("x, kept", [
+    (np.nextafter(SQUARING_LIMIT, 0), False),  # one float inside: tested, and far apart
+    (SQUARING_LIMIT, True),                    # at it: never skipped
+    (np.nextafter(SQUARING_LIMIT, math.inf), True),
+])
+def test_no_skip_at_the_squaring_limit(x, kept):
+    """``may_touch``'s ``scale < SQUARING_LIMIT`` at its threshold: two still points
+    (radius 0) at 0 and x, whose scale is x.  Below the limit the test runs and skips
+    them (x apart, reach 1024 ulps of x); at or beyond it, where squares may overflow,
+    it keeps them for the exact test.  (With ``<=`` the one at the limit was skipped.)"""
+    assert may_touch((0.0, 0.0, 0.0), 0.0, (0.0, 0.0, 0.0), (float(x), 0.0, 0.0), 0.0) == kept
 
 
 @pytest.mark.parametrize("a, b, radius, center, direction", [
@@ -119,7 +135,7 @@ def test_sphere_grazing_a_segment_end_along_its_bounding_ball(a, b, radius, cent
     to the segment: it grazes b exactly where it grazes the segment's bounding ball
     (center (a + b) / 2, radius |b - a| / 2), at t = 0.5.  Exactly (rationals) the
     closest approach is within the radius: a hit.  The bounding-ball test rounds
-    the other way here: without its ``SLACK_ULPS`` widening it skipped the pair (a
+    the other way here: without its ``BOUNDS_SLACK_ULPS`` widening it skipped the pair (a
     miss; 28 of 300 such end grazes flipped)."""
     assert exact_min_distance_squared(center, direction, b) <= Fraction(radius) ** 2
     found = sweep(Sphere(center, radius), Segment(a, b), direction)

@@ -6,7 +6,8 @@ import math
 import numpy as np
 
 from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, core_rounding, edge_count, face_normal,
-                                   inside_face, is_within_rounding, widest_feature)
+                                   inside_face, is_within_rounding, newell_normal, newell_vector,
+                                   widest_feature)
 
 TRIANGLE = np.array([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
@@ -31,10 +32,10 @@ def test_bounding_ball_and_rounding():
 
 def test_inside_face_counts_the_boundary():
     normal, slack = (0.0, 0.0, 1.0), 1e-9
-    assert inside_face(TRIANGLE, normal, (0.5, 0.25, 7.0), slack)
-    assert inside_face(TRIANGLE, normal, (1.0, 0.0, 0.0), slack)  # on edge 0
-    assert not inside_face(TRIANGLE, normal, (1.0, 0.6, 0.0), slack)
-    assert not inside_face(TRIANGLE, (0.0, 0.0, 0.0), (0.5, 0.25, 0.0), slack)  # no face
+    assert inside_face(TRIANGLE, normal, (0.5, 0.25, 7.0), slack, 0.0)
+    assert inside_face(TRIANGLE, normal, (1.0, 0.0, 0.0), slack, 0.0)  # on edge 0
+    assert not inside_face(TRIANGLE, normal, (1.0, 0.6, 0.0), slack, 0.0)
+    assert not inside_face(TRIANGLE, (0.0, 0.0, 0.0), (0.5, 0.25, 0.0), slack, 0.0)  # no face
 
 
 def test_widest_feature_face_longest_edge_or_vertex():
@@ -78,9 +79,37 @@ def test_an_edge_no_longer_than_the_slack_does_not_bound_the_face():
     only.  With a slack of 1 (at) or one float more the edge does not bound the face:
     inside; one float less it does: outside.  (With ``>=`` the first was outside.)"""
     beyond_edge_2 = (-0.1, 0.5, 0.0)
-    assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, 1.0)
-    assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, math.nextafter(1.0, 2))
-    assert not inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, math.nextafter(1.0, 0))
+    assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, 1.0, 0.0)
+    assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, math.nextafter(1.0, 2), 0.0)
+    assert not inside_face(TRIANGLE, (0.0, 0.0, 1.0), beyond_edge_2, math.nextafter(1.0, 0), 0.0)
+
+
+def test_inside_face_margin_at_its_threshold():
+    """``inside_face``'s ``>= -margin |edge|`` at its threshold: (1, -0.25, 0) lies 0.25
+    outside edge 0 (the 2 long edge along x); with a margin of 0.25 (at) or one float
+    more it counts as inside, one float less it does not.  (With ``>`` the first was
+    outside.)"""
+    below_edge_0 = (1.0, -0.25, 0.0)
+    assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), below_edge_0, 0.0, 0.25)
+    assert inside_face(TRIANGLE, (0.0, 0.0, 1.0), below_edge_0, 0.0, math.nextafter(0.25, 1))
+    assert not inside_face(TRIANGLE, (0.0, 0.0, 1.0), below_edge_0, 0.0, math.nextafter(0.25, 0))
+
+
+def test_newell_vector_is_twice_the_area_along_the_winding_normal():
+    assert newell_vector(TRIANGLE) == (0.0, 0.0, 2.0)
+    far_square = np.array([[1e6, 1e6, 5.0], [1e6 + 2, 1e6, 5.0], [1e6 + 2, 1e6 + 2, 5.0], [1e6, 1e6 + 2, 5.0]])
+    assert newell_vector(far_square) == (0.0, 0.0, 8.0)  # offsets from vertex 0: exact far from the origin
+    assert newell_vector(far_square[::-1].copy()) == (0.0, 0.0, -8.0)
+
+
+def test_newell_normal_of_offsets_from_vertex_0_is_newell_vector_bit_for_bit():
+    """The NumPy Newell sum (arrays of polygons) and the kernels' are one sum."""
+    rng = np.random.default_rng(1)
+    for count in (3, 4, 7):
+        polygons = rng.normal(size=(50, count, 3)) * 10.0 ** rng.uniform(-3, 3, (50, 1, 1))
+        batch = newell_normal(polygons - polygons[:, :1])
+        for polygon, expected in zip(polygons, batch, strict=True):
+            assert newell_vector(polygon) == tuple(expected.tolist())
 
 
 def test_length_at_and_beyond_the_smallest_normal_square():

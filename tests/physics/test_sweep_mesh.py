@@ -376,6 +376,37 @@ def test_regression_internal_edge_rule_only_where_the_core_is_over_the_flat_surf
                face_index=0)
 
 
+def _over_the_flat_surface(dtype, below):
+    """``mesh.over_the_flat_surface`` for a ball centred at (0.5, -below, 0) touching the
+    shared (internal) edge 1 of face 0, (0, 0, 0)-(1, 0, 0)-(0, 1, 0), whose neighbour
+    face 1 is (1, 0, 0)-(1, 1, 0)-(0, 1, 0): in ``dtype``, every array as a walk has it."""
+    mesh = TriangleMesh(np.array([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0], [1.0, 1, 0]], dtype), [[0, 1, 2], [1, 3, 2]])
+    assert mesh_edges_of(mesh).internal[0].tolist() == [False, True, False]
+    arrays = mesh_module._walk_arrays(mesh, np.dtype(dtype))[1]
+    zero, no_rows = dtype(0.0), np.empty((0, 3), dtype)
+    center = np.array([[0.5, -below, 0.0]], dtype)
+    query = mesh_module.CoreQuery(BALL, center, dtype(0.5), (zero, zero, zero), (zero, zero, zero), dtype(0.5),
+                                  no_rows, no_rows, np.empty((0, 2), np.int64), False, 0.0, False, False, *arrays,
+                                  np.empty((1, 3), dtype), np.empty((3, 3), dtype))
+    return mesh_module.over_the_flat_surface(query, 0, mesh_module.EDGE, 1, (dtype(0.5), zero, zero), zero)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_over_the_flat_surface_up_to_the_rounding_of_the_lanes_dtype(dtype):
+    """The ball's center lies ``below`` outside face 0's edge 0 (and outside face 1):
+    it counts as over the flat surface up to the rounding of the coordinates,
+    ``COORDINATE_ROUNDING_ULPS`` ulps of the lane's dtype of the largest |vertex| (1)
+    plus the center's (0.5): 1.5 * 64 * 2^-52 in float64, 1.5 * 64 * 2^-23 in float32.
+    At it and one float inside: over; one float outside: not.  (The margin used
+    float64's epsilon for float32 lanes too: there, a center 1e-6 off, well within
+    float32's rounding of 1.1e-5, counted as beside the surface.)"""
+    margin = dtype(1.5 * tolerance.COORDINATE_ROUNDING_ULPS * np.finfo(dtype).eps)
+    assert _over_the_flat_surface(dtype, margin)
+    assert _over_the_flat_surface(dtype, np.nextafter(margin, dtype(0)))
+    assert not _over_the_flat_surface(dtype, np.nextafter(margin, dtype(1)))
+    assert _over_the_flat_surface(dtype, dtype(0.0))
+
+
 # --- a single sweep walks on arrays kept with the mesh ---------------------------------
 
 def lane(batch: SweepResult, i: int) -> SweepResult:

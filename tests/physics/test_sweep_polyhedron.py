@@ -129,6 +129,25 @@ def test_a_posed_hull_is_the_moved_hull_with_its_features_kept(rotation, transla
         assert abs(float(found.t) - float(expected.t)) <= 1e-12
 
 
+@pytest.mark.parametrize("stretch, accepted", [
+    (1.0000004, True),                                       # inside: R R^T - I = 8.0e-7
+    (1.0000004999998748, True),                              # the last float inside: 9.999999997e-7
+    (float(np.nextafter(1.0000004999998748, 2)), False),     # the first outside: 1.0000000001e-6
+])
+def test_posed_rotation_orthonormal_to_the_tolerance(stretch, accepted):
+    """``posed``'s check |R R^T - I| <= ``POSED_ROTATION_ATOL`` (1e-6) at its threshold:
+    diag(s, 1, 1) has R R^T - I = s^2 - 1, and no float s gives exactly 1e-6, so the
+    last s inside and the first outside stand for it.  (With the constant x10 the
+    last one was accepted too.)"""
+    assert tolerance.POSED_ROTATION_ATOL == 1e-6
+    box, rotation = ConvexPolyhedron.box([1.0, 1.0, 1.0]), np.diag([stretch, 1.0, 1.0])
+    if accepted:
+        assert box.posed(rotation).vertices.shape == box.vertices.shape
+    else:
+        with pytest.raises(ValueError, match=r"rotation must be .* \(to 1e-06\)"):
+            box.posed(rotation)
+
+
 def test_regression_posed_float32_corners_come_out_float64_as_moved_gives():
     """Review find: ``posed`` rounded a float32 hull's moved corners back to float32:
     1.78e-3 off at 2e5 from the origin, where ``moved`` gives float64 and is exact."""
