@@ -10,6 +10,7 @@ from imgui_bundle import imgui, implot
 
 from sweeplab.physics.traversal import LEAF_HIT, STATUS_NAMES
 from sweeplab.editor import Editor
+from sweeplab.ui.drawn import remember
 from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
 
 PLOT_SAMPLES = 400
@@ -45,10 +46,13 @@ def lesson_panel(editor: Editor) -> None:
         imgui.same_line()
         imgui.text(f"step {editor.lesson_step + 1} of {steps}")
         imgui.same_line()
-        if imgui.button("Next >") and editor.lesson_step < steps - 1:
+        next_step = imgui.button("Next >")
+        remember("lesson next")
+        if next_step and editor.lesson_step < steps - 1:
             editor.show_step(editor.lesson_step + 1)
         imgui.separator()
         imgui.text_wrapped(lesson.steps[editor.lesson_step].text)
+        remember("lesson text")
         imgui.separator()
         try:
             PICTURES.get(lesson.picture, lambda editor: None)(editor)
@@ -129,6 +133,7 @@ def _walk_picture(editor: Editor) -> None:
     total = len(trace.node)
     steps = total if display.walk_steps is None else min(display.walk_steps, total)
     changed, steps = imgui.slider_int("node tests so far", steps, 0, total)
+    remember("lesson walk slider")
     if changed:
         editor.mesh_display = dataclasses.replace(display, walk_steps=steps, bvh_depth=display.bvh_depth or 0)
     counts = np.bincount(trace.status[:steps], minlength=len(STATUS_NAMES))

@@ -9,6 +9,7 @@ from imgui_bundle import imgui
 from sweeplab.editor import Editor
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.ui.commands import COMMANDS, GESTURES
+from sweeplab.ui.drawn import remember, remember_rect
 from sweeplab.ui.state import PanelState
 from sweeplab.view import model as view_model
 
@@ -45,8 +46,10 @@ def shortcuts_panel(state: PanelState, size: tuple[int, int]) -> None:
         rows = [(command.key_label(), f"{command.menu}: {command.label}") for command in COMMANDS if command.keys]
         for keys, description in rows + list(GESTURES):
             imgui.text(keys)
+            remember(f"shortcut {description} keys")
             imgui.same_line(200)
             imgui.text_disabled(description)
+            remember(f"shortcut {description}")
     imgui.end()
 
 LEGEND = (
@@ -77,6 +80,8 @@ def legend(state: PanelState) -> None:
     flags = (imgui.WindowFlags_.no_decoration | imgui.WindowFlags_.always_auto_resize | imgui.WindowFlags_.no_docking
              | imgui.WindowFlags_.no_focus_on_appearing | imgui.WindowFlags_.no_nav | imgui.WindowFlags_.no_inputs)
     if imgui.begin("##legend", None, flags)[0] and imgui.begin_table("##legend columns", 2):
+        low, size = imgui.get_window_pos(), imgui.get_window_size()
+        remember_rect("legend", (low.x, low.y, low.x + size.x, low.y + size.y), (x, y, x + width, y + height))
         for color, meaning in LEGEND:
             imgui.table_next_column()
             imgui.color_button(f"##{meaning}", (*color[:3], 1.0), imgui.ColorEditFlags_.no_tooltip, (10, 10))

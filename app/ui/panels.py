@@ -12,6 +12,7 @@ from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
 from sweeplab.scene.shape_kinds import KINDS
+from sweeplab.ui.drawn import remember
 from sweeplab.ui.dialogs import copy_test_dialog, path_dialog, restore_dialog, unsaved_dialog
 from sweeplab.ui.fields import committed_text, exact_number_field, remember_rect, vector_field
 from sweeplab.ui.gizmo import gizmo_handles
@@ -117,6 +118,7 @@ def inspector(editor: Editor) -> None:
             imgui.text_disabled("select a shape")
         imgui.separator()
         changed, direction = vector_field("direction", scene.direction)
+        remember("inspector direction label")
         if changed:
             editor.set_direction(direction)
     imgui.end()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
+from sweeplab.ui.drawn import remember
 from sweeplab.playground.run import DYNAMIC_KINDS
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
@@ -92,6 +93,8 @@ def _save_step(editor: Editor, state: PlaygroundState) -> None:
     state.fixture_directory = imgui.input_text("folder", state.fixture_directory)[1]
     imgui.same_line()
     body = editor.scene.moving
-    if imgui.button("Save the last step as a fixture") and body is not None:
+    save = imgui.button("Save the last step as a fixture")
+    remember("playground save")
+    if save and body is not None:
         editor.save_step_fixture(body, state.fixture_directory, f"playground-{body}-{editor.playground.world.time:.4f}"
                                  .replace(".", "_"))

@@ -7,6 +7,7 @@ from imgui_bundle import imgui
 from sweeplab.editor import Editor
 from sweeplab.engines import ADAPTERS
 from sweeplab.ui.commands import copy_as_pytest
+from sweeplab.ui.drawn import remember
 from sweeplab.view.reports import TargetReport
 
 
@@ -136,7 +137,9 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
                     imgui.table_set_column_index(column)
                     if differs:
                         imgui.push_style_color(imgui.Col_.text, DIFFERS)
-                    if imgui.selectable(f"{text}##{column}", False)[0] and text:
+                    copied = imgui.selectable(f"{text}##{column}", False)[0]
+                    remember(f"results {report.name} {columns[column]}", text)
+                    if copied and text:
                         imgui.set_clipboard_text(text)
                         editor.message = f"copied {text}"
                     if differs:

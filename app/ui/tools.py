@@ -9,6 +9,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
+from sweeplab.ui.drawn import remember
 from sweeplab.ui.fields import exact_number_field
 from sweeplab.scene.fixture import PRECISIONS, SOURCES
 from sweeplab.view.scan import DIRECTION, ScanResult, ScanSpec, parameter_choices, run_scan
@@ -220,13 +221,17 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
         state.scan_parameter = imgui.combo("parameter", state.scan_parameter, [c[2] for c in choices])[1]
         imgui.set_next_item_width(140)
         changed, epsilon = exact_number_field("+- epsilon", state.scan_epsilon)
+        remember("scan epsilon")
         if changed:
             state.scan_epsilon = abs(epsilon)
         imgui.same_line()
         imgui.set_next_item_width(120)
         state.scan_steps = max(2, min(imgui.input_int("steps", state.scan_steps)[1], 100_000))
+        remember("scan steps")
         imgui.same_line()
-        if imgui.button("Scan"):
+        scan = imgui.button("Scan")
+        remember("scan button")
+        if scan:
             parameter, component, _ = choices[state.scan_parameter]
             spec = ScanSpec(targets[state.scan_target], varied_names[state.scan_varied], parameter, component,
                             state.scan_epsilon, state.scan_steps)
