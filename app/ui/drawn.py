@@ -9,8 +9,9 @@ text of its own) and ``region_right`` where the region it was laid out in ends o
 the right (a table cell's: its column's edge, wherever the table is scrolled), so
 a cell's text is cut by its column where ``rect[0] + text_width > region_right``.
 ``frame`` is ImGui's frame count when it was drawn: an item of a panel hidden behind
-another tab keeps its old frame.  Read by ``tests/app/layout_driver.py``; the editor
-never reads it.
+another tab keeps its old frame (an item of a window ImGui lays out but hides this
+frame, as it does a window appearing behind another tab, is not remembered).  Read
+by ``tests/app/layout_driver.py``; the editor never reads it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ point t"``)."""
 def remember(name: str, text: str = "") -> None:
     """Remember the last item drawn as ``name``, with the width of ``text`` (its text
     as drawn, for an item wider or narrower than its text)."""
+    if imgui.internal.get_current_window().hidden:
+        return
     low, high = imgui.get_item_rect_min(), imgui.get_item_rect_max()
     draw_list = imgui.get_window_draw_list()
     clip_low, clip_high = draw_list.get_clip_rect_min(), draw_list.get_clip_rect_max()

@@ -54,7 +54,8 @@ def vector_field(label: str, value) -> tuple[bool, list[float]]:
     """Three exact number fields on one row; returns (changed as a field is left, values)."""
     values, changed = list(value), False
     imgui.push_id(label)
-    width = (imgui.get_content_region_avail().x - 60) / 3
+    spacing = imgui.get_style().item_spacing.x  # between the fields, and before the label
+    width = (imgui.get_content_region_avail().x - imgui.calc_text_size(label).x - 3 * spacing) / 3
     for axis in range(3):
         imgui.set_next_item_width(width)
         edited, number = exact_number_field(f"##{axis}", values[axis])

@@ -11,6 +11,7 @@ from imgui_bundle import imgui, implot
 from sweeplab.physics.traversal import LEAF_HIT, STATUS_NAMES
 from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
+from sweeplab.ui.fit import fill_row, label_room
 from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
 
 PLOT_SAMPLES = 400
@@ -83,6 +84,7 @@ def _inflate_picture(editor: Editor) -> None:
     moving, target = editor.scene.object(editor.scene.moving), object_named(editor.scene, "sphere")
     total = float(moving.params["radius"]) + float(target.params["radius"])
     share = 1 - float(target.params["radius"]) / total if total > 0 else 0.0
+    fill_row(label_room("radius moved onto the ball"))
     changed, share = imgui.slider_float("radius moved onto the ball", share, 0.0, 1.0)
     if changed:
         scene = inflated(editor.scene, share)
@@ -132,6 +134,7 @@ def _walk_picture(editor: Editor) -> None:
     trace, display = report.mesh.trace, editor.mesh_display
     total = len(trace.node)
     steps = total if display.walk_steps is None else min(display.walk_steps, total)
+    fill_row(label_room("node tests so far"))
     changed, steps = imgui.slider_int("node tests so far", steps, 0, total)
     remember("lesson walk slider")
     if changed:

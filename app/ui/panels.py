@@ -22,7 +22,8 @@ from sweeplab.ui.meshes import draw_axes_panel, draw_mesh_panel, source_field
 from sweeplab.ui.lessons import lesson_panel
 from sweeplab.ui.playground import playground_panel
 from sweeplab.ui.queries import queries_panel
-from sweeplab.ui.overlays import compiling_overlay, labels, legend, shortcuts_panel, status_line
+from sweeplab.ui.legend import legend
+from sweeplab.ui.overlays import compiling_overlay, labels, shortcuts_panel, status_line
 from sweeplab.ui.results import path_hits_panel, results_panel
 from sweeplab.ui.state import PanelState
 from sweeplab.ui.tools import draw_tools
@@ -43,10 +44,10 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     results_panel(editor, size)
     path_hits_panel(editor)
     queries_panel(editor, state)
-    lesson_panel(editor)
     playground_panel(editor, state.playground)
     draw_mesh_panel(editor, size)
     draw_axes_panel(editor, size)
+    lesson_panel(editor)  # after the panels its scene brings: an opened lesson's tab stays in front
     if state.show_help:
         shortcuts_panel(state, size)
     path_dialog(editor, state)
@@ -54,7 +55,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     gizmo_handles(editor, state, size)
     status_line(editor, state)
     if state.show_legend:
-        legend(state)
+        legend(editor, state)
     if state.show_labels:
         labels(editor, state)
     compiling_overlay(editor, size)
