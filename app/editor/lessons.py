@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from sweeplab.view.camera import OrbitCamera
+from sweeplab.view.lessons import show_set, step_changes
 
 
 class Lessons:
@@ -18,11 +19,14 @@ class Lessons:
         self.message = f"lesson {lesson.number}: {lesson.title}"
 
     def show_step(self, number: int) -> None:
-        """Go to step ``number`` (clamped): its selection, camera and display."""
+        """Go to step ``number`` (clamped): its shape parameters (an edit), selection,
+        camera and display."""
         if self.lesson is None:
             return
         self.lesson_step = max(0, min(number, len(self.lesson.steps) - 1))
         step = self.lesson.steps[self.lesson_step]
+        if step_changes(self.scene, step):
+            self.edit(lambda scene: show_set(scene, step))
         if step.select is not None and step.select in self.scene.names():
             self.select(step.select)
         self.mesh_display = dataclasses.replace(self.mesh_display, **{**LESSON_DISPLAY, **step.display})
@@ -35,5 +39,5 @@ class Lessons:
         self.lesson = None
 
 
-LESSON_DISPLAY = {"minkowski": False, "bvh_depth": None, "walk_steps": None}
+LESSON_DISPLAY = {"minkowski": False, "bvh_depth": None, "walk_steps": None, "slide_sweeps": None}
 """What a step shows unless it says otherwise."""
