@@ -74,10 +74,11 @@ def _quadratic_picture(editor: Editor) -> None:
         if found.roots:
             implot.plot_scatter("roots", np.array(found.roots), np.zeros(len(found.roots)))
         implot.end_plot()
-    imgui.text(f"a = {found.a!r}, b = {found.b!r}, c = {found.c!r}")
+    imgui.text_wrapped(f"a = {found.a!r}, b = {found.b!r}, c = {found.c!r}")  # wrapped: whole numbers are long
     imgui.text_wrapped(found.formula())
-    imgui.text(f"roots: {', '.join(repr(r) for r in found.roots) or 'none'};  sweep: "
-               f"{'t = ' + repr(found.t) if found.t is not None else 'miss'}")
+    imgui.text_wrapped(f"roots: {', '.join(repr(r) for r in found.roots) or 'none'};  sweep: "
+                       f"{'t = ' + repr(found.t) if found.t is not None else 'miss'}")
+    remember("lesson roots")
 
 
 def _inflate_picture(editor: Editor) -> None:

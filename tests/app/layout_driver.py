@@ -153,7 +153,8 @@ def lesson_steps(driver: Driver) -> dict:
     settle(driver)
     roots = []
     for _ in range(4):
-        roots.append({"step": editor.lesson_step + 1, "roots": list(quadratic(editor.scene).roots)})
+        roots.append({"step": editor.lesson_step + 1, "roots": list(quadratic(editor.scene).roots),
+                      "roots line": items("lesson roots")["lesson roots"]})
         click_next(driver)
     editor.open_lesson(lesson(8))
     settle(driver)

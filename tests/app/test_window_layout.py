@@ -89,6 +89,7 @@ def test_lesson_pictures_change_with_the_step(tmp_path, gl_context, xvfb):  # no
     observed = layout("lesson_steps", tmp_path, xvfb)
     assert [len(step["roots"]) for step in observed["lesson1"]] == [2, 2, 1, 2]
     assert observed["lesson1"][2]["roots"] == [0.625]  # the graze at y = 1: (8t - 5)^2 + 1 = 1
+    assert all(seen(step["roots line"]) for step in observed["lesson1"]), observed["lesson1"]  # "sweep: t" was cut
     first, slide, corner = observed["lesson8_slide_pixels"]
     assert first > 0 and slide > first and corner > first, observed
     share = 0.01 * observed["lesson8_view_pixels"]
