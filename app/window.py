@@ -135,7 +135,7 @@ def _make_window_class():
             message = self.editor.message
             written = self.editor.autosave()
             if written is not None and self.editor.message == message:
-                self.editor.message = f"autosaved to {written}"
+                self.editor.say(f"autosaved to {written}")
             if self.editor.message != message:
                 self.owe_frames()
 

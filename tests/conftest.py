@@ -5,7 +5,9 @@ Hypothesis draws new examples on every run (so local runs keep exploring); with
 ``HYPOTHESIS_PROFILE=ci`` (``.ci/run``) it draws the same ones every time, so a CI
 verdict is reproducible and a new find cannot block unrelated work
 (``uncompiled``: the same, fewer, for the run with the kernels as Python).  A failure a
-local run finds becomes a hand-worked regression test.  No profile has a deadline:
+local run finds becomes a hand-worked regression test: every profile prints, beside
+the falsifying example, the ``@reproduce_failure(...)`` line that replays it exactly
+(``tests/test_hypothesis_replay.py``).  No profile has a deadline:
 a test's first call loads (or compiles) its kernels, and timings on a shared machine
 prove nothing (speed is measured in ``bench/``).
 """
@@ -17,9 +19,9 @@ import os
 import pytest
 from hypothesis import settings
 
-settings.register_profile("local", deadline=None)
-settings.register_profile("ci", derandomize=True, deadline=None)
-settings.register_profile("uncompiled", derandomize=True, max_examples=10, deadline=None)
+settings.register_profile("local", deadline=None, print_blob=True)
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("uncompiled", derandomize=True, max_examples=10, deadline=None, print_blob=True)
 """For ``NUMBA_DISABLE_JIT=1`` runs (``.ci/run``): the kernels run as Python, ~1000x slower."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "local"))
 

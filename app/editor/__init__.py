@@ -2,12 +2,15 @@
 
 ``selection`` (what is selected, picking, the camera's framing, gizmo modes),
 ``edits`` (commands on the scene and undo), ``nudge`` (by ulps or an epsilon),
-``files`` (open, save, autosave, fixtures), ``queries`` (a query log from another
-engine, one query shown at a time), ``lessons`` (a lesson's scene, step by step), ``playground`` (a rigid-body run);
-the ``Editor`` joins them and holds
-their state and the view it computes.  ``gizmo_motion`` reads ImGuizmo's float32
-drags exactly; ``compiling`` compiles the kernels in the background on a cold
-cache.  No GL and no UI toolkit here: the window and the panels call these
+``files`` (the document: what is open — ``opened``, one value set in one place —
+its history, open, save, autosave, fixtures), ``queries`` (a query log from another
+engine, one query shown at a time), ``lessons`` (a lesson's scene, step by step),
+``playground`` (a rigid-body run).  Each concern owns its state: its ``_init_*``
+sets it and only its module writes it (``Editor.SETTINGS`` lists what the panels
+may set directly; ``tests/app/test_editor_state.py`` checks both).  The ``Editor``
+joins them and owns the view it computes and the status line (``say``).
+``gizmo_motion`` reads ImGuizmo's float32 drags exactly; ``compiling`` compiles the
+kernels in the background on a cold cache.  No GL and no UI toolkit here: the window and the panels call these
 methods, and tests call them directly.  Every edit goes through ``edit``, which
 validates the changed scene by building its physics shapes (an invalid value is
 refused with a message, the scene stays as it was) and records an undo step.
@@ -15,15 +18,12 @@ refused with a message, the scene stays as it was) and records an undo step.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from sweeplab.editor.compiling import KernelCompilation, shape_pairs, start_if_cold
-from sweeplab.physics import kernels
-from sweeplab.physics.kernels import KernelsPending
 from sweeplab.editor.edits import Edits
 from sweeplab.editor.files import Files
 from sweeplab.editor.lessons import Lessons
@@ -31,9 +31,9 @@ from sweeplab.editor.nudge import Nudging
 from sweeplab.editor.playground import Playground
 from sweeplab.editor.queries import Queries
 from sweeplab.editor.selection import Selection
-from sweeplab.scene import autosave
+from sweeplab.physics import kernels
+from sweeplab.physics.kernels import KernelsPending
 from sweeplab.scene.fixture import Fixture, FixtureReport, run_fixture
-from sweeplab.scene.history import SceneHistory
 from sweeplab.scene.model import Scene
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.view.meshes import MeshDisplay
@@ -48,44 +48,49 @@ the user pauses."""
 class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
     """The editor's state: the scene with its history, selection, camera and file."""
 
+    SETTINGS = ("check_reference", "mesh_display", "nudge_by_ulp", "nudge_direction", "nudge_epsilon", "progress")
+    """The attributes the panels and the command line may set directly (checkboxes and
+    fields bound to them); every other attribute is written only by the module of its
+    owner (``tests/app/test_editor_state.py``)."""
+
     def __init__(self, scene: Scene, path: Path | None = None, clock: Callable[[], float] = time.monotonic):
-        self.history = SceneHistory(scene)
-        self.path = path
-        self.selection: list[str] = [scene.moving] if scene.moving is not None else []
-        """Selected shapes, in the order picked; the last is the one the inspector and
-        the gizmo work on (``selected``)."""
+        self._init_files(scene, path, clock)
+        self._init_selection(scene)
+        self._init_nudging()
+        self._init_playground()
+        # The view: the camera, what to draw, and the view model computed from the scene.
         self.camera = OrbitCamera()
-        self.gizmo_operation = "translate"
-        self.end_pose = False
-        self.fixture: Fixture | None = None  # when a fixture is open: its expected answers
-        self.queries: list | None = None  # when a query log is open: its verdicts (``editor.queries``)
-        self.query = None
-        self._query_state = -1
-        self.lesson = None  # when a lesson is open (``editor.lessons``)
-        self.playground = None  # a running playground (``editor.playground``)
-        self.lesson_step = 0
-        self.check_reference = True
-        self.nudge_axis, self.nudge_by_ulp, self.nudge_direction, self.nudge_epsilon = 0, True, False, 1e-12
-        self.fixture_dialog_requested = False
         self.mesh_display = MeshDisplay()
+        self.check_reference = True
         self.message = ""
-        self.saved_state = self.history.state_id
-        self.session = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-        """Names this editor's untitled autosave (``scene.autosave``)."""
-        self.restorable: Path | None = autosave.newer_than_file(path) if path is not None else None
-        """An autosave newer than the open file, offered back until restored or dismissed."""
-        self._clock = clock
-        self._last_autosave = clock()
-        self._autosaved_state = self.saved_state
+        """The status line: what the last command did or why it was refused (``say``)."""
         self._view: ViewModel | None = None
-        self._view_key = None
+        self._view_key: tuple | None = None
         self._view_still = False
+        self._seen_revision, self._last_change = -1, clock()
         self.compilation: KernelCompilation | None = None
         """Kernels compiling in the background on a cold cache (``start_compiling``)."""
         self.progress: Callable[[int, int], None] | None = None
         """Told (done, total) as a view's targets are swept (``sweep_targets``)."""
-        self._seen_revision, self._last_change = -1, clock()
         self.frame_all()
+
+    def say(self, message: str) -> None:
+        """Show ``message`` on the status line (empty: clear it)."""
+        self.message = message
+
+    def show_as(self, display: MeshDisplay, camera: OrbitCamera | None) -> None:
+        """Draw with ``display`` seen from ``camera`` (None: framing the whole scene), as
+        a lesson step says."""
+        self.mesh_display = display
+        if camera is None:
+            self.frame_all()
+        else:
+            self.camera = camera
+
+    def forget_view(self) -> None:
+        """Rebuild the view model on the next ``view`` (the document changed)."""
+        self._view_key = None
+
     # --- state -------------------------------------------------------------
 
     @property
@@ -112,12 +117,6 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
         """The current scene, for reading; edits go through ``edit``."""
         return self.history.current
 
-    @property
-    def dirty(self) -> bool:
-        """Unsaved changes: the scene differs from the one last saved or opened (undo
-        back to it is clean again)."""
-        return self.history.state_id != self.saved_state
-
     def view(self) -> ViewModel:
         """The view model, recomputed (physics included) only when the scene or the
         selection changed, and once more with the reference answers when the scene
@@ -131,15 +130,16 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
                display.traversal, display.contacts, display.minkowski, display.every_hit, display.engines,
                display.walk_steps, display.slide_sweeps, self.engine_answer, self.lesson, self.compilation_generation)
         self._view_still = still
-        if key != self._view_key:
+        view = self._view
+        if view is None or key != self._view_key:
             with kernels.deferred():  # (never waits for the compiler: too large for Python is "pending")
-                self._view = build_view_model(self.history.current, self.selected, float32=still,
+                view = build_view_model(self.history.current, self.selected, float32=still,
                                               reference=still and self.check_reference, display=replace(display),
                                               progress=self.progress, intervals=still,
                                               engine_answer=self.engine_answer,
                                               slide=self.lesson is not None and self.lesson.picture == "slide")
-            self._view_key = key
-        return self._view
+            self._view, self._view_key = view, key
+        return view
 
     def start_compiling(self) -> None:
         """On a cold kernel cache, compile in a background process (``editor.compiling``):

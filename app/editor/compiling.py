@@ -98,7 +98,7 @@ def shape_pairs(scene) -> list[tuple[type, type]]:
     cannot be built are passed over: the view reports them)."""
     if scene.moving is None:
         return []
-    found = []
+    found: list[type | None] = []
     for name in [scene.moving] + [target.name for target in scene.targets()]:
         scene_object = scene.object(name)
         try:

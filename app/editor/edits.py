@@ -10,12 +10,13 @@ from sweeplab.scene.mesh_sources import default_source
 from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, drawn_mesh, random_hull_vertices
 from sweeplab.view.camera import UP
+from sweeplab.editor.parts import EditorParts
 
 SPAWN_ATTEMPTS = 13
 """Places a new shape tries: the camera's target, then steps right and left of it."""
 
 
-class Edits:
+class Edits(EditorParts):
     """The ``Editor``'s commands on the scene (``history``, ``selection``, ``message``)."""
 
     def edit(self, change: Callable[[Scene], None]) -> bool:
@@ -31,10 +32,10 @@ class Edits:
             if not all(np.isfinite(scene.direction)):
                 raise ValueError("direction must be finite")
         except (ValueError, KeyError) as error:
-            self.message = f"not applied: {error}"
+            self.say(f"not applied: {error}")
             return False
         self.history.commit(scene)
-        self.message = ""
+        self.say("")
         return True
 
     def add(self, kind: str) -> None:
@@ -58,8 +59,8 @@ class Edits:
         if bounds is None:
             return to_target
         low, high = bounds[0] + to_target, bounds[1] + to_target
-        others = [drawn_mesh(o.kind, o.params).bounds() for o in self.scene.objects if o.kind != "plane"]
-        others = [box for box in others if box is not None]
+        boxes = [drawn_mesh(o.kind, o.params).bounds() for o in self.scene.objects if o.kind != "plane"]
+        others = [box for box in boxes if box is not None]
         right = np.cross(self.camera.target - self.camera.eye(), UP)
         right = right / np.linalg.norm(right) if np.linalg.norm(right) > 0 else np.array([1.0, 0.0, 0.0])
         step = 1.25 * float(np.max(high - low)) + 1e-3
@@ -116,7 +117,7 @@ class Edits:
 
     def rename(self, old: str, new: str) -> None:
         if not new or new in self.scene.names():
-            self.message = f"not applied: name {new!r} is empty or taken"
+            self.say(f"not applied: name {new!r} is empty or taken")
             return
 
         def change(scene: Scene) -> None:
@@ -190,8 +191,8 @@ class Edits:
 
     def undo(self) -> None:
         self.history.undo()
-        self._keep_selection()
+        self.keep_selection()
 
     def redo(self) -> None:
         self.history.redo()
-        self._keep_selection()
+        self.keep_selection()

@@ -4,39 +4,40 @@ from __future__ import annotations
 
 import dataclasses
 
+from sweeplab.editor.opened import OpenLesson, SceneFile
 from sweeplab.view.camera import OrbitCamera
+from sweeplab.editor.parts import EditorParts
 from sweeplab.view.lessons import show_set, step_changes
 
 
-class Lessons:
-    """The ``Editor``'s open lesson (``lesson``) and its step (``lesson_step``)."""
+class Lessons(EditorParts):
+    """Opening a lesson and stepping through it; the lesson and its step are part of
+    what is open (``opened.OpenLesson``), owned by ``Files``."""
 
     def open_lesson(self, lesson) -> None:
-        self._replace_scene(lesson.scene.copy(), None)
-        self.fixture, self.restorable, self.queries, self.query = None, None, None, None
-        self.lesson, self.lesson_step = lesson, 0
+        self.open_document(lesson.scene.copy(), OpenLesson(lesson))
         self.show_step(0)
-        self.message = f"lesson {lesson.number}: {lesson.title}"
+        self.say(f"lesson {lesson.number}: {lesson.title}")
 
     def show_step(self, number: int) -> None:
         """Go to step ``number`` (clamped): its shape parameters (an edit), selection,
         camera and display."""
-        if self.lesson is None:
+        if not isinstance(self.opened, OpenLesson):
             return
-        self.lesson_step = max(0, min(number, len(self.lesson.steps) - 1))
-        step = self.lesson.steps[self.lesson_step]
+        lesson = self.opened.lesson
+        self.opened.step = max(0, min(number, len(lesson.steps) - 1))
+        step = lesson.steps[self.opened.step]
         if step_changes(self.scene, step):
             self.edit(lambda scene: show_set(scene, step))
         if step.select is not None and step.select in self.scene.names():
             self.select(step.select)
-        self.mesh_display = dataclasses.replace(self.mesh_display, **{**LESSON_DISPLAY, **step.display})
-        if step.camera:
-            self.camera = OrbitCamera.parse(step.camera)
-        else:
-            self.frame_all()
+        camera = OrbitCamera.parse(step.camera) if step.camera else None
+        self.show_as(dataclasses.replace(self.mesh_display, **{**LESSON_DISPLAY, **step.display}), camera)
 
     def close_lesson(self) -> None:
-        self.lesson = None
+        """Keep the lesson's scene as an untitled scene (the Lesson panel closes)."""
+        if isinstance(self.opened, OpenLesson):
+            self.open_document(self.scene, SceneFile(None))
 
 
 LESSON_DISPLAY = {"minkowski": False, "bvh_depth": None, "walk_steps": None, "slide_sweeps": None}

@@ -5,10 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 from sweeplab.scene.shape_kinds import KINDS
+from sweeplab.editor.parts import EditorParts
 
 
-class Nudging:
-    """The ``Editor``'s nudge state (axis, ulp or epsilon, shape or direction) and command."""
+class Nudging(EditorParts):
+    """The ``Editor``'s nudge settings, owned here (the axis; by one ulp or by
+    ``nudge_epsilon``; the selected shape, or the direction with ``nudge_direction``)
+    and the nudge command."""
+
+    def _init_nudging(self) -> None:
+        self.nudge_axis, self.nudge_by_ulp, self.nudge_direction, self.nudge_epsilon = 0, True, False, 1e-12
 
     def set_nudge_axis(self, axis: int) -> None:
         self.nudge_axis = axis

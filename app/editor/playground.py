@@ -7,10 +7,14 @@ from pathlib import Path
 
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
+from sweeplab.editor.parts import EditorParts
 
 
-class Playground:
-    """The ``Editor``'s playground run (``playground``), None when not running."""
+class Playground(EditorParts):
+    """The ``Editor``'s playground run (``playground``, owned here), None when not running."""
+
+    def _init_playground(self) -> None:
+        self.playground: PlaygroundRun | None = None
 
     def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool) -> None:
         if self.playground is not None:
@@ -27,18 +31,22 @@ class Playground:
             self.history.animate(self.playground.start)
             self.playground = None
 
+    def drop_playground(self) -> None:
+        """Stop a run without touching the scene (another document replaces it)."""
+        self.playground = None
+
     def save_step_fixture(self, body: str, directory, name: str) -> Path | None:
         """The latest step of ``body`` as a fixture (its chord swept against the scene
         where the step began): a tunnelling step with CCD off becomes a test."""
         scene = self.playground.step_scene(body) if self.playground is not None else None
         if scene is None:
-            self.message = "no step to save yet"
+            self.say("no step to save yet")
             return None
         try:
             path = save_fixture(make_fixture(scene, note=f"playground step of {body}"), directory, name,
                                 overwrite=True)
         except (FixtureError, OSError, ValueError) as error:
-            self.message = str(error)
+            self.say(str(error))
             return None
-        self.message = f"saved the step as fixture {path}"
+        self.say(f"saved the step as fixture {path}")
         return path

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sweeplab.editor.opened import QueryLog
 from sweeplab.scene.query_log import EngineAnswer, QueryLogError, read_log
+from sweeplab.editor.parts import EditorParts
 
 
-class Queries:
-    """The ``Editor``'s open query log (``queries``: verdicts in log order) and the
-    query shown (``query``, with the history state it was loaded as)."""
+class Queries(EditorParts):
+    """Opening a query log and showing one of its queries; the log and the query
+    shown are part of what is open (``opened.QueryLog``), owned by ``Files``."""
 
     def open_query_log(self, path: Path) -> bool:
         from sweeplab.engines.triage import triage
@@ -26,24 +28,28 @@ class Queries:
         try:
             queries = read_log(path)
         except QueryLogError as error:
-            self.message = str(error)
+            self.say(str(error))
             return False
         verdicts = triage(queries, reference=False)
-        self.queries = sorted(verdicts, key=lambda verdict: verdict.number)
-        self.show_query(verdicts[0])  # the worst
+        in_log_order = tuple(sorted(verdicts, key=lambda verdict: verdict.number))
+        self._show(QueryLog(Path(path), in_log_order, verdicts[0]))  # the worst
         disagreeing = sum(verdict.disagrees for verdict in verdicts)
-        self.message = f"opened {path}: {len(verdicts)} queries, {disagreeing} disagree"
+        self.say(f"opened {path}: {len(verdicts)} queries, {disagreeing} disagree")
         return True
 
     def show_query(self, verdict) -> None:
-        """Load one judged query as the scene (untitled)."""
-        self._replace_scene(verdict.query.scene.copy(), None)
-        self.fixture, self.restorable = None, None
-        self.query, self._query_state = verdict, self.history.state_id
+        """Show another query of the open log as the scene (untitled)."""
+        if isinstance(self.opened, QueryLog):
+            self._show(QueryLog(self.opened.path, self.opened.verdicts, verdict))
+
+    def _show(self, log: QueryLog) -> None:
+        self.open_document(log.shown.query.scene.copy(), log)
 
     @property
     def engine_answer(self) -> tuple[str, EngineAnswer] | None:
-        """(engine name, its answer) to draw, while the scene is the query as logged."""
-        if self.query is None or self.query.query.answer is None or self.history.state_id != self._query_state:
+        """(engine name, its answer) to draw, while the scene is the query as logged
+        (no edit since it was shown: the history's first state)."""
+        if not isinstance(self.opened, QueryLog) or self.history.state_id != self.saved_state:
             return None
-        return self.query.query.engine.name, self.query.query.answer
+        query = self.opened.shown.query
+        return None if query.answer is None else (query.engine.name, query.answer)

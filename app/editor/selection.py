@@ -9,11 +9,19 @@ from sweeplab.view.model import build_view_model
 from sweeplab.physics import kernels
 from sweeplab.physics.kernels import KernelsPending
 from sweeplab.physics import Sphere, sweep
+from sweeplab.editor.parts import EditorParts
 
 
-class Selection:
-    """The ``Editor``'s selection (``selection``: names, the last one primary), camera and
-    gizmo mode."""
+class Selection(EditorParts):
+    """The ``Editor``'s selection (``selection``: names, the last one primary) and gizmo
+    mode (``gizmo_operation``, ``end_pose``), owned here; framing moves the camera."""
+
+    def _init_selection(self, scene) -> None:
+        self.selection: list[str] = [scene.moving] if scene.moving is not None else []
+        """Selected shapes, in the order picked; the last is the one the inspector and
+        the gizmo work on (``selected``)."""
+        self.gizmo_operation = "translate"
+        self.end_pose = False
 
     @property
     def selected(self) -> str | None:
@@ -86,6 +94,6 @@ class Selection:
     def use_scale(self) -> None:
         self.gizmo_operation = "scale"
 
-    def _keep_selection(self) -> None:
+    def keep_selection(self) -> None:
         names = self.scene.names()
         self.selection = [name for name in self.selection if name in names]

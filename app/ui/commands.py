@@ -84,7 +84,7 @@ def copy_as_pytest(editor: Editor, panels: PanelState | None) -> None:
     source = editor.copy_as_pytest()
     if source is not None:
         imgui.set_clipboard_text(source)
-        editor.message = "copied a pytest function to the clipboard"
+        editor.say("copied a pytest function to the clipboard")
 
 
 def _toggle(panels: PanelState, flag: str) -> None:

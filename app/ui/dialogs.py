@@ -53,7 +53,7 @@ def copy_test_dialog(editor: Editor, state: PanelState) -> None:
         source = editor.copy_as_test(state.copy_language, state.test_function)
         if source is not None:
             imgui.set_clipboard_text(source)
-            editor.message = f"copied {source.count(chr(10))} lines of {state.copy_language} tests"
+            editor.say(f"copied {source.count(chr(10))} lines of {state.copy_language} tests")
             state.copy_language = None
             imgui.close_current_popup()
     if cancel_and_message(editor):

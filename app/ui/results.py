@@ -140,7 +140,7 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
                     remember(f"results {report.name} {columns[column]}", text)
                     if copied and text:
                         imgui.set_clipboard_text(text)
-                        editor.message = f"copied {text}"
+                        editor.say(f"copied {text}")
                     if differs:
                         imgui.pop_style_color()
                 imgui.table_set_column_index(len(columns))

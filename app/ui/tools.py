@@ -38,9 +38,8 @@ class ToolState:
 
 
 def draw_tools(editor: Editor, state: ToolState, size: tuple[int, int]) -> None:
-    if editor.fixture_dialog_requested:
-        editor.fixture_dialog_requested = False
-        editor.message = ""
+    if editor.take_fixture_dialog_request():
+        editor.say("")
         state.fixture_open = True
         state.typed_hit = {r.name: bool(r.result is not None and r.result.hit) for r in editor.view().reports}
     _fixture_dialog(editor, state)
@@ -152,7 +151,7 @@ def _fixture_panel(editor: Editor, size: tuple[int, int]) -> None:
                         imgui.push_style_color(imgui.Col_.text, RED)
                     if imgui.selectable(f"{cell}##{number}.{column}", False)[0] and cell:
                         imgui.set_clipboard_text(cell)
-                        editor.message = f"copied {cell}"
+                        editor.say(f"copied {cell}")
                     if not check.passed:
                         imgui.pop_style_color()
             imgui.end_table()
