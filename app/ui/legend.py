@@ -5,8 +5,8 @@ every panel and dialog (a window of its own was drawn over "Restore autosave?") 
 never past the view's edge (it spilled over the Inspector when the view was
 narrow).  It lists only the colours the view draws with at the moment, as many
 columns as fit in ``WIDTH_SHARE`` of the view's width, and sits in the corner that
-covers the fewest contact and feature points (the bottom right unless something
-shows there).
+covers the fewest contact and feature points and shapes' pivots (the bottom right
+unless something shows there).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
+from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.ui.drawn import remember_rect
 from sweeplab.ui.state import PanelState
 from sweeplab.view import model as view_model
@@ -107,9 +108,9 @@ def legend(editor: Editor, state: PanelState) -> None:
         + style.item_spacing.x * 2
     columns, rows = grid(len(entries), cell, width)
     box = (columns * cell - style.item_spacing.x * 2 + 2 * MARGIN, rows * row - style.item_spacing.y + 2 * MARGIN)
-    points = [batch.positions for batch in view.points]
-    pixels = editor.camera.project(np.concatenate(points), (width, height), ahead_only=True) + (x, y) if points \
-        else np.zeros((0, 2))
+    shapes = [KINDS[o.kind].pivot(o.params) for o in editor.scene.objects]  # where each shape's name is shown
+    points = np.concatenate([np.reshape(shapes, (-1, 3))] + [batch.positions for batch in view.points])
+    pixels = editor.camera.project(points, (width, height), ahead_only=True) + (x, y)
     left, top = corner(state.view_rect, box, pixels, row + 2 * MARGIN)
     draw_list = imgui.get_background_draw_list()
     draw_list.push_clip_rect((x, y), (x + width, y + height), True)

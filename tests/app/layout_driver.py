@@ -26,7 +26,8 @@ from sweeplab.editor import REFERENCE_DELAY
 from sweeplab.physics import kernels
 from sweeplab.ui.drawn import DRAWN
 from sweeplab.view.lessons import bundled_lessons, quadratic
-from sweeplab.view.model import SLIDE
+from sweeplab.view.camera import UP
+from sweeplab.view.model import CONTACT, SLIDE
 
 SIZES = ((1280, 800), (1920, 1080))
 """The window as it opens, and a full-HD screen."""
@@ -116,6 +117,7 @@ def legend(driver: Driver) -> dict:
 
     seen = at_sizes(driver, "legend", look, SIZES + ((1000, 700),))
     driver.resize(1280, 800)
+    seen["contact in the corner"] = contact_in_the_corner(driver)
     driver.editor.restorable = Path("/tmp/sweeplab-autosave-of-a-scene-with-a-long-name.json")
     driver.frames(30)  # the dialog's dimming fades in
     dialog = imgui.internal.find_window_by_name("Restore autosave?")
@@ -124,6 +126,33 @@ def legend(driver: Driver) -> dict:
     look_at(driver, "legend-dialog")
     seen["dialog"] = {"rect": [x0, y0, x1, y1], "changed_inside": int(changed_by_legend()[y0:y1, x0:x1].sum())}
     return seen
+
+
+def contact_in_the_corner(driver: Driver) -> dict:
+    """The camera panned until the demo plane's contact point shows 60 pixels left of
+    and 40 above the view's bottom-right corner (where the legend sat): the contact's
+    pixel, the legend's rectangle, and how many contact points lie inside it."""
+    editor, window = driver.editor, driver.window
+    x, y, width, height = window.panels.view_rect
+    goal = np.array([x + width - 60.0, y + height - 40.0])
+    contact = next(report.result.point for report in editor.view().reports if report.name == "plane")
+    for _ in range(6):
+        camera = editor.camera
+        forward = (camera.target - camera.eye()) / np.linalg.norm(camera.target - camera.eye())
+        right = np.cross(forward, UP) / np.linalg.norm(np.cross(forward, UP))
+        up = np.cross(right, forward)
+        world_per_pixel = 2 * camera.distance * np.tan(np.radians(camera.field_of_view) / 2) / height
+        error = window.project([contact])[0] - goal  # the target moved right: the scene moves left
+        camera.target = camera.target + (error[0] * right - error[1] * up) * world_per_pixel
+        driver.frames(2)
+    settle(driver)
+    look_at(driver, "legend-contact")
+    x0, y0, x1, y1 = DRAWN["legend"].rect
+    contacts = window.project(np.concatenate([batch.positions for batch in editor.view().points
+                                              if batch.color == CONTACT]))
+    covered = (contacts[:, 0] >= x0) & (contacts[:, 0] <= x1) & (contacts[:, 1] >= y0) & (contacts[:, 1] <= y1)
+    return {"contact": window.project([contact])[0].tolist(), "goal": goal.tolist(), "legend": [x0, y0, x1, y1],
+            "covered": int(covered.sum())}
 
 
 def lesson(number: int):

@@ -58,12 +58,17 @@ def test_results_cells_are_never_cut(tmp_path, gl_context, xvfb):  # noqa: F811
 def test_the_legend_stays_in_the_view_and_under_dialogs(tmp_path, gl_context, xvfb):  # noqa: F811
     """Item 3: the legend was a window of its own: drawn over "Restore autosave?" (it
     hid "Keep the file"; 1886 pixels of the dialog changed), past the view's left edge
-    when the view is narrow (1866 pixels over the Inspector at 1000x700), and 18% of the
-    view at 1280x800.  It is drawn under every panel, clipped to the view, in a corner,
-    listing only the colours shown (11% of the view at 1280x800, 4% at 1920x1080)."""
+    when the view is narrow (1866 pixels over the Inspector at 1000x700), over a contact
+    point in the view's bottom-right corner, and 18% of the view at 1280x800.  It is
+    drawn under every panel, clipped to the view, in the corner with the fewest points
+    shown, listing only the colours shown (11% of the view at 1280x800, 4% at
+    1920x1080)."""
     observed = layout("legend", tmp_path, xvfb)
     dialog = observed.pop("dialog")
     assert dialog["changed_inside"] == 0, dialog
+    corner = observed.pop("contact in the corner")  # the plane's contact panned into the bottom right
+    assert max(abs(a - b) for a, b in zip(corner["contact"], corner["goal"], strict=True)) < 1.5, corner
+    assert corner["covered"] == 0, corner
     for size, seen_at in observed.items():
         x, y, width, height = seen_at["view"]
         x0, y0, x1, y1 = seen_at["legend"]["rect"]
