@@ -128,7 +128,7 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
         display = self.mesh_display
         key = (self.history.revision, self.selected, still, self.check_reference, display.bvh_depth,
                display.traversal, display.contacts, display.minkowski, display.every_hit, display.engines,
-               display.walk_steps, self.engine_answer, self.lesson, self.compilation_generation)
+               display.walk_steps, display.slide_sweeps, self.engine_answer, self.lesson, self.compilation_generation)
         self._view_still = still
         view = self._view
         if view is None or key != self._view_key:

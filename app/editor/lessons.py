@@ -7,6 +7,7 @@ import dataclasses
 from sweeplab.editor.opened import OpenLesson, SceneFile
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.editor.parts import EditorParts
+from sweeplab.view.lessons import show_set, step_changes
 
 
 class Lessons(EditorParts):
@@ -19,12 +20,15 @@ class Lessons(EditorParts):
         self.say(f"lesson {lesson.number}: {lesson.title}")
 
     def show_step(self, number: int) -> None:
-        """Go to step ``number`` (clamped): its selection, camera and display."""
+        """Go to step ``number`` (clamped): its shape parameters (an edit), selection,
+        camera and display."""
         if not isinstance(self.opened, OpenLesson):
             return
         lesson = self.opened.lesson
         self.opened.step = max(0, min(number, len(lesson.steps) - 1))
         step = lesson.steps[self.opened.step]
+        if step_changes(self.scene, step):
+            self.edit(lambda scene: show_set(scene, step))
         if step.select is not None and step.select in self.scene.names():
             self.select(step.select)
         camera = OrbitCamera.parse(step.camera) if step.camera else None
@@ -36,5 +40,5 @@ class Lessons(EditorParts):
             self.open_document(self.scene, SceneFile(None))
 
 
-LESSON_DISPLAY = {"minkowski": False, "bvh_depth": None, "walk_steps": None}
+LESSON_DISPLAY = {"minkowski": False, "bvh_depth": None, "walk_steps": None, "slide_sweeps": None}
 """What a step shows unless it says otherwise."""

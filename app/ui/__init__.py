@@ -2,8 +2,11 @@
 
 ``panels`` (the frame: ``draw_ui`` calls everything in order; the scene list and
 the inspector), ``menus``, ``dialogs``, ``results`` (answers and every hit along
-the path), ``gizmo``, ``overlays`` (legend, names, status, compiling, shortcuts),
-``tools`` (fixtures, nudge, perturbation scan), ``meshes`` (sphere trees,
-separating axes), ``fields`` (exact text fields), ``layout`` (docking),
-``commands`` (menus, shortcuts and help from one table) and ``state``.
+the path), ``gizmo``, ``overlays`` (names, status, compiling, shortcuts),
+``legend`` (the view's colours, in a corner of it), ``tools`` (fixtures, nudge,
+perturbation scan), ``meshes`` (sphere trees, separating axes), ``lessons``,
+``playground``, ``queries``, ``fields`` (exact text fields), ``fit`` (widths that
+fit a docked column), ``layout`` (docking), ``commands`` (menus, shortcuts and help
+from one table), ``state``, and ``drawn`` (where items were drawn, read by the
+window tests).
 """

@@ -13,24 +13,14 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
+from sweeplab.ui.drawn import remember
 from sweeplab.scene.number_text import parse_number
 
 _drafts: dict[int, str] = {}
 """Text being typed, per field (imgui id), until the field is left."""
 
-FIELD_RECTS: dict[str, tuple[float, float, float, float]] = {}
-"""Where each inspector field was drawn last frame (x0, y0, x1, y1 in window pixels,
-top-down), by label: ``"radius"``, ``"direction[0]"``, the scene list's rows
-(``"scene: mover"``) and the ``"Scan"`` button.  For scripted input: the window tests
-click them through it."""
-
 _refusal: list[str] = []
 """Why the last typed number was not applied, until ``take_refusal`` takes it."""
-
-
-def remember_rect(name: str) -> None:
-    low, high = imgui.get_item_rect_min(), imgui.get_item_rect_max()
-    FIELD_RECTS[name] = (low.x, low.y, high.x, high.y)
 
 
 def committed_text(label: str, shown: str) -> str | None:
@@ -77,11 +67,12 @@ def vector_field(label: str, value) -> tuple[bool, list[float]]:
     """Three exact number fields on one row; returns (changed as a field is left, values)."""
     values, changed = list(value), False
     imgui.push_id(label)
-    width = (imgui.get_content_region_avail().x - 60) / 3
+    spacing = imgui.get_style().item_spacing.x  # between the fields, and before the label
+    width = (imgui.get_content_region_avail().x - imgui.calc_text_size(label).x - 3 * spacing) / 3
     for axis in range(3):
         imgui.set_next_item_width(width)
         edited, number = exact_number_field(f"##{axis}", values[axis], f"{label}[{axis}]")
-        remember_rect(f"{label}[{axis}]")
+        remember(f"{label}[{axis}]")
         if edited:
             values[axis], changed = number, True
         imgui.same_line()

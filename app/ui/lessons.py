@@ -10,6 +10,8 @@ from imgui_bundle import imgui, implot
 
 from sweeplab.physics.traversal import LEAF_HIT, STATUS_NAMES
 from sweeplab.editor import Editor
+from sweeplab.ui.drawn import remember
+from sweeplab.ui.fit import fill_row, label_room
 from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
 
 PLOT_SAMPLES = 400
@@ -45,10 +47,13 @@ def lesson_panel(editor: Editor) -> None:
         imgui.same_line()
         imgui.text(f"step {editor.lesson_step + 1} of {steps}")
         imgui.same_line()
-        if imgui.button("Next >") and editor.lesson_step < steps - 1:
+        next_step = imgui.button("Next >")
+        remember("lesson next")
+        if next_step and editor.lesson_step < steps - 1:
             editor.show_step(editor.lesson_step + 1)
         imgui.separator()
         imgui.text_wrapped(lesson.steps[editor.lesson_step].text)
+        remember("lesson text")
         imgui.separator()
         try:
             PICTURES.get(lesson.picture, lambda editor: None)(editor)
@@ -69,16 +74,18 @@ def _quadratic_picture(editor: Editor) -> None:
         if found.roots:
             implot.plot_scatter("roots", np.array(found.roots), np.zeros(len(found.roots)))
         implot.end_plot()
-    imgui.text(f"a = {found.a!r}, b = {found.b!r}, c = {found.c!r}")
+    imgui.text_wrapped(f"a = {found.a!r}, b = {found.b!r}, c = {found.c!r}")  # wrapped: whole numbers are long
     imgui.text_wrapped(found.formula())
-    imgui.text(f"roots: {', '.join(repr(r) for r in found.roots) or 'none'};  sweep: "
-               f"{'t = ' + repr(found.t) if found.t is not None else 'miss'}")
+    imgui.text_wrapped(f"roots: {', '.join(repr(r) for r in found.roots) or 'none'};  sweep: "
+                       f"{'t = ' + repr(found.t) if found.t is not None else 'miss'}")
+    remember("lesson roots")
 
 
 def _inflate_picture(editor: Editor) -> None:
     moving, target = editor.scene.object(editor.scene.moving), object_named(editor.scene, "sphere")
     total = float(moving.params["radius"]) + float(target.params["radius"])
     share = 1 - float(target.params["radius"]) / total if total > 0 else 0.0
+    fill_row(label_room("radius moved onto the ball"))
     changed, share = imgui.slider_float("radius moved onto the ball", share, 0.0, 1.0)
     if changed:
         scene = inflated(editor.scene, share)
@@ -128,7 +135,9 @@ def _walk_picture(editor: Editor) -> None:
     trace, display = report.mesh.trace, editor.mesh_display
     total = len(trace.node)
     steps = total if display.walk_steps is None else min(display.walk_steps, total)
+    fill_row(label_room("node tests so far"))
     changed, steps = imgui.slider_int("node tests so far", steps, 0, total)
+    remember("lesson walk slider")
     if changed:
         editor.mesh_display = dataclasses.replace(display, walk_steps=steps, bvh_depth=display.bvh_depth or 0)
     counts = np.bincount(trace.status[:steps], minlength=len(STATUS_NAMES))

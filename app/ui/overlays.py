@@ -1,5 +1,5 @@
-"""What is drawn over the 3D view: the legend, shape names, the status line, the
-compiling progress; and the Shortcuts panel."""
+"""What is drawn over the 3D view: shape names, the status line, the compiling
+progress; and the Shortcuts panel.  (The legend: ``ui.legend``.)"""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from imgui_bundle import imgui
 from sweeplab.editor import Editor
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.ui.commands import COMMANDS, GESTURES
+from sweeplab.ui.drawn import remember
 from sweeplab.ui.state import PanelState
-from sweeplab.view import model as view_model
 
 
 def compiling_overlay(editor: Editor, size: tuple[int, int]) -> None:
@@ -38,53 +38,21 @@ def compiling_overlay(editor: Editor, size: tuple[int, int]) -> None:
 
 
 def shortcuts_panel(state: PanelState, size: tuple[int, int]) -> None:
-    imgui.set_next_window_pos((size[0] / 2 - 235, 28), imgui.Cond_.first_use_ever)
-    imgui.set_next_window_size((470, 420), imgui.Cond_.first_use_ever)
-    opened, state.show_help = imgui.begin("Shortcuts", state.show_help)
-    if opened:
+    """Every key chord and mouse gesture (F1): a window as large as its two columns, so
+    no description is cut (it was 470 pixels wide, its longest row 780)."""
+    imgui.set_next_window_pos((size[0] / 2, 28), imgui.Cond_.first_use_ever, (0.5, 0.0))
+    opened, state.show_help = imgui.begin("Shortcuts", state.show_help, imgui.WindowFlags_.always_auto_resize)
+    if opened and imgui.begin_table("shortcuts", 2, imgui.TableFlags_.sizing_fixed_fit):
         rows = [(command.key_label(), f"{command.menu}: {command.label}") for command in COMMANDS if command.keys]
         for keys, description in rows + list(GESTURES):
-            imgui.text(keys)
-            imgui.same_line(200)
-            imgui.text_disabled(description)
-    imgui.end()
-
-LEGEND = (
-    (view_model.START, "start"),
-    (view_model.TIME_OF_IMPACT, "time of impact"),
-    (view_model.END, "end"),
-    (view_model.PATH, "swept path"),
-    (view_model.HIT, "target hit"),
-    (view_model.EARLIEST, "first hit (outline)"),
-    (view_model.MISS, "target missed"),
-    (view_model.OVERLAP, "overlapping at start"),
-    (view_model.CONTACT, "contact point"),
-    (view_model.NORMAL, "contact normal"),
-    (view_model.SEPARATION, "separation (depth)"),
-    (view_model.FEATURE, "feature touched"),
-    (view_model.SELECTED, "selected (outline)"),
-    (view_model.INTERVAL, "touching (every hit)"),
-    (view_model.ENGINE, "another engine's answer"),
-    (view_model.SLIDE, "collide and slide (lesson 8)"),
-)
-
-
-def legend(state: PanelState) -> None:
-    """The colours of the 3D view, in a corner of it."""
-    x, y, width, height = state.view_rect
-    imgui.set_next_window_pos((x + width - 6, y + height - 6), imgui.Cond_.always, (1.0, 1.0))
-    imgui.set_next_window_bg_alpha(0.6)
-    flags = (imgui.WindowFlags_.no_decoration | imgui.WindowFlags_.always_auto_resize | imgui.WindowFlags_.no_docking
-             | imgui.WindowFlags_.no_focus_on_appearing | imgui.WindowFlags_.no_nav | imgui.WindowFlags_.no_inputs)
-    if imgui.begin("##legend", None, flags)[0] and imgui.begin_table("##legend columns", 2):
-        for color, meaning in LEGEND:
             imgui.table_next_column()
-            imgui.color_button(f"##{meaning}", (*color[:3], 1.0), imgui.ColorEditFlags_.no_tooltip, (10, 10))
-            imgui.same_line()
-            imgui.text(meaning)
+            imgui.text(keys)
+            remember(f"shortcut {description} keys")
+            imgui.table_next_column()
+            imgui.text_disabled(description)
+            remember(f"shortcut {description}")
         imgui.end_table()
     imgui.end()
-
 
 def labels(editor: Editor, state: PanelState) -> None:
     """Each shape's name beside it in the 3D view (View > Target names)."""
@@ -93,14 +61,11 @@ def labels(editor: Editor, state: PanelState) -> None:
     if not scene.objects:
         return
     anchors = np.array([KINDS[o.kind].pivot(o.params) for o in scene.objects], float)
-    clip = np.c_[anchors, np.ones(len(anchors))] @ editor.camera.view_projection((width, height))
+    pixels = editor.camera.project(anchors, (width, height), ahead_only=True) + (x, y)
     draw_list = imgui.get_background_draw_list()
-    for scene_object, (cx, cy, _, w) in zip(scene.objects, clip, strict=True):
-        if w <= 0 or not np.isfinite(cx / w) or not np.isfinite(cy / w):
-            continue  # behind the camera
-        px, py = x + (cx / w + 1) / 2 * width, y + (1 - cy / w) / 2 * height
+    for scene_object, (px, py) in zip(scene.objects, pixels, strict=True):
         if not (x <= px < x + width and y <= py < y + height):
-            continue
+            continue  # outside the view, or behind the camera (NaN)
         name = scene_object.name + (" (moving)" if scene_object.name == scene.moving else "")
         draw_list.add_text((px + 9, py - 17), imgui.get_color_u32((0, 0, 0, 0.8)), name)
         draw_list.add_text((px + 8, py - 18), imgui.get_color_u32((1, 1, 1, 0.95)), name)

@@ -12,8 +12,9 @@ from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
 from sweeplab.scene.shape_kinds import KINDS
+from sweeplab.ui.drawn import remember
 from sweeplab.ui.dialogs import copy_test_dialog, path_dialog, restore_dialog, unsaved_dialog
-from sweeplab.ui.fields import committed_text, exact_number_field, remember_rect, take_refusal, vector_field
+from sweeplab.ui.fields import committed_text, exact_number_field, take_refusal, vector_field
 from sweeplab.ui.gizmo import gizmo_handles
 from sweeplab.ui.layout import dock_panels
 from sweeplab.ui.menus import menu_bar
@@ -21,7 +22,8 @@ from sweeplab.ui.meshes import draw_axes_panel, draw_mesh_panel, source_field
 from sweeplab.ui.lessons import lesson_panel
 from sweeplab.ui.playground import playground_panel
 from sweeplab.ui.queries import queries_panel
-from sweeplab.ui.overlays import compiling_overlay, labels, legend, shortcuts_panel, status_line
+from sweeplab.ui.legend import legend
+from sweeplab.ui.overlays import compiling_overlay, labels, shortcuts_panel, status_line
 from sweeplab.ui.results import path_hits_panel, results_panel
 from sweeplab.ui.state import PanelState
 from sweeplab.ui.tools import draw_tools
@@ -42,10 +44,10 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     results_panel(editor, size)
     path_hits_panel(editor)
     queries_panel(editor, state)
-    lesson_panel(editor)
     playground_panel(editor, state.playground)
     draw_mesh_panel(editor, size)
     draw_axes_panel(editor, size)
+    lesson_panel(editor)  # after the panels its scene brings: an opened lesson's tab stays in front
     if state.show_help:
         shortcuts_panel(state, size)
     path_dialog(editor, state)
@@ -56,7 +58,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
         editor.message = refusal  # a typed number not applied: say why
     status_line(editor, state)
     if state.show_legend:
-        legend(state)
+        legend(editor, state)
     if state.show_labels:
         labels(editor, state)
     compiling_overlay(editor, size)
@@ -76,7 +78,7 @@ def scene_panel(editor: Editor) -> None:
             imgui.same_line()
             label = f"{scene_object.name}  ({scene_object.kind})"
             clicked = imgui.selectable(label, scene_object.name in editor.selection)[0]
-            remember_rect(f"scene: {scene_object.name}")
+            remember(f"scene: {scene_object.name}")
             if clicked:
                 if imgui.get_io().key_shift:
                     editor.toggle_in_selection(scene_object.name)
@@ -115,13 +117,14 @@ def inspector(editor: Editor) -> None:
                     changed, new = source_field(parameter.name, value)
                 else:
                     changed, new = exact_number_field(parameter.name, value)
-                    remember_rect(parameter.name)
+                    remember(parameter.name)
                 if changed:
                     editor.set_parameter(scene_object.name, parameter.name, new)
         else:
             imgui.text_disabled("select a shape")
         imgui.separator()
         changed, direction = vector_field("direction", scene.direction)
+        remember("inspector direction label")
         if changed:
             editor.set_direction(direction)
     imgui.end()

@@ -6,6 +6,8 @@ from __future__ import annotations
 from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
+from sweeplab.ui.drawn import remember
+from sweeplab.ui.fit import WHOLE_COLUMNS, fill_row, label_room
 from sweeplab.playground.run import DYNAMIC_KINDS
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
@@ -68,9 +70,7 @@ def _start(editor: Editor, state: PlaygroundState) -> None:
 
 def _events(editor: Editor) -> None:
     events = editor.playground.world.events[-EVENTS_SHOWN:]
-    flags = imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_fixed_fit \
-        | imgui.TableFlags_.scroll_y | imgui.TableFlags_.scroll_x
-    if imgui.begin_table("events", 5, flags, (0, 200)):
+    if imgui.begin_table("events", 5, WHOLE_COLUMNS, (0, 200)):
         for heading in ("pair", "time", "point", "normal", "impulse"):
             imgui.table_setup_column(heading)
         imgui.table_headers_row()
@@ -88,10 +88,11 @@ def _events(editor: Editor) -> None:
 def _save_step(editor: Editor, state: PlaygroundState) -> None:
     """The latest step of the moving body as a fixture: with CCD off, the frame where
     it tunnelled, whose sweep finds the contact the step missed."""
-    imgui.set_next_item_width(240)
+    fill_row(label_room("folder"))
     state.fixture_directory = imgui.input_text("folder", state.fixture_directory)[1]
-    imgui.same_line()
     body = editor.scene.moving
-    if imgui.button("Save the last step as a fixture") and body is not None:
+    save = imgui.button("Save the last step as a fixture")
+    remember("playground save")
+    if save and body is not None:
         editor.save_step_fixture(body, state.fixture_directory, f"playground-{body}-{editor.playground.world.time:.4f}"
                                  .replace(".", "_"))

@@ -7,6 +7,8 @@ from imgui_bundle import imgui
 from sweeplab.editor import Editor
 from sweeplab.engines import ADAPTERS
 from sweeplab.ui.commands import copy_as_pytest
+from sweeplab.ui.drawn import remember
+from sweeplab.ui.fit import WHOLE_COLUMNS
 from sweeplab.view.reports import TargetReport
 
 
@@ -97,8 +99,8 @@ def headline(view, compilation) -> str:
 
 
 def results_panel(editor: Editor, size: tuple[int, int]) -> None:
-    """Every answer whole: columns as wide as their numbers (scroll sideways), a click
-    on a cell copies it, "copy" the whole target."""
+    """Every answer whole: columns as wide as their numbers, always (``fit.WHOLE_COLUMNS``;
+    scroll sideways), a click on a cell copies it, "copy" the whole target."""
     imgui.set_next_window_pos((size[0] - 648, size[1] - 236), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((640, 228), imgui.Cond_.first_use_ever)
     if imgui.begin("Results"):
@@ -120,11 +122,9 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
         if editor.compilation is not None and not editor.compilation.finished or \
                 editor.compilation is not None and editor.compilation.error is not None:
             imgui.text_disabled(editor.compilation.status()[:160])
-        flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
-                 | imgui.TableFlags_.sizing_fixed_fit | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
         engines = editor.mesh_display.engines
         columns = RESULT_COLUMNS + tuple(f"{name} says" for name in engines)
-        if imgui.begin_table("results", len(columns) + 1, flags):
+        if imgui.begin_table("results", len(columns) + 1, WHOLE_COLUMNS):
             imgui.table_setup_scroll_freeze(1, 1)
             for heading in columns + ("",):
                 imgui.table_setup_column(heading)
@@ -136,7 +136,9 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
                     imgui.table_set_column_index(column)
                     if differs:
                         imgui.push_style_color(imgui.Col_.text, DIFFERS)
-                    if imgui.selectable(f"{text}##{column}", False)[0] and text:
+                    copied = imgui.selectable(f"{text}##{column}", False)[0]
+                    remember(f"results {report.name} {columns[column]}", text)
+                    if copied and text:
                         imgui.set_clipboard_text(text)
                         editor.say(f"copied {text}")
                     if differs:
@@ -188,9 +190,7 @@ def path_hits_panel(editor: Editor) -> None:
             imgui.text(f"{len(view.intervals)} contact intervals")
             for reason in view.unlisted:
                 imgui.text_disabled(reason)
-            flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.sizing_fixed_fit
-                     | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
-            if imgui.begin_table("intervals", 4, flags):
+            if imgui.begin_table("intervals", 4, WHOLE_COLUMNS):
                 imgui.table_setup_scroll_freeze(1, 1)
                 for heading in ("target", "face", "enters at t", "leaves at t"):
                     imgui.table_setup_column(heading)

@@ -9,7 +9,9 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
-from sweeplab.ui.fields import exact_number_field, remember_rect
+from sweeplab.ui.drawn import remember
+from sweeplab.ui.fit import WHOLE_COLUMNS, button_room, fill_row, label_room
+from sweeplab.ui.fields import exact_number_field
 from sweeplab.scene.fixture import PRECISIONS, SOURCES
 from sweeplab.scene.number_text import parse_number
 from sweeplab.view.scan import DIRECTION, ScanJob, ScanResult, ScanSpec, parameter_choices
@@ -147,9 +149,7 @@ def _fixture_panel(editor: Editor, size: tuple[int, int]) -> None:
         if fixture.known_failing:
             imgui.text_colored(RED, f"known failing: {fixture.known_failing}")
         imgui.text_colored(GREEN if report.passed else RED, "passes" if report.passed else "FAILS")
-        flags = (imgui.TableFlags_.borders | imgui.TableFlags_.row_bg | imgui.TableFlags_.resizable
-                 | imgui.TableFlags_.sizing_fixed_fit | imgui.TableFlags_.scroll_x | imgui.TableFlags_.scroll_y)
-        if imgui.begin_table("checks", 5, flags):
+        if imgui.begin_table("checks", 5, WHOLE_COLUMNS):
             imgui.table_setup_scroll_freeze(2, 1)
             for heading in ("target", "field", "expected", "actual", "tolerance"):
                 imgui.table_setup_column(heading)
@@ -232,18 +232,20 @@ def _scan_panel(editor: Editor, state: ToolState, size: tuple[int, int]) -> None
             return
         state.scan_parameter = min(state.scan_parameter, len(choices) - 1)
         state.scan_parameter = imgui.combo("parameter", state.scan_parameter, [c[2] for c in choices])[1]
-        imgui.set_next_item_width(140)
+        fill_row(label_room("+- epsilon"))
         changed, epsilon = exact_number_field("+- epsilon", state.scan_epsilon)
+        remember("scan epsilon")
         if changed:
             state.scan_epsilon = abs(epsilon)
-        imgui.same_line()
-        imgui.set_next_item_width(120)
+        fill_row(label_room("steps") + button_room("Scan"))
         state.scan_steps = max(2, min(imgui.input_int("steps", state.scan_steps)[1], 100_000))
+        remember("scan steps")
+        imgui.same_line()
         imgui.begin_disabled(state.scan_job is not None)
-        scan_clicked = imgui.button("Scan")
+        scan = imgui.button("Scan")
         imgui.end_disabled()
-        remember_rect("Scan")
-        if scan_clicked:
+        remember("scan button")
+        if scan:
             parameter, component, _ = choices[state.scan_parameter]
             spec = ScanSpec(targets[state.scan_target], varied_names[state.scan_varied], parameter, component,
                             state.scan_epsilon, state.scan_steps)

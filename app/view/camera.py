@@ -48,11 +48,15 @@ class OrbitCamera:
     def view_projection(self, size: tuple[int, int]) -> np.ndarray:
         return np.asarray(self.view() @ self.projection(size[0] / size[1]))
 
-    def project(self, points, size: tuple[int, int]) -> np.ndarray:
-        """Pixel coordinates (x right, y down from the top-left) of world points (n, 3)."""
+    def project(self, points, size: tuple[int, int], ahead_only: bool = False) -> np.ndarray:
+        """Pixel coordinates (x right, y down from the top-left) of world points (n, 3).
+        A point behind the camera comes out mirrored; with ``ahead_only``, NaN."""
         points = np.atleast_2d(np.asarray(points, float))
         clip = np.c_[points, np.ones(len(points))] @ self.view_projection(size)
-        ndc = clip[:, :2] / clip[:, 3:4]
+        w = clip[:, 3:4]
+        if ahead_only:
+            w = np.where(w > 0, w, np.nan)
+        ndc = clip[:, :2] / w
         return np.c_[(ndc[:, 0] + 1) / 2 * size[0], (1 - ndc[:, 1]) / 2 * size[1]]
 
     def ray(self, pixel, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

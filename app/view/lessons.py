@@ -21,6 +21,7 @@ scene so that dragging a shape updates it:
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from importlib import resources
@@ -50,6 +51,10 @@ class Step:
     select: str | None = None
     display: dict = field(default_factory=dict)
     """``MeshDisplay`` fields to set (``minkowski``, ``bvh_depth``, ...)."""
+    set: dict = field(default_factory=dict)
+    """Shape parameters the step sets when it is shown, ``{shape: {parameter: value}}``:
+    what the step's picture is of (lesson 1 step 3: the point at the graze).  A step
+    without it shows the scene as the reader left it."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,7 @@ def lesson_folder() -> Path:
 
 DISPLAY_FIELDS = {"minkowski": "true or false", "traversal": "true or false", "contacts": "true or false",
                   "every_hit": "true or false", "bvh_depth": "a whole number >= 0 or null",
-                  "walk_steps": "a whole number >= 0 or null"}
+                  "walk_steps": "a whole number >= 0 or null", "slide_sweeps": "a whole number >= 0 or null"}
 """The ``MeshDisplay`` fields a step may set, and what each must be."""
 
 
@@ -122,7 +127,43 @@ def _step(step, scene: Scene, label: str) -> Step:
         flag = DISPLAY_FIELDS[name] == "true or false"
         if not (isinstance(value, bool) if flag else value is None or (is_integer(value) and value >= 0)):
             raise ValueError(f"{label} display {name!r} must be {DISPLAY_FIELDS[name]}, got {brief(value)}")
-    return Step(step["text"], camera, select, dict(display))
+    changes = step.get("set", {})
+    _check_set(changes, scene, label)
+    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes))
+
+
+def _check_set(changes, scene: Scene, label: str) -> None:
+    """A step's ``set``: shapes of the scene, parameters they have, values that make
+    valid shapes; ``ValueError`` beginning with ``label``."""
+    if not isinstance(changes, dict) or not all(isinstance(params, dict) for params in changes.values()):
+        raise ValueError(f"{label} set must be an object {{shape: {{parameter: value}}}}, got {brief(changes)}")
+    for name, params in changes.items():
+        if name not in scene.names():
+            raise ValueError(f"{label} sets {brief(name)}, which is not in the scene")
+        unknown = sorted(set(params) - set(scene.object(name).params))
+        if unknown:
+            raise ValueError(f"{label} sets {brief(unknown[0])} of {name}, which has no such parameter")
+        edited = {**scene.object(name).params, **params}
+        try:
+            build_shape(scene.object(name).kind, edited)
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{label} sets {name}: {error}") from None
+
+
+def show_set(scene: Scene, step: Step) -> None:
+    """Set the shape parameters ``step`` names (``Step.set``) in ``scene``; a shape the
+    reader deleted or renamed is passed over."""
+    for name, params in step.set.items():
+        if name in scene.names():
+            scene.object(name).params.update(copy.deepcopy(params))
+
+
+def step_changes(scene: Scene, step: Step) -> bool:
+    """Whether showing ``step`` changes ``scene`` (a step that sets what is already
+    there is no edit: a lesson just opened has no unsaved changes)."""
+    shown = scene.copy()
+    show_set(shown, step)
+    return shown.to_json() != scene.to_json()
 
 
 def bundled_lessons() -> tuple[list[Lesson], list[str]]:

@@ -48,6 +48,9 @@ class MeshDisplay:
     walk_steps: int | None = None
     """Draw only the first this many node tests of the walk, in the order it made them
     (lesson 5 steps through a traversal); None: the nodes at ``bvh_depth``."""
+    slide_sweeps: int | None = None
+    """Draw only the first this many sweeps of a collide-and-slide move (lesson 8 steps
+    through one); None: every sweep."""
     traversal: bool = True
     contacts: bool = True
     minkowski: bool = False

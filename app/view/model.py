@@ -116,7 +116,7 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
     the path (when ``display.every_hit``; the editor asks once the scene is still).
     ``engine_answer``: another engine's (name, answer) to the scene's one target,
     drawn as a second ghost (a query from a log).  ``slide``: the moving shape's
-    collide-and-slide move drawn, every sweep of it (lesson 8)."""
+    collide-and-slide move drawn, its first ``display.slide_sweeps`` sweeps (lesson 8)."""
     display = display or MeshDisplay()
     parts: list[str] = []
     view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="not swept") for o in scene.targets()]
@@ -162,7 +162,7 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
     if display.minkowski:
         _unless_pending(view, "teaching view", _add_teaching_view, view, scene, selected)
     if slide and scene.moving is not None and not pending:
-        _unless_pending(view, "collide and slide", _add_slide, view, scene)
+        _unless_pending(view, "collide and slide", _add_slide, view, scene, display.slide_sweeps)
     if engine_answer is not None and scene.moving is not None:
         _add_engine_answer(view, scene, engine_answer[1], scale)
     if display.every_hit and intervals and not pending:
@@ -192,11 +192,12 @@ SLIDE = (0.95, 0.95, 0.3, 1.0)
 """A collide-and-slide move: the pivot's path sweep by sweep, the shape where each stops."""
 
 
-def _add_slide(view: ViewModel, scene: Scene) -> None:
+def _add_slide(view: ViewModel, scene: Scene, sweeps: int | None) -> None:
+    """The move's first ``sweeps`` sweeps (None: all)."""
     moving = scene.object(scene.moving)
     if beyond_float32(moving.params):
         return
-    steps = collide_and_slide(scene)
+    steps = collide_and_slide(scene)[:sweeps]
     if not steps:
         return
     view.lines.append(LineBatch(np.array([[step.start, step.stop] for step in steps]), SLIDE, 4.0, on_top=True))

@@ -12,7 +12,7 @@ from sweeplab.editor import Editor
 from sweeplab.scene.model import load
 from sweeplab.view import lessons as lesson_files
 from sweeplab.view.lessons import (LessonError, bundled_lessons, collide_and_slide, feature_candidates, inflated,
-                                   lesson_from_json, quadratic, swapped)
+                                   lesson_from_json, quadratic, show_set, swapped)
 from sweeplab.view.model import build_view_model
 from tests.app.test_hostile_files import changed
 
@@ -35,6 +35,13 @@ def test_the_bundled_lessons_are_numbered_in_order():
     (("steps", 0, "display"), {"colour": True}, "step 1 display has unknown field 'colour'"),
     (("steps", 0, "display"), {"minkowski": "yes"}, "step 1 display 'minkowski' must be true or false, got 'yes'"),
     (("steps", 0, "display"), {"bvh_depth": -1}, "step 1 display 'bvh_depth' must be a whole number >= 0 or null"),
+    (("steps", 0, "display"), {"slide_sweeps": 1.5}, "step 1 display 'slide_sweeps' must be a whole number >= 0"),
+    (("steps", 0, "set"), ["point"], "step 1 set must be an object {shape: {parameter: value}}, got ['point']"),
+    (("steps", 0, "set"), {"point": 5}, "step 1 set must be an object {shape: {parameter: value}}"),
+    (("steps", 0, "set"), {"ghost": {"p": [0.0, 0.0, 0.0]}}, "step 1 sets 'ghost', which is not in the scene"),
+    (("steps", 0, "set"), {"point": {"q": [0.0, 0.0, 0.0]}}, "step 1 sets 'q' of point, which has no such parameter"),
+    (("steps", 0, "set"), {"point": {"p": [0.0, math.nan, 0.0]}}, "step 1 sets point: "),
+    (("steps", 0, "set"), {"ball": {"radius": -1.0}}, "step 1 sets ball: "),
 ])
 def test_a_bad_lesson_field_is_refused_naming_the_field_and_file(path, value, message):
     """They reached ValueError, TypeError or AttributeError in int(), dict() or the
@@ -160,3 +167,51 @@ def test_regression_the_roots_are_found_at_unit_size(center, radius, direction, 
                    SceneObject("point", "point", {"p": [0.0, 0.0, 0.0]})], "ball", direction)
     found = quadratic(scene).roots
     assert len(found) == 2 and all(abs(x - y) <= 1e-15 * abs(y) for x, y in zip(found, roots, strict=True))
+
+
+def test_a_step_sets_what_its_picture_is_of():
+    """#33 item 9: lesson 1 step 3 ("at y = 1 exactly the roots meet") showed the two
+    roots of y = 0.5.  A step's ``set`` is an edit when shown; a step that sets what is
+    already there is none (a lesson just opened has no unsaved changes)."""
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(LESSONS[0])
+    assert not editor.dirty and editor.scene.object("point").params["p"] == [1.0, 0.5, 0.0]
+    assert len(quadratic(editor.scene).roots) == 2
+    editor.show_step(2)
+    assert editor.scene.object("point").params["p"] == [1.0, 1.0, 0.0] and quadratic(editor.scene).roots == (0.625,)
+    assert editor.dirty
+    editor.undo()
+    assert editor.scene.object("point").params["p"] == [1.0, 0.5, 0.0] and not editor.dirty
+    editor.show_step(2)
+    editor.show_step(3)
+    assert len(quadratic(editor.scene).roots) == 2
+
+
+def test_a_step_passes_over_a_shape_the_reader_removed():
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(LESSONS[0])
+    editor.select("point")
+    editor.delete()
+    revision = editor.history.revision
+    editor.show_step(2)
+    assert editor.scene.names() == ["ball"] and editor.history.revision == revision
+
+
+def test_lesson_eight_draws_the_slide_a_sweep_at_a_time():
+    """#33 item 9: lesson 8's three steps drew one picture.  ``slide_sweeps`` draws the
+    move's first k sweeps: one to the wall, then the slide into the corner."""
+    from sweeplab.view.meshes import MeshDisplay
+    from sweeplab.view.model import SLIDE
+
+    lesson = LESSONS[-1]
+
+    def slide_lines(sweeps):
+        view = build_view_model(lesson.scene, display=MeshDisplay(slide_sweeps=sweeps), slide=True)
+        return [batch.segments for batch in view.lines if batch.color == SLIDE]
+
+    assert [len(lines[0]) for lines in (slide_lines(1), slide_lines(2), slide_lines(None))] == [1, 2, 2]
+    np.testing.assert_allclose(slide_lines(1)[0][0][1], [-0.4, 2.7, 1.0], atol=1e-14)  # stops at the wall
+    assert slide_lines(0) == []
+    crate_in_path = lesson.scene.copy()
+    show_set(crate_in_path, lesson.steps[2])
+    assert [step.target for step in collide_and_slide(crate_in_path)] == ["crate", "wall", None]

@@ -21,14 +21,14 @@ import pytest
 DRIVER = Path(__file__).with_name("window_driver.py")
 
 
-def run_scenario(name: str, tmp_path: Path, display: str | None = None) -> dict:
+def run_scenario(name: str, tmp_path: Path, display: str | None = None, driver: Path = DRIVER) -> dict:
     environment = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "PYGLET_HEADLESS")}
     environment["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # autosaves and the layout stay in the test's folder
     environment["XDG_CONFIG_HOME"] = str(tmp_path / "config")
     if display is not None:
         environment["DISPLAY"] = display
     output = tmp_path / f"{name}.json"
-    completed = subprocess.run([sys.executable, str(DRIVER), name, str(output)], env=environment,
+    completed = subprocess.run([sys.executable, str(driver), name, str(output)], env=environment,
                                capture_output=True, text=True, timeout=900)
     assert completed.returncode == 0, completed.stderr[-3000:]
     return json.loads(output.read_text())

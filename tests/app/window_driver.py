@@ -31,7 +31,7 @@ from sweeplab.editor import REFERENCE_DELAY, Editor  # noqa: E402
 from sweeplab.render.renderer import BACKGROUND  # noqa: E402
 from sweeplab.scene.model import load  # noqa: E402
 from sweeplab.scene.shape_kinds import KINDS  # noqa: E402
-from sweeplab.ui.fields import FIELD_RECTS  # noqa: E402
+from sweeplab.ui.drawn import DRAWN  # noqa: E402
 from sweeplab.editor_window import FRAMES_AFTER_INPUT, EditorWindow  # noqa: E402
 
 
@@ -92,8 +92,19 @@ class Driver:
         self.press(key.A, key.MOD_CTRL)
         self.type(text)
 
+    def resize(self, width: int, height: int) -> None:
+        """Resize the window through the X server (xdotool, under Xvfb), as a user's
+        window manager would, and draw until ImGui has laid the panels out anew."""
+        import subprocess
+
+        subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", str(width), str(height)], check=True)
+        start = time.perf_counter()
+        while self.window.get_framebuffer_size() != (width, height) and time.perf_counter() - start < 5:
+            self.frames(1)
+        self.frames(4)
+
     def field_centre(self, name: str) -> tuple[float, float]:
-        x0, y0, x1, y1 = FIELD_RECTS[name]
+        x0, y0, x1, y1 = DRAWN[name].rect
         return (x0 + x1) / 2, (y0 + y1) / 2
 
     def screen(self, point) -> np.ndarray:
@@ -202,7 +213,7 @@ def scan_progress(driver: Driver) -> dict:
     tools.scan_parameter, tools.scan_epsilon, tools.scan_steps = 2, 2e-9, 3000
     window.panels.focus = "Perturbation scan"
     driver.frames(4)
-    driver.click(*driver.field_centre("Scan"))
+    driver.click(*driver.field_centre("scan button"))
     progress = []
     while tools.scan is None and len(progress) < 2_000:
         job = getattr(tools, "scan_job", None)
@@ -240,18 +251,9 @@ def resize(driver: Driver) -> dict:
     """Resized by the X server's client (xdotool), as a user's window manager would,
     from 1280x800 to 1920x1080: the 3D view (the dock's central node) then reaches
     past column 1280.  Returns what its strip beyond column 1280 shows."""
-    import subprocess
-
-    subprocess.run(["xdotool", "search", "--name", "sweeplab", "windowsize", "1920", "1080"], check=True)
-    start = time.perf_counter()
-    while driver.window.get_framebuffer_size() != (1920, 1080) and time.perf_counter() - start < 5:
-        driver.frames(1)
-    driver.frames(4)
+    driver.resize(1920, 1080)
     width, height = driver.window.get_framebuffer_size()
-    pixels = np.frombuffer(driver.window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1),
-                           np.uint8)
-    _ = driver.window.ctx.error
-    pixels = pixels.reshape(height, width, 3)[::-1]
+    pixels = screen_pixels(driver.window)
     if os.environ.get("SWEEPLAB_DRIVER_PNG"):
         from sweeplab.render.png import write_png
         write_png(Path(os.environ["SWEEPLAB_DRIVER_PNG"]), np.ascontiguousarray(pixels))
@@ -367,15 +369,21 @@ def screenshot_folder() -> Path:
     return out
 
 
+def screen_pixels(window) -> np.ndarray:
+    """The window's framebuffer as it was last drawn: (height, width, 3) uint8, top row first."""
+    width, height = window.get_framebuffer_size()
+    data = window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1)
+    _ = window.ctx.error  # reading the default framebuffer leaves an error pending (GL_NOTES)
+    return np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1].copy()
+
+
 def write_screen(window, folder: Path, name: str) -> Path:
     """The window's framebuffer as ``folder/NAME-WxH.png``."""
     from sweeplab.render.png import write_png
 
     width, height = window.get_framebuffer_size()
-    data = window.ctx.screen.read(viewport=(0, 0, width, height), components=3, alignment=1)
-    _ = window.ctx.error
     path = folder / f"{name}-{width}x{height}.png"
-    write_png(path, np.frombuffer(data, np.uint8).reshape(height, width, 3)[::-1].copy())
+    write_png(path, screen_pixels(window))
     return path
 
 
