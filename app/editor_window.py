@@ -65,7 +65,8 @@ class EditorWindow(pyglet.window.Window):
     frames drawn, the window saved there as PNG, and closed."""
 
     def __init__(self, editor: Editor, screenshot: Path | None = None):
-        config = pyglet.gl.Config(major_version=3, minor_version=3, forward_compatible=True, double_buffer=True,
+        config = pyglet.gl.Config(  # type: ignore[abstract]  # pyglet's documented way; its stubs call it abstract
+            major_version=3, minor_version=3, forward_compatible=True, double_buffer=True,
                                   red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24)
         title = f"sweeplab - {editor.path.name if editor.path else 'demo scene'}"
         super().__init__(*WINDOW_SIZE, caption=title, resizable=True, config=config)
@@ -132,7 +133,7 @@ class EditorWindow(pyglet.window.Window):
         started = time.perf_counter()
         io = imgui.get_io()
         width, height = self.get_framebuffer_size()
-        io.display_size = self.get_size()
+        io.display_size = imgui.ImVec2(*self.get_size())
         io.display_framebuffer_scale = (width / max(self.width, 1), height / max(self.height, 1))
         io.delta_time = max(started - self._last_time, 1e-4)
         self._last_time = started

@@ -53,4 +53,4 @@ def remember(name: str, text: str = "") -> None:
 def remember_rect(name: str, rect: tuple[float, float, float, float], clip: tuple[float, float, float, float]) -> None:
     """Remember something drawn straight into a draw list (no ImGui item): its
     rectangle and the clip rectangle it was drawn under."""
-    DRAWN[name] = Drawn(tuple(rect), tuple(clip), 0.0, clip[2], imgui.get_frame_count())
+    DRAWN[name] = Drawn(rect, clip, 0.0, clip[2], imgui.get_frame_count())

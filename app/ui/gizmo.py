@@ -21,9 +21,9 @@ def gizmo_handles(editor: Editor, state: PanelState, size: tuple[int, int]) -> N
     if editor.end_pose and scene.moving is not None:
         moving = scene.object(scene.moving)
         pivot = KINDS[moving.kind].pivot(moving.params) + np.asarray(scene.direction)
-    elif editor.selected in scene.names():
-        selected = scene.object(editor.selected)
-        pivot = KINDS[selected.kind].pivot(selected.params)
+    elif editor.selected is not None and editor.selected in scene.names():
+        picked = scene.object(editor.selected)
+        pivot = KINDS[picked.kind].pivot(picked.params)
     else:
         return
     x, y, width, height = state.view_rect
@@ -31,7 +31,8 @@ def gizmo_handles(editor: Editor, state: PanelState, size: tuple[int, int]) -> N
     gizmo.set_rect(x, y, width, height)
     view = gizmo.Matrix16(np.asarray(editor.camera.view(), "f4").ravel().tolist())
     projection = gizmo.Matrix16(np.asarray(editor.camera.projection(width / height), "f4").ravel().tolist())
-    selected = scene.object(editor.selected) if editor.selected in scene.names() else None
+    selected = scene.object(editor.selected) if editor.selected is not None and editor.selected in scene.names() \
+        else None
     resizing = (editor.gizmo_operation == "scale" and not editor.end_pose and selected is not None
                 and ("radius" in selected.params or selected.kind == "polyhedron"))
     if resizing:

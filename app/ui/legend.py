@@ -54,13 +54,14 @@ def shown_entries(view: view_model.ViewModel) -> list[tuple[tuple, str]]:
     """The entries whose colour the view draws with (fills, outlines, lines, points),
     told apart by red, green and blue (a colour is drawn at several opacities)."""
     used = [colour for drawable in view.drawables for colour in (drawable.fill, drawable.outline)]
-    used += [batch.color for batch in (*view.lines, *view.points)]
+    used += [batch.color for batch in view.lines] + [batch.color for batch in view.points]
     drawn = {_rgb(colour) for colour in used}
     return [(colour, meaning) for colour, meaning in ENTRIES if _rgb(colour) in drawn]
 
 
 def _rgb(colour) -> tuple[float, float, float]:
-    return tuple(round(float(value), 4) for value in colour[:3])
+    red, green, blue = (round(float(value), 4) for value in colour[:3])
+    return red, green, blue
 
 
 def grid(count: int, cell_width: float, view_width: float) -> tuple[int, int]:

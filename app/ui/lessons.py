@@ -12,6 +12,7 @@ from sweeplab.physics.traversal import LEAF_HIT, STATUS_NAMES
 from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import fill_row, label_room
+from sweeplab.scene.model import Scene
 from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
 
 PLOT_SAMPLES = 400
@@ -89,7 +90,12 @@ def _inflate_picture(editor: Editor) -> None:
     changed, share = imgui.slider_float("radius moved onto the ball", share, 0.0, 1.0)
     if changed:
         scene = inflated(editor.scene, share)
-        editor.edit(lambda edited: [setattr(o, "params", scene.object(o.name).params) for o in edited.objects])
+
+        def take_inflated(edited: Scene) -> None:
+            for scene_object in edited.objects:
+                scene_object.params = scene.object(scene_object.name).params
+
+        editor.edit(take_inflated)
     view = editor.view()
     report = next(r for r in view.reports if r.name == target.name)
     imgui.text(f"ball radius {float(moving.params['radius']):.6g} + target radius "
@@ -108,8 +114,8 @@ def _swap_picture(editor: Editor) -> None:
 def _features_picture(editor: Editor) -> None:
     target = object_named(editor.scene, "triangle")
     candidates, answer = feature_candidates(editor.scene, target.name)
-    hits = [c for c in candidates if c.t is not None]
-    earliest = min(hits, key=lambda c: c.t) if hits else None
+    hits = [(c.t, number, c) for number, c in enumerate(candidates) if c.t is not None]
+    earliest = min(hits)[2] if hits else None
     if imgui.begin_table("candidates", 2, imgui.TableFlags_.borders | imgui.TableFlags_.sizing_fixed_fit):
         for candidate in candidates:
             imgui.table_next_row()
@@ -128,11 +134,12 @@ def _features_picture(editor: Editor) -> None:
 
 def _walk_picture(editor: Editor) -> None:
     """Step through the walk: its first k node tests drawn, counted by status."""
-    report = next((r for r in editor.view().reports if r.mesh is not None and r.mesh.trace is not None), None)
-    if report is None:
+    trace = next((r.mesh.trace for r in editor.view().reports if r.mesh is not None and r.mesh.trace is not None),
+                 None)
+    if trace is None:
         imgui.text_disabled("the walk is drawn once the scene is swept")
         return
-    trace, display = report.mesh.trace, editor.mesh_display
+    display = editor.mesh_display
     total = len(trace.node)
     steps = total if display.walk_steps is None else min(display.walk_steps, total)
     fill_row(label_room("node tests so far"))

@@ -15,6 +15,7 @@ from sweeplab.scene.json_files import JsonFileError, parse_json
 from sweeplab.scene.mesh_sources import GENERATORS
 from sweeplab.scene.shape_kinds import build_shape
 from sweeplab.view.reports import TargetReport
+from sweeplab.physics.broadphase import MeshContact, NarrowphaseTrace
 from sweeplab.physics.sweep.polyhedron import AXIS_KINDS
 from sweeplab.physics.traversal import STATUS_NAMES
 
@@ -40,7 +41,7 @@ def source_field(label: str, source: dict) -> tuple[bool, dict]:
         value = parse_json(text, label)
     except JsonFileError:
         return False, source
-    return isinstance(value, dict), value
+    return (True, value) if isinstance(value, dict) else (False, source)
 
 
 def draw_mesh_panel(editor: Editor, size: tuple[int, int]) -> None:
@@ -97,24 +98,25 @@ def _target_details(report: TargetReport) -> None:
         imgui.text(f"  moving sphere at rest: {mesh.classification}; {len(mesh.contacts.face)} contacts at "
                    f"{'t' if report.result is not None and report.result.hit else 'rest'}")
     if mesh.narrowphase_trace is not None:
-        _narrowphase_timeline(report)
+        _narrowphase_timeline(report.name, mesh.narrowphase_trace, mesh.narrowphase)
 
 
-def _narrowphase_timeline(report: TargetReport) -> None:
-    trace, answer = report.mesh.narrowphase_trace, report.mesh.narrowphase
+def _narrowphase_timeline(name: str, trace: NarrowphaseTrace, answer: MeshContact | None) -> None:
+    if answer is None:
+        return
     if trace.interval is None:
         imgui.text_disabled("  bounding spheres never meet: no narrowphase")
         return
     low, high = trace.interval
     imgui.text(f"  broadphase [{low:.6g}, {high:.6g}]; " + (f"first overlap t = {answer.t!r}" if answer.hit
                                                              else "no overlap found"))
-    if implot.begin_plot(f"narrowphase##{report.name}", (-1, 160)):
+    if implot.begin_plot(f"narrowphase##{name}", (-1, 160)):
         implot.setup_axes("t", "step")
         implot.setup_axes_limits(0.0, 1.0, -1.0, max(len(trace.steps), 1) + 1.0)
         implot.plot_shaded("broadphase", np.array([low, high]), np.array([-1.0, -1.0]),
                            np.array([len(trace.steps) + 1.0] * 2))
         times = np.array([step.t for step in trace.steps])
-        order = np.arange(len(trace.steps), dtype=float)
+        order = np.arange(len(trace.steps)).astype(float)
         overlap = np.array([step.overlap for step in trace.steps])
         for label, mask in (("overlap", overlap), ("clear", ~overlap)):
             if np.any(mask):
@@ -133,6 +135,8 @@ def draw_axes_panel(editor: Editor, size: tuple[int, int]) -> None:
     report = next((r for r in traced if r.name == editor.selected), None) or \
         next((r for r in traced if r.name == view.earliest), traced[0])
     trace = report.separating_axes
+    if trace is None:
+        return
     imgui.set_next_window_pos((8, size[1] - 330), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((470, 300), imgui.Cond_.first_use_ever)
     if imgui.begin("Separating axes"):

@@ -105,14 +105,17 @@ def inspector(editor: Editor) -> None:
             imgui.text_disabled(scene_object.kind)
             for parameter in KINDS[scene_object.kind].parameters:
                 value = scene_object.params[parameter.name]
+                new: object
                 if parameter.type in ("point", "direction"):
                     changed, new = vector_field(parameter.name, value)
                 elif parameter.type in ("points", "body points", "frame"):
-                    new, changed = [list(p) for p in value], False
+                    points: list[list[float]] = [list(p) for p in value]
+                    changed = False
                     for number, point in enumerate(value):
                         label = f"{'xyz'[number]} axis" if parameter.type == "frame" else f"{parameter.name}[{number}]"
-                        edited, new[number] = vector_field(label, point)
+                        edited, points[number] = vector_field(label, point)
                         changed |= edited
+                    new = points
                 elif parameter.type == "source":
                     changed, new = source_field(parameter.name, value)
                 else:

@@ -8,7 +8,7 @@ from imgui_bundle import imgui
 from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS, fill_row, label_room
-from sweeplab.playground.run import DYNAMIC_KINDS
+from sweeplab.playground.run import DYNAMIC_KINDS, PlaygroundRun
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
 EVENTS_SHOWN = 40
@@ -27,8 +27,10 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
     if not imgui.begin("Playground")[0]:
         imgui.end()
         return
-    scene, running = editor.scene, editor.playground is not None
-    if not running:
+    scene, run = editor.scene, editor.playground
+    running = run is not None
+    if run is None:
+        state.playing = False  # the run was reset, or dropped by opening another document
         imgui.text_disabled("moving bodies (the moving shape starts at its direction, per second):")
         for scene_object in scene.objects:
             if scene_object.kind in DYNAMIC_KINDS:
@@ -40,7 +42,7 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
         state.friction = imgui.slider_float("friction", state.friction, 0.0, 1.5)[1]
         state.ccd = imgui.checkbox("CCD (sweep every step)", state.ccd)[1]
     else:
-        world = editor.playground.world
+        world = run.world
         imgui.text(f"t = {world.time:.4f} s, CCD {'on' if world.ccd else 'OFF'}, {world.contact_count} contacts")
     labels = [f"1/{round(1 / size)} s" for size in STEP_SIZES]
     state.step_size = imgui.combo("step", state.step_size, labels)[1]
@@ -59,8 +61,8 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
         state.playing = False
         editor.reset_playground()
     if editor.playground is not None:
-        _events(editor)
-        _save_step(editor, state)
+        _events(editor.playground)
+        _save_step(editor, editor.playground, state)
     imgui.end()
 
 
@@ -68,8 +70,8 @@ def _start(editor: Editor, state: PlaygroundState) -> None:
     editor.start_playground(state.dynamic, state.restitution, state.friction, state.ccd)
 
 
-def _events(editor: Editor) -> None:
-    events = editor.playground.world.events[-EVENTS_SHOWN:]
+def _events(run: PlaygroundRun) -> None:
+    events = run.world.events[-EVENTS_SHOWN:]
     if imgui.begin_table("events", 5, WHOLE_COLUMNS, (0, 200)):
         for heading in ("pair", "time", "point", "normal", "impulse"):
             imgui.table_setup_column(heading)
@@ -85,7 +87,7 @@ def _events(editor: Editor) -> None:
         imgui.end_table()
 
 
-def _save_step(editor: Editor, state: PlaygroundState) -> None:
+def _save_step(editor: Editor, run: PlaygroundRun, state: PlaygroundState) -> None:
     """The latest step of the moving body as a fixture: with CCD off, the frame where
     it tunnelled, whose sweep finds the contact the step missed."""
     fill_row(label_room("folder"))
@@ -94,5 +96,5 @@ def _save_step(editor: Editor, state: PlaygroundState) -> None:
     save = imgui.button("Save the last step as a fixture")
     remember("playground save")
     if save and body is not None:
-        editor.save_step_fixture(body, state.fixture_directory, f"playground-{body}-{editor.playground.world.time:.4f}"
+        editor.save_step_fixture(body, state.fixture_directory, f"playground-{body}-{run.world.time:.4f}"
                                  .replace(".", "_"))

@@ -62,7 +62,7 @@ def result_cells(report: TargetReport, engines: tuple[str, ...] = ()) -> list[tu
             cells[-1] = (cells[-1][0] + "  (hit differs!)", True)
     else:
         cells.append((report.single_message, bool(report.single_message)))
-    if hit:
+    if result is not None and hit:
         cells += [(f"{result.feature.kind} {result.feature.index}", False),
                   ("" if result.face_index is None else str(result.face_index), False),
                   (", ".join(repr(float(v)) for v in result.normal), False),
@@ -181,13 +181,14 @@ def path_hits_panel(editor: Editor) -> None:
         display = editor.mesh_display
         display.every_hit = imgui.checkbox("list and draw every contact", display.every_hit)[1]
         view = editor.view()
-        if display.every_hit and view.intervals is None:
+        intervals = view.intervals
+        if display.every_hit and intervals is None:
             imgui.text_disabled("computed once the scene is still")
-        elif display.every_hit:
+        elif display.every_hit and intervals is not None:
             if imgui.button("Copy all"):
-                imgui.set_clipboard_text("\n".join(interval_text(i) for i in view.intervals))
+                imgui.set_clipboard_text("\n".join(interval_text(i) for i in intervals))
             imgui.same_line()
-            imgui.text(f"{len(view.intervals)} contact intervals")
+            imgui.text(f"{len(intervals)} contact intervals")
             for reason in view.unlisted:
                 imgui.text_disabled(reason)
             if imgui.begin_table("intervals", 4, WHOLE_COLUMNS):
@@ -195,7 +196,7 @@ def path_hits_panel(editor: Editor) -> None:
                 for heading in ("target", "face", "enters at t", "leaves at t"):
                     imgui.table_setup_column(heading)
                 imgui.table_headers_row()
-                for number, interval in enumerate(view.intervals):
+                for number, interval in enumerate(intervals):
                     imgui.table_next_row()
                     cells = (interval.target, "" if interval.face is None else str(interval.face),
                              repr(interval.enter), "(still touching at 1)" if interval.leave is None

@@ -12,7 +12,7 @@ from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS, button_room, fill_row, label_room
 from sweeplab.ui.fields import exact_number_field
-from sweeplab.scene.fixture import PRECISIONS, SOURCES
+from sweeplab.scene.fixture import PRECISIONS, SOURCES, Fixture
 from sweeplab.scene.number_text import parse_number
 from sweeplab.view.scan import DIRECTION, ScanJob, ScanResult, ScanSpec, parameter_choices
 
@@ -46,7 +46,7 @@ def draw_tools(editor: Editor, state: ToolState, size: tuple[int, int]) -> None:
         state.typed_hit = {r.name: bool(r.result is not None and r.result.hit) for r in editor.view().reports}
     _fixture_dialog(editor, state)
     if editor.fixture is not None:
-        _fixture_panel(editor, size)
+        _fixture_panel(editor, editor.fixture, size)
     _nudge_panel(editor, size)
     _scan_panel(editor, state, size)
 
@@ -131,7 +131,7 @@ def _typed(state: ToolState) -> dict:
     """The typed expected answers by target: hit, and t where one is typed for a hit
     (read by ``parse_number``); ``ValueError`` naming the target for a t that is no
     finite number (a fixture must not check less than was typed)."""
-    typed = {}
+    typed: dict[str, dict[str, bool | float]] = {}
     for name, hit in state.typed_hit.items():
         typed[name] = {"hit": hit}
         text = state.typed_t.get(name, "")
@@ -140,14 +140,18 @@ def _typed(state: ToolState) -> dict:
     return typed
 
 
-def _fixture_panel(editor: Editor, size: tuple[int, int]) -> None:
+def _fixture_panel(editor: Editor, fixture: Fixture, size: tuple[int, int]) -> None:
     imgui.set_next_window_pos((8, size[1] - 208), imgui.Cond_.first_use_ever)
     imgui.set_next_window_size((616, 176), imgui.Cond_.first_use_ever)
     if imgui.begin("Fixture: expected vs actual"):
-        fixture, report = editor.fixture, editor.fixture_report()
+        report = editor.fixture_report()
         imgui.text_wrapped(fixture.note or "(no note)")
         if fixture.known_failing:
             imgui.text_colored(RED, f"known failing: {fixture.known_failing}")
+        if report is None:  # its kernels are compiling and it is too large to check as Python meanwhile
+            imgui.text_disabled("checked once its kernels are compiled")
+            imgui.end()
+            return
         imgui.text_colored(GREEN if report.passed else RED, "passes" if report.passed else "FAILS")
         if imgui.begin_table("checks", 5, WHOLE_COLUMNS):
             imgui.table_setup_scroll_freeze(2, 1)

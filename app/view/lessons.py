@@ -32,7 +32,7 @@ import numpy as np
 from sweeplab.scene.json_files import brief, is_integer, read_json
 from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
-from sweeplab.physics import Plane, Point, Segment, sweep
+from sweeplab.physics import Plane, Point, Segment, SweepResult, sweep
 from sweeplab.view.camera import OrbitCamera
 
 FORMAT = "sweeplab-lesson"
@@ -276,7 +276,7 @@ class Candidate:
     t: float | None
 
 
-def feature_candidates(scene: Scene, target_name: str) -> tuple[list[Candidate], object]:
+def feature_candidates(scene: Scene, target_name: str) -> tuple[list[Candidate], SweepResult]:
     """Lesson 4: the moving sphere against each feature of a triangle on its own —
     the face's plane (counted only where the contact lies inside the face), each
     edge as a segment (counted only where the contact is on its side, not an end),
