@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sweeplab.view import tessellate
+from sweeplab.scene import tessellate
 from sweeplab.scene.mesh_sources import base_mesh, default_source
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, drawn_mesh
-from sweeplab.view import meshes, minkowski, tessellate
+from sweeplab.scene import tessellate
+from sweeplab.view import meshes, minkowski
 from sweeplab.view.meshes import MeshDisplay, MeshOverlapReport, MeshReport
 from sweeplab.view.lessons import collide_and_slide
 from sweeplab.view.path_hits import ContactInterval, contact_intervals
