@@ -26,14 +26,15 @@ from sweeplab.scene.query_log import Engine, EngineAnswer
 from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
 
 
-def _shape(shape) -> tuple[object, tuple[float, float, float]]:
+def vector(value) -> tuple[float, float, float]:
+    """A 3-vector as parry takes it: three Python floats."""
+    x, y, z = (float(v) for v in np.asarray(value, float))
+    return x, y, z
+
+
+def _shape(shape) -> tuple[rapier.SharedShape, tuple[float, float, float]]:
     """parry's shape for a physics shape, and the translation of its pose."""
     origin = (0.0, 0.0, 0.0)
-
-    def vector(value) -> tuple[float, float, float]:
-        x, y, z = (float(v) for v in np.asarray(value, float))
-        return x, y, z
-
     if isinstance(shape, Sphere):
         return rapier.SharedShape.ball(float(shape.radius)), vector(shape.center)
     if isinstance(shape, Point):
@@ -73,7 +74,7 @@ class RapierAdapter:
         pipeline = rapier.QueryPipeline(rapier.BroadPhaseBvh(), rapier.NarrowPhase(), bodies, colliders)
         pipeline.update(bodies, colliders)
         found = pipeline.cast_shape(rapier.Isometry3.from_translation(*moving_origin),
-                                    tuple(float(v) for v in np.asarray(direction, float)), moving_shape,
+                                    vector(direction), moving_shape,
                                     rapier.ShapeCastOptions(max_time_of_impact=1.0))
         if found is None:
             return EngineAnswer(False)

@@ -12,14 +12,15 @@ import numpy as np
 
 from sweeplab.scene.model import Scene
 from sweeplab.scene.query_log import EngineAnswer
-from sweeplab.scene.shape_kinds import KINDS, build_shape
+from sweeplab.scene.shape_kinds import KINDS, build_shape, mesh_shape
 from sweeplab.engines import EngineUnavailable, engine
 from sweeplab.engines.compare import compare
 from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.view import meshes
 from sweeplab.view.meshes import MeshReport
-from sweeplab.physics import Sphere, SweepResult, TriangleMesh, sweep, tolerance
+from sweeplab.physics import Point, Sphere, SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.kernels import KernelsPending
+from sweeplab.physics.shapes import Shape
 from sweeplab.physics.sweep import sweep_each
 from sweeplab.physics.sweep.polyhedron import SatTrace
 from sweeplab.physics.traversal import TraversalTrace
@@ -115,7 +116,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     opinion that is, is left out and named in ``pending_parts``."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
-    moving_object = scene.object(scene.moving)
+    moving_object = scene.moving_object()
     moving = build_shape(moving_object.kind, moving_object.params)
     moving_single, moving_unfit = float32_twin(moving_object) if float32 else (None, "")
     options = {"ignore_separating": scene.options["ignore_separating"]}
@@ -132,8 +133,12 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
             if mesh_pair:
                 reports.append(_mesh_pair_report(target_object, moving, target, scene.direction, reference))
                 continue
-            result = answers[target_object.name] if target_object.name in answers else sweep(
-                moving, target, scene.direction, **options, **({"trace": trace} if trace else {}))
+            if target_object.name in answers:
+                result = answers[target_object.name]
+            elif trace is None:
+                result = sweep(moving, target, scene.direction, **options)
+            else:
+                result = sweep(moving, target, scene.direction, trace=trace, **options)
         except TypeError as error:
             reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))
             continue
@@ -146,12 +151,11 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result)
         reports.append(report)
-        extras.append((report, target_object, target, trace))
+        extras.append((report, result, target_object, target, trace))
     # Every target's own answer first, then the lenses and second opinions: where the
     # kernels are still compiling, the budget for running them as Python goes to the
     # answers (``kernels.deferred``).
-    for report, target_object, target, trace in extras:
-        result, with_mesh = report.result, "mesh" in (moving_object.kind, target_object.kind)
+    for report, result, target_object, target, trace in extras:
         if float32:
             report.single, report.single_message = _float32_answer(moving_single, moving_unfit, target_object,
                                                                    scene.direction, options)
@@ -162,10 +166,10 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         if isinstance(trace, SatTrace) and result.hit:
             report.message = "feature pair: {} of the moving shape, {} of the target".format(*trace.feature_pair)
             report.moving_feature = trace.moving_feature
-        if with_mesh:
+        if isinstance(trace, TraversalTrace):  # one mesh in the pair (``_trace_for``)
             report.mesh = MeshReport(trace=trace)
-            if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
-                sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
+            if isinstance(target, TriangleMesh) and isinstance(moving, (Sphere, Point)):
+                sphere = moving if isinstance(moving, Sphere) else Sphere(moving.p, 0.0)
                 try:
                     report.mesh.contacts, report.mesh.classification = meshes.sphere_contacts(
                         sphere, target, scene.direction, result.t, scene_scale(scene))
@@ -219,11 +223,11 @@ def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dic
         return {}
 
 
-def float32_twin(scene_object) -> tuple[object | None, str]:
+def float32_twin(scene_object) -> tuple[Shape | None, str]:
     """The object's physics shape in float32, or None and why not: a value beyond
     float32's range (a radius of 1e308) would round to infinity."""
     if scene_object.kind == "mesh":
-        return _float32_mesh(build_shape("mesh", scene_object.params)), ""
+        return _float32_mesh(mesh_shape(scene_object.params)), ""
     too_large = beyond_float32(scene_object.params)
     if too_large:
         return None, f"{scene_object.name}: {too_large} does not fit float32 (largest {FLOAT32_MAX:.8g})"

@@ -46,7 +46,7 @@ def parameter_choices(scene: Scene, varied: str) -> list[tuple[str, int, str]]:
     if varied == DIRECTION:
         return [(axis, 0, f"direction {axis}") for axis in ("x", "y", "z", "angle")]
     scene_object = scene.object(varied)
-    choices = []
+    choices: list[tuple[str, int, str]] = []
     if scene_object.kind == "mesh":  # one mesh, not a batch: vary the other shape
         return choices
     for parameter in KINDS[scene_object.kind].parameters:
@@ -78,7 +78,8 @@ def run_scan(scene: Scene, spec: ScanSpec) -> ScanResult:
     else:
         directions = direction
     shapes = {}
-    for name in (scene.moving, spec.target):
+    moving = scene.moving_object().name
+    for name in (moving, spec.target):
         scene_object = scene.object(name)
         params = dict(scene_object.params)
         if name == spec.varied:
@@ -91,7 +92,7 @@ def run_scan(scene: Scene, spec: ScanSpec) -> ScanResult:
         except ValueError as error:
             nothing = np.full(count, np.nan)
             return ScanResult(offsets, nothing, np.zeros(count, bool), f"{name}: {error}")
-    result = sweep(shapes[scene.moving], shapes[spec.target], directions,
+    result = sweep(shapes[moving], shapes[spec.target], directions,
                    ignore_separating=scene.options["ignore_separating"])
     hit = np.broadcast_to(result.hit, (count,))
     t = np.broadcast_to(result.t, (count,))
