@@ -62,7 +62,7 @@ def test_scan_of_a_capsule_piercing_a_triangle_answers_as_each_step_alone():
     scene = Scene.from_json(PIERCING_SCENE)
     scan = run_scan(scene, ScanSpec("floor", "capsule", "a", 0, 0.5, 5))
     assert scan.message == "" and scan.hit.all() and scan.t.tolist() == [0.0] * 5
-    for offset, t in zip(scan.offsets, scan.t):
+    for offset, t in zip(scan.offsets, scan.t, strict=True):
         single = sweep(Capsule([offset, 0.0, -1.0], [0.0, 0.0, 1.5], 0.1), build_shape(
             "triangle", PIERCING_SCENE["objects"][1]["params"]), PIERCING_SCENE["direction"])
         assert single.t == t and single.initially_overlapping
