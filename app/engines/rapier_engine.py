@@ -23,7 +23,10 @@ import numpy as np
 import rapier3d as rapier
 
 from sweeplab.scene.query_log import Engine, EngineAnswer
-from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+
+UNSUPPORTED = {Plane: "parry's half-space is solid, sweeplab's plane a two-sided surface"}
+"""Shape types with no parry shape, and why (every other shape type is mapped)."""
 
 
 def vector(value) -> tuple[float, float, float]:
@@ -32,7 +35,7 @@ def vector(value) -> tuple[float, float, float]:
     return x, y, z
 
 
-def _shape(shape) -> tuple[rapier.SharedShape, tuple[float, float, float]]:
+def rapier_shape(shape) -> tuple[rapier.SharedShape, tuple[float, float, float]]:
     """parry's shape for a physics shape, and the translation of its pose."""
     origin = (0.0, 0.0, 0.0)
     if isinstance(shape, Sphere):
@@ -54,7 +57,7 @@ def _shape(shape) -> tuple[rapier.SharedShape, tuple[float, float, float]]:
     if isinstance(shape, TriangleMesh):
         return rapier.SharedShape.trimesh([vector(v) for v in shape.world_vertices()],
                                           np.asarray(shape.faces).tolist()), origin
-    raise TypeError(f"no rapier shape for a {type(shape).__name__} (a plane: parry's half-space is solid)")
+    raise TypeError(f"no rapier shape for a {type(shape).__name__}: {UNSUPPORTED.get(type(shape), 'not mapped')}")
 
 
 class RapierAdapter:
@@ -65,8 +68,8 @@ class RapierAdapter:
         """``ValueError`` for a shape parry refuses (e.g. a flat hull: its convex hull needs
         four corners off one plane)."""
         try:
-            target_shape, target_origin = _shape(target)
-            moving_shape, moving_origin = _shape(moving)
+            target_shape, target_origin = rapier_shape(target)
+            moving_shape, moving_origin = rapier_shape(moving)
         except rapier.RapierError as error:
             raise ValueError(f"rapier cannot build the shape: {error}") from None
         bodies, colliders = rapier.RigidBodySet(), rapier.ColliderSet()
