@@ -1,4 +1,4 @@
-"""The package's rooms import one way: no cycle between rooms.
+"""The package's rooms import one way: down ``LAYERS``, so no cycle between rooms.
 
 A *room* is a folder of the ``sweeplab`` package (``physics``, ``scene``, ``view``,
 ``render``, ``editor``, ``ui``, ``engines``, ``playground``) or one of its top-level
@@ -6,7 +6,7 @@ modules (``window``, ``cli``, ``pytest_plugin``, ``__main__``; ``sweeplab`` itse
 its ``__init__``), and ``shaders``.  The graph is read from the source with ``ast``: every ``import``
 and ``from ... import`` anywhere in a module, inside functions and ``TYPE_CHECKING``
 blocks too (a lazy import is still a dependency), relative imports resolved.  The
-intended order is in ``docs/architecture.md`` (Rooms).
+order is ``docs/architecture.md``'s ("Rooms import one way").
 """
 
 from __future__ import annotations
@@ -19,6 +19,11 @@ from pathlib import Path
 import sweeplab
 import sweeplab.physics
 import sweeplab.shaders
+
+LAYERS = (("sweeplab", "physics", "shaders"), ("scene",), ("engines",), ("view",), ("render", "playground"),
+          ("editor",), ("ui",), ("window",), ("cli", "pytest_plugin"), ("__main__",))
+"""The rooms, bottom first: a room imports only rooms of lower layers (``sweeplab`` is
+the package's ``__init__``: its version)."""
 
 Edges = dict[tuple[str, str], list[str]]
 """(room, room it imports): the import sites, ``module:line``."""
@@ -125,6 +130,26 @@ def test_no_cycle_between_rooms():
     edges = sweeplab_edges()
     cycles = room_cycles(edges)
     assert not cycles, "rooms import each other: " + " | ".join(describe(edges, group) for group in cycles)
+
+
+def upward_edges(edges: Edges, layers: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The imports that do not go down ``layers`` (into the same layer or above, or
+    from or to a room in no layer), one line each."""
+    level = {room: number for number, layer in enumerate(layers) for room in layer}
+    return [f"{a} -> {b} ({', '.join(sites)})" for (a, b), sites in sorted(edges.items())
+            if a not in level or b not in level or level[b] >= level[a]]
+
+
+def test_every_import_goes_down_the_layers():
+    wrong = upward_edges(sweeplab_edges(), LAYERS)
+    assert not wrong, "imports against docs/architecture.md's order of rooms: " + "; ".join(wrong)
+
+
+def test_an_import_up_or_sideways_or_from_an_unknown_room_is_named():
+    edges = {("scene", "physics"): ["s:1"], ("physics", "scene"): ["p:2"], ("render", "playground"): ["r:3"],
+             ("lab", "scene"): ["l:4"]}
+    assert upward_edges(edges, LAYERS) == ["lab -> scene (l:4)", "physics -> scene (p:2)",
+                                           "render -> playground (r:3)"]
 
 
 def test_the_graph_sees_the_known_edges():
