@@ -104,6 +104,8 @@ def examples_main(argv: list[str]) -> int:
     for name, path in example_scenes().items():
         try:
             data = read_json(path)
+            if not isinstance(data, dict):
+                raise TypeError("not a JSON object")
             print(f"{name:<12} {len(data['objects'])} objects, moving {data['moving']!r}")
         except (JsonFileError, KeyError, TypeError) as error:  # (a bundled scene is tested to load; say so)
             print(f"{name:<12} unreadable: {error!r}")

@@ -87,7 +87,8 @@ class EditorWindow(pyglet.window.Window):
         self.imgui_keys = imgui_keys(key, imgui)
         self.frames = 0
         self.frame_seconds = 0.0
-        self._press = None
+        self._press: tuple[float, float, int] | None = None
+        """Where a left click began in the view, and its modifiers (a click picks)."""
         self._buttons = 0
         self._frames_owed = FRAMES_AFTER_INPUT
         self._last_frame = 0.0
@@ -134,7 +135,7 @@ class EditorWindow(pyglet.window.Window):
         io = imgui.get_io()
         width, height = self.get_framebuffer_size()
         io.display_size = imgui.ImVec2(*self.get_size())
-        io.display_framebuffer_scale = (width / max(self.width, 1), height / max(self.height, 1))
+        io.display_framebuffer_scale = imgui.ImVec2(width / max(self.width, 1), height / max(self.height, 1))
         io.delta_time = max(started - self._last_time, 1e-4)
         self._last_time = started
         imgui.new_frame()

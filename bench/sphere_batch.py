@@ -83,11 +83,12 @@ def main() -> None:
 
     k = args.fcl_n
     sphere_pairs = [(fcl.Sphere(float(r)), c, d, fcl.Sphere(float(rt))) for r, c, d, rt in
-                    zip(movers.radius[:k], movers.center[:k] - spheres.center[:k], directions[:k], spheres.radius[:k])]
+                    zip(movers.radius[:k], movers.center[:k] - spheres.center[:k], directions[:k], spheres.radius[:k],
+                        strict=True)]
     fcl_sphere_rate, fcl_hits = fcl_rate(sphere_pairs, fcl.CCDSolverType.CCDC_CONSERVATIVE_ADVANCEMENT)
 
     triangle_pairs = [(fcl.Sphere(float(r)), c, d, one_triangle(v)) for r, c, d, v in
-                      zip(movers.radius[:k], movers.center[:k], directions[:k], triangles.vertices[:k])]
+                      zip(movers.radius[:k], movers.center[:k], directions[:k], triangles.vertices[:k], strict=True)]
     fcl_triangle_rate, _ = fcl_rate(triangle_pairs, fcl.CCDSolverType.CCDC_NAIVE)
 
     ours = sweep(Sphere(movers.center[:k], movers.radius[:k]), Sphere(spheres.center[:k], spheres.radius[:k]),
@@ -98,7 +99,8 @@ def main() -> None:
     print(f"sphere-sphere   python-fcl loop  N={k:.0e}: {fcl_sphere_rate / 1e6:8.4f} M/s"
           f"   ratio (one thread) {sphere_rate / fcl_sphere_rate:7.1f}x   target >= 50x, two threads >= 1.7x one"
           f"   (hit flags agree on {agree}/{k})")
-    print(f"sphere-triangle sweeplab batched N={args.n:.0e}: {describe(triangle_rates, share=triangle_share)}   target >= 6 M/s one thread")
+    print(f"sphere-triangle sweeplab batched N={args.n:.0e}: {describe(triangle_rates, share=triangle_share)}"
+          "   target >= 6 M/s one thread")
     print(f"sphere-triangle python-fcl loop  N={k:.0e}: {fcl_triangle_rate / 1e6:8.4f} M/s"
           f"   ratio (one thread) {triangle_rate / fcl_triangle_rate:7.1f}x   (fcl naive solver)")
 

@@ -142,7 +142,7 @@ class Files(EditorParts):
             self.say(f"cannot copy as pytest: {error}")
             return None
 
-    def save(self, path: Path | None = None) -> bool:
+    def save(self, path: Path | str | None = None) -> bool:
         path = Path(path) if path is not None else self.path
         if path is None:
             self.say("choose a file name (File > Save as)")
@@ -159,7 +159,7 @@ class Files(EditorParts):
         self.say(f"saved {path}")
         return True
 
-    def open(self, path: Path, untitled: bool = False) -> bool:
+    def open(self, path: Path | str, untitled: bool = False) -> bool:
         """Open a scene, fixture or query log file; on any problem keep what is open and
         say why.  A fixture opens with its expected answers shown beside the actual ones;
         a scene opened ``untitled`` (a bundled example) has no path, so Save never

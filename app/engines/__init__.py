@@ -4,7 +4,8 @@ An adapter (``fcl_engine``, ``rapier_engine``) answers a sweeplab configuration
 (physics shapes and a direction) with its engine's own answer, in sweeplab's
 conventions (t a fraction of the direction, the normal from the target towards
 the moving shape).  Each needs an optional extra (``pip install 'sweeplab[fcl]'``)
-and is imported only when asked for, by ``engine(name)``.  ``triage`` compares
+and is imported only when asked for, by ``engine(name)``.  ``second_opinion`` is
+sweeplab's own slow answer (the reference or a GJK cast); ``triage`` compares
 logged or live answers with sweeplab's; ``fuzz`` draws configurations, finds the
 disagreements and shrinks them.
 """

@@ -24,11 +24,14 @@ import fcl
 import numpy as np
 
 from sweeplab.scene.query_log import Engine, EngineAnswer
-from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, TriangleMesh
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, TriangleMesh
 
 SOLVERS = {"conservative_advancement": fcl.CCDSolverType.CCDC_CONSERVATIVE_ADVANCEMENT,
            "naive": fcl.CCDSolverType.CCDC_NAIVE, "ray_shooting": fcl.CCDSolverType.CCDC_RAY_SHOOTING,
            "polynomial": fcl.CCDSolverType.CCDC_POLYNOMIAL_SOLVER}
+
+UNSUPPORTED = {Plane: "continuousCollide with fcl's Plane crashed the process"}
+"""Shape types with no fcl geometry, and why (every other shape type is mapped)."""
 
 
 def version() -> str:
@@ -96,7 +99,7 @@ def fcl_geometry(shape) -> tuple[object, np.ndarray, np.ndarray]:
         return fcl.Convex(corners, len(shape.faces), faces), identity, origin
     if isinstance(shape, TriangleMesh):
         return _bvh(shape.world_vertices(), shape.faces), identity, origin
-    raise TypeError(f"no fcl geometry for a {type(shape).__name__}")
+    raise TypeError(f"no fcl geometry for a {type(shape).__name__}: {UNSUPPORTED.get(type(shape), 'not mapped')}")
 
 
 def capsule_geometry(a: np.ndarray, b: np.ndarray, radius: float) -> tuple[object, np.ndarray, np.ndarray]:

@@ -258,7 +258,9 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
                 if report.counts[(draw, kind)] <= shrink_each:
                     shrunk = shrink_configuration(adapter, configuration, kind, tolerances)
                     report.findings[-1].shrunk = _query(adapter, shrunk)
-                    report.findings[-1].detail = _verdict(adapter, shrunk, tolerances)[1]
+                    verdict = _verdict(adapter, shrunk, tolerances)
+                    assert verdict is not None  # shrinking keeps a configuration the engine answers
+                    report.findings[-1].detail = verdict[1]
             if progress is not None and report.count % 10_000 == 0:
                 progress(report.count, count)
     report.seconds = time.perf_counter() - started

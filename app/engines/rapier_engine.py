@@ -23,17 +23,21 @@ import numpy as np
 import rapier3d as rapier
 
 from sweeplab.scene.query_log import Engine, EngineAnswer
-from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+
+UNSUPPORTED = {Plane: "parry's half-space is solid, sweeplab's plane a two-sided surface"}
+"""Shape types with no parry shape, and why (every other shape type is mapped)."""
 
 
-def _shape(shape) -> tuple[object, tuple[float, float, float]]:
+def vector(value) -> tuple[float, float, float]:
+    """A 3-vector as parry takes it: three Python floats."""
+    x, y, z = (float(v) for v in np.asarray(value, float))
+    return x, y, z
+
+
+def rapier_shape(shape) -> tuple[rapier.SharedShape, tuple[float, float, float]]:
     """parry's shape for a physics shape, and the translation of its pose."""
     origin = (0.0, 0.0, 0.0)
-
-    def vector(value) -> tuple[float, float, float]:
-        x, y, z = (float(v) for v in np.asarray(value, float))
-        return x, y, z
-
     if isinstance(shape, Sphere):
         return rapier.SharedShape.ball(float(shape.radius)), vector(shape.center)
     if isinstance(shape, Point):
@@ -53,7 +57,7 @@ def _shape(shape) -> tuple[object, tuple[float, float, float]]:
     if isinstance(shape, TriangleMesh):
         return rapier.SharedShape.trimesh([vector(v) for v in shape.world_vertices()],
                                           np.asarray(shape.faces).tolist()), origin
-    raise TypeError(f"no rapier shape for a {type(shape).__name__} (a plane: parry's half-space is solid)")
+    raise TypeError(f"no rapier shape for a {type(shape).__name__}: {UNSUPPORTED.get(type(shape), 'not mapped')}")
 
 
 class RapierAdapter:
@@ -64,8 +68,8 @@ class RapierAdapter:
         """``ValueError`` for a shape parry refuses (e.g. a flat hull: its convex hull needs
         four corners off one plane)."""
         try:
-            target_shape, target_origin = _shape(target)
-            moving_shape, moving_origin = _shape(moving)
+            target_shape, target_origin = rapier_shape(target)
+            moving_shape, moving_origin = rapier_shape(moving)
         except rapier.RapierError as error:
             raise ValueError(f"rapier cannot build the shape: {error}") from None
         bodies, colliders = rapier.RigidBodySet(), rapier.ColliderSet()
@@ -73,7 +77,7 @@ class RapierAdapter:
         pipeline = rapier.QueryPipeline(rapier.BroadPhaseBvh(), rapier.NarrowPhase(), bodies, colliders)
         pipeline.update(bodies, colliders)
         found = pipeline.cast_shape(rapier.Isometry3.from_translation(*moving_origin),
-                                    tuple(float(v) for v in np.asarray(direction, float)), moving_shape,
+                                    vector(direction), moving_shape,
                                     rapier.ShapeCastOptions(max_time_of_impact=1.0))
         if found is None:
             return EngineAnswer(False)

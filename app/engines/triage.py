@@ -4,7 +4,7 @@ answer.
 
 Each query is answered by sweeplab (float64, on the logged floats as given: the
 exact answer for those inputs, also when the engine computed in float32) and by
-the second opinion (``view.reports.second_opinion``: the reference's bisection on
+the second opinion (``engines.second_opinion``: the reference's bisection on
 the exact distance, or a GJK cast).  A disagreement has a kind, ranked by
 severity: ``hit`` (the engine says hit where sweeplab says miss, or the other
 way), ``start`` (the shapes overlap at t = 0, which the engine misses — often a
@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sweeplab.engines.compare import DEFAULT_TOLERANCES, SEVERITY, Tolerances, compare
+from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.scene.fixture import Fixture, make_fixture
 from sweeplab.scene.query_log import MOVING, TARGET, Query
 from sweeplab.scene.shape_kinds import build_shape
-from sweeplab.view.reports import second_opinion
 from sweeplab.physics import SweepResult, sweep, tolerance
 
 

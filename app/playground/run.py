@@ -13,18 +13,28 @@ import numpy as np
 
 from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
 from sweeplab.scene.model import Scene
-from sweeplab.scene.shape_kinds import build_shape, posed_vertices
+from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
 from sweeplab.physics import ConvexPolyhedron
 
-DYNAMIC_KINDS = ("sphere", "capsule", "polyhedron")
+STATIC_KINDS = {"point": "no volume, no mass", "segment": "no volume, no mass", "plane": "infinite",
+                "triangle": "a surface: no mass", "polygon": "a surface: no mass",
+                "mesh": "a surface, open or concave: no mass or inertia of its own"}
+"""Kinds that are always static obstacles in the playground, and why."""
+
+DYNAMIC_KINDS = tuple(kind for kind in KINDS if kind not in STATIC_KINDS)
+"""Kinds that may move (``body_of``): every other kind."""
 
 
 def body_of(scene_object) -> Body:
-    params = scene_object.params
-    if scene_object.kind == "sphere":
+    """The body of a scene object of a ``DYNAMIC_KINDS`` kind (``ValueError`` for another)."""
+    params, kind = scene_object.params, scene_object.kind
+    if kind == "sphere":
         return sphere_body(scene_object.name, params["center"], float(params["radius"]))
-    if scene_object.kind == "capsule":
+    if kind == "capsule":
         return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
+    if kind != "polyhedron":
+        raise ValueError(f"scene_object {scene_object.name!r} is a {kind}, which has no playground body "
+                         f"({STATIC_KINDS.get(kind, 'not in STATIC_KINDS either')})")
     # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
     # so the body-to-world rotation is axes^T; mass and inertia come from the body-space box.
     vertices = np.asarray(params["vertices"], float)

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
+from sweeplab.physics.shapes import Shape
 from sweeplab.playground.patch import contact_patch
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -81,7 +82,7 @@ class Body:
     posed by ``position`` and ``rotation`` (3x3, body to world)."""
 
     name: str
-    shape: object
+    shape: Sphere | Capsule | ConvexPolyhedron
     mass: float
     inertia: np.ndarray
     """Body-space inertia tensor (3x3)."""
@@ -183,7 +184,7 @@ class ContactEvent:
 @dataclass
 class World:
     bodies: list[Body]
-    statics: dict[str, object]
+    statics: dict[str, Shape]
     """Static physics shapes in the world, by name."""
     restitution: float = 0.5
     friction: float = 0.5

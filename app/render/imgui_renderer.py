@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 
+import moderngl
 import numpy as np
 from imgui_bundle import imgui
 
@@ -30,7 +31,7 @@ class ImGuiRenderer:
         self.vertex_array = ctx.vertex_array(
             self.program, [(self.vertex_buffer, "2f 2f 4f1", "in_position", "in_uv", "in_color")],
             index_buffer=self.index_buffer, index_element_size=int(index_type[1]))
-        self.textures: dict[int, object] = {}
+        self.textures: dict[int, moderngl.Texture] = {}
         self._next_texture_id = 1
         io = imgui.get_io()
         io.backend_flags |= imgui.BackendFlags_.renderer_has_textures

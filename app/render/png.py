@@ -28,7 +28,8 @@ def decode_png(data: bytes) -> np.ndarray:
     """Pixels of a PNG written by ``encode_png`` (8-bit RGB/RGBA, filter 0 rows)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError("not a PNG file")
-    position, chunks = 8, {}
+    position = 8
+    chunks: dict[bytes, bytes] = {}
     while position < len(data):
         length, = struct.unpack(">I", data[position:position + 4])
         kind = data[position + 4:position + 8]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import moderngl
 import numpy as np
 
 from sweeplab.view.camera import OrbitCamera
@@ -30,8 +31,8 @@ GRID_HALF_CELLS = 20
 @dataclass
 class DrawCall:
     program: str       # "mesh", "line" or "point"
-    buffer: object
-    vertex_array: object
+    buffer: moderngl.Buffer
+    vertex_array: moderngl.VertexArray
     mode: int
     color: tuple
     size: float = 1.0  # line width or point size in pixels

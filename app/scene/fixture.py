@@ -138,7 +138,7 @@ def _shapes(scene: Scene, precision: str):
 
     if scene.moving is None:
         raise FixtureError("the scene has no moving shape")
-    return build(scene.object(scene.moving)), {o.name: build(o) for o in scene.targets()}
+    return build(scene.moving_object()), {o.name: build(o) for o in scene.targets()}
 
 
 def answers(scene: Scene, precision: str = "float64", use_reference: bool = False) -> dict[str, SweepResult]:
@@ -289,9 +289,10 @@ def load_fixture(path) -> Fixture:
 
 def is_fixture_file(path) -> bool:
     try:
-        return read_json(path).get("format") == FORMAT
-    except (JsonFileError, AttributeError):
+        data = read_json(path)
+    except JsonFileError:
         return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def save_fixture(fixture: Fixture, directory, name: str, overwrite: bool = False) -> Path:
@@ -331,7 +332,7 @@ def _plain_floats(value):
 def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> str:
     """A self-contained pytest function pinning the current answers of ``scene``
     (exact floats via ``repr``), for people who keep their tests in code."""
-    moving_object = scene.object(scene.moving)
+    moving_object = scene.moving_object()
     targets = [o for o in scene.targets()]
     found = answers(scene)
 

@@ -17,8 +17,8 @@ import struct
 from sweeplab import __version__
 from sweeplab.scene.fixture import DEFAULT_TOLERANCES, answers
 from sweeplab.scene.model import Scene, SceneObject
-from sweeplab.scene.shape_kinds import KINDS, posed_vertices
-from sweeplab.physics import TriangleMesh
+from sweeplab.scene.shape_kinds import posed_mesh, posed_vertices
+from sweeplab.physics import SweepResult
 
 SHAPE_FIELDS = {
     "sphere": (("center", "vector"), ("radius", "number")),
@@ -43,7 +43,7 @@ def _fields(scene_object: SceneObject) -> dict:
     if scene_object.kind == "polyhedron":
         return {"vertices": posed_vertices(params).tolist()}
     if scene_object.kind == "mesh":
-        mesh: TriangleMesh = KINDS["mesh"].build(params)
+        mesh = posed_mesh(params)
         return {"vertices": mesh.world_vertices().tolist(), "triangles": mesh.faces.tolist()}
     return {name: params[name] for name, _ in SHAPE_FIELDS[scene_object.kind]}
 
@@ -73,7 +73,7 @@ def _cpp_string(text: str) -> str:
                    for char in text)
 
 
-def _checks(scene: Scene) -> list[tuple[SceneObject, dict]]:
+def _checks(scene: Scene) -> list[tuple[SceneObject, SweepResult]]:
     """Each target with sweeplab's answer to it (pairs without a sweep test left out)."""
     found = answers(scene)
     return [(target, found[target.name]) for target in scene.targets() if target.name in found]
@@ -125,7 +125,7 @@ def _cpp_shape(scene_object: SceneObject) -> str:
 
 def cpp_source(scene: Scene, function: str = "sweep_test") -> str:
     """doctest / Catch2 test cases (``TEST_CASE`` and ``CHECK``) of the scene."""
-    moving = scene.object(scene.moving)
+    moving = scene.moving_object()
     lines = [_header(function)]
     for target, result in _checks(scene):
         lines += [f'TEST_CASE("sweeplab: {_cpp_string(moving.name)} against {_cpp_string(target.name)}") {{',
@@ -171,7 +171,7 @@ def _rust_shape(scene_object: SceneObject) -> str:
 
 def rust_source(scene: Scene, function: str = "sweep_test") -> str:
     """``#[test]`` functions of the scene."""
-    moving = scene.object(scene.moving)
+    moving = scene.moving_object()
     lines = [_header(function)]
     checks = _checks(scene)
     names = _unique_identifiers([f"sweeplab_{moving.name}_against_{target.name}" for target, _ in checks])

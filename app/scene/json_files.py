@@ -8,9 +8,10 @@ import math
 import re
 import sys
 from pathlib import Path
+from typing import TypeGuard
 
 
-def is_integer(value) -> bool:
+def is_integer(value) -> TypeGuard[int]:
     """A JSON integer (``true`` and ``false`` are Python ints, and are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

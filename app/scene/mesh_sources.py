@@ -25,13 +25,14 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Callable
 
 import numpy as np
 
 from sweeplab.physics import TriangleMesh
 from sweeplab.scene.json_files import brief
 
-GENERATORS = {
+GENERATORS: dict[str, dict[str, object]] = {
     "icosphere": {"subdivisions": 2, "radius": 1.0},
     "box": {"size": [1.0, 1.0, 1.0]},
     "terrain": {"cells": 16, "size": 8.0, "height": 0.6, "seed": 1},
@@ -125,7 +126,7 @@ def _read_file(path) -> tuple[np.ndarray, np.ndarray]:
     if str(path).lower().endswith(".obj"):
         _check_obj_indices(path)
     try:
-        loaded = trimesh.load(str(path), force="mesh", process=False)
+        loaded = trimesh.load_mesh(str(path), process=False)
     except ImportError as error:  # trimesh's fallback for text it cannot parse needs modules of its own
         raise MeshSourceError(f"{path} is not a mesh file trimesh can read ({error})") from None
     except Exception as error:  # trimesh raises many types for unreadable files
@@ -231,4 +232,5 @@ def _sliver_strip(count, length, width):
     return np.stack([x.ravel(), y.ravel(), np.zeros(x.size)], axis=1), _grid_faces(count, 1)
 
 
-_BUILDERS = {"icosphere": _icosphere, "box": _box, "terrain": _terrain, "wall": _wall, "sliver_strip": _sliver_strip}
+_BUILDERS: dict[str, Callable[..., tuple]] = {
+    "icosphere": _icosphere, "box": _box, "terrain": _terrain, "wall": _wall, "sliver_strip": _sliver_strip}

@@ -62,6 +62,12 @@ class Scene:
                 return scene_object
         raise KeyError(name)
 
+    def moving_object(self) -> SceneObject:
+        """The object named ``moving``; ``ValueError`` when the scene has none."""
+        if self.moving is None:
+            raise ValueError("the scene has no moving shape (its \"moving\" is null)")
+        return self.object(self.moving)
+
     def names(self) -> list[str]:
         return [o.name for o in self.objects]
 

@@ -28,9 +28,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sweeplab.view import tessellate
+from sweeplab.scene import tessellate
 from sweeplab.scene.mesh_sources import base_mesh, default_source
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh
+from sweeplab.physics.shapes import Shape
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class ShapeKind:
     name: str
     parameters: tuple[Parameter, ...]
     defaults: dict
-    build: Callable[[dict], object]
+    build: Callable[[dict], Shape]
     mesh: Callable[[dict], tessellate.Mesh]
     core_loop: Callable[[dict], np.ndarray] | None = None
     """The vertex loop whose edges and vertices physics numbers in ``feature``
@@ -108,7 +109,9 @@ class ShapeKind:
     def anchor_points(self, params: dict) -> np.ndarray:
         """Points that locate the shape (pivot, bounds, framing): (n, 3)."""
         if self.name == "mesh":
-            return np.stack(drawn_mesh(self.name, params).bounds())
+            bounds = drawn_mesh(self.name, params).bounds()
+            assert bounds is not None  # a physics.TriangleMesh has a face
+            return np.stack(bounds)
         if self.name == "polyhedron":
             return posed_vertices(params)
         if self.name == "plane":
@@ -124,6 +127,7 @@ class ShapeKind:
         mesh): (segments (n, 2, 3), points (k, 3))."""
         if self.highlight is not None:
             return self.highlight(params, kind, index)
+        loop: np.ndarray | None
         if self.face_loop is not None and face_index is not None:
             loop = self.face_loop(params, face_index)
         else:
@@ -331,12 +335,19 @@ KINDS: dict[str, ShapeKind] = {kind.name: kind for kind in (
 """Shape kinds by name; the moving shape may be of any kind the physics can sweep."""
 
 
-def build_shape(kind: str, params: dict, dtype=np.float64):
+def build_shape(kind: str, params: dict, dtype=np.float64) -> Shape:
     """The physics shape of a scene object, every coordinate in ``dtype`` (float32 for
     the precision lens and float32 fixtures; a mesh keeps its source's float64).
     Built once per distinct parameters (shapes are immutable): a drag rebuilds only
     the shape it moves."""
     return _cached_shape(kind, _key(params), np.dtype(dtype).str)
+
+
+def mesh_shape(params: dict) -> TriangleMesh:
+    """A mesh object's physics mesh (``build_shape``'s, built once per distinct parameters)."""
+    mesh = build_shape("mesh", params)
+    assert isinstance(mesh, TriangleMesh)  # KINDS["mesh"].build is posed_mesh
+    return mesh
 
 
 def drawn_mesh(kind: str, params: dict) -> tessellate.Mesh:
@@ -358,7 +369,7 @@ def _plain(value):
 
 
 @functools.lru_cache(maxsize=256)
-def _cached_shape(kind: str, params_json: str, dtype: str):
+def _cached_shape(kind: str, params_json: str, dtype: str) -> Shape:
     params = json.loads(params_json)
     if kind == "mesh":
         return KINDS[kind].build(params)

@@ -83,7 +83,7 @@ def _quadratic_picture(editor: Editor) -> None:
 
 
 def _inflate_picture(editor: Editor) -> None:
-    moving, target = editor.scene.object(editor.scene.moving), object_named(editor.scene, "sphere")
+    moving, target = editor.scene.moving_object(), object_named(editor.scene, "sphere")
     total = float(moving.params["radius"]) + float(target.params["radius"])
     share = 1 - float(target.params["radius"]) / total if total > 0 else 0.0
     fill_row(label_room("radius moved onto the ball"))

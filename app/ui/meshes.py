@@ -13,7 +13,7 @@ from sweeplab.editor import Editor
 from sweeplab.ui.fields import committed_text
 from sweeplab.scene.json_files import JsonFileError, parse_json
 from sweeplab.scene.mesh_sources import GENERATORS
-from sweeplab.scene.shape_kinds import build_shape
+from sweeplab.scene.shape_kinds import mesh_shape
 from sweeplab.view.reports import TargetReport
 from sweeplab.physics.broadphase import MeshContact, NarrowphaseTrace
 from sweeplab.physics.sweep.polyhedron import AXIS_KINDS
@@ -53,7 +53,7 @@ def draw_mesh_panel(editor: Editor, size: tuple[int, int]) -> None:
     imgui.set_next_window_size((470, 380), imgui.Cond_.first_use_ever)
     if imgui.begin("Meshes"):
         display = editor.mesh_display
-        height = max(build_shape("mesh", o.params).tree.height for o in mesh_objects)
+        height = max(mesh_shape(o.params).tree.height for o in mesh_objects)
         shown, show = imgui.checkbox("node spheres at depth", display.bvh_depth is not None)
         if shown:
             display.bvh_depth = min(3, height - 1) if show else None
@@ -73,7 +73,7 @@ def draw_mesh_panel(editor: Editor, size: tuple[int, int]) -> None:
         imgui.separator()
         view = editor.view()
         for scene_object in mesh_objects:
-            tree = build_shape("mesh", scene_object.params).tree
+            tree = mesh_shape(scene_object.params).tree
             imgui.text(f"{scene_object.name}: {tree.node_count} nodes over {(tree.face >= 0).sum()} triangles, "
                        f"{tree.height} levels")
             report = next((r for r in view.reports if r.name == scene_object.name), None)

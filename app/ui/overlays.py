@@ -41,7 +41,8 @@ def shortcuts_panel(state: PanelState, size: tuple[int, int]) -> None:
     """Every key chord and mouse gesture (F1): a window as large as its two columns, so
     no description is cut (it was 470 pixels wide, its longest row 780)."""
     imgui.set_next_window_pos((size[0] / 2, 28), imgui.Cond_.first_use_ever, (0.5, 0.0))
-    opened, state.show_help = imgui.begin("Shortcuts", state.show_help, imgui.WindowFlags_.always_auto_resize)
+    opened, show_help = imgui.begin("Shortcuts", state.show_help, imgui.WindowFlags_.always_auto_resize)
+    state.show_help = bool(show_help)
     if opened and imgui.begin_table("shortcuts", 2, imgui.TableFlags_.sizing_fixed_fit):
         rows = [(command.key_label(), f"{command.menu}: {command.label}") for command in COMMANDS if command.keys]
         for keys, description in rows + list(GESTURES):

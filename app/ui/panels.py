@@ -55,7 +55,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     gizmo_handles(editor, state, size)
     refusal = take_refusal()
     if refusal is not None:
-        editor.message = refusal  # a typed number not applied: say why
+        editor.say(refusal)  # a typed number not applied: say why
     status_line(editor, state)
     if state.show_legend:
         legend(editor, state)

@@ -103,7 +103,7 @@ def _save_fixture(editor: Editor, state: ToolState) -> None:
     try:
         typed = _typed(state) if SOURCES[state.source] == "typed" else None
     except ValueError as error:
-        editor.message = f"not saved: {error}"
+        editor.say(f"not saved: {error}")
         return
     saved = editor.save_fixture(state.fixture_directory, state.fixture_name, note=state.fixture_note,
                                 source=SOURCES[state.source], typed=typed,

@@ -3,6 +3,6 @@
 ``reports`` answers every target (sweep, float32 lens, second opinion); ``model``
 turns a scene and its reports into drawables; ``meshes`` (sphere trees, walks, mesh contacts and overlaps),
 ``path_hits`` (every contact interval), ``scan`` (perturbation scans),
-``minkowski`` (the teaching view), ``tessellate`` (shapes into triangles and
-lines) and ``camera`` (the orbit camera's matrices).  No GL: tested headless.
+``minkowski`` (the teaching view), ``lessons`` (lessons taught on live scenes) and ``camera`` (the orbit camera's
+matrices); shapes become triangles in ``scene.tessellate``.  No GL: tested headless.
 """

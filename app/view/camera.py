@@ -45,10 +45,10 @@ class OrbitCamera:
         near = max(self.distance * 1e-3, 1e-6)
         return pyrr.Matrix44.perspective_projection(self.field_of_view, aspect, near, self.distance * 100)
 
-    def view_projection(self, size: tuple[int, int]) -> np.ndarray:
+    def view_projection(self, size: tuple[float, float]) -> np.ndarray:
         return np.asarray(self.view() @ self.projection(size[0] / size[1]))
 
-    def project(self, points, size: tuple[int, int], ahead_only: bool = False) -> np.ndarray:
+    def project(self, points, size: tuple[float, float], ahead_only: bool = False) -> np.ndarray:
         """Pixel coordinates (x right, y down from the top-left) of world points (n, 3).
         A point behind the camera comes out mirrored; with ``ahead_only``, NaN."""
         points = np.atleast_2d(np.asarray(points, float))
@@ -59,7 +59,7 @@ class OrbitCamera:
         ndc = clip[:, :2] / w
         return np.c_[(ndc[:, 0] + 1) / 2 * size[0], (1 - ndc[:, 1]) / 2 * size[1]]
 
-    def ray(self, pixel, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    def ray(self, pixel, size: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
         """(origin, segment) of the view ray through ``pixel`` (x right, y down from
         the top-left): from the near plane to the far plane."""
         x, y = pixel
@@ -73,7 +73,7 @@ class OrbitCamera:
         self.yaw -= np.radians(dx_pixels * 0.4)
         self.pitch = float(np.clip(self.pitch - np.radians(dy_pixels * 0.4), -PITCH_LIMIT, PITCH_LIMIT))
 
-    def pan(self, dx_pixels: float, dy_pixels: float, height_pixels: int) -> None:
+    def pan(self, dx_pixels: float, dy_pixels: float, height_pixels: float) -> None:
         view = self.view()
         right, up = np.asarray(view[:3, 0]), np.asarray(view[:3, 1])
         per_pixel = 2 * self.distance * np.tan(np.radians(self.field_of_view) / 2) / max(height_pixels, 1)

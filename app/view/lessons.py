@@ -213,7 +213,7 @@ def quadratic(scene: Scene) -> Quadratic:
     numbers as the scene gives them) and its roots, found at unit size: with m and r
     scaled by 2^-f and d by 2^-k (powers of two, exact), the roots scale by 2^(f-k)
     (unscaled, b² overflowed at 1e154 and a underflowed below 1e-162)."""
-    sphere = scene.object(scene.moving)
+    sphere = scene.moving_object()
     point = next(o for o in scene.targets() if o.kind == "point")
     offset = np.asarray(sphere.params["center"], float) - np.asarray(point.params["p"], float)
     direction = np.asarray(scene.direction, float)
@@ -251,7 +251,7 @@ def _first_contact(sphere_params: dict, point_params: dict, direction) -> float 
 def inflated(scene: Scene, share: float) -> Scene:
     """Lesson 2: the two spheres with ``share`` of the target's radius moved onto the
     moving sphere (1: a sphere of the summed radius against the target's centre)."""
-    moving = scene.object(scene.moving)
+    moving = scene.moving_object()
     target = next(o for o in scene.targets() if o.kind == "sphere")
     total = float(moving.params["radius"]) + float(target.params["radius"])
     target_radius = float(target.params["radius"]) * (1 - share) if share < 1 else 0.0
@@ -264,7 +264,7 @@ def inflated(scene: Scene, share: float) -> Scene:
 def swapped(scene: Scene, target_name: str):
     """Lesson 3: (the answer, the answer with the subject changed): the target
     sweeping by -d against the moving shape.  Same t; the normals opposite."""
-    moving, target = scene.object(scene.moving), scene.object(target_name)
+    moving, target = scene.moving_object(), scene.object(target_name)
     direction = np.asarray(scene.direction, float)
     moving_shape, target_shape = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
     return sweep(moving_shape, target_shape, direction), sweep(target_shape, moving_shape, -direction)
@@ -281,7 +281,7 @@ def feature_candidates(scene: Scene, target_name: str) -> tuple[list[Candidate],
     the face's plane (counted only where the contact lies inside the face), each
     edge as a segment (counted only where the contact is on its side, not an end),
     each vertex as a point — and ``sweep``'s answer."""
-    sphere = build_shape("sphere", scene.object(scene.moving).params)
+    sphere = build_shape("sphere", scene.moving_object().params)
     target = scene.object(target_name)
     corners = [np.asarray(target.params[name], float) for name in ("a", "b", "c")]
     direction = np.asarray(scene.direction, float)
@@ -334,7 +334,7 @@ def collide_and_slide(scene: Scene, iterations: int = SLIDE_ITERATIONS) -> list[
     leaving, so a touch does not stop the next sweep), stop at the first contact,
     take the normal component out of the rest of the motion, and sweep what is left,
     up to ``iterations`` times."""
-    moving = scene.object(scene.moving)
+    moving = scene.moving_object()
     kind = KINDS[moving.kind]
     params = moving.params
     remaining = np.asarray(scene.direction, float)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sweeplab.view import tessellate
+from sweeplab.scene import tessellate
 from sweeplab.scene.shape_kinds import posed_mesh
 from sweeplab.physics import Sphere, TriangleMesh, tolerance
 from sweeplab.physics.broadphase import MeshContact, NarrowphaseTrace, first_mesh_contact

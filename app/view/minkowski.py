@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweeplab.view import tessellate
+from sweeplab.scene import tessellate
 from sweeplab.physics.gjk import core_and_margin
 
 DIRECTION_GRID = (48, 24)

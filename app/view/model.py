@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sweeplab.scene.model import Scene
-from sweeplab.scene.shape_kinds import KINDS, build_shape, drawn_mesh
-from sweeplab.view import meshes, minkowski, tessellate
+from sweeplab.scene.shape_kinds import KINDS, build_shape, drawn_mesh, mesh_shape
+from sweeplab.scene import tessellate
+from sweeplab.view import meshes, minkowski
 from sweeplab.view.meshes import MeshDisplay, MeshOverlapReport, MeshReport
 from sweeplab.view.lessons import collide_and_slide
 from sweeplab.view.path_hits import ContactInterval, contact_intervals
@@ -122,10 +123,9 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
     view = ViewModel(reports=[TargetReport(o.name, o.kind, "pending", message="not swept") for o in scene.targets()]
                      if pending else sweep_targets(scene, float32, reference, progress, display.engines, parts))
     view.pending = parts
-    hits = [r for r in view.reports if r.time is not None]
+    hits = [(r.time, r.name) for r in view.reports if r.time is not None]
     if hits:
-        first = min(hits, key=lambda r: r.time)
-        view.earliest, view.time_of_impact = first.name, first.time
+        view.time_of_impact, view.earliest = min(hits, key=lambda hit: hit[0])
     scale = scene_scale(scene)
     by_name = {r.name: r for r in view.reports}
     contacts = []
@@ -194,7 +194,7 @@ SLIDE = (0.95, 0.95, 0.3, 1.0)
 
 def _add_slide(view: ViewModel, scene: Scene, sweeps: int | None) -> None:
     """The move's first ``sweeps`` sweeps (None: all)."""
-    moving = scene.object(scene.moving)
+    moving = scene.moving_object()
     if beyond_float32(moving.params):
         return
     steps = collide_and_slide(scene)[:sweeps]
@@ -214,7 +214,7 @@ ENGINE = (0.72, 0.45, 1.0, 1.0)
 def _add_engine_answer(view: ViewModel, scene: Scene, answer: EngineAnswer, scale: float) -> None:
     """The engine's ghost: the moving shape's outline at the engine's t, its contact
     point and its normal (as far as the engine gave them)."""
-    moving = scene.object(scene.moving)
+    moving = scene.moving_object()
     if not answer.hit or answer.t is None or beyond_float32(moving.params):
         return
     outline = drawn_mesh(moving.kind, moving.params).outline
@@ -237,9 +237,9 @@ GHOST_LIMIT = 24
 def _add_intervals(view: ViewModel, scene: Scene) -> None:
     """Each contact interval as a stretch of the pivot's path, and the moving shape's
     outline where it enters (the first ``GHOST_LIMIT``)."""
-    if not view.intervals or beyond_float32(scene.object(scene.moving).params):
+    if not view.intervals or beyond_float32(scene.moving_object().params):
         return
-    moving_object = scene.object(scene.moving)
+    moving_object = scene.moving_object()
     pivot = KINDS[moving_object.kind].pivot(moving_object.params)
     direction = np.asarray(scene.direction, float)
     enters = np.array([interval.enter for interval in view.intervals])
@@ -252,7 +252,7 @@ def _add_intervals(view: ViewModel, scene: Scene) -> None:
 
 
 def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: float) -> None:
-    moving_object = scene.object(scene.moving)
+    moving_object = scene.moving_object()
     kind = KINDS[moving_object.kind]
     direction = np.asarray(scene.direction, float)
     if moving_object.kind == "sphere":
@@ -262,7 +262,7 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
     anchors = kind.anchor_points(moving_object.params)
     view.lines.append(LineBatch(np.stack([anchors, anchors + direction], axis=1), START[:3] + (0.6,), 1.5))
     pivot = kind.pivot(moving_object.params)
-    head = min(0.2, scale / max(np.linalg.norm(direction), 1e-12))
+    head = min(0.2, scale / max(float(np.linalg.norm(direction)), 1e-12))
     view.lines.append(LineBatch(tessellate.arrows(pivot, direction, head),
                                 START, 2.0))
     view.drawables.append(Drawable(mesh.translated(direction), END, END[:3] + (0.6,), 1.0))
@@ -315,7 +315,7 @@ def _add_moving_feature(view: ViewModel, corners: np.ndarray) -> None:
 
 def _add_mesh_details(view: ViewModel, scene_object, mesh_report: MeshReport | None, display: MeshDisplay,
                       scale: float) -> None:
-    mesh = build_shape("mesh", scene_object.params)
+    mesh = mesh_shape(scene_object.params)
     trace = mesh_report.trace if mesh_report is not None and display.traversal else None
     if display.bvh_depth is not None:
         for segments, color in meshes.node_spheres(mesh, display.bvh_depth, trace, display.walk_steps):
@@ -331,7 +331,7 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
     """Overlapping triangles of every two meshes at rest, and of a moving mesh at the
     narrowphase's first contact."""
     mesh_objects = [o for o in scene.objects if o.kind == "mesh"]
-    posed = {o.name: build_shape("mesh", o.params) for o in mesh_objects}
+    posed = {o.name: mesh_shape(o.params) for o in mesh_objects}
     view.mesh_overlaps = meshes.overlaps({o.name: o.params for o in mesh_objects})
     for found in view.mesh_overlaps:
         for name, column in ((found.first, 0), (found.second, 1)):
@@ -340,10 +340,11 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
                 view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
     for report in view.reports:
         answer = report.mesh.narrowphase if report.mesh is not None else None
-        if answer is None or not answer.hit:
+        if answer is None or not answer.hit or answer.t is None or answer.overlap is None:
             continue
-        moving_at = posed[scene.moving].moved(
-            translation=posed[scene.moving].translation + answer.t * np.asarray(scene.direction, float))
+        moving_mesh = posed[scene.moving_object().name]
+        moving_at = moving_mesh.moved(
+            translation=moving_mesh.translation + answer.t * np.asarray(scene.direction, float))
         for mesh, column in ((moving_at, 0), (posed[report.name], 1)):
             corners = meshes.overlapping_triangles(mesh, answer.overlap.pairs[:, column])
             view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
@@ -360,7 +361,7 @@ def _add_teaching_view(view: ViewModel, scene: Scene, selected: str | None) -> N
         return
     names = [o.name for o in scene.targets()]
     name = selected if selected in names else view.earliest if view.earliest in names else names[0]
-    moving_object, target_object = scene.object(scene.moving), scene.object(name)
+    moving_object, target_object = scene.moving_object(), scene.object(name)
     pivot = KINDS[moving_object.kind].pivot(moving_object.params)
     try:
         surface = minkowski.obstacle(build_shape(moving_object.kind, moving_object.params),
@@ -376,8 +377,7 @@ def _add_teaching_view(view: ViewModel, scene: Scene, selected: str | None) -> N
 
 
 def _bounds(view: ViewModel) -> tuple[np.ndarray, np.ndarray]:
-    boxes = [d.mesh.bounds() for d in view.drawables]
-    boxes = [b for b in boxes if b is not None]
+    boxes = [b for b in (d.mesh.bounds() for d in view.drawables) if b is not None]
     if not boxes:
         return view.bounds
     return np.min([b[0] for b in boxes], axis=0), np.max([b[1] for b in boxes], axis=0)

@@ -38,7 +38,7 @@ def contact_intervals(scene: Scene) -> tuple[list[ContactInterval], list[str]]:
     and the targets that could not be listed, with why."""
     if scene.moving is None:
         return [], []
-    moving_object = scene.object(scene.moving)
+    moving_object = scene.moving_object()
     moving = build_shape(moving_object.kind, moving_object.params)
     at_end = build_shape(moving_object.kind, KINDS[moving_object.kind].moved(
         moving_object.params, RigidMotion.translate(scene.direction)))

@@ -4,7 +4,6 @@ how they disagree; traces of mesh walks and separating axes.  No GL."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,13 +12,15 @@ import numpy as np
 
 from sweeplab.scene.model import Scene
 from sweeplab.scene.query_log import EngineAnswer
-from sweeplab.scene.shape_kinds import KINDS, build_shape
+from sweeplab.scene.shape_kinds import KINDS, build_shape, mesh_shape
+from sweeplab.engines import EngineUnavailable, engine
+from sweeplab.engines.compare import compare
+from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.view import meshes
 from sweeplab.view.meshes import MeshReport
-from sweeplab.physics import Feature, Sphere, SweepResult, Triangle, TriangleMesh, sweep, tolerance
-from sweeplab.physics.gjk import convex_cast
+from sweeplab.physics import Point, Sphere, SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.kernels import KernelsPending
-from sweeplab.physics.reference import reference_sweep
+from sweeplab.physics.shapes import Shape
 from sweeplab.physics.sweep import sweep_each
 from sweeplab.physics.sweep.polyhedron import SatTrace
 from sweeplab.physics.traversal import TraversalTrace
@@ -84,9 +85,6 @@ class EngineReport:
 
 def engine_reports(names: tuple[str, ...], moving, target, direction, ours: SweepResult) -> dict[str, EngineReport]:
     """Each named engine's answer to the pair, compared with sweeplab's."""
-    from sweeplab.engines import EngineUnavailable
-    from sweeplab.engines.compare import compare
-
     found = {}
     for name in names:
         try:
@@ -102,8 +100,6 @@ def engine_reports(names: tuple[str, ...], moving, target, direction, ours: Swee
 
 @functools.lru_cache(maxsize=4)
 def _adapter(name: str):
-    from sweeplab.engines import engine
-
     return engine(name)
 
 
@@ -120,7 +116,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     opinion that is, is left out and named in ``pending_parts``."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
-    moving_object = scene.object(scene.moving)
+    moving_object = scene.moving_object()
     moving = build_shape(moving_object.kind, moving_object.params)
     moving_single, moving_unfit = float32_twin(moving_object) if float32 else (None, "")
     options = {"ignore_separating": scene.options["ignore_separating"]}
@@ -137,8 +133,12 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
             if mesh_pair:
                 reports.append(_mesh_pair_report(target_object, moving, target, scene.direction, reference))
                 continue
-            result = answers[target_object.name] if target_object.name in answers else sweep(
-                moving, target, scene.direction, **options, **({"trace": trace} if trace else {}))
+            if target_object.name in answers:
+                result = answers[target_object.name]
+            elif trace is None:
+                result = sweep(moving, target, scene.direction, **options)
+            else:
+                result = sweep(moving, target, scene.direction, trace=trace, **options)
         except TypeError as error:
             reports.append(TargetReport(target_object.name, target_object.kind, "unsupported", message=str(error)))
             continue
@@ -151,12 +151,11 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
         report = TargetReport(target_object.name, target_object.kind, status, result)
         reports.append(report)
-        extras.append((report, target_object, target, trace))
+        extras.append((report, result, target_object, target, trace))
     # Every target's own answer first, then the lenses and second opinions: where the
     # kernels are still compiling, the budget for running them as Python goes to the
     # answers (``kernels.deferred``).
-    for report, target_object, target, trace in extras:
-        result, with_mesh = report.result, "mesh" in (moving_object.kind, target_object.kind)
+    for report, result, target_object, target, trace in extras:
         if float32:
             report.single, report.single_message = _float32_answer(moving_single, moving_unfit, target_object,
                                                                    scene.direction, options)
@@ -167,10 +166,10 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         if isinstance(trace, SatTrace) and result.hit:
             report.message = "feature pair: {} of the moving shape, {} of the target".format(*trace.feature_pair)
             report.moving_feature = trace.moving_feature
-        if with_mesh:
+        if isinstance(trace, TraversalTrace):  # one mesh in the pair (``_trace_for``)
             report.mesh = MeshReport(trace=trace)
-            if target_object.kind == "mesh" and moving_object.kind in ("sphere", "point"):
-                sphere = moving if moving_object.kind == "sphere" else Sphere(moving.p, 0.0)
+            if isinstance(target, TriangleMesh) and isinstance(moving, (Sphere, Point)):
+                sphere = moving if isinstance(moving, Sphere) else Sphere(moving.p, 0.0)
                 try:
                     report.mesh.contacts, report.mesh.classification = meshes.sphere_contacts(
                         sphere, target, scene.direction, result.t, scene_scale(scene))
@@ -224,11 +223,11 @@ def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dic
         return {}
 
 
-def float32_twin(scene_object) -> tuple[object | None, str]:
+def float32_twin(scene_object) -> tuple[Shape | None, str]:
     """The object's physics shape in float32, or None and why not: a value beyond
     float32's range (a radius of 1e308) would round to infinity."""
     if scene_object.kind == "mesh":
-        return _float32_mesh(build_shape("mesh", scene_object.params)), ""
+        return _float32_mesh(mesh_shape(scene_object.params)), ""
     too_large = beyond_float32(scene_object.params)
     if too_large:
         return None, f"{scene_object.name}: {too_large} does not fit float32 (largest {FLOAT32_MAX:.8g})"
@@ -272,59 +271,6 @@ def _float32_answer(moving_single, moving_unfit: str, target_object, direction, 
         return None, str(error)
     except KernelsPending:
         return None, PENDING
-
-
-def second_opinion(moving, target, direction) -> SweepResult | None:
-    """An independent answer: ``physics.reference`` (bisection on the exact
-    distance), else for pairs it does not know (polyhedra) the GJK cast of
-    ``physics.gjk``; against a mesh, the earliest of those over its triangles
-    (``mesh_second_opinion``); None when none answers (planes with polyhedra, or a
-    cast that did not converge)."""
-    if isinstance(target, TriangleMesh):
-        return mesh_second_opinion(moving, target, direction)
-    try:
-        return reference_sweep(moving, target, direction)
-    except TypeError:
-        pass
-    try:
-        cast = convex_cast(moving, target, direction)
-    except TypeError:
-        return None
-    if cast.status not in ("hit", "miss", "overlap at start"):
-        return None
-    return SweepResult(hit=cast.hit, t=cast.t, point=cast.point, normal=cast.normal, face_index=None,
-                       penetration_depth=None, initially_overlapping=False, feature=Feature(None, None))
-
-
-def mesh_second_opinion(moving, mesh: TriangleMesh, direction) -> SweepResult | None:
-    """The earliest second opinion over the mesh's triangles, each a ``Triangle`` in
-    world space — no sphere tree, no edge rules: what a query would find if it tested
-    every triangle the swept box of the moving shape reaches.  ``face_index`` names
-    the triangle.  None when no triangle has a second opinion."""
-    corners = mesh.to_world(mesh.vertices[mesh.faces])
-    low, high = _swept_box(moving, np.asarray(direction, float))
-    near = np.flatnonzero(np.all(corners.min(axis=1) <= high, axis=1) & np.all(corners.max(axis=1) >= low, axis=1))
-    best = None
-    for face in near:
-        answer = second_opinion(moving, Triangle(*corners[face]), direction)
-        if answer is not None and answer.hit and (best is None or answer.t < best.t):
-            best = dataclasses.replace(answer, face_index=int(face))
-    if best is None:
-        return SweepResult(hit=False, t=None, point=None, normal=None, face_index=None, penetration_depth=None,
-                           initially_overlapping=False, feature=Feature(None, None))
-    return best
-
-
-def _swept_box(moving, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """An axis-aligned box holding the moving shape over the whole sweep, padded by
-    a millionth of its size (a triangle touching it at a graze stays in)."""
-    points = np.concatenate([np.asarray(getattr(moving, name), float).reshape(-1, 3)
-                             for name in ("center", "p", "a", "b", "vertices") if hasattr(moving, name)])
-    radius = float(np.asarray(getattr(moving, "radius", 0.0)))
-    low, high = points.min(axis=0) - radius, points.max(axis=0) + radius
-    low, high = np.minimum(low, low + direction), np.maximum(high, high + direction)
-    pad = 1e-6 * float(np.max(high - low)) + 1e-300
-    return low - pad, high + pad
 
 
 def _mesh_pair_report(target_object, moving, target, direction, still: bool) -> TargetReport:

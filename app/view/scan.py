@@ -56,7 +56,7 @@ def parameter_choices(scene: Scene, varied: str) -> list[tuple[str, int, str]]:
     if varied == DIRECTION:
         return [(axis, 0, f"direction {axis}") for axis in ("x", "y", "z", "angle")]
     scene_object = scene.object(varied)
-    choices = []
+    choices: list[tuple[str, int, str]] = []
     if scene_object.kind == "mesh":  # one mesh, not a batch: vary the other shape
         return choices
     for parameter in KINDS[scene_object.kind].parameters:
@@ -108,7 +108,8 @@ def _sweep_lanes(scene: Scene, spec: ScanSpec, offsets: np.ndarray) -> tuple[np.
     else:
         directions = direction
     shapes = {}
-    for name in (scene.moving, spec.target):
+    moving = scene.moving_object().name
+    for name in (moving, spec.target):
         scene_object = scene.object(name)
         params = dict(scene_object.params)
         if name == spec.varied:
@@ -120,7 +121,7 @@ def _sweep_lanes(scene: Scene, spec: ScanSpec, offsets: np.ndarray) -> tuple[np.
             shapes[name] = KINDS[scene_object.kind].build(params)
         except ValueError as error:
             raise ValueError(f"{name}: {error}") from None
-    result = sweep(shapes[scene.moving], shapes[spec.target], directions,
+    result = sweep(shapes[moving], shapes[spec.target], directions,
                    ignore_separating=scene.options["ignore_separating"])
     return np.broadcast_to(result.t, (count,)), np.broadcast_to(result.hit, (count,))
 

@@ -58,6 +58,13 @@ PAIR_TESTS: dict[tuple[type[Shape], type[Shape]], Callable[..., SweepResult]] = 
 }
 """(moving type, target type) -> test.  Reverse orders are served by ``sweep``."""
 
+SURFACES = (Plane, Triangle, Polygon, TriangleMesh)
+"""Shapes without volume.  Two of them have no sweep test, in either order: they meet
+where one's boundary first crosses the other, a different question (for two meshes,
+``broadphase.first_mesh_contact``'s bisection narrowphase answers it).  Every other
+pair of shape types has a test in ``PAIR_TESTS``, for itself, its moving point or
+segment promoted, or its reverse order (``tests/test_shape_kinds.py``)."""
+
 def _promoted(shape: Shape) -> Shape:
     """A point as a sphere of radius 0, a segment as a capsule of radius 0."""
     if isinstance(shape, Point):
@@ -147,9 +154,9 @@ def _sweep_as_given(moving: Shape, target: Shape, direction: np.ndarray, ignore_
         with np.errstate(all="ignore"):
             return test.__wrapped__(subject, target, direction, ignore_separating=ignore_separating, **options)
     test, subject = _find(target, moving)
-    if test is None:
-        raise TypeError(f"no sweep test for a moving {type(moving).__name__} "
-                        f"against a {type(target).__name__}")
+    if test is None:  # two SURFACES (tests/test_shape_kinds.py: every other pair is served)
+        raise TypeError(f"no sweep test for a moving {type(moving).__name__} against a {type(target).__name__} "
+                        "(two surfaces: no volume between them)")
     with np.errstate(all="ignore"):
         swapped = test.__wrapped__(subject, moving, -direction, ignore_separating=ignore_separating, **options)
     return _unswap(swapped, direction, target)

@@ -31,8 +31,9 @@ def test_help_on_one_command(capsys):
     assert "did you mean 'render'?" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("word, hint", [("rendr", "did you mean 'render'?"), ("chek", "did you mean 'check'?"),
-                                        ("frobnicate", "commands: render, check, triage, fuzz, examples, warmup, help")])
+@pytest.mark.parametrize("word, hint", [
+    ("rendr", "did you mean 'render'?"), ("chek", "did you mean 'check'?"),
+    ("frobnicate", "commands: render, check, triage, fuzz, examples, warmup, help")])
 def test_a_mistyped_command_is_one_line(word, hint, capsys):
     assert main([word]) == 2
     assert capsys.readouterr().err == f"sweeplab: unknown command {word!r} ({hint})\n"

@@ -31,7 +31,8 @@ def test_add_every_polyhedron_and_move_it():
 def test_scene_reports_the_feature_pair_and_highlights_the_feature():
     view = build_view_model(load(POLYHEDRA_SCENE))
     wedge = next(r for r in view.reports if r.name == "wedge")
-    assert wedge.status == "hit" and abs(wedge.result.t - (3.5 - 0.6) / 6) <= 1e-12  # crate face x = -3.5, wedge edge x = -0.6
+    # the crate's face at x = -3.5, the wedge's edge at x = -0.6
+    assert wedge.status == "hit" and abs(wedge.result.t - (3.5 - 0.6) / 6) <= 1e-12
     assert wedge.message == "feature pair: face of the moving shape, edge of the target"
     assert wedge.result.feature.kind == "edge"
 
@@ -46,7 +47,8 @@ def test_obstacle_of_a_box_and_a_capsule_is_their_rounded_sum():
     box = ConvexPolyhedron.box([0.5, 0.5, 0.5], [10.0, 0, 0])
     surface = obstacle(box, Capsule([0, 0, -1], [0, 0, 1], 0.25), pivot=[10.0, 0, 0])
     corners = surface.triangles.reshape(-1, 3)
-    assert np.allclose(corners.max(axis=0), [0.75, 0.75, 1.75]) and np.allclose(corners.min(axis=0), [-0.75, -0.75, -1.75])
+    assert np.allclose(corners.max(axis=0), [0.75, 0.75, 1.75])
+    assert np.allclose(corners.min(axis=0), [-0.75, -0.75, -1.75])
 
 
 def test_teaching_view_draws_the_obstacle_and_the_ray():

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sweeplab.view import tessellate
+from sweeplab.scene import tessellate
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.cli import DEMO_SCENE, main
 from sweeplab.render.headless import OffscreenRenderer

@@ -29,6 +29,14 @@ def test_round_trip_is_bit_exact(tmp_path):
     assert str(loaded.object("tri").params["a"][0]) == "-0.0"
 
 
+def test_moving_object_is_the_named_one_or_a_clear_error():
+    scene = awkward_scene()
+    assert scene.moving_object() is scene.objects[0]
+    scene.moving = None
+    with pytest.raises(ValueError, match="no moving shape"):
+        scene.moving_object()
+
+
 def test_demo_scene_loads():
     scene = load(DEMO_SCENE)
     assert scene.moving == "mover" and len(scene.targets()) == 6

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from sweeplab.view import tessellate
+from sweeplab.scene import tessellate
 from sweeplab.scene.shape_kinds import KINDS, POLYHEDRA, build_shape, drawn_mesh
 
 

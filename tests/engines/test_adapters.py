@@ -56,7 +56,8 @@ def test_the_editor_shows_each_engines_answer_beside_sweeplabs():
     view = build_view_model(load(DEMO_SCENE), display=MeshDisplay(engines=("fcl", "rapier")))
     by_name = {report.name: report for report in view.reports}
     assert set(by_name["graze sphere"].engines) == {"fcl", "rapier"}
-    assert by_name["plane"].engines["fcl"].kind == "cannot" and "no fcl geometry" in by_name["plane"].engines["fcl"].detail
+    plane_by_fcl = by_name["plane"].engines["fcl"]
+    assert plane_by_fcl.kind == "cannot" and "no fcl geometry" in plane_by_fcl.detail
     assert by_name["segment"].engines["rapier"].kind == "agrees"  # f32: within 1e-4 of sweeplab's t
     triangle = by_name["triangle"].engines["fcl"]
     assert triangle.kind == "cannot" and "segfault" in triangle.detail

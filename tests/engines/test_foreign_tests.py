@@ -22,7 +22,8 @@ CPP_HARNESS = r"""
 #include <vector>
 #include <array>
 static int failures = 0, checks = 0;
-#define CHECK(condition) do { ++checks; if (!(condition)) { ++failures; std::printf("FAILED %s\n", #condition); } } while (0)
+#define CHECK(condition) \
+    do { ++checks; if (!(condition)) { ++failures; std::printf("FAILED %s\n", #condition); } } while (0)
 #define JOIN2(a, b) a##b
 #define JOIN(a, b) JOIN2(a, b)
 #define TEST_CASE(name) static void JOIN(test_, __LINE__)(); \

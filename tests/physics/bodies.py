@@ -37,8 +37,8 @@ class Body:
     radius: float = 0.0
     plane: tuple | None = None  # (unit normal, offset) for a plane
 
-    def moved(self, offset) -> "Body":
-        shift = lambda p: tuple(x + o for x, o in zip(p, offset))  # noqa: E731
+    def moved(self, offset) -> Body:
+        shift = lambda p: tuple(x + o for x, o in zip(p, offset, strict=True))  # noqa: E731
         if self.plane is not None:
             normal, level = self.plane
             return Body((), plane=(normal, level + _dot(normal, offset)))

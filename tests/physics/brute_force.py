@@ -99,7 +99,7 @@ def core_of(target) -> Core:
 
 def gap(center, radius, direction, core: Core, t: float) -> float:
     """Distance between the moving sphere at time t and the target (< 0: overlap)."""
-    p = tuple(float(c) + t * float(d) for c, d in zip(center, direction))
+    p = tuple(float(c) + t * float(d) for c, d in zip(center, direction, strict=True))
     return core.distance(p) - float(radius)
 
 
@@ -227,8 +227,8 @@ def clear_feature(target, core_point, normal, scale: float) -> tuple[str, int] |
     count = len(corners)
     face_normal = (0.0, 0.0, 0.0)
     for i in range(count):
-        face_normal = tuple(f + c for f, c in zip(face_normal, _cross3(_sub(corners[i], corners[0]),
-                                                                       _sub(corners[(i + 1) % count], corners[0]))))
+        turn = _cross3(_sub(corners[i], corners[0]), _sub(corners[(i + 1) % count], corners[0]))
+        face_normal = tuple(f + c for f, c in zip(face_normal, turn, strict=True))
     if _norm(face_normal) <= near * scale:
         return None  # no face to speak of: a sliver, left to the kernels' rounding
     tilt = min(_angle(normal, face_normal), _angle(normal, tuple(-x for x in face_normal)))
@@ -246,7 +246,8 @@ def clear_feature(target, core_point, normal, scale: float) -> tuple[str, int] |
         return None
     if any(_norm(_sub(point, corner)) <= near for corner in corners):
         return None
-    on_edges = [i for i, (a, b) in enumerate(edges) if _norm(_sub(point, closest_on_segment(point, a, b))) <= near * 1e-3]
+    on_edges = [i for i, (a, b) in enumerate(edges)
+                if _norm(_sub(point, closest_on_segment(point, a, b))) <= near * 1e-3]
     if len(on_edges) == 1:
         return ("edge", on_edges[0])
     return None

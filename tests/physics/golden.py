@@ -73,7 +73,7 @@ def shape_json(shape, meshes: dict) -> dict:
     (added there) plus its pose."""
     if isinstance(shape, TriangleMesh):
         name = f"mesh{len(meshes)}"
-        for known, (vertices, faces) in meshes.items():
+        for known, (vertices, _) in meshes.items():
             if vertices is shape.vertices:
                 name = known
         meshes.setdefault(name, (shape.vertices, shape.faces))
@@ -160,6 +160,26 @@ def _rotation(rng) -> np.ndarray:
                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
 
 
+def _subdivided(vertices: list, faces: list) -> list:
+    """Each triangle split in four at its edges' midpoints, pushed out to the unit
+    sphere (appended to ``vertices``, one per edge)."""
+    middles: dict[tuple[int, int], int] = {}
+
+    def middle(i, j):
+        key = (min(i, j), max(i, j))
+        if key not in middles:
+            point = vertices[i] + vertices[j]
+            vertices.append(point / np.linalg.norm(point))
+            middles[key] = len(vertices) - 1
+        return middles[key]
+
+    refined = []
+    for i, j, k in faces:
+        ij, jk, ki = middle(i, j), middle(j, k), middle(k, i)
+        refined += [(i, ij, ki), (ij, j, jk), (ki, jk, k), (ij, jk, ki)]
+    return refined
+
+
 def make_meshes(rng) -> dict[str, TriangleMesh]:
     """A bumpy 20 x 20 grid (800 triangles), a 512-triangle sphere (a subdivided
     octahedron) and a 60-triangle soup."""
@@ -174,20 +194,7 @@ def make_meshes(rng) -> dict[str, TriangleMesh]:
     vertices = [np.array(v, float) for v in ([1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1])]
     faces = [(0, 2, 4), (2, 1, 4), (1, 3, 4), (3, 0, 4), (2, 0, 5), (1, 2, 5), (3, 1, 5), (0, 3, 5)]
     for _ in range(3):
-        middles, refined = {}, []
-
-        def middle(i, j):
-            key = (min(i, j), max(i, j))
-            if key not in middles:
-                point = vertices[i] + vertices[j]
-                vertices.append(point / np.linalg.norm(point))
-                middles[key] = len(vertices) - 1
-            return middles[key]
-
-        for i, j, k in faces:
-            ij, jk, ki = middle(i, j), middle(j, k), middle(k, i)
-            refined += [(i, ij, ki), (ij, j, jk), (ki, jk, k), (ij, jk, ki)]
-        faces = refined
+        faces = _subdivided(vertices, faces)
     ball = TriangleMesh(1.5 * np.array(vertices), np.array(faces))
     soup = TriangleMesh(rng.uniform(-2, 2, (40, 3)), rng.integers(0, 40, (60, 3)))
     return {"grid": grid, "ball": ball, "soup": soup}

@@ -14,11 +14,11 @@ def rational(vector) -> tuple[Fraction, ...]:
 
 
 def _sub(a, b):
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
 def _dot(a, b):
-    return sum(x * y for x, y in zip(a, b))
+    return sum(x * y for x, y in zip(a, b, strict=True))
 
 
 def _clamp(x: Fraction) -> Fraction:
@@ -49,5 +49,5 @@ def segment_distance_squared(p0, p1, q0, q1) -> Fraction:
                 s, t = _clamp(-c / a), Fraction(0)
             elif t > 1:
                 s, t = _clamp((b - c) / a), Fraction(1)
-    gap = tuple(p + s * d - q - t * g for p, d, q, g in zip(p0, d1, q0, d2))
+    gap = tuple(p + s * d - q - t * g for p, d, q, g in zip(p0, d1, q0, d2, strict=True))
     return _dot(gap, gap)

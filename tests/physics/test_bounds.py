@@ -28,11 +28,12 @@ radius = st.floats(0, 3)
 
 def exact_min_distance_squared(center, direction, other_center) -> Fraction:
     """min over t in [0, 1] of |center + t d - other|^2, exactly."""
-    offset = [c - o for c, o in zip(rational(center), rational(other_center))]
+    offset = [c - o for c, o in zip(rational(center), rational(other_center), strict=True)]
     d = rational(direction)
     speed = sum(x * x for x in d)
-    t = Fraction(0) if speed == 0 else min(Fraction(1), max(Fraction(0), -sum(m * x for m, x in zip(offset, d)) / speed))
-    return sum((m + t * x) ** 2 for m, x in zip(offset, d))
+    along = sum(m * x for m, x in zip(offset, d, strict=True))
+    t = Fraction(0) if speed == 0 else min(Fraction(1), max(Fraction(0), -along / speed))
+    return sum((m + t * x) ** 2 for m, x in zip(offset, d, strict=True))
 
 
 @given(vector, radius, vector, vector, radius)

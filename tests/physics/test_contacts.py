@@ -101,7 +101,7 @@ def test_contacts_are_every_triangle_within_the_radius(mesh, center, sphere_radi
     clearly_out = set(np.flatnonzero(distances > sphere_radius + bound))
     reported = set(found.face.tolist())
     assert clearly_in <= reported and not (reported & clearly_out)
-    for face, depth, point in zip(found.face, found.depth, found.point):
+    for face, depth, point in zip(found.face, found.depth, found.point, strict=True):
         assert abs(depth - (sphere_radius - distances[face])) <= bound
         assert math.dist(point, closest_on_triangle(tuple(point), *map(tuple, corners[face]))) <= bound
     assert np.all(found.depth[:-1] >= found.depth[1:])  # deepest first

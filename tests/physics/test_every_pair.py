@@ -31,7 +31,8 @@ SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
-EXAMPLES = {"point": Point([0.0, 0, 0]), "sphere": Sphere([0.0, 0, 0], 1.0), "segment": Segment([0.0, 0, 0], [1.0, 0, 0]),
+EXAMPLES = {"point": Point([0.0, 0, 0]), "sphere": Sphere([0.0, 0, 0], 1.0),
+            "segment": Segment([0.0, 0, 0], [1.0, 0, 0]),
             "capsule": Capsule([0.0, 0, 0], [1.0, 0, 0], 1.0), "plane": Plane([0.0, 0, 1], 0.0),
             "triangle": Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]),
             "polygon": Polygon([[0.0, 0, 0], [1.0, 0, 0], [1.0, 1, 0], [0.0, 1, 0]]),

@@ -54,8 +54,8 @@ def test_the_tiers_answer_alike_bit_for_bit_on_the_golden_corpus():
         as_python = [answer_json(query(record, meshes)) for record in chosen]
     with kernels.compiled():
         as_machine_code = [answer_json(query(record, meshes)) for record in chosen]
-    differing = [(record["id"], record["pair"]) for record, one, other in zip(chosen, as_python, as_machine_code)
-                 if one != other]
+    differing = [(record["id"], record["pair"])
+                 for record, one, other in zip(chosen, as_python, as_machine_code, strict=True) if one != other]
     assert not differing, f"{len(differing)} of {len(chosen)} differ: {differing[:20]}"
     assert sum(answer["hit"] for answer in as_python) > len(chosen) / 3
 
@@ -108,7 +108,8 @@ def test_a_large_batch_is_compiled_at_once_and_a_loop_of_small_ones_after_the_bu
         sweep(Sphere(np.zeros((big, 3)) + [0, 0, 3], 0.5), triangle, [0, 0, -6.0])
         print(json.dumps({"calls": calls, "spent": stats.interpreted_seconds,
                           "lanes": "sweeplab.physics.sweep.ball._ball_core_lanes" in kernels.compiled_signatures(),
-                          "lanes_interpreted": "sweeplab.physics.sweep.ball._ball_core_lanes" in kernels.tier_report()}))
+                          "lanes_interpreted":
+                              "sweeplab.physics.sweep.ball._ball_core_lanes" in kernels.tier_report()}))
     """, tmp_path)
     answer = last_json(done)
     assert answer["calls"] > 10, "a one-off query must not wait for the compiler"
@@ -240,7 +241,8 @@ def test_every_layout_of_the_inputs_reaches_a_kernel_as_one_signature():
                 sweep(moving[0] if moving.batch_shape else moving, triangle, np.array([0, 0, -6.0]))
     signatures = kernels.compiled_signatures()
     for name in ("sweeplab.physics.sweep.ball._ball_core_lanes", "sweeplab.physics.sweep.ball.ball_core",
-                 "sweeplab.physics.sweep.capsule._capsule_polygon_lanes", "sweeplab.physics.sweep.capsule.capsule_polygon",
+                 "sweeplab.physics.sweep.capsule._capsule_polygon_lanes",
+                 "sweeplab.physics.sweep.capsule.capsule_polygon",
                  "sweeplab.physics.sweep.polyhedron._pair_lanes", "sweeplab.physics.sweep.polyhedron._core_lanes"):
         per_dtype = {}
         for signature in signatures.get(name, []):

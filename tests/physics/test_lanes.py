@@ -24,7 +24,8 @@ def _rng():
 
 def _capsules(rng, count, dtype=float):
     starts = rng.uniform(-3, 3, (count, 3)).astype(dtype)
-    return Capsule(starts, starts + rng.uniform(-2, 2, (count, 3)).astype(dtype), rng.uniform(0, 1, count).astype(dtype))
+    ends = starts + rng.uniform(-2, 2, (count, 3)).astype(dtype)
+    return Capsule(starts, ends, rng.uniform(0, 1, count).astype(dtype))
 
 
 def _spheres(rng, count, dtype=float):
@@ -91,7 +92,7 @@ def test_one_thread_and_every_thread_answer_alike(name, answer):
         numba.set_num_threads(threads)
     hits = np.sum(~np.isnan(serial[0]))
     assert 0 < hits, f"{name}: no lane hit, the comparison proves nothing"
-    for one, every in zip(serial, parallel):
+    for one, every in zip(serial, parallel, strict=True):
         np.testing.assert_array_equal(one, every)
 
 

@@ -121,7 +121,7 @@ def test_the_analysis_is_the_same_with_one_thread_or_many():
     one = with_threads(1, lambda: mesh_edges(vertices, faces))
     many = with_threads(numba.config.NUMBA_NUM_THREADS, lambda: mesh_edges(vertices, faces))
     assert np.any(one.internal)
-    for a, b in zip(one, many):
+    for a, b in zip(one, many, strict=True):
         assert a.dtype == b.dtype and np.array_equal(a, b)
 
 

@@ -24,7 +24,8 @@ planes = st.builds(Plane, vector.filter(lambda v: np.linalg.norm(v) > 1e-3), coo
 
 
 def exact_height(point, plane: Plane) -> Fraction:
-    return sum(n * p for n, p in zip(rational(plane.normal), rational(point))) - Fraction(float(plane.offset))
+    along = sum(n * p for n, p in zip(rational(plane.normal), rational(point), strict=True))
+    return along - Fraction(float(plane.offset))
 
 
 @st.composite
@@ -51,7 +52,8 @@ def test_two_product_and_two_sum_are_exact(a, b):
 def test_plane_height_is_within_a_rounding_of_the_exact_height(data, plane):
     point = data.draw(near_plane_points(plane))
     exact = exact_height(point, plane)
-    terms = sum(abs(n * p) for n, p in zip(rational(plane.normal), rational(point))) + abs(Fraction(float(plane.offset)))
+    terms = sum(abs(n * p) for n, p in zip(rational(plane.normal), rational(point), strict=True)) \
+        + abs(Fraction(float(plane.offset)))
     height = plane_height(tuple(point), tuple(plane.normal), float(plane.offset))
     error = abs(Fraction(float(height)) - exact)
     assert error <= Fraction(2.0 ** -52) * abs(exact) + Fraction(2.0 ** -100) * terms

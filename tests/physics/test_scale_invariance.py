@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh, sweep
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, TriangleMesh,
+                              sweep)
 from tests.physics.strategies import near_shapes, near_vector
 from tests.physics.test_every_pair import PAIRS
 
@@ -185,9 +186,9 @@ def test_a_batch_answers_each_lane_at_its_own_size():
     does, scaled (one exponent for the batch would have sunk the small lane)."""
     exponents = np.array([-600, 0, 600])
     centers = np.ldexp(np.array([0, 0, 5.0]), exponents[:, None])
-    batch = sweep(Sphere(centers, np.ldexp(1.0, exponents)), Capsule(np.ldexp(np.array([-1, 0, 0.0]), exponents[:, None]),
-                                                                     np.ldexp(np.array([1, 0, 0.0]), exponents[:, None]),
-                                                                     np.ldexp(1.0, exponents)),
+    capsules = Capsule(np.ldexp(np.array([-1, 0, 0.0]), exponents[:, None]),
+                       np.ldexp(np.array([1, 0, 0.0]), exponents[:, None]), np.ldexp(1.0, exponents))
+    batch = sweep(Sphere(centers, np.ldexp(1.0, exponents)), capsules,
                   np.ldexp(np.array([0, 0, -10.0]), exponents[:, None]))
     unit = sweep(Sphere([0, 0, 5.0], 1.0), Capsule([-1, 0, 0.0], [1, 0, 0], 1.0), [0, 0, -10.0])
     assert batch.hit.all() and np.all(batch.t == unit.t) and unit.t == pytest.approx(0.3)

@@ -33,8 +33,8 @@ BISECTION_STEPS = 60
 def _cores_at(moving, target, direction, t: Fraction):
     """The moving core translated by ``t * direction``, exactly, and the target's core."""
     shift = [t * Fraction(float(x)) for x in direction]
-    start = [Fraction(float(x)) + s for x, s in zip(moving.a, shift)]
-    end = [Fraction(float(x)) + s for x, s in zip(moving.b, shift)]
+    start = [Fraction(float(x)) + s for x, s in zip(moving.a, shift, strict=True)]
+    end = [Fraction(float(x)) + s for x, s in zip(moving.b, shift, strict=True)]
     return start, end, target.a, target.b
 
 

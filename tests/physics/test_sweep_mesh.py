@@ -15,7 +15,8 @@ from sweeplab.physics import Capsule, Segment, Sphere, SweepResult, Triangle, Tr
 from sweeplab.physics.sweep import mesh as mesh_module
 from sweeplab.physics.sweep.mesh import BALL, SEGMENT, culling_reach, one_walk, spread_bits, walk_order
 from sweeplab.physics.sweep.mesh import edges_of as mesh_edges_of
-from sweeplab.physics.sweep.mesh import sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh, sweep_sphere_mesh_all
+from sweeplab.physics.sweep.mesh import (sweep_capsule_mesh, sweep_capsule_mesh_all, sweep_sphere_mesh,
+                                         sweep_sphere_mesh_all)
 from sweeplab.physics.sweep.rounded import segment_ball_entry_time
 from sweeplab.physics.traversal import STATUS_NAMES, TraversalTrace
 from tests.physics.brute_force import closest_on_triangle
@@ -219,7 +220,7 @@ def test_sphere_mesh_matches_every_triangle(mesh, center, sphere_radius, motion)
 def _assert_graze(sphere, mesh, motion, t):
     """A hit only one side reports must be a graze: the closest approach is ~r."""
     corners = mesh.to_world(mesh.vertices)[mesh.faces]
-    p = tuple(float(c) + t * float(d) for c, d in zip(sphere.center, motion))
+    p = tuple(float(c) + t * float(d) for c, d in zip(sphere.center, motion, strict=True))
     distance = min(math.dist(p, closest_on_triangle(p, *map(tuple, tri))) for tri in corners)
     assert abs(distance - float(sphere.radius)) <= tolerance.LENGTH_RTOL * _scale(mesh, sphere.center, motion)
 
@@ -253,7 +254,7 @@ def test_no_overlap_before_the_hit_and_touching_at_it(mesh, center, sphere_radiu
     corners = mesh.to_world(mesh.vertices)[mesh.faces]
 
     def gap(t):
-        p = tuple(float(c) + t * float(d) for c, d in zip(center, 2 * motion))
+        p = tuple(float(c) + t * float(d) for c, d in zip(center, 2 * motion, strict=True))
         return min(math.dist(p, closest_on_triangle(p, *map(tuple, tri))) for tri in corners) - sphere_radius
 
     bound = tolerance.LENGTH_RTOL * _scale(mesh, center, motion)

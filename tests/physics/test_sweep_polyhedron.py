@@ -42,7 +42,8 @@ def test_hulls_of_a_box_a_tetrahedron_and_random_points():
     assert (len(box.vertices), len(box.faces), len(box.edges), box.dimension) == (8, 6, 12, 3)
     assert np.allclose(sorted(box.offsets), [1, 1, 2, 2, 3, 3])
     tetrahedron = convex_hull(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.1, 0.1, 0.1]]))
-    assert (len(tetrahedron.vertices), len(tetrahedron.faces), len(tetrahedron.edges)) == (4, 4, 6)  # inner point dropped
+    # the inner point is dropped
+    assert (len(tetrahedron.vertices), len(tetrahedron.faces), len(tetrahedron.edges)) == (4, 4, 6)
     points = np.random.default_rng(3).normal(size=(40, 3))
     hull = convex_hull(points)
     assert len(hull.vertices) - len(hull.edges) + len(hull.faces) == 2  # Euler
@@ -82,7 +83,14 @@ def test_near_duplicate_points_leave_no_hole():
     triple could fit, the sliver face was lost and the hull had a hole (Euler
     characteristic 1).  Points closer than ``tolerance.HULL_MERGE_RTOL`` of the
     extent are now one vertex."""
-    points = np.array([[-0.21622271258265824, -2.057938860669135, -1.927871302329379], [0.0014108166493734544, -1.5405689761705692, -2.4432478330669536], [-0.3322338794647401, -1.2069387196999748, -1.9676782553270074], [0.8274391715842707, -1.781899671412343, -1.5326036672303114], [0.00141081664969437, -1.5405689761705692, -1.5326046700375684], [0.0014108166493734544, -1.5405689946030754, -1.5326046700375684], [0.9857424195213187, -0.5797890263817861, -1.5326046700375684], [0.0014108166493734544, -1.5405689761705692, -2.3064364706700995]])
+    points = np.array([[-0.21622271258265824, -2.057938860669135, -1.927871302329379],
+                       [0.0014108166493734544, -1.5405689761705692, -2.4432478330669536],
+                       [-0.3322338794647401, -1.2069387196999748, -1.9676782553270074],
+                       [0.8274391715842707, -1.781899671412343, -1.5326036672303114],
+                       [0.00141081664969437, -1.5405689761705692, -1.5326046700375684],
+                       [0.0014108166493734544, -1.5405689946030754, -1.5326046700375684],
+                       [0.9857424195213187, -0.5797890263817861, -1.5326046700375684],
+                       [0.0014108166493734544, -1.5405689761705692, -2.3064364706700995]])
     hull = convex_hull(points)
     assert len(hull.vertices) - len(hull.edges) + len(hull.faces) == 2
     assert np.all(points @ hull.normals.T <= hull.offsets + 1e-6)
@@ -94,7 +102,8 @@ def test_degenerate_hulls_and_limits():
     line = convex_hull(np.array([[0, 0, 0], [1, 1, 1], [3, 3, 3]], float))
     assert line.dimension == 1 and np.allclose(line.vertices, [[0, 0, 0], [3, 3, 3]])
     assert convex_hull(np.array([[1.0, 2, 3]] * 3)).dimension == 0
-    rotated = ConvexPolyhedron.box([1, 1, 1], [1e3, -1e3, 5e2], rotation=quarter_turn("z", 0.3) @ quarter_turn("x", 0.7))
+    turn = quarter_turn("z", 0.3) @ quarter_turn("x", 0.7)
+    rotated = ConvexPolyhedron.box([1, 1, 1], [1e3, -1e3, 5e2], rotation=turn)
     assert len(rotated.faces) == 6  # rounding does not split faces
     with pytest.raises(ValueError, match="at most"):
         ConvexPolyhedron(np.random.default_rng(0).normal(size=(MAX_HULL_POINTS + 1, 3)))
@@ -397,7 +406,7 @@ def test_a_lane_answers_as_its_element_alone_and_a_hull_built_alone_to_rounding(
     from the same corners gets its own hull (its own vertex order, face numbering and
     face planes, which round differently): the same contact to rounding."""
     rng = np.random.default_rng(12)
-    turns = [quarter_turn(axis, angle) for axis, angle in zip("xyz", rng.uniform(0, 1, 3))]
+    turns = [quarter_turn(axis, angle) for axis, angle in zip("xyz", rng.uniform(0, 1, 3), strict=True)]
     turn = turns[0] @ turns[1] @ turns[2]
     a = ConvexPolyhedron.box(rng.uniform(0.2, 2, (60, 3)), rng.uniform(-3, 3, (60, 3)), rotation=turn)
     b = ConvexPolyhedron.box(rng.uniform(0.2, 2, (60, 3)), rng.uniform(-3, 3, (60, 3)))

@@ -115,7 +115,7 @@ def test_entry_time_keeps_every_digit_where_the_textbook_root_cancels():
     is exact).  Expected: the root in 60-digit arithmetic."""
     center, radius, motion = [1000001.0, 0, 0], 1000000.0, [-2.1, 0.001, 0]
     d, m = [Decimal(x) for x in motion], [Decimal(x) for x in center]
-    a, half_b = sum(x * x for x in d), sum(x * y for x, y in zip(m, d))
+    a, half_b = sum(x * x for x in d), sum(x * y for x, y in zip(m, d, strict=True))
     c = sum(x * x for x in m) - Decimal(radius) ** 2
     exact = float((-half_b - (half_b * half_b - a * c).sqrt()) / a)
     result = sweep(Sphere(center, radius), Point([0.0, 0, 0]), motion)

@@ -205,7 +205,8 @@ def test_batched_agrees_with_scalar_element_by_element(source):
         batch = sweep(moving, target, direction)
         assert batch.hit.shape == (len(configs),)
         for i in range(len(configs)):  # element i exactly as the batch holds it
-            scalar = sweep(moving[i] if moving is spheres else moving, target[i] if target is stacked_target else target,
+            scalar = sweep(moving[i] if moving is spheres else moving,
+                           target[i] if target is stacked_target else target,
                            direction[i] if direction is directions else direction)
             assert batch.hit[i] == scalar.hit
             if scalar.hit:

@@ -32,8 +32,9 @@ class Mesh:
     def translated(self, offset) -> Mesh:
         offset = np.asarray(offset, float)
         moved = Mesh(self.triangles + offset, self.outline + offset, self.points + offset, self.convex)
-        if self.bounds() is not None:
-            moved._bounds = (self.bounds()[0] + offset, self.bounds()[1] + offset)
+        bounds = self.bounds()
+        if bounds is not None:
+            moved._bounds = (bounds[0] + offset, bounds[1] + offset)
         return moved
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -182,7 +183,7 @@ def triangle_mesh(corners: np.ndarray) -> Mesh:
     if len(corners) > MESH_OUTLINE_LIMIT:
         return Mesh(corners)
     edges = np.stack([corners, np.roll(corners, -1, axis=1)], axis=2).reshape(-1, 2, 3)
-    ordered = np.where((edges[:, 0] <= edges[:, 1]).all(axis=1)[:, None, None], edges, edges[:, ::-1])
+    ordered = np.where(np.expand_dims((edges[:, 0] <= edges[:, 1]).all(axis=1), (1, 2)), edges, edges[:, ::-1])
     return Mesh(corners, np.unique(ordered.reshape(-1, 6), axis=0).reshape(-1, 2, 3))
 
 

@@ -1,0 +1,1 @@
+../../app/editor_window.py

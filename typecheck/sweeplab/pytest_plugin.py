@@ -1,0 +1,1 @@
+../../app/pytest_plugin.py
