@@ -166,3 +166,25 @@ def test_a_scan_runs_behind_the_window_with_its_progress_shown(tmp_path, gl_cont
     progress = observed["progress while scanning"]
     assert observed["lanes"] == 3000 and observed["hits"] > 0
     assert len(progress) >= 3 and progress == sorted(progress) and 0 < max(progress) <= 3000, progress[:20]
+
+
+def test_file_open_while_the_playground_plays_shows_the_file(tmp_path, gl_context):
+    """#33: with the playground playing, File > Open of demo.json was overwritten on the
+    next frame (its 7 objects became the playground's 5, as an unsaved edit)."""
+    observed = run_scenario("open_while_playing", tmp_path)
+    assert observed["stepped"], observed
+    assert observed["objects"] == 7 and observed["same_as_file"] and not observed["dirty"], observed
+    assert not observed["playing"], observed
+
+
+def test_a_fixture_whose_kernels_compile_keeps_the_window_drawing(tmp_path, gl_context, monkeypatch):
+    """The Fixture panel read ``report.passed`` of a report that is None while the
+    fixture's kernels compile: the window raised on its first frame."""
+    from sweeplab.scene.fixture import make_fixture, save_fixture
+    from sweeplab.scene.model import load
+    from sweeplab.cli import DEMO_SCENE
+
+    fixture = save_fixture(make_fixture(load(DEMO_SCENE)), tmp_path, "demo")
+    monkeypatch.setenv("SWEEPLAB_DRIVER_FIXTURE", str(fixture))
+    observed = run_scenario("fixture_while_compiling", tmp_path)
+    assert observed == {"frames": 4, "fixture_open": True}, observed

@@ -26,7 +26,7 @@ if os.environ.get("PYGLET_HEADLESS"):
 
 from pyglet.window import key, mouse  # noqa: E402
 
-from sweeplab.cli import DEMO_SCENE  # noqa: E402
+from sweeplab.cli import DEMO_SCENE, example_scenes  # noqa: E402
 from sweeplab.editor import REFERENCE_DELAY, Editor  # noqa: E402
 from sweeplab.render.renderer import BACKGROUND  # noqa: E402
 from sweeplab.scene.model import load  # noqa: E402
@@ -205,8 +205,6 @@ def scan_progress(driver: Driver) -> dict:
     """The graze example's perturbation scan (the ball's centre z, 3,000 steps), started
     with a click on Scan: the frames drawn while it runs, and the progress (lanes done)
     the panel had at each."""
-    from sweeplab.cli import example_scenes
-
     editor, window = driver.editor, driver.window
     editor.open(example_scenes()["graze"], untitled=True)
     tools = window.panels.tools
@@ -497,10 +495,41 @@ def open_typed_path(driver: Driver) -> dict:
     return observed
 
 
+def open_while_playing(driver: Driver) -> dict:
+    """The playground playing (its panel's Play), then File > Open of the demo scene:
+    frames drawn after it must show the demo, not the playground's next step."""
+    editor, panels = driver.editor, driver.window.panels
+    editor.open(example_scenes()["playground"], untitled=True)
+    editor.start_playground({"crate", "log"}, 0.3, 0.5, True)
+    panels.playground.playing = True
+    for _ in range(5):
+        driver.window.tick(1 / 60)
+    stepped = editor.playground is not None and editor.playground.world.time > 0
+    editor.open(DEMO_SCENE)
+    for _ in range(5):
+        driver.window.tick(1 / 60)
+    driver.frames(3)
+    return {"stepped": stepped, "objects": len(editor.scene.objects), "dirty": editor.dirty,
+            "same_as_file": editor.scene.to_json() == load(DEMO_SCENE).to_json(), "playing": panels.playground.playing}
+
+
+def fixture_while_compiling(driver: Driver) -> dict:
+    """A fixture open while its kernels compile (``fixture_report`` is None until
+    then): the Fixture panel says so and the window keeps drawing."""
+    fixture = Path(os.environ["SWEEPLAB_DRIVER_FIXTURE"])
+    editor = driver.editor
+    assert editor.open(fixture), editor.message
+    editor.fixture_report = lambda: None  # as while its kernels compile (kernels.KernelsPending)
+    before = driver.window.frames
+    driver.frames(4)
+    return {"frames": driver.window.frames - before, "fixture_open": editor.fixture is not None}
+
+
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
                                                           layout_kept, screenshots, cold_start,
                                                           open_typed_path, typed_numbers, tab_then_shortcut,
-                                                          scan_progress, shift_click_x11)}
+                                                          scan_progress, shift_click_x11, open_while_playing,
+                                                          fixture_while_compiling)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
