@@ -240,7 +240,7 @@ def build_sphere_tree(vertices: np.ndarray, faces: np.ndarray) -> SphereTree:
     vertices = lane_input(vertices, np.float64)
     if faces.min() < 0 or faces.max() >= len(vertices):  # the compiled build reads unchecked
         raise ValueError(f"faces index out of range [0, {len(vertices)})")
-    first_child, parent, face, depth, level_starts, centers, radii = _build(len(faces), vertices, faces)
+    first_child, parent, face, depth, level_starts, centers, radii = tree_arrays(len(faces), vertices, faces)
     return SphereTree(center_components=centers, radii=radii, first_child=first_child, parent=parent, face=face,
                       depth=depth, level_starts=level_starts,
                       extent=float(max(centers.max(), -centers.min()) + radii.max()))
@@ -281,7 +281,7 @@ second compile of the whole build) is never needed."""
 
 
 @parallel_above(PARALLEL_MIN_FACES, seconds_per_work=3.5e-4)  # as Python: 0.31 ms a triangle (1,280)
-def _build(vertices, faces):
+def tree_arrays(vertices, faces):
     """The tree's arrays: ``first_child``, ``parent``, ``face``, ``depth``,
     ``level_starts``, centers (3, M) and radii (M,)."""
     start, count, first_child, parent, depth, level_starts = tree_shape(len(faces))

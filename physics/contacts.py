@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sweeplab.physics.shapes import Sphere, TriangleMesh, vector_argument
-from sweeplab.physics.sweep.ball import Contact
+from sweeplab.physics.sweep.lane_answer import Contact
 from sweeplab.physics.sweep.mesh import contact_to_world, moving_core, rounded_walks
 from sweeplab.physics.traversal import EVERY_HIT, TraversalTrace
 

@@ -62,7 +62,7 @@ def mesh_edges(vertices: np.ndarray, faces: np.ndarray) -> MeshEdges:
     faces = lane_input(np.asarray(faces).reshape(-1, 3), np.int64)
     if faces.size and (faces.min() < 0 or faces.max() >= len(vertices)):  # the compiled analysis reads unchecked
         raise ValueError(f"faces index out of range [0, {len(vertices)})")
-    return MeshEdges(*_edge_analysis(len(faces), vertices, faces, math.sin(tolerance.INTERNAL_EDGE_ANGLE)))
+    return MeshEdges(*edge_analysis(len(faces), vertices, faces, math.sin(tolerance.INTERNAL_EDGE_ANGLE)))
 
 
 PARALLEL_MIN_FACES = 200_000
@@ -71,7 +71,7 @@ PARALLEL_MIN_FACES = 200_000
 
 
 @parallel_above(PARALLEL_MIN_FACES, seconds_per_work=1e-4)  # as Python: 40-80 us a triangle
-def _edge_analysis(vertices, faces, most_sine):
+def edge_analysis(vertices, faces, most_sine):
     """``MeshEdges`` of the mesh; ``most_sine`` is the sine of the largest angle
     between the normals of faces that are flat across their edge."""
     neighbor, opposite = neighbors(faces, len(vertices))

@@ -27,7 +27,7 @@ import numpy as np
 from sweeplab.physics.bvh import SphereTree
 from sweeplab.physics.kernels import kernel
 from sweeplab.physics.geometry import like
-from sweeplab.physics.sweep.ball import Contact
+from sweeplab.physics.sweep.lane_answer import Contact
 
 VISITED, CULLED, LEAF_MISSED, LEAF_HIT = range(4)
 STATUS_NAMES = ("visited", "culled", "leaf missed", "leaf hit")
@@ -76,7 +76,7 @@ class TraversalTrace:
 
 class LeafContacts(NamedTuple):
     """Every leaf test a walk made: ``query`` and ``face`` per test, and the
-    ``contact`` (``physics.sweep.ball.Contact``, ``t`` NaN where the triangle was
+    ``contact`` (``physics.sweep.lane_answer.Contact``, ``t`` NaN where the triangle was
     missed)."""
 
     query: np.ndarray
@@ -137,7 +137,7 @@ def packed_tree(tree: SphereTree, vertices: np.ndarray, faces: np.ndarray, dtype
 # A query is a NamedTuple the walk hands to two kernels it is given: ``node_entry(query,
 # center, radius)``, the earliest t in [0, 1] at which the query can touch a node's sphere
 # (+inf: never; conservative), and ``leaf(query, face, triangle, bound)``, the exact answer
-# (t, point, normal, depth, code, index) with a leaf's triangle (its corners (3, 3)) where
+# (a ``physics.sweep.lane_answer.LaneAnswer``) with a leaf's triangle (its corners (3, 3)) where
 # its t is at most ``bound`` (the walk's bound when it reaches the leaf; a hit beyond it may
 # be left unfinished, as the walk discards it, but must stay a hit).  The walk is compiled
 # for each pair of kernels (a sphere's walk holds no capsule code), and both are inlined
@@ -155,19 +155,19 @@ def ranks_before(answer, face, best, best_face) -> bool:
     """The first-hit rule: smaller t; at equal t the deeper initial overlap; then a
     face before an edge before a vertex; then the lower face index.  A miss never
     ranks before anything."""
-    t, best_t = answer[0], best[0]
+    t, best_t = answer.t, best.t
     if t != t:
         return False
     if best_t != best_t or t < best_t:
         return True
     if t > best_t:
         return False
-    depth = answer[3] if answer[3] == answer[3] else like(t, 0.0)
-    best_depth = best[3] if best[3] == best[3] else like(t, 0.0)
+    depth = answer.depth if answer.depth == answer.depth else like(t, 0.0)
+    best_depth = best.depth if best.depth == best.depth else like(t, 0.0)
     if depth != best_depth:
         return depth > best_depth
-    if answer[4] != best[4]:
-        return answer[4] > best[4]
+    if answer.feature_code != best.feature_code:
+        return answer.feature_code > best.feature_code
     return face < best_face
 
 
@@ -221,17 +221,17 @@ def walk_query(tree, query, node_entry, leaf, mode, stop_depth, found, found_cou
         if child < 0:
             face = leaf_faces[-1 - child]
             answer = leaf(query, face, corners[-1 - child], bound)
-            hit = answer[0] == answer[0]
+            hit = answer.t == answer.t
             _record(trace, trace_count, node, entry, LEAF_HIT if hit else LEAF_MISSED)
             if not hit:
                 continue
             if mode == FIRST_HIT:
                 if ranks_before(answer, face, best, best_face):
                     best, best_face = answer, face
-                    bound = answer[0]
+                    bound = answer.t
                 continue
             _store_found(found, found_count, answer, face)
-            if answer[3] == answer[3] and answer[3] > stop_depth:
+            if answer.depth == answer.depth and answer.depth > stop_depth:
                 return best, best_face
             continue
         _record(trace, trace_count, node, entry, VISITED)

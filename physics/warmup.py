@@ -124,8 +124,8 @@ def _large_batches_run(pairs: list[tuple[type, type]], dtype) -> Callable[[], No
                   _repeat(down, dtype, count))
         mesh = grid_mesh(dtype)
         faces = kernels.lane_input(mesh.faces, np.int64)
-        bvh._build.parallel(kernels.lane_input(mesh.vertices, np.float64), faces)
-        mesh_edges._edge_analysis.parallel(kernels.lane_input(mesh.vertices, dtype), faces,
+        bvh.tree_arrays.parallel(kernels.lane_input(mesh.vertices, np.float64), faces)
+        mesh_edges.edge_analysis.parallel(kernels.lane_input(mesh.vertices, dtype), faces,
                                            math.sin(tolerance.INTERNAL_EDGE_ANGLE))
     return run
 

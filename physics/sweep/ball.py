@@ -29,32 +29,18 @@ vertex is the limit just before contact: the reversed motion, made perpendicular
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
-import numpy as np
 from numba import prange
 
-from sweeplab.physics.kernels import entry, kernel, lane_input
+from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, edge_count, edge_of, inside_face,
                                    is_within_rounding, polygon_face, widest_feature)
 from sweeplab.physics.geometry import (add, any_perpendicular, dot, largest_magnitude, length_at_most, like,
                                        maximum, normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.sweep.bounds import may_touch
+from sweeplab.physics.sweep.lane_answer import LaneAnswer, miss, plain, store_answer
 from sweeplab.physics.sweep.rounded import ball_entry_time, slab_entry_time
-
-
-class Contact(NamedTuple):
-    """Kernel answer: ``t`` NaN where no hit; ``depth`` > 0 overlapping, NaN otherwise;
-    ``point`` is on the inflated target's surface (core point + target radius * normal);
-    ``feature_code``/``feature_index`` -1 where no hit."""
-
-    t: np.ndarray
-    point: np.ndarray
-    normal: np.ndarray
-    depth: np.ndarray
-    feature_code: np.ndarray
-    feature_index: np.ndarray
 
 
 # --- one lane -------------------------------------------------------------------------
@@ -82,14 +68,6 @@ def normal_along(motion, code, axis):
     else:
         secondary = (zero, zero, like(zero, 1.0))
     return normalize_or(off_feature(motion, code, axis), secondary)
-
-
-@kernel
-def miss(template):
-    """The answer of a lane that hits nothing: t, point, normal and depth NaN, feature
-    code and index -1 (in ``template``'s float type)."""
-    nan = like(template, math.nan)
-    return nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1
 
 
 @kernel
@@ -125,7 +103,7 @@ def resolve(center, direction, total_radius, target_radius, anchor, axis, code, 
     if not hit:
         return miss(nan)
     depth = total_radius - distance if (touching and distance < total_radius) else nan
-    return t, point, normal, depth, code, index
+    return LaneAnswer(t, point, normal, depth, code, index)
 
 
 @kernel
@@ -257,92 +235,42 @@ def ball_plane(center, radius, direction, normal, offset, ignore_separating):
                    t, touching, ignore_separating, FACE, normal)
 
 
+# --- one lane, called from Python ---------------------------------------------------------
+
+@entry
+def ball_core_answer(center, radius, direction, vertices, target_radius, ignore_separating):
+    """``ball_core``'s answer as a plain tuple (``lane_answer.plain``)."""
+    return plain(ball_core(center, radius, direction, vertices, target_radius, ignore_separating))
+
+
+@entry
+def ball_plane_answer(center, radius, direction, normal, offset, ignore_separating):
+    """``ball_plane``'s answer as a plain tuple (``lane_answer.plain``)."""
+    return plain(ball_plane(center, radius, direction, normal, offset, ignore_separating))
+
+
 # --- batches ----------------------------------------------------------------------------
 
-@kernel
-def _store(out, i, answer):
-    t, point, normal, depth, code, index = answer
-    out_t, out_point, out_normal, out_depth, out_code, out_index = out
-    out_t[i], out_depth[i], out_code[i], out_index[i] = t, depth, code, index
-    for k in range(3):
-        out_point[i, k], out_normal[i, k] = point[k], normal[k]
+@lane_loop
+def ball_core_lanes(centers, radii, directions, vertices, target_radii, ignore_separating, out):
+    for i in prange(len(radii)):
+        store_answer(out, i, ball_core(row(centers, i), radii[i], row(directions, i), vertices[i], target_radii[i],
+                                       ignore_separating))
 
 
 @lane_loop
-def _ball_core_lanes(centers, radii, directions, vertices, target_radii, ignore_separating, out):
+def ball_point_lanes(centers, radii, directions, vertices, target_radii, ignore_separating, out):
+    """``ball_core_lanes`` of one-point cores (``vertices`` (n, 1, 3)), each passed to
+    ``ball_point`` as its 3-vector (an array view of a lane's core costs more than the
+    whole point test)."""
     for i in prange(len(radii)):
-        _store(out, i, ball_core(row(centers, i), radii[i], row(directions, i), vertices[i], target_radii[i],
-                                 ignore_separating))
+        point = (vertices[i, 0, 0], vertices[i, 0, 1], vertices[i, 0, 2])
+        store_answer(out, i, ball_point(row(centers, i), radii[i], row(directions, i), point, target_radii[i],
+                                        ignore_separating))
 
 
 @lane_loop
-def _ball_point_lanes(centers, radii, directions, points, target_radii, ignore_separating, out):
+def ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separating, out):
     for i in prange(len(radii)):
-        _store(out, i, ball_point(row(centers, i), radii[i], row(directions, i), row(points, i), target_radii[i],
-                                  ignore_separating))
-
-
-@lane_loop
-def _ball_plane_lanes(centers, radii, directions, normals, offsets, ignore_separating, out):
-    for i in prange(len(radii)):
-        _store(out, i, ball_plane(row(centers, i), radii[i], row(directions, i), row(normals, i), offsets[i],
-                                  ignore_separating))
-
-
-def lane_vector(vector, dtype) -> tuple:
-    """An unbatched (3,) array as one lane's 3-vector tuple in ``dtype``."""
-    vector = vector if vector.dtype == dtype else vector.astype(dtype)
-    return (vector[0], vector[1], vector[2])
-
-
-def _lanes(shape: tuple, dtype, *arrays_with_element_dims):
-    """Each (array, element dims) broadcast to the batch ``shape`` and flattened to one
-    lane axis, in ``dtype``, as a kernel input (``kernels.lane_input``: C-contiguous and
-    read-only, copied where the broadcast is not, so a kernel has one signature)."""
-    count = math.prod(shape)
-    return [lane_input(np.broadcast_to(np.asarray(array, dtype), shape + np.shape(array)[np.ndim(array) - dims:])
-                       .reshape((count,) + np.shape(array)[np.ndim(array) - dims:]), dtype)
-            for array, dims in arrays_with_element_dims]
-
-
-def _answers(count: int, dtype) -> tuple:
-    return (np.empty(count, dtype), np.empty((count, 3), dtype), np.empty((count, 3), dtype), np.empty(count, dtype),
-            np.empty(count, np.int64), np.empty(count, np.int64))
-
-
-def _contact(out, shape: tuple) -> Contact:
-    t, point, normal, depth, code, index = out
-    return Contact(t.reshape(shape), point.reshape(shape + (3,)), normal.reshape(shape + (3,)), depth.reshape(shape),
-                   code.reshape(shape), index.reshape(shape))
-
-
-def sweep_ball_core(center, radius, direction, vertices, target_radius, ignore_separating: bool = False) -> Contact:
-    """Balls (``center`` (..., 3), ``radius`` (...)) along ``direction`` (..., 3) against
-    cores ``vertices`` (..., V, 3) inflated by ``target_radius`` (...); batch dimensions
-    broadcast.  Computed in the inputs' common floating dtype.  One-point cores go to
-    ``ball_point`` with the point as a 3-vector (passing each lane an array view of
-    its core costs more than the whole point test)."""
-    dtype = np.result_type(center, radius, direction, vertices, target_radius, np.float16)
-    shape = np.broadcast_shapes(np.shape(center)[:-1], np.shape(radius), np.shape(direction)[:-1],
-                                np.shape(vertices)[:-2], np.shape(target_radius))
-    out = _answers(math.prod(shape), dtype)
-    if np.shape(vertices)[-2] == 1:
-        lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (np.asarray(vertices)[..., 0, :], 1),
-                       (target_radius, 0))
-        _ball_point_lanes(math.prod(shape), *lanes, bool(ignore_separating), out)
-    else:
-        lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (vertices, 2), (target_radius, 0))
-        _ball_core_lanes(math.prod(shape), *lanes, bool(ignore_separating), out)
-    return _contact(out, shape)
-
-
-def sweep_ball_plane(center, radius, direction, plane_normal, plane_offset, ignore_separating: bool = False) -> Contact:
-    """Balls against two-sided planes ``dot(plane_normal, x) == plane_offset`` (unit
-    normals), batched as ``sweep_ball_core``.  The feature is always face 0."""
-    dtype = np.result_type(center, radius, direction, plane_normal, plane_offset, np.float16)
-    shape = np.broadcast_shapes(np.shape(center)[:-1], np.shape(radius), np.shape(direction)[:-1],
-                                np.shape(plane_normal)[:-1], np.shape(plane_offset))
-    lanes = _lanes(shape, dtype, (center, 1), (radius, 0), (direction, 1), (plane_normal, 1), (plane_offset, 0))
-    out = _answers(math.prod(shape), dtype)
-    _ball_plane_lanes(math.prod(shape), *lanes, bool(ignore_separating), out)
-    return _contact(out, shape)
+        store_answer(out, i, ball_plane(row(centers, i), radii[i], row(directions, i), row(normals, i), offsets[i],
+                                        ignore_separating))

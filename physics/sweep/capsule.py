@@ -31,7 +31,7 @@ import math
 import numpy as np
 from numba import prange
 
-from sweeplab.physics.kernels import entry, kernel, lane_input
+from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics.closest import rejection, segment_separation
 from sweeplab.physics.core import (EDGE, FACE, VERTEX, bounding_ball, inside_face, is_within_rounding, polygon_face,
                                    rounding_of, segment_ball)
@@ -39,18 +39,18 @@ from sweeplab.physics.geometry import (add, any_perpendicular, cross, cross_accu
                                        largest_magnitude_of_segments, length, length_at_most, like, maximum, minimum,
                                        normalize_or, plane_height, plus_zero, row, scale, sqrt, sub)
 from sweeplab.physics.lanes import lane_loop
-from sweeplab.physics.result import SweepResult, lane_result
+from sweeplab.physics.result import SweepResult
 from sweeplab.physics.shapes import Capsule, Plane, Polygon, Segment, Triangle
-from sweeplab.physics.sweep.ball import (Contact, _answers, _contact, _lanes, _store, ball_core, ball_plane,
-                                         lane_vector, miss)
+from sweeplab.physics.sweep.ball import ball_core, ball_plane
 from sweeplab.physics.sweep.bounds import may_touch
+from sweeplab.physics.sweep.lane_answer import LaneAnswer, miss, plain, store_answer
+from sweeplab.physics.sweep.query import answer_lanes, pair_test
 from sweeplab.physics.sweep.rounded import slab_entry_time
-from sweeplab.physics.sweep.sphere import is_scalar, sweep_query, to_result
 
 
 # --- one lane -------------------------------------------------------------------------
-# An answer is (t, point, normal, depth, code, index) as ``ball.resolve`` gives it:
-# NaN and -1 where there is no hit.
+# An answer is a ``LaneAnswer`` (``physics.sweep.lane_answer``), as ``ball.resolve``
+# gives it: NaN and -1 where there is no hit.
 
 @kernel
 def core_of_segment(start, end):
@@ -61,7 +61,7 @@ def core_of_segment(start, end):
 @kernel
 def _earlier(best, candidate):
     """The earlier of two answers (a hit beats a miss; a tie keeps ``best``)."""
-    if candidate[0] < best[0] or (best[0] != best[0] and candidate[0] == candidate[0]):
+    if candidate.t < best.t or (best.t != best.t and candidate.t == candidate.t):
         return candidate
     return best
 
@@ -76,7 +76,7 @@ def _reversed(answer, target_vertex, target_radius, vertex_index):
         return answer
     zero = like(t, 0.0)
     flipped = (zero - normal[0], zero - normal[1], zero - normal[2])
-    return t, add(target_vertex, scale(target_radius, flipped)), flipped, depth, VERTEX, vertex_index
+    return LaneAnswer(t, add(target_vertex, scale(target_radius, flipped)), flipped, depth, VERTEX, vertex_index)
 
 
 @kernel
@@ -126,7 +126,7 @@ def interiors(start, end, direction, other_start, other_end, total_radius, targe
         return miss(time)
     normal = plus_zero((-unit[0], -unit[1], -unit[2]) if height < 0 else unit)  # the side the core comes from
     point = add(add(other_start, scale(line_w, other_along)), scale(target_radius, normal))
-    return time, point, normal, like(time, math.nan), EDGE, edge_index
+    return LaneAnswer(time, point, normal, like(time, math.nan), EDGE, edge_index)
 
 
 @kernel
@@ -158,7 +158,7 @@ def segment_at_start(start, end, direction, other_start, other_end, total_radius
     depth = total_radius - distance if distance < total_radius else like(w, math.nan)
     code = EDGE if interior_other else VERTEX
     index = 0 if interior_other else (1 if w >= 1 else 0)
-    return touching, (zero, point, normal, depth, code, index)
+    return touching, LaneAnswer(zero, point, normal, depth, code, index)
 
 
 @entry
@@ -299,7 +299,7 @@ def polygon_at_start(start, end, direction, vertices, radius, ignore_separating)
         normal_out, depth = plus_zero(normalize_or(best_separation, escape)), radius - best_distance
     if not touching or (ignore_separating and dot(direction, normal_out) >= 0):
         return touching, miss(radius)
-    return touching, (zero, witness, normal_out, depth if depth > 0 else like(radius, math.nan), code, index)
+    return touching, LaneAnswer(zero, witness, normal_out, depth if depth > 0 else like(radius, math.nan), code, index)
 
 
 @entry
@@ -353,65 +353,53 @@ def capsule_plane(start, end, radius, direction, normal, offset, ignore_separati
         return miss(radius)
     lowest = start if upwards == (height_start <= height_end) else end
     foot = sub(lowest, scale(plane_height(lowest, normal, offset), normal))
-    return like(radius, 0.0), foot, side, depth if depth > 0 else like(radius, math.nan), FACE, 0
+    return LaneAnswer(like(radius, 0.0), foot, side, depth if depth > 0 else like(radius, math.nan), FACE, 0)
+
+
+# --- one lane, called from Python ---------------------------------------------------------
+
+@entry
+def capsule_segment_answer(start, end, radius, direction, other_start, other_end, target_radius, ignore_separating):
+    """``capsule_segment``'s answer as a plain tuple (``lane_answer.plain``)."""
+    return plain(capsule_segment(start, end, radius, direction, other_start, other_end, target_radius,
+                                 ignore_separating))
+
+
+@entry
+def capsule_polygon_answer(start, end, radius, direction, vertices, ignore_separating):
+    """``capsule_polygon``'s answer as a plain tuple (``lane_answer.plain``)."""
+    return plain(capsule_polygon(start, end, radius, direction, vertices, ignore_separating))
+
+
+@entry
+def capsule_plane_answer(start, end, radius, direction, normal, offset, ignore_separating):
+    """``capsule_plane``'s answer as a plain tuple (``lane_answer.plain``)."""
+    return plain(capsule_plane(start, end, radius, direction, normal, offset, ignore_separating))
 
 
 # --- batches ----------------------------------------------------------------------------
 
 @lane_loop
-def _capsule_segment_lanes(starts, ends, radii, directions, other_starts, other_ends, target_radii,
-                           ignore_separating, out):
+def capsule_segment_lanes(starts, ends, radii, directions, other_starts, other_ends, target_radii, ignore_separating,
+                          out):
     for i in prange(len(radii)):
-        _store(out, i, capsule_segment(row(starts, i), row(ends, i), radii[i], row(directions, i),
-                                       row(other_starts, i), row(other_ends, i), target_radii[i], ignore_separating))
+        store_answer(out, i, capsule_segment(row(starts, i), row(ends, i), radii[i], row(directions, i),
+                                             row(other_starts, i), row(other_ends, i), target_radii[i],
+                                             ignore_separating))
 
 
 @lane_loop
-def _capsule_polygon_lanes(starts, ends, radii, directions, vertices, ignore_separating, out):
+def capsule_polygon_lanes(starts, ends, radii, directions, vertices, ignore_separating, out):
     for i in prange(len(radii)):
-        _store(out, i, capsule_polygon(row(starts, i), row(ends, i), radii[i], row(directions, i), vertices[i],
-                                       ignore_separating))
+        store_answer(out, i, capsule_polygon(row(starts, i), row(ends, i), radii[i], row(directions, i), vertices[i],
+                                             ignore_separating))
 
 
 @lane_loop
-def _capsule_plane_lanes(starts, ends, radii, directions, normals, offsets, ignore_separating, out):
+def capsule_plane_lanes(starts, ends, radii, directions, normals, offsets, ignore_separating, out):
     for i in prange(len(radii)):
-        _store(out, i, capsule_plane(row(starts, i), row(ends, i), radii[i], row(directions, i), row(normals, i),
-                                     offsets[i], ignore_separating))
-
-
-def _one_lane(kernel, inputs: list, ignore_separating: bool, face_index=None) -> SweepResult:
-    """``kernel`` on one unbatched query: ``inputs`` are (array, element dims) pairs,
-    3-vectors passed as tuples and polygons as (V, 3) arrays, in their common dtype."""
-    dtype = np.result_type(*[array for array, _ in inputs])
-    arguments = [lane_vector(array, dtype) if dims == 1 else lane_input(array, dtype) if dims == 2
-                 else dtype.type(array)
-                 for array, dims in inputs]
-    return lane_result(kernel(*arguments, bool(ignore_separating)), dtype, face_index)
-
-
-def _batched(lanes_kernel, inputs: list, ignore_separating: bool) -> Contact:
-    """Run ``lanes_kernel`` over ``inputs`` ((array, element dims) pairs, batch
-    dimensions broadcast) in their common floating dtype."""
-    dtype = np.result_type(*[array for array, _ in inputs], np.float16)
-    shape = np.broadcast_shapes(*[np.shape(array)[:np.ndim(array) - dims] for array, dims in inputs])
-    out = _answers(math.prod(shape), dtype)
-    lanes_kernel(math.prod(shape), *_lanes(shape, dtype, *inputs), bool(ignore_separating), out)
-    return _contact(out, shape)
-
-
-def sweep_core_segment(start, end, radius, direction, other_start, other_end, target_radius,
-                       ignore_separating: bool = False) -> Contact:
-    """Moving capsule cores (``start``-``end``, ``radius``) against still capsule cores
-    (``other_start``-``other_end``, ``target_radius``), batch dimensions broadcast."""
-    return _batched(_capsule_segment_lanes, [(start, 1), (end, 1), (radius, 0), (direction, 1), (other_start, 1),
-                                             (other_end, 1), (target_radius, 0)], ignore_separating)
-
-
-def sweep_core_polygon(start, end, radius, direction, polygon_vertices, ignore_separating: bool = False) -> Contact:
-    """Moving capsule cores against convex polygons (..., V, 3), batched."""
-    return _batched(_capsule_polygon_lanes, [(start, 1), (end, 1), (radius, 0), (direction, 1),
-                                             (polygon_vertices, 2)], ignore_separating)
+        store_answer(out, i, capsule_plane(row(starts, i), row(ends, i), radii[i], row(directions, i),
+                                           row(normals, i), offsets[i], ignore_separating))
 
 
 def capsule_core(moving):
@@ -421,40 +409,35 @@ def capsule_core(moving):
     return moving.a, moving.b, moving.radius
 
 
-@sweep_query
+@pair_test
 def sweep_capsule_capsule(capsule: Capsule, target: Capsule, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against capsule: core segment against core segment inflated by both
     radii.  Features of the target: edge 0 (side), vertex 0 / 1 (end caps)."""
-    start, end, radius = capsule_core(capsule)
-    return _sweep_segment(capsule, target, (start, end, radius), direction, target.radius, ignore_separating)
+    return _sweep_segment(capsule, target.a, target.b, target.radius, direction, ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_capsule_segment(capsule: Capsule, segment: Segment, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against a segment (a capsule of radius 0).  Features: edge 0, vertex 0 / 1."""
-    return _sweep_segment(capsule, segment, capsule_core(capsule), direction, np.zeros((), segment.a.dtype),
-                          ignore_separating)
+    return _sweep_segment(capsule, segment.a, segment.b, np.zeros((), segment.a.dtype), direction, ignore_separating)
 
 
-def _sweep_segment(capsule, target, core, direction, target_radius, ignore_separating) -> SweepResult:
-    start, end, radius = core
-    inputs = [(start, 1), (end, 1), (radius, 0), (direction, 1), (target.a, 1), (target.b, 1), (target_radius, 0)]
-    if is_scalar(capsule, target, direction=direction):
-        return _one_lane(capsule_segment, inputs, ignore_separating)
-    return to_result(_batched(_capsule_segment_lanes, inputs, ignore_separating), scalar=False)
+def _sweep_segment(capsule, other_start, other_end, target_radius, direction, ignore_separating) -> SweepResult:
+    """A capsule against a capsule core (``capsule_segment``)."""
+    start, end, radius = capsule_core(capsule)
+    inputs = [(start, 1), (end, 1), (radius, 0), (direction, 1), (other_start, 1), (other_end, 1), (target_radius, 0)]
+    return answer_lanes(capsule_segment_answer, capsule_segment_lanes, inputs, ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_capsule_plane(capsule: Capsule, plane: Plane, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against a two-sided plane (``capsule_plane``).  Feature: face 0."""
     start, end, radius = capsule_core(capsule)
-    inputs = [(start, 1), (end, 1), (radius, 0), (direction, 1), (plane.normal, 1), (plane.offset, 0)]
-    if is_scalar(capsule, plane, direction=direction):
-        return _one_lane(capsule_plane, inputs, ignore_separating)
-    return to_result(_batched(_capsule_plane_lanes, inputs, ignore_separating), scalar=False)
+    return answer_lanes(capsule_plane_answer, capsule_plane_lanes, [(start, 1), (end, 1), (radius, 0), (direction, 1),
+                                                             (plane.normal, 1), (plane.offset, 0)], ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_capsule_triangle(capsule: Capsule, triangle: Triangle, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against a two-sided triangle.  Features: face 0, edge i, vertex i of
     the triangle.  Degenerate inputs: as the module says; a zero-area triangle is
@@ -462,17 +445,14 @@ def sweep_capsule_triangle(capsule: Capsule, triangle: Triangle, direction, *, i
     return _sweep_polygon(capsule, triangle, direction, ignore_separating, face_index=None)
 
 
-@sweep_query
+@pair_test
 def sweep_capsule_polygon(capsule: Capsule, polygon: Polygon, direction, *, ignore_separating=False) -> SweepResult:
     """Capsule against a two-sided convex polygon; ``face_index`` 0 on every hit."""
     return _sweep_polygon(capsule, polygon, direction, ignore_separating, face_index=0)
 
 
 def _sweep_polygon(capsule, polygon, direction, ignore_separating, face_index) -> SweepResult:
+    """A capsule against a polygon (``capsule_polygon``)."""
     start, end, radius = capsule_core(capsule)
-    if is_scalar(capsule, polygon, direction=direction):
-        return _one_lane(capsule_polygon, [(start, 1), (end, 1), (radius, 0), (direction, 1), (polygon.vertices, 2)],
-                         ignore_separating, face_index)
-    contact = sweep_core_polygon(start, end, radius, direction, polygon.vertices, ignore_separating)
-    return to_result(contact, scalar=False, face_index=face_index)
-
+    inputs = [(start, 1), (end, 1), (radius, 0), (direction, 1), (polygon.vertices, 2)]
+    return answer_lanes(capsule_polygon_answer, capsule_polygon_lanes, inputs, ignore_separating, face_index=face_index)

@@ -38,13 +38,14 @@ from sweeplab.physics.core import EDGE, VERTEX, inside_face, newell_vector, roun
 from sweeplab.physics.geometry import add, dot, largest_magnitude, like, maximum, row, scale, sqrt, sub
 from sweeplab.physics.lanes import lane_loop
 from sweeplab.physics.mesh_edges import MeshEdges, mesh_edges
-from sweeplab.physics.result import SweepResult, answer_dtype, lane_result
+from sweeplab.physics.result import SweepResult, answer_dtype
 from sweeplab.physics.shapes import Capsule, Segment, Sphere, TriangleMesh, segment_vertices
-from sweeplab.physics.sweep.ball import Contact, _answers, _store, ball_core, miss
+from sweeplab.physics.sweep.ball import ball_core
 from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon
+from sweeplab.physics.sweep.lane_answer import Contact, LaneAnswer, answer_arrays, miss, store_answer
+from sweeplab.physics.sweep.query import pair_test, rows_result
 from sweeplab.physics.sweep.sat import contact_features, contact_rtol, sat_sweep
 from sweeplab.physics.sweep.rounded import ball_entry_time, segment_ball_entry_time
-from sweeplab.physics.sweep.sphere import sweep_query
 from sweeplab.physics.traversal import EVERY_HIT, FIRST_HIT, LeafContacts, TraversalTrace, packed_tree, walk_query
 
 
@@ -125,23 +126,13 @@ ALL_ROWS = slice(None)
 """``_result``'s rows of a first-hit walk: every query's, in order (views, no copy)."""
 
 
-def _result(found: LeafContacts, chosen, mesh: TriangleMesh, *, scalar: bool, shape: tuple,
-            dtype: np.dtype) -> SweepResult:
-    """The rows ``chosen`` (indices, or ``ALL_ROWS``) of ``found`` as the public answer,
-    in world space and ``dtype`` (a walk that tested no leaf, and the "no hit" row, hold
-    float64 NaN); a row's face is -1 where it holds no hit.  A scalar query's one row
-    is answered as a scalar pair's lane (``lane_result``)."""
-    if scalar:
-        contact = contact_to_world(Contact(*[field[0] for field in found.contact]), mesh)
-        return lane_result(tuple(contact), dtype, int(found.face[0]))
+def _result(found: LeafContacts, chosen, mesh: TriangleMesh, *, shape: tuple, dtype: np.dtype) -> SweepResult:
+    """The rows ``chosen`` (indices, or ``ALL_ROWS``) of ``found`` as the public answer
+    of a query of batch ``shape``, in world space and ``dtype`` (a walk that tested no
+    leaf, and the "no hit" row, hold float64 NaN); a row's face is -1 where it holds no
+    hit (``query.rows_result``)."""
     contact = contact_to_world(Contact(*[np.asarray(field)[chosen] for field in found.contact]), mesh)
-    contact = contact._replace(**{name: getattr(contact, name).astype(dtype, copy=False)
-                                  for name in ("t", "point", "normal", "depth")})
-    return SweepResult.from_arrays(
-        t=contact.t.reshape(shape), point=contact.point.reshape(shape + (3,)),
-        normal=contact.normal.reshape(shape + (3,)), face_index=found.face[chosen].reshape(shape),
-        penetration_depth=contact.depth.reshape(shape), feature_code=contact.feature_code.reshape(shape),
-        feature_index=contact.feature_index.reshape(shape), scalar=scalar)
+    return rows_result(contact, found.face[chosen], shape, dtype)
 
 
 class Walks(NamedTuple):
@@ -236,8 +227,8 @@ def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, 
                        (np.ascontiguousarray(normals, float), np.ascontiguousarray(edges, float), edge_ends,
                         bool(solid), contact_rtol(answer_dtype_)), mesh, np.dtype(float), ignore_separating,
                        raw_edge_normals, FIRST_HIT, math.inf, trace)
-    return _result(LeafContacts(np.arange(count), walks.first_face, walks.first), ALL_ROWS, mesh,
-                   scalar=batch_shape == (), shape=batch_shape, dtype=answer_dtype_)
+    return _result(LeafContacts(np.arange(count), walks.first_face, walks.first), ALL_ROWS, mesh, shape=batch_shape,
+                   dtype=answer_dtype_)
 
 
 def _walk_arrays(mesh: TriangleMesh, dtype) -> tuple[tuple, tuple]:
@@ -273,8 +264,8 @@ class WalkBuffers(NamedTuple):
 def walk_buffers(count: int, capacity: int, trace_capacity: int, dtype) -> WalkBuffers:
     """``WalkBuffers`` for ``count`` queries, room for ``capacity`` hits and
     ``trace_capacity`` traced node tests."""
-    return WalkBuffers(_answers(count, dtype), np.empty(count, np.int64),
-                       _answers(capacity, dtype) + (np.empty(capacity, np.int64),), np.empty(capacity, np.int64),
+    return WalkBuffers(answer_arrays(count, dtype), np.empty(count, np.int64),
+                       answer_arrays(capacity, dtype) + (np.empty(capacity, np.int64),), np.empty(capacity, np.int64),
                        np.zeros(1, np.int64),
                        (np.empty(trace_capacity, np.int64), np.empty(trace_capacity, dtype),
                         np.empty(trace_capacity, np.int64)), np.empty(trace_capacity, np.int64), np.zeros(1, np.int64))
@@ -350,7 +341,7 @@ def _first_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, tr
     walks = rounded_walks(core, mesh, ignore_separating=ignore_separating, raw_edge_normals=raw_edge_normals,
                           trace=trace)
     return _result(LeafContacts(np.arange(len(core.radius)), walks.first_face, walks.first), ALL_ROWS, mesh,
-                   scalar=core.batch_shape == (), shape=core.batch_shape, dtype=core.dtype)
+                   shape=core.batch_shape, dtype=core.dtype)
 
 
 def _all_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trace) -> SweepResult:
@@ -361,10 +352,10 @@ def _all_hits(moving, mesh, direction, ignore_separating, raw_edge_normals, trac
                           mode=EVERY_HIT, trace=trace)
     found = LeafContacts(walks.found_query, walks.found_face, walks.found)
     ranked = _ranked_hits(found)
-    return _result(found, ranked, mesh, scalar=False, shape=(len(ranked),), dtype=core.dtype)
+    return _result(found, ranked, mesh, shape=(len(ranked),), dtype=core.dtype)
 
 
-@sweep_query
+@pair_test(trace=TraversalTrace)
 def sweep_sphere_mesh(sphere: Sphere, mesh: TriangleMesh, direction, *, ignore_separating=False,
                       raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
     """First contact of a moving sphere with a triangle mesh (batched over spheres and
@@ -372,7 +363,7 @@ def sweep_sphere_mesh(sphere: Sphere, mesh: TriangleMesh, direction, *, ignore_s
     return _first_hits(sphere, mesh, direction, ignore_separating, raw_edge_normals, trace)
 
 
-@sweep_query
+@pair_test(trace=TraversalTrace)
 def sweep_capsule_mesh(capsule: Capsule, mesh: TriangleMesh, direction, *, ignore_separating=False,
                        raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
     """First contact of a moving capsule (or segment) with a triangle mesh, batched
@@ -380,7 +371,7 @@ def sweep_capsule_mesh(capsule: Capsule, mesh: TriangleMesh, direction, *, ignor
     return _first_hits(capsule, mesh, direction, ignore_separating, raw_edge_normals, trace)
 
 
-@sweep_query
+@pair_test(trace=TraversalTrace)
 def sweep_sphere_mesh_all(sphere: Sphere, mesh: TriangleMesh, direction, *, ignore_separating=False,
                           raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
     """Every triangle a single moving sphere touches along its sweep, one row per
@@ -388,7 +379,7 @@ def sweep_sphere_mesh_all(sphere: Sphere, mesh: TriangleMesh, direction, *, igno
     return _all_hits(sphere, mesh, direction, ignore_separating, raw_edge_normals, trace)
 
 
-@sweep_query
+@pair_test(trace=TraversalTrace)
 def sweep_capsule_mesh_all(capsule: Capsule, mesh: TriangleMesh, direction, *, ignore_separating=False,
                            raw_edge_normals=False, trace: TraversalTrace | None = None) -> SweepResult:
     """Every triangle a single moving capsule touches along its sweep, sorted by t."""
@@ -499,7 +490,7 @@ def on_the_surface(query, face, bound, answer):
     asks for raw edge normals.  A hit later than ``bound`` skips the rule (the walk
     discards it; the rule keeps t and, without ``ignore_separating``, never drops a
     hit): on a fine mesh most leaves a walk tests are such hits."""
-    if query.raw_edge_normals or (answer[0] > bound and not query.ignore_separating):
+    if query.raw_edge_normals or (answer.t > bound and not query.ignore_separating):
         return answer
     return flattened(query, face, answer)
 
@@ -522,7 +513,7 @@ def polytope_triangle(query, triangle):
         return miss(t)
     point, code, index, _, _, _ = contact_features(query.points, query.edge_ends, triangle, TRIANGLE_ENDS, normal, 1, 2,
                                                    query.direction, t, contact_normal, query.contact_rtol)
-    return t, point, contact_normal, depth, code, index
+    return LaneAnswer(t, point, contact_normal, depth, code, index)
 
 
 @kernel(inline=True)
@@ -557,7 +548,7 @@ def flattened(query, face, answer):
         point = sub(lowest, scale(lowest_height, normal))
     if query.ignore_separating and dot(direction, normal) >= 0:
         return miss(t)
-    return t, point, normal, depth, code, index
+    return LaneAnswer(t, point, normal, depth, code, index)
 
 
 @kernel(inline=True)
@@ -631,7 +622,7 @@ def walk_lane(i, node_entry, leaf, tree, kind, points, radius, directions, cente
     before, traced = found_count[0], trace_count[0]
     best, face = walk_query((spheres, links, corners, leaf_faces), query, node_entry, leaf, mode, stop_depth, found,
                             found_count, trace, trace_count, no_hit)
-    _store(out, i, best)
+    store_answer(out, i, best)
     out_face[i] = face
     for position in range(before, min(found_count[0], len(found_query))):
         found_query[position] = i

@@ -42,16 +42,17 @@ from sweeplab.physics.core import EDGE, FACE, VERTEX, bounding_ball, dot_rows, n
 from sweeplab.physics.geometry import (add, dot, like, maximum, minimum, plane_height, plus_zero, row, scale,
                                       sub)
 from sweeplab.physics.lanes import lane_loop
-from sweeplab.physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype, lane_result
+from sweeplab.physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype
 from sweeplab.physics.shapes import ConvexPolyhedron, Plane, Point, Polygon, Segment, Triangle
 from sweeplab.physics import tolerance
-from sweeplab.physics.sweep.ball import _answers, _store, ball_core, miss
+from sweeplab.physics.sweep.ball import ball_core
 from sweeplab.physics.sweep.bounds import may_touch
 from sweeplab.physics.sweep.capsule import capsule_polygon
+from sweeplab.physics.sweep.lane_answer import Contact, LaneAnswer, answer_arrays, miss, store_answer
 from sweeplab.physics.sweep.mesh import core_points, polytope_walks
+from sweeplab.physics.sweep.query import flat_lanes, lane_inputs, pair_test, point_or_segment, rows_result
 from sweeplab.physics.sweep.sat import axis_count, contact_features, contact_rtol, sat_sweep
-from sweeplab.physics.sweep.sphere import is_scalar, sweep_query
-from sweeplab.physics.traversal import ranks_before
+from sweeplab.physics.traversal import TraversalTrace, ranks_before
 
 
 class Polytope(NamedTuple):
@@ -80,9 +81,7 @@ def polytope_of(shape, batch_shape: tuple) -> Polytope:
     rows = 1 if single else int(np.prod(batch_shape, dtype=int))
 
     def flat(array, element_dims):
-        array = np.asarray(array, float)
-        element = array.shape[array.ndim - element_dims:]
-        return lane_input(np.broadcast_to(array, rows_shape + element).reshape((rows,) + element), float)
+        return flat_lanes(array, element_dims, rows_shape, float)
 
     none = lane_input(np.zeros((rows, 0, 3)), float)
     if isinstance(shape, Point):
@@ -178,7 +177,7 @@ def polytope_pair(a_vertices, a_normals, a_edges, a_edge_ends, b_vertices, b_nor
                                                                       normal, rtol)
     if t != t:
         return miss(t), -1, chosen, span_a, span_b
-    return (t, point, normal, depth, code, index), face_index, chosen, span_a, span_b
+    return LaneAnswer(t, point, normal, depth, code, index), face_index, chosen, span_a, span_b
 
 
 @kernel
@@ -218,7 +217,7 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
             best, best_triangle = answer, k
     # 3. the triangle's feature as the hull's: its face, the hull edge under a triangle
     #    edge (a fan diagonal is inside the face), the hull vertex
-    t, point, normal, depth, code, local, = best
+    t, point, normal, depth, code, local = best
     face = -1
     if best_triangle >= 0:
         face = triangle_face[best_triangle]
@@ -226,7 +225,7 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
         if code == EDGE and hull_edge < 0:
             code = FACE  # a fan diagonal lies inside its face
         index = corners[best_triangle, local] if code == VERTEX else hull_edge if code == EDGE else face
-        best = (t, point, normal, depth, code, index)
+        best = LaneAnswer(t, point, normal, depth, code, index)
     # 4. the core in (or on) the solid: the separating axis test of the still core (a
     #    point or a segment) against it (``sat_sweep``, at t = 0): overlapping there, the
     #    answer is t = 0 with depth = SAT depth (0 if only touching) + radius along the
@@ -252,7 +251,7 @@ def core_against_polyhedron(points, radius, direction, vertices, normals, edges,
                                                              normals.shape[0], 3, still, zero, inside_normal,
                                                              tolerance.HULL_RTOL)
     total = (inside_depth if inside_depth == inside_depth else zero) + radius
-    return (zero, witness, inside_normal, total if total > 0 else nan, code, index), best_face
+    return LaneAnswer(zero, witness, inside_normal, total if total > 0 else nan, code, index), best_face
 
 
 @kernel
@@ -292,7 +291,7 @@ def polyhedron_plane(vertices, direction, normal, offset, ignore_separating):
             lowest, lowest_height = i, height
     at_t = add(row(vertices, lowest), scale(t, direction))
     point = sub(at_t, scale(plane_height(at_t, normal, offset), normal))
-    return (t, point, contact_normal, depth if depth > 0 else nan, FACE, 0)
+    return LaneAnswer(t, point, contact_normal, depth if depth > 0 else nan, FACE, 0)
 
 
 
@@ -324,7 +323,7 @@ def _pair_lanes(a, b, motion_axes, directions, ignore_separating, trace, rtol, o
             lane_row(a_vertices, i), lane_row(a_normals, i), lane_row(a_edges, i), a_edge_ends,
             lane_row(b_vertices, i), lane_row(b_normals, i), lane_row(b_edges, i), b_edge_ends, b_faces, b_dimension,
             motion_axes, row(directions, i), ignore_separating, trace, rtol)
-        _store(out, i, answer)
+        store_answer(out, i, answer)
         face_index[i], chosen[i], spans[i, 0], spans[i, 1] = face, axis, span_a, span_b
 
 
@@ -336,52 +335,28 @@ def _core_lanes(points, radius, directions, polyhedron, triangles, ignore_separa
         answer, face = core_against_polyhedron(points[i], radius[i], row(directions, i), lane_row(vertices, i),
                                                lane_row(normals, i), lane_row(edges, i), edge_ends, corners,
                                                triangle_face, triangle_edge, ignore_separating)
-        _store(out, i, answer)
+        store_answer(out, i, answer)
         face_index[i] = face
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_POLYTOPES)
 def _plane_lanes(vertices, directions, normals, offsets, ignore_separating, out):
     for i in prange(len(offsets)):
-        _store(out, i, polyhedron_plane(vertices[i], row(directions, i), row(normals, i), offsets[i],
+        store_answer(out, i, polyhedron_plane(vertices[i], row(directions, i), row(normals, i), offsets[i],
                                         ignore_separating))
-
-
-def _flat(array, batch_shape: tuple, element_dims: int) -> np.ndarray:
-    """``array`` in float64 broadcast to ``batch_shape`` and flattened to one axis, as a
-    kernel input (``kernels.lane_input``)."""
-    array = np.asarray(array, float)
-    element = array.shape[array.ndim - element_dims:]
-    return lane_input(np.broadcast_to(array, batch_shape + element).reshape((-1,) + element), float)
-
-
-def _public(out, face_index, batch_shape: tuple, scalar: bool, dtype) -> SweepResult:
-    """The public answer in ``dtype`` from per-lane float64 answers."""
-    t, point, normal, depth, code, index = out
-    if scalar:
-        return lane_result((t[0], tuple(point[0]), tuple(normal[0]), depth[0], code[0], index[0]), dtype,
-                           int(face_index[0]) if face_index[0] >= 0 else None)
-
-    def public(array, element=()):
-        return array.astype(dtype, copy=False).reshape(batch_shape + element)
-
-    return SweepResult.from_arrays(
-        t=public(t), point=public(point, (3,)), normal=public(normal, (3,)), face_index=face_index.reshape(batch_shape),
-        penetration_depth=public(depth), feature_code=code.reshape(batch_shape),
-        feature_index=index.reshape(batch_shape), scalar=False)
 
 
 def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, trace) -> SweepResult:
     batch_shape = np.broadcast_shapes(polyhedron.batch_shape, target.batch_shape, direction.shape[:-1])
     count = int(np.prod(batch_shape, dtype=int))
     a, b = polytope_of(polyhedron, batch_shape), polytope_of(target, batch_shape)
-    motion = np.ascontiguousarray(_flat(direction, batch_shape, 1))
+    motion = np.ascontiguousarray(flat_lanes(direction, 1, batch_shape, float))
     motion_axes = a.dimension < 3 and b.dimension < 3
     axes = axis_count(a.normals[0], a.edges[0], b.normals[0], b.edges[0], motion_axes) if count else 0
     traced = trace is not None and count == 1
     trace_arrays = (np.empty((axes if traced else 0, 3)), np.empty(axes if traced else 0, np.int64),
                     np.empty(axes if traced else 0), np.empty(axes if traced else 0))
-    out, face_index = _answers(count, np.float64), np.empty(count, np.int64)
+    out, face_index = answer_arrays(count, np.float64), np.empty(count, np.int64)
     chosen, spans = np.empty(count, np.int64), np.empty((count, 2), np.int64)
     dtype = answer_dtype(polyhedron, target, direction)
     _pair_lanes(count, a[:4], b[:4] + (b.faces, b.dimension), motion_axes, motion, bool(ignore_separating),
@@ -390,9 +365,10 @@ def _sweep(polyhedron: ConvexPolyhedron, target, direction, ignore_separating, t
         trace.axes, trace.kinds, trace.enter, trace.exit = trace_arrays
         trace.chosen = int(chosen[0])
         trace.feature_pair = (FEATURE_SPAN[int(spans[0, 0])], FEATURE_SPAN[int(spans[0, 1])])
-        if out[0][0] == out[0][0]:
-            trace.moving_feature = _touching_vertices(a.vertices[0] + out[0][0] * motion[0], out[2][0])
-    return _public(out, face_index, batch_shape, is_scalar(polyhedron, target, direction=direction), dtype)
+        first = Contact(*out)
+        if first.t[0] == first.t[0]:
+            trace.moving_feature = _touching_vertices(a.vertices[0] + first.t[0] * motion[0], first.normal[0])
+    return rows_result(Contact(*out), face_index, batch_shape, dtype)
 
 
 def _touching_vertices(vertices: np.ndarray, normal: np.ndarray) -> np.ndarray:
@@ -401,12 +377,6 @@ def _touching_vertices(vertices: np.ndarray, normal: np.ndarray) -> np.ndarray:
     heights = dot_rows(vertices, normal)
     slack = tolerance.HULL_RTOL * np.abs(vertices).max()
     return vertices[np.abs(heights - heights.min()) <= slack]
-
-
-def point_or_segment(polyhedron: ConvexPolyhedron):
-    """The ``Point`` or ``Segment`` a polyhedron whose hull is one point or straight is."""
-    corners = polyhedron.vertices
-    return Point(corners[..., 0, :]) if polyhedron.dimension == 0 else Segment(corners[..., 0, :], corners[..., 1, :])
 
 
 def _sweep_lower_dimensional(moving, target, direction, **options) -> SweepResult:
@@ -421,7 +391,7 @@ def _sweep_lower_dimensional(moving, target, direction, **options) -> SweepResul
     return sweep(lowered(moving), lowered(target), direction, **options)
 
 
-@sweep_query
+@pair_test(trace=SatTrace)
 def sweep_polyhedron_polytope(polyhedron: ConvexPolyhedron, target, direction, *, ignore_separating=False,
                               trace: SatTrace | None = None) -> SweepResult:
     """A moving convex polyhedron against a Point, Segment, Triangle, Polygon or
@@ -435,7 +405,7 @@ def sweep_polyhedron_polytope(polyhedron: ConvexPolyhedron, target, direction, *
     return _sweep(polyhedron, target, direction, ignore_separating, trace)
 
 
-@sweep_query
+@pair_test(trace=SatTrace)
 def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction, *, ignore_separating=False,
                            trace=None) -> SweepResult:
     """A moving convex polyhedron against a two-sided plane (``polyhedron_plane``).
@@ -445,12 +415,10 @@ def sweep_polyhedron_plane(polyhedron: ConvexPolyhedron, plane: Plane, direction
         return _sweep_lower_dimensional(polyhedron, plane, direction, ignore_separating=ignore_separating)
     batch_shape = np.broadcast_shapes(polyhedron.batch_shape, plane.batch_shape, direction.shape[:-1])
     count = int(np.prod(batch_shape, dtype=int))
-    out = _answers(count, np.float64)
-    _plane_lanes(count, _flat(polyhedron.vertices, batch_shape, 2), _flat(direction, batch_shape, 1),
-                 _flat(plane.normal, batch_shape, 1), _flat(plane.offset, batch_shape, 0), bool(ignore_separating),
-                 out)
-    return _public(out, np.full(count, -1), batch_shape, is_scalar(polyhedron, plane, direction=direction),
-                   answer_dtype(polyhedron, plane, direction))
+    out = answer_arrays(count, np.float64)
+    _plane_lanes(count, *lane_inputs(batch_shape, float, [(polyhedron.vertices, 2), (direction, 1), (plane.normal, 1),
+                                                         (plane.offset, 0)]), bool(ignore_separating), out)
+    return rows_result(Contact(*out), -1, batch_shape, answer_dtype(polyhedron, plane, direction))
 
 
 class FaceTriangles(NamedTuple):
@@ -492,11 +460,10 @@ def _rounded_against_polyhedron(moving, polyhedron: ConvexPolyhedron, direction,
     points, radius = core_points(moving)
     body = polytope_of(polyhedron, batch_shape)
     triangles = face_triangles(polyhedron.faces, tuple(map(tuple, polyhedron.edges.tolist())))
-    out, face_index = _answers(count, np.float64), np.empty(count, np.int64)
-    _core_lanes(count, _flat(points, batch_shape, 2), _flat(radius, batch_shape, 0), _flat(direction, batch_shape, 1),
-                body[:4], tuple(triangles), bool(ignore_separating), out, face_index)
-    return _public(out, face_index, batch_shape, is_scalar(moving, polyhedron, direction=direction),
-                   answer_dtype(moving, polyhedron, direction))
+    out, face_index = answer_arrays(count, np.float64), np.empty(count, np.int64)
+    _core_lanes(count, *lane_inputs(batch_shape, float, [(points, 2), (radius, 0), (direction, 1)]), body[:4],
+                tuple(triangles), bool(ignore_separating), out, face_index)
+    return rows_result(Contact(*out), face_index, batch_shape, answer_dtype(moving, polyhedron, direction))
 
 
 def _against_flat_hull(moving, polyhedron: ConvexPolyhedron, direction, ignore_separating) -> SweepResult:
@@ -526,7 +493,7 @@ def _against_flat_hull(moving, polyhedron: ConvexPolyhedron, direction, ignore_s
     return replace(found, face_index=np.where(hit, side, -1), feature=Feature(kinds, np.where(hit, index, -1)))
 
 
-@sweep_query
+@pair_test
 def sweep_sphere_polyhedron(sphere, polyhedron: ConvexPolyhedron, direction, *, ignore_separating=False) -> SweepResult:
     """A moving sphere against a solid convex polyhedron: its center against the
     polyhedron inflated by the radius, face by face (``_rounded_against_polyhedron``).
@@ -539,7 +506,7 @@ def sweep_sphere_polyhedron(sphere, polyhedron: ConvexPolyhedron, direction, *, 
     return _rounded_against_polyhedron(sphere, polyhedron, direction, ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_capsule_polyhedron(capsule, polyhedron: ConvexPolyhedron, direction, *,
                              ignore_separating=False) -> SweepResult:
     """A moving capsule (or segment) against a solid convex polyhedron, as
@@ -549,7 +516,7 @@ def sweep_capsule_polyhedron(capsule, polyhedron: ConvexPolyhedron, direction, *
     return _rounded_against_polyhedron(capsule, polyhedron, direction, ignore_separating)
 
 
-@sweep_query
+@pair_test(trace=TraversalTrace)
 def sweep_polyhedron_mesh(polyhedron: ConvexPolyhedron, mesh, direction, *, ignore_separating=False,
                           raw_edge_normals=False, trace=None) -> SweepResult:
     """A moving convex polyhedron against a triangle mesh: the mesh's sphere tree
@@ -569,6 +536,6 @@ def sweep_polyhedron_mesh(polyhedron: ConvexPolyhedron, mesh, direction, *, igno
         return lane_input(np.broadcast_to(rows, (count,) + rows.shape[1:]), float)
 
     return polytope_walks(every_lane(body.vertices), every_lane(body.normals), every_lane(body.edges), body.edge_ends,
-                          body.dimension == 3, _flat(direction, batch_shape, 1), batch_shape,
+                          body.dimension == 3, flat_lanes(direction, 1, batch_shape, float), batch_shape,
                           answer_dtype(polyhedron, direction, mesh), mesh, ignore_separating=ignore_separating,
                           raw_edge_normals=raw_edge_normals, trace=trace)

@@ -25,8 +25,8 @@ import numpy as np
 from sweeplab.physics.kernels import entry_point
 from sweeplab.physics.result import FLOAT64, SweepResult, lane_result
 from sweeplab.physics.shapes import Capsule, Point, Polygon, Segment, Shape, Sphere, Triangle
-from sweeplab.physics.sweep.ball import ball_core
-from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon, capsule_segment
+from sweeplab.physics.sweep.ball import ball_core_answer
+from sweeplab.physics.sweep.capsule import capsule_core, capsule_polygon_answer, capsule_segment_answer
 from sweeplab.physics.sweep.sphere import target_core
 from sweeplab.physics.sweep.unit_size import within_band
 
@@ -137,7 +137,7 @@ class LaneKernel:
 
 
 _ball_core, _capsule_segment, _capsule_polygon = (LaneKernel(kernel) for kernel in
-                                                 (ball_core, capsule_segment, capsule_polygon))
+                                                 (ball_core_answer, capsule_segment_answer, capsule_polygon_answer))
 
 
 def _ball(mover: Mover, target: Target, direction: tuple, ignore_separating: bool) -> SweepResult:

@@ -28,46 +28,18 @@ Degenerate inputs (for every function here):
 
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple
 
 import numpy as np
 
-from sweeplab.physics.kernels import lane_input
-from sweeplab.physics.result import SweepResult, lane_result
-from sweeplab.physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, vector_argument
-from sweeplab.physics.sweep.ball import Contact, ball_core, ball_plane, lane_vector, sweep_ball_core, sweep_ball_plane
+from sweeplab.physics.result import SweepResult
+from sweeplab.physics.shapes import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle
+from sweeplab.physics.sweep.ball import (ball_core_answer, ball_core_lanes, ball_plane_answer, ball_plane_lanes,
+                                         ball_point_lanes)
+from sweeplab.physics.sweep.query import answer_lanes, pair_test
 
 
-def sweep_query(test):
-    """Wrap a public sweep test: validate ``direction`` (``ValueError`` naming it),
-    pass any further keyword ``options`` through, and run under
-    ``np.errstate(all="ignore")`` — kernels divide by zero in lanes whose results
-    they then discard (one context per query, not one per operation)."""
-    @functools.wraps(test)
-    def query(moving, target, direction, *, ignore_separating=False, **options):
-        direction = vector_argument(direction, "direction")
-        with np.errstate(all="ignore"):
-            return test(moving, target, direction, ignore_separating=ignore_separating, **options)
-
-    return query
-
-
-def to_result(contact: Contact, *, scalar: bool, face_index=None, surface: bool = False) -> SweepResult:
-    """Wrap a ``Contact`` into a ``SweepResult``; ``face_index`` (if given) is used
-    wherever there is a hit; ``surface``: every hit is face 0's feature kind."""
-    return SweepResult.from_arrays(
-        t=contact.t, point=contact.point, normal=contact.normal, face_index=-1 if face_index is None else face_index,
-        penetration_depth=contact.depth, feature_code=contact.feature_code,
-        feature_index=contact.feature_index, scalar=scalar, surface=surface)
-
-
-def is_scalar(*shapes, direction) -> bool:
-    """Whether a query is one configuration (no batch dimensions anywhere)."""
-    return all(shape.batch_shape == () for shape in shapes) and direction.ndim == 1
-
-
-@sweep_query
+@pair_test
 def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a point: the point enters the sphere.  Feature: vertex 0.
 
@@ -78,7 +50,7 @@ def sweep_sphere_point(sphere: Sphere, point: Point, direction, *, ignore_separa
     return _sweep_target_core(sphere, point, direction, ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against sphere: the center against a sphere of the summed radius.
     Feature: face 0 (the target's surface).
@@ -89,7 +61,7 @@ def sweep_sphere_sphere(sphere: Sphere, target: Sphere, direction, *, ignore_sep
     return _sweep_target_core(sphere, target, direction, ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a segment: an infinite cylinder cut to the segment plus the
     two end balls.  Features: edge 0, vertex 0 (``a``) and vertex 1 (``b``).
@@ -102,7 +74,7 @@ def sweep_sphere_segment(sphere: Sphere, segment: Segment, direction, *, ignore_
     return _sweep_target_core(sphere, segment, direction, ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_sphere_capsule(sphere: Sphere, capsule: Capsule, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a capsule: a segment inflated by the capsule's radius.
     Features: edge 0 (the side), vertex 0 / 1 (the end caps at ``a`` / ``b``).
@@ -112,7 +84,7 @@ def sweep_sphere_capsule(sphere: Sphere, capsule: Capsule, direction, *, ignore_
     return _sweep_target_core(sphere, capsule, direction, ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_sphere_plane(sphere: Sphere, plane: Plane, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided plane: the center against a slab of half-width r.
     Feature: face 0.
@@ -120,17 +92,11 @@ def sweep_sphere_plane(sphere: Sphere, plane: Plane, direction, *, ignore_separa
     Degenerate inputs: zero direction — an overlap test; zero radius — a ray cast;
     motion parallel to the plane — a hit only when touching at t = 0; center on the
     plane — depth = radius, normal = the plane normal on the side of the motion."""
-    if is_scalar(sphere, plane, direction=direction):
-        dtype = np.result_type(sphere.center, sphere.radius, direction, plane.normal, plane.offset)
-        answer = ball_plane(lane_vector(sphere.center, dtype), dtype.type(sphere.radius), lane_vector(direction, dtype),
-                            lane_vector(plane.normal, dtype), dtype.type(plane.offset), bool(ignore_separating))
-        return lane_result(answer, dtype)
-    contact = sweep_ball_plane(sphere.center, sphere.radius, direction, plane.normal, plane.offset,
-                               ignore_separating)
-    return to_result(contact, scalar=is_scalar(sphere, plane, direction=direction))
+    return answer_lanes(ball_plane_answer, ball_plane_lanes, [(sphere.center, 1), (sphere.radius, 0), (direction, 1),
+                                                       (plane.normal, 1), (plane.offset, 0)], ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_sphere_triangle(sphere: Sphere, triangle: Triangle, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided triangle: face slab, three edge cylinders, three
     vertex balls.  Features: face 0, edge i (vertex i to i + 1), vertex i.
@@ -143,7 +109,7 @@ def sweep_sphere_triangle(sphere: Sphere, triangle: Triangle, direction, *, igno
     return _sweep_target_core(sphere, triangle, direction, ignore_separating)
 
 
-@sweep_query
+@pair_test
 def sweep_sphere_polygon(sphere: Sphere, polygon: Polygon, direction, *, ignore_separating=False) -> SweepResult:
     """Sphere against a two-sided convex polygon: as a triangle, with V edges and
     vertices.  ``face_index`` is 0 on every hit (the polygon's one face).
@@ -176,12 +142,10 @@ def target_core(target) -> TargetCore:
 
 
 def _sweep_target_core(sphere: Sphere, target, direction, ignore_separating) -> SweepResult:
+    """A sphere against a ``CORE_TARGETS`` shape: ``ball_core`` on its core (a batch of
+    one-point cores through ``ball_point_lanes``)."""
     core = target_core(target)
-    if is_scalar(sphere, target, direction=direction):  # one lane, straight to the kernel
-        dtype = np.result_type(sphere.center, sphere.radius, direction, core.vertices, core.radius)
-        answer = ball_core(lane_vector(sphere.center, dtype), dtype.type(sphere.radius), lane_vector(direction, dtype),
-                           lane_input(core.vertices, dtype), dtype.type(core.radius), bool(ignore_separating))
-        return lane_result(answer, dtype, core.face_index, core.surface)
-    contact = sweep_ball_core(sphere.center, sphere.radius, direction, core.vertices, core.radius, ignore_separating)
-    return to_result(contact, scalar=is_scalar(sphere, target, direction=direction), face_index=core.face_index,
-                     surface=core.surface)
+    loop = ball_point_lanes if core.vertices.shape[-2] == 1 else ball_core_lanes
+    inputs = [(sphere.center, 1), (sphere.radius, 0), (direction, 1), (core.vertices, 2), (core.radius, 0)]
+    return answer_lanes(ball_core_answer, loop, inputs, ignore_separating, face_index=core.face_index,
+                        surface=core.surface)

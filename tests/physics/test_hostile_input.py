@@ -10,6 +10,8 @@ import pytest
 from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Segment, Sphere, TriangleMesh, sweep
 from sweeplab.physics.hull import MAX_HULL_POINTS
 from sweeplab.physics.sweep.dispatch import sweep_each
+from sweeplab.physics.sweep.mesh import sweep_sphere_mesh
+from sweeplab.physics.sweep.polyhedron import sweep_polyhedron_polytope
 
 
 def test_a_bow_tie_is_refused():
@@ -163,5 +165,21 @@ def test_long_double_coordinates_beyond_float64_are_refused_by_name():
 ])
 def test_what_is_not_a_shape_or_a_trace_is_a_type_error_naming_the_argument(call, message):
     """Issue #31: these reached ``AttributeError`` deep inside."""
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: sweep_sphere_mesh(Sphere([0.2, 0.2, 1], 0.1),
+                               TriangleMesh([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]]), [0.0, 0, -2], trace=5),
+     "trace must be a TraversalTrace, got int"),
+    (lambda: sweep_polyhedron_polytope(ConvexPolyhedron.box([1.0, 1, 1]),
+                                       ConvexPolyhedron.box([1.0, 1, 1], center=[3.0, 0, 0]), [5.0, 0, 0], trace=5),
+     "trace must be a SatTrace, got int"),
+])
+def test_a_pair_test_called_directly_checks_its_trace_as_sweep_does(call, message):
+    """Issue #33: only ``sweep`` checked the trace; a pair test called directly with
+    ``trace=5`` reached ``AttributeError: 'int' object has no attribute 'record_walks'``
+    (``'axes'`` for the polytope pair) after its walk."""
     with pytest.raises(TypeError, match=message):
         call()

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, Triangle, kernels, sweep
-from sweeplab.physics.sweep.ball import ball_core
+from sweeplab.physics.sweep.ball import ball_core_answer
 from tests.physics.golden import CORPUS, answer_json, query, read_corpus
 
 pytestmark = pytest.mark.skipif(kernels.JIT_DISABLED, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
@@ -71,7 +71,7 @@ def test_a_first_query_runs_as_python_and_compiles_nothing(tmp_path):
     answer = last_json(done)
     assert answer["t"] == 0.4166666666666667
     assert answer["compiled"] == {}
-    assert "sweeplab.physics.sweep.capsule.capsule_polygon" in answer["interpreted"]
+    assert "sweeplab.physics.sweep.capsule.capsule_polygon_answer" in answer["interpreted"]
     assert warning_lines(done) == []
 
 
@@ -83,7 +83,7 @@ def test_each_policy_from_the_environment(tmp_path):
         print(json.dumps({"policy": kernels.policy(), "compiled": sorted(kernels.compiled_signatures())}))
     """
     compiled = last_json(run_script(code, tmp_path / "a", SWEEPLAB_KERNELS="compile"))
-    assert compiled["policy"] == "compile" and "sweeplab.physics.sweep.ball.ball_core" in compiled["compiled"]
+    assert compiled["policy"] == "compile" and "sweeplab.physics.sweep.ball.ball_core_answer" in compiled["compiled"]
     interpreted = last_json(run_script(code, tmp_path / "b", SWEEPLAB_KERNELS="interpret"))
     assert interpreted == {"policy": "interpret", "compiled": []}
     wrong = run_script(code, tmp_path / "c", SWEEPLAB_KERNELS="fastest")
@@ -96,20 +96,19 @@ def test_a_large_batch_is_compiled_at_once_and_a_loop_of_small_ones_after_the_bu
         import json
         import numpy as np
         from sweeplab.physics import Sphere, Triangle, kernels, sweep
-        from sweeplab.physics.sweep.ball import ball_core
+        from sweeplab.physics.sweep.ball import ball_core_answer
         triangle = Triangle([-1, -1, 0], [1, -1, 0], [0, 1, 0])
         calls = 0
-        while not ball_core.overloads and calls < 100000:
+        while not ball_core_answer.overloads and calls < 100000:
             sweep(Sphere([0, 0, 3], 0.5), triangle, [0, 0, -6.0])
             calls += 1
-        spent = kernels.tier_report()["sweeplab.physics.sweep.ball.ball_core"]
+        spent = kernels.tier_report()["sweeplab.physics.sweep.ball.ball_core_answer"]
         (stats,) = spent.values()
         big = 2 * int(kernels.INTERPRET_BUDGET_SECONDS / kernels.FIRST_GUESS_SECONDS_PER_WORK)  # (serial: < 4096)
         sweep(Sphere(np.zeros((big, 3)) + [0, 0, 3], 0.5), triangle, [0, 0, -6.0])
         print(json.dumps({"calls": calls, "spent": stats.interpreted_seconds,
-                          "lanes": "sweeplab.physics.sweep.ball._ball_core_lanes" in kernels.compiled_signatures(),
-                          "lanes_interpreted":
-                              "sweeplab.physics.sweep.ball._ball_core_lanes" in kernels.tier_report()}))
+                          "lanes": "sweeplab.physics.sweep.ball.ball_core_lanes" in kernels.compiled_signatures(),
+                          "lanes_interpreted": "sweeplab.physics.sweep.ball.ball_core_lanes" in kernels.tier_report()}))
     """, tmp_path)
     answer = last_json(done)
     assert answer["calls"] > 10, "a one-off query must not wait for the compiler"
@@ -119,13 +118,13 @@ def test_a_large_batch_is_compiled_at_once_and_a_loop_of_small_ones_after_the_bu
 
 @pytest.fixture
 def stats_of_a_signature():
-    """``ball_core`` with made-up interpreted stats for a made-up signature."""
+    """``ball_core_answer`` with made-up interpreted stats for a made-up signature."""
     signature = ("a signature no call has",)
-    before = dict(ball_core._stats)
-    ball_core._stats[signature] = kernels.TierStats(3, 0.4, 0.01)
+    before = dict(ball_core_answer._stats)
+    ball_core_answer._stats[signature] = kernels.TierStats(3, 0.4, 0.01)
     yield signature
-    ball_core._stats.clear()
-    ball_core._stats.update(before)
+    ball_core_answer._stats.clear()
+    ball_core_answer._stats.update(before)
 
 
 def test_auto_compiles_just_past_the_budget(stats_of_a_signature):
@@ -133,11 +132,11 @@ def test_auto_compiles_just_past_the_budget(stats_of_a_signature):
     0.4 + 0.01 w exceeds ``INTERPRET_BUDGET_SECONDS`` (0.5), not at it."""
     assert kernels.INTERPRET_BUDGET_SECONDS == 0.5
     with kernels.using("auto"):
-        assert ball_core._choose(stats_of_a_signature, 9.0) == "interpret"
-        assert ball_core._choose(stats_of_a_signature, 10.0) == "interpret"  # at the budget: 0.5
-        assert ball_core._choose(stats_of_a_signature, 10.5) == "compile"
-        assert ball_core._choose(("never run",), 499) == "interpret"  # the first guess: 1 ms of work unit
-        assert ball_core._choose(("never run",), 501) == "compile"
+        assert ball_core_answer._choose(stats_of_a_signature, 9.0) == "interpret"
+        assert ball_core_answer._choose(stats_of_a_signature, 10.0) == "interpret"  # at the budget: 0.5
+        assert ball_core_answer._choose(stats_of_a_signature, 10.5) == "compile"
+        assert ball_core_answer._choose(("never run",), 499) == "interpret"  # the first guess: 1 ms of work unit
+        assert ball_core_answer._choose(("never run",), 501) == "compile"
 
 
 def test_defer_interprets_while_its_block_is_within_budget(stats_of_a_signature):
@@ -145,23 +144,23 @@ def test_defer_interprets_while_its_block_is_within_budget(stats_of_a_signature)
     the block so far plus the call's expected time, not beyond."""
     assert kernels.DEFER_BUDGET_SECONDS == 1.0
     with kernels.deferred():
-        assert ball_core._choose(stats_of_a_signature, 100.0) == "interpret"
-        assert ball_core._choose(stats_of_a_signature, 100.5) == "pending"
-        assert ball_core._choose(("never run",), 1000) == "interpret"
-        assert ball_core._choose(("never run",), 1001) == "pending"
+        assert ball_core_answer._choose(stats_of_a_signature, 100.0) == "interpret"
+        assert ball_core_answer._choose(stats_of_a_signature, 100.5) == "pending"
+        assert ball_core_answer._choose(("never run",), 1000) == "interpret"
+        assert ball_core_answer._choose(("never run",), 1001) == "pending"
         kernels._state.deferred_seconds = 0.6
-        assert ball_core._choose(stats_of_a_signature, 40.0) == "interpret"
-        assert ball_core._choose(stats_of_a_signature, 40.5) == "pending"
+        assert ball_core_answer._choose(stats_of_a_signature, 40.0) == "interpret"
+        assert ball_core_answer._choose(stats_of_a_signature, 40.5) == "pending"
         with kernels.deferred():  # a block of its own: its own budget
-            assert ball_core._choose(stats_of_a_signature, 100.0) == "interpret"
+            assert ball_core_answer._choose(stats_of_a_signature, 100.0) == "interpret"
         assert kernels._state.deferred_seconds == 0.6
 
 
 def test_compile_and_interpret_ignore_the_budget(stats_of_a_signature):
     for chosen in ("compile", "interpret"):
         with kernels.using(chosen):
-            assert ball_core._choose(stats_of_a_signature, 1e9) == chosen
-            assert ball_core._choose(stats_of_a_signature, 0.0) == chosen
+            assert ball_core_answer._choose(stats_of_a_signature, 1e9) == chosen
+            assert ball_core_answer._choose(stats_of_a_signature, 0.0) == chosen
 
 
 def test_defer_raises_pending_for_a_batch_too_large_to_interpret(tmp_path):
@@ -209,7 +208,7 @@ def test_a_large_batch_waiting_for_its_parallel_twin_runs_on_the_serial_machine_
     """, tmp_path, NUMBA_NUM_THREADS="2")
     answer = last_json(done)
     assert answer["t"] == [0.4166666666666667] and not answer["parallel"]
-    assert "sweeplab.physics.sweep.ball._ball_core_lanes_parallel" not in answer["interpreted"]
+    assert "sweeplab.physics.sweep.ball.ball_core_lanes_parallel" not in answer["interpreted"]
 
 
 def test_policy_names_are_checked():
@@ -240,10 +239,11 @@ def test_every_layout_of_the_inputs_reaches_a_kernel_as_one_signature():
                 sweep(moving, box, direction)
                 sweep(moving[0] if moving.batch_shape else moving, triangle, np.array([0, 0, -6.0]))
     signatures = kernels.compiled_signatures()
-    for name in ("sweeplab.physics.sweep.ball._ball_core_lanes", "sweeplab.physics.sweep.ball.ball_core",
-                 "sweeplab.physics.sweep.capsule._capsule_polygon_lanes",
-                 "sweeplab.physics.sweep.capsule.capsule_polygon",
-                 "sweeplab.physics.sweep.polyhedron._pair_lanes", "sweeplab.physics.sweep.polyhedron._core_lanes"):
+    for name in ("sweeplab.physics.sweep.ball.ball_core_lanes", "sweeplab.physics.sweep.ball.ball_core_answer",
+                 "sweeplab.physics.sweep.ball.ball_core", "sweeplab.physics.sweep.capsule.capsule_polygon_lanes",
+                 "sweeplab.physics.sweep.capsule.capsule_polygon_answer",
+                 "sweeplab.physics.sweep.capsule.capsule_polygon", "sweeplab.physics.sweep.polyhedron._pair_lanes",
+                 "sweeplab.physics.sweep.polyhedron._core_lanes"):
         per_dtype = {}
         for signature in signatures.get(name, []):
             dtype = "float32" if "float32" in signature else "float64"

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from sweeplab.physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep
 from sweeplab.physics.shapes import EXACT_INTEGER
 from sweeplab.physics.sweep import scalar
-from sweeplab.physics.sweep.dispatch import general_sweep
+from sweeplab.physics.sweep.dispatch import PAIR_TESTS
+from sweeplab.physics.sweep.query import answer_query
 from sweeplab.physics.sweep.unit_size import band_exponent, unit_size_plan
 
 from .strategies import convex_polygons
@@ -51,7 +52,7 @@ def served(moving, target, direction, ignore_separating=False, unless_all_zero=F
         assert not any(np.any(getattr(shape, name)) for shape in (moving, target) for name in shape._length_fields)
         return None
     assert fast is not None, "the scalar path did not take the query"
-    same_answer(fast, general_sweep(moving, target, np.asarray(direction, float), ignore_separating, {}))
+    same_answer(fast, answer_query(PAIR_TESTS, moving, target, np.asarray(direction, float), ignore_separating, {}))
     return fast
 
 
@@ -197,7 +198,7 @@ def test_band_of_shape_magnitudes(magnitude, served_here):
     fast = scalar.answer(moving, target, direction, False)
     assert (fast is not None) == served_here
     if fast is not None:
-        same_answer(fast, general_sweep(moving, target, np.array(direction), False, {}))
+        same_answer(fast, answer_query(PAIR_TESTS, moving, target, np.array(direction), False, {}))
 
 
 @pytest.mark.parametrize("length, served_here", [
@@ -230,7 +231,8 @@ def test_the_direction_sum_is_a_bound_not_the_largest_component():
     direction = [length, length, 0.0]
     assert scalar.answer(moving, target, direction, False) is None
     assert unit_size_plan(moving, target, np.array(direction)) is None
-    same_answer(sweep(moving, target, direction), general_sweep(moving, target, np.array(direction), False, {}))
+    same_answer(sweep(moving, target, direction),
+                answer_query(PAIR_TESTS, moving, target, np.array(direction), False, {}))
     assert sweep(moving, target, direction).hit
 
 
