@@ -253,6 +253,38 @@ def test_regression_batched_capsules_piercing_one_triangle():
     assert found.normal.tolist() == [[0, 0, 1]] * 3
 
 
+# Found by test_translation_and_scale_invariance[triangle-1000000.0-1.0] (2026-11-27): a
+# capsule along the first half of a triangle's edge 0, its core 8.74e-8 off the edge
+# line (parallel to it exactly at the origin) and its end a within 2^-23 of vertex 0.
+ALONG_AN_EDGE = (Capsule([-6.023980435595923, -6.512817268737888, -2.0 ** -23],
+                         [-3.0119902177979614, -3.256408573259847, -4.05858488754228], 1.0),
+                 Triangle([-6.023980435595923, -6.512817390956082, 0.0], [0.0, 0.0, -8.117169536665982],
+                          [0.0, 0.0, 0.0]))
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6, -1e6])
+def test_regression_overlap_along_an_edge_far_from_the_origin(offset):
+    """Translated by 1e6 the inputs round to 2^-33 (1.2e-10), which turns the core off
+    parallel by 8e-12 rad: the lines' common normal is then a direction of round-off,
+    and the core's nearest point is its end a (the lines meet nearest at s = -1685).
+    The answer was normal (0, 0.780, 0.626), depth 0.99999991: moved by it, the capsule
+    still overlapped the triangle by 0.470.  At any offset it must leave as at the
+    origin: normal (-0.841, 0.490, -0.231), from the edge line to a, within the turn
+    that rounding the inputs (half an ulp of 1e6 per coordinate) gives a separation of
+    8.74e-8; depth 1 - 8.74e-8; moved by it, the capsule just touches."""
+    capsule, triangle = ALONG_AN_EDGE
+    origin = sweep(capsule, triangle, [0.0, 0, 0])
+    moved_capsule, moved_triangle = _moved(capsule, offset, 1.0), _moved(triangle, offset, 1.0)
+    moved = sweep(moved_capsule, moved_triangle, [0.0, 0, 0])
+    assert origin.initially_overlapping and moved.initially_overlapping
+    distance = 1.0 - origin.penetration_depth
+    turn = math.sqrt(3) * np.spacing(abs(offset)) / distance  # two points, each moved <= sqrt(3) half-ulps
+    assert np.linalg.norm(moved.normal - origin.normal) <= turn + tolerance.NORMAL_ATOL, (moved.normal, origin.normal)
+    margin = tolerance.LENGTH_RTOL * scale_of(moved_capsule, moved_triangle, np.zeros(3))
+    assert abs(moved.penetration_depth - origin.penetration_depth) <= margin
+    assert abs(gap_at(moved_capsule, moved_triangle, moved.penetration_depth * moved.normal)) <= margin
+
+
 @pytest.mark.parametrize("kind", ["capsule", "polygon"])
 def test_large_batch_matches_scalar(kind):
     """A batch large enough to run its lanes in parallel answers each lane as the
