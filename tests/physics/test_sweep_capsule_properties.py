@@ -20,11 +20,11 @@ TARGETS = ("point", "sphere", "segment", "capsule", "plane", "triangle", "polygo
 
 
 def _sub(a, b):
-    return tuple(x - y for x, y in zip(a, b))
+    return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
 def _dot(a, b):
-    return sum(x * y for x, y in zip(a, b))
+    return sum(x * y for x, y in zip(a, b, strict=True))
 
 
 @st.composite
@@ -48,11 +48,11 @@ def closest_points(capsule: Capsule, target, offset):
         heights = (_dot(p0, normal) - level, _dot(p1, normal) - level)
         if heights[0] * heights[1] <= 0:  # crossing: a point of the core is on the plane
             s = heights[0] / (heights[0] - heights[1]) if heights[0] != heights[1] else 0.0
-            point = tuple(a + s * (b - a) for a, b in zip(p0, p1))
+            point = tuple(a + s * (b - a) for a, b in zip(p0, p1, strict=True))
             return point, point, 0.0
         nearest = p0 if abs(heights[0]) <= abs(heights[1]) else p1
         height = heights[0] if nearest is p0 else heights[1]
-        return nearest, tuple(x - height * n for x, n in zip(nearest, normal)), 0.0
+        return nearest, tuple(x - height * n for x, n in zip(nearest, normal, strict=True)), 0.0
     if isinstance(target, (Point, Sphere)):
         center = tuple(float(v) for v in (target.p if isinstance(target, Point) else target.center))
         point = closest_on_segment(center, p0, p1)
@@ -80,7 +80,7 @@ def _closest_to_polygon(p0, p1, vertices):
         heights = [float(np.dot(normal, np.subtract(end, vertices[0]))) for end in (p0, p1)]
         if heights[0] * heights[1] <= 0 and heights[0] != heights[1]:
             s = heights[0] / (heights[0] - heights[1])
-            pierce = tuple(a + s * (b - a) for a, b in zip(p0, p1))
+            pierce = tuple(a + s * (b - a) for a, b in zip(p0, p1, strict=True))
             candidates.append((pierce, polygon.closest(pierce)))
     moving_point, target_point = min(candidates, key=lambda pair: math.dist(*pair))
     return moving_point, target_point, 0.0
@@ -176,7 +176,8 @@ def test_translation_and_scale_invariance(kind, offset, factor):
     def check(config):
         capsule, target, d = config
         original = sweep(capsule, target, d)
-        moved_capsule, moved_target, moved_d = _moved(capsule, offset, factor), _moved(target, offset, factor), d * factor
+        moved_capsule, moved_target = _moved(capsule, offset, factor), _moved(target, offset, factor)
+        moved_d = d * factor
         moved = sweep(moved_capsule, moved_target, moved_d)
         check_against_brute_force(moved_capsule, moved_target, moved_d, moved)
         margin = tolerance.LENGTH_RTOL * scale_of(moved_capsule, moved_target, moved_d) / factor
