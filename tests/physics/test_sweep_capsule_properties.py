@@ -3,6 +3,7 @@ segment distance, written here) and invariants."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sweeplab.physics import Capsule, Plane, Point, Polygon, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
 from sweeplab.physics.reference import first_touch, minimum_time, segment_closest_points
 from tests.physics.brute_force import Core, clear_feature, closest_on_segment
 from tests.physics.strategies import capsules_along, direction, radius, target_edges, targets, vector
@@ -254,6 +255,15 @@ def test_regression_batched_capsules_piercing_one_triangle():
     assert found.normal.tolist() == [[0, 0, 1]] * 3
 
 
+def _overlap(capsule, target, swapped: bool):
+    """The t = 0 answer of ``capsule`` against ``target``; ``swapped``: of ``target``
+    against ``capsule``, its normal turned to push the capsule."""
+    if not swapped:
+        return sweep(capsule, target, [0.0, 0, 0])
+    answer = sweep(target, capsule, [0.0, 0, 0])
+    return dataclasses.replace(answer, normal=-answer.normal)
+
+
 # Found by test_translation_and_scale_invariance[triangle-1000000.0-1.0] (2026-11-27): a
 # capsule along the first half of a triangle's edge 0, its core 8.74e-8 off the edge
 # line (parallel to it exactly at the origin) and its end a within 2^-23 of vertex 0.
@@ -264,7 +274,8 @@ ALONG_AN_EDGE = (Capsule([-6.023980435595923, -6.512817268737888, -2.0 ** -23],
 
 
 @pytest.mark.parametrize("offset", [0.0, 1e6, -1e6])
-def test_regression_overlap_along_an_edge_far_from_the_origin(offset):
+@pytest.mark.parametrize("target", ["triangle", "its edge 0", "its edge 0, swapped"])
+def test_regression_overlap_along_an_edge_far_from_the_origin(target, offset):
     """Translated by 1e6 the inputs round to 2^-33 (1.2e-10), which turns the core off
     parallel by 8e-12 rad: the lines' common normal is then a direction of round-off,
     and the core's nearest point is its end a (the lines meet nearest at s = -1685).
@@ -272,11 +283,14 @@ def test_regression_overlap_along_an_edge_far_from_the_origin(offset):
     still overlapped the triangle by 0.470.  At any offset it must leave as at the
     origin: normal (-0.841, 0.490, -0.231), from the edge line to a, within the turn
     that rounding the inputs (half an ulp of 1e6 per coordinate) gives a separation of
-    8.74e-8; depth 1 - 8.74e-8; moved by it, the capsule just touches."""
+    8.74e-8; depth 1 - 8.74e-8; moved by it, the capsule just touches.  The capsule
+    against the edge alone as a segment, either way round, answered alike."""
     capsule, triangle = ALONG_AN_EDGE
-    origin = sweep(capsule, triangle, [0.0, 0, 0])
+    if target != "triangle":
+        triangle = Segment(triangle.a, triangle.b)
+    origin = _overlap(capsule, triangle, swapped=target.endswith("swapped"))
     moved_capsule, moved_triangle = _moved(capsule, offset, 1.0), _moved(triangle, offset, 1.0)
-    moved = sweep(moved_capsule, moved_triangle, [0.0, 0, 0])
+    moved = _overlap(moved_capsule, moved_triangle, swapped=target.endswith("swapped"))
     assert origin.initially_overlapping and moved.initially_overlapping
     distance = 1.0 - origin.penetration_depth
     turn = math.sqrt(3) * np.spacing(abs(offset)) / distance  # two points, each moved <= sqrt(3) half-ulps
