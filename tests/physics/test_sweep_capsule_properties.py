@@ -285,19 +285,20 @@ def test_regression_overlap_along_an_edge_far_from_the_origin(target, offset):
     that rounding the inputs (half an ulp of 1e6 per coordinate) gives a separation of
     8.74e-8; depth 1 - 8.74e-8; moved by it, the capsule just touches.  The capsule
     against the edge alone as a segment, either way round, answered alike."""
-    capsule, triangle = ALONG_AN_EDGE
+    capsule, still = ALONG_AN_EDGE
     if target != "triangle":
-        triangle = Segment(triangle.a, triangle.b)
-    origin = _overlap(capsule, triangle, swapped=target.endswith("swapped"))
-    moved_capsule, moved_triangle = _moved(capsule, offset, 1.0), _moved(triangle, offset, 1.0)
-    moved = _overlap(moved_capsule, moved_triangle, swapped=target.endswith("swapped"))
+        still = Segment(still.a, still.b)
+    swapped = target.endswith("swapped")
+    origin = _overlap(capsule, still, swapped)
+    moved_capsule, moved_still = _moved(capsule, offset, 1.0), _moved(still, offset, 1.0)
+    moved = _overlap(moved_capsule, moved_still, swapped)
     assert origin.initially_overlapping and moved.initially_overlapping
     distance = 1.0 - origin.penetration_depth
     turn = math.sqrt(3) * np.spacing(abs(offset)) / distance  # two points, each moved <= sqrt(3) half-ulps
     assert np.linalg.norm(moved.normal - origin.normal) <= turn + tolerance.NORMAL_ATOL, (moved.normal, origin.normal)
-    margin = tolerance.LENGTH_RTOL * scale_of(moved_capsule, moved_triangle, np.zeros(3))
+    margin = tolerance.LENGTH_RTOL * scale_of(moved_capsule, moved_still, np.zeros(3))
     assert abs(moved.penetration_depth - origin.penetration_depth) <= margin
-    assert abs(gap_at(moved_capsule, moved_triangle, moved.penetration_depth * moved.normal)) <= margin
+    assert abs(gap_at(moved_capsule, moved_still, moved.penetration_depth * moved.normal)) <= margin
 
 
 @pytest.mark.parametrize("kind", ["capsule", "polygon"])
