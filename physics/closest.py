@@ -59,6 +59,20 @@ def closest_parameters(start, along, other_start, other_along):
 
 
 @kernel
+def lines_meet_within(along, other_along, offset, common):
+    """Whether the lines ``start + s along`` and ``other_start + w other_along``
+    (``offset = start - other_start``, ``common = along x other_along``) are nearest at
+    parameters s, w both in [0, 1], so that the segments' closest points are the
+    lines' own.  By Lagrange's identity, as in ``closest_parameters``,
+    ``s |common|^2 = common . (other_along x offset)`` and
+    ``w |common|^2 = common . (along x offset)``: compared without a division.  False
+    for parallel lines (``common`` zero), which are nearest everywhere."""
+    common_squared = dot(common, common)
+    s_scaled, w_scaled = dot(common, cross(other_along, offset)), dot(common, cross(along, offset))
+    return common_squared > 0 and 0 <= s_scaled <= common_squared and 0 <= w_scaled <= common_squared
+
+
+@kernel
 def rejection(vector, axis):
     """The part of ``vector`` square to ``axis`` (all of it for a zero axis), as
     ``axis x (v x axis) / |axis|^2``: square to the axis by construction, and exactly
@@ -85,7 +99,12 @@ def segment_separation(start, end, other_start, other_end):
     however short.  Its length is the closest points' distance; its direction, where
     both are interior, is whichever estimate is known better: the closest points'
     difference (error ~ eps M / distance, M the largest |coordinate|) or the common
-    normal (~ eps / sin of the segments' angle)."""
+    normal (~ eps / sin of the segments' angle).  The common normal is the closest
+    points' direction only where they are the lines' own closest points
+    (``lines_meet_within``): segments that are parallel up to rounding meet nearest at
+    an end point (their lines at s = -1685, say) even where the sign test calls that
+    end interior by a rounding-sized offset, and their common normal is then any
+    direction square to them."""
     along, other_along = sub(end, start), sub(other_end, other_start)
     s, w = closest_parameters(start, along, other_start, other_along)
     point = end if s == 1 else add(start, scale(s, along))  # an end point is exactly itself
@@ -101,7 +120,8 @@ def segment_separation(start, end, other_start, other_end):
     distance = sqrt(dot(separation, separation))
     magnitude = largest_magnitude_of_segments(start, end, other_start, other_end)
     sizes = sqrt(dot(along, along)) * sqrt(dot(other_along, other_along))
-    if interior and interior_other and distance * sizes < magnitude * sqrt(dot(common, common)):
+    if interior and interior_other and lines_meet_within(along, other_along, sub(start, other_start), common) \
+            and distance * sizes < magnitude * sqrt(dot(common, common)):
         zero = like(distance, 0.0)
         unit = normalize_or(common, (zero, zero, zero))
         separation = scale(distance if dot(separation, unit) >= 0 else -distance, unit)

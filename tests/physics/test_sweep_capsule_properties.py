@@ -3,6 +3,7 @@ segment distance, written here) and invariants."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sweeplab.physics import Capsule, Plane, Point, Polygon, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import Capsule, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep, tolerance
 from sweeplab.physics.reference import first_touch, minimum_time, segment_closest_points
 from tests.physics.brute_force import Core, clear_feature, closest_on_segment
 from tests.physics.strategies import capsules_along, direction, radius, target_edges, targets, vector
@@ -252,6 +253,52 @@ def test_regression_batched_capsules_piercing_one_triangle():
     found = sweep(Capsule(starts, starts + [0, 0, 2.5], 0.1), triangle, [0.0, 0, 6])
     assert found.t.tolist() == [0, 0, 0] and np.allclose(found.penetration_depth, 1.1, rtol=0, atol=1e-15)
     assert found.normal.tolist() == [[0, 0, 1]] * 3
+
+
+def _overlap(capsule, target, swapped: bool):
+    """The t = 0 answer of ``capsule`` against ``target``; ``swapped``: of ``target``
+    against ``capsule``, its normal turned to push the capsule."""
+    if not swapped:
+        return sweep(capsule, target, [0.0, 0, 0])
+    answer = sweep(target, capsule, [0.0, 0, 0])
+    return dataclasses.replace(answer, normal=-answer.normal)
+
+
+# Found by test_translation_and_scale_invariance[triangle-1000000.0-1.0] (2026-11-27): a
+# capsule along the first half of a triangle's edge 0, its core 8.74e-8 off the edge
+# line (parallel to it exactly at the origin) and its end a within 2^-23 of vertex 0.
+ALONG_AN_EDGE = (Capsule([-6.023980435595923, -6.512817268737888, -2.0 ** -23],
+                         [-3.0119902177979614, -3.256408573259847, -4.05858488754228], 1.0),
+                 Triangle([-6.023980435595923, -6.512817390956082, 0.0], [0.0, 0.0, -8.117169536665982],
+                          [0.0, 0.0, 0.0]))
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6, -1e6])
+@pytest.mark.parametrize("target", ["triangle", "its edge 0", "its edge 0, swapped"])
+def test_regression_overlap_along_an_edge_far_from_the_origin(target, offset):
+    """Translated by 1e6 the inputs round to 2^-33 (1.2e-10), which turns the core off
+    parallel by 8e-12 rad: the lines' common normal is then a direction of round-off,
+    and the core's nearest point is its end a (the lines meet nearest at s = -1685).
+    The answer was normal (0, 0.780, 0.626), depth 0.99999991: moved by it, the capsule
+    still overlapped the triangle by 0.470.  At any offset it must leave as at the
+    origin: normal (-0.841, 0.490, -0.231), from the edge line to a, within the turn
+    that rounding the inputs (half an ulp of 1e6 per coordinate) gives a separation of
+    8.74e-8; depth 1 - 8.74e-8; moved by it, the capsule just touches.  The capsule
+    against the edge alone as a segment, either way round, answered alike."""
+    capsule, still = ALONG_AN_EDGE
+    if target != "triangle":
+        still = Segment(still.a, still.b)
+    swapped = target.endswith("swapped")
+    origin = _overlap(capsule, still, swapped)
+    moved_capsule, moved_still = _moved(capsule, offset, 1.0), _moved(still, offset, 1.0)
+    moved = _overlap(moved_capsule, moved_still, swapped)
+    assert origin.initially_overlapping and moved.initially_overlapping
+    distance = 1.0 - origin.penetration_depth
+    turn = math.sqrt(3) * np.spacing(abs(offset)) / distance  # two points, each moved <= sqrt(3) half-ulps
+    assert np.linalg.norm(moved.normal - origin.normal) <= turn + tolerance.NORMAL_ATOL, (moved.normal, origin.normal)
+    margin = tolerance.LENGTH_RTOL * scale_of(moved_capsule, moved_still, np.zeros(3))
+    assert abs(moved.penetration_depth - origin.penetration_depth) <= margin
+    assert abs(gap_at(moved_capsule, moved_still, moved.penetration_depth * moved.normal)) <= margin
 
 
 @pytest.mark.parametrize("kind", ["capsule", "polygon"])
