@@ -35,11 +35,14 @@ def _run(folder: Path, source: str, profile: str) -> str:
 def test_a_failure_prints_the_line_that_replays_it(tmp_path):
     for profile in ("local", "ci"):
         output = _run(tmp_path / profile, FAILING, profile)
-        assert "Falsifying example" in output, output
+        example = re.search(r"\bx=([^,\n]+)", output)  # "Falsifying example" or "Failing test case" (6.170)
+        assert "1 failed" in output and example is not None, output
         replay = re.search(r"@reproduce_failure\([^)]*\)", output)
         assert replay is not None, f"{profile}: no replay line in\n{output}"
     # In a folder of its own (no example database to replay from): the line alone.
     replayed = FAILING.replace("from hypothesis import given", "from hypothesis import given, reproduce_failure") \
         .replace("@given", f"{replay.group(0)}\n@given")
     output = _run(tmp_path / "replay", replayed, "local")
-    assert "Falsifying example" in output and "1 failed" in output, output
+    replayed_example = re.search(r"\bx=([^,\n]+)", output)
+    assert "1 failed" in output and replayed_example is not None, output
+    assert replayed_example.group(1) == example.group(1), output
