@@ -79,7 +79,10 @@ def fuzz_main(argv: list[str]) -> int:
     parser.add_argument("--pair", required=True, choices=PAIRS)
     parser.add_argument("-n", "--count", type=int, default=10_000, help="configurations to draw")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, required=True, help="folder for the log and fixtures")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="folder for the log and fixtures: new or empty, unless --overwrite")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="use a folder holding files: an earlier run's log and fixtures there are replaced")
     parser.add_argument("--shrink-each", type=int, default=5,
                         help="disagreements shrunk (and written as fixtures) per draw and kind")
     parser.add_argument("--solver", default=None, help="fcl's CCD solver (conservative_advancement, naive, ...)")
@@ -94,6 +97,10 @@ def fuzz_main(argv: list[str]) -> int:
 
     if args.count < 1:
         parser.error("-n must be 1 or more")
+    if args.out.is_dir() and any(args.out.iterdir()) and not args.overwrite:
+        print(f"sweeplab fuzz: {args.out} already holds files (an earlier run's?): name a new or empty folder, "
+              "or add --overwrite to replace a run's log and fixtures there", file=sys.stderr)
+        return 2
     options = {"solver": args.solver} if args.solver else {}
     try:
         adapter = engine(args.engine, **options)
@@ -128,6 +135,8 @@ def fuzz_main(argv: list[str]) -> int:
     verdicts = triage([finding.shrunk for finding in shrunk], Tolerances(args.t_tolerance, args.normal_tolerance))
     try:
         args.out.mkdir(parents=True, exist_ok=True)
+        for earlier in fixtures.glob("*.json") if fixtures.is_dir() else ():  # --overwrite: never two runs' mixed
+            earlier.unlink()
         write_log([finding.original for finding in report.findings], args.out / "disagreements.jsonl")
         write_log([finding.shrunk for finding in shrunk], args.out / "shrunk.jsonl")
         for verdict in verdicts:

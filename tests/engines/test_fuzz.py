@@ -89,3 +89,37 @@ def test_regression_an_unwritable_out_folder_is_refused_before_the_run(tmp_path,
     assert main(["fuzz", "--engine", "fcl", "--pair", "sphere-sphere", "-n", "30", "--out", str(blocker / "out")]) == 2
     captured = capsys.readouterr()
     assert "cannot write to" in captured.err and "configurations in" not in captured.out
+
+
+def _fuzz(out, *more: str) -> int:
+    return main(["fuzz", "--engine", "fcl", "--pair", "sphere-sphere", "-n", "30", "--seed", "3", "--out", str(out),
+                 "--shrink-each", "1", *more])
+
+
+def test_an_out_folder_holding_files_is_refused_unless_overwrite(tmp_path, capsys):
+    """#34: ``--out`` overwrote an earlier run's log silently and mixed two runs'
+    fixtures in one folder.  An empty folder is used; one holding a file is refused
+    before the run (exit 2, one line naming ``--overwrite``), the file untouched."""
+    fcl_or_skip()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert _fuzz(empty) in (0, 1)
+    held = tmp_path / "held"
+    held.mkdir()
+    (held / "notes.txt").write_text("mine")
+    assert _fuzz(held) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--overwrite" in err and str(held) in err, err
+    assert [path.name for path in held.iterdir()] == ["notes.txt"]
+
+
+def test_overwrite_replaces_the_earlier_runs_log_and_fixtures_only(tmp_path):
+    fcl_or_skip()
+    (tmp_path / "fixtures").mkdir()
+    stale = tmp_path / "fixtures" / "sphere-sphere-999-hit.json"
+    stale.write_text("{}")
+    (tmp_path / "disagreements.jsonl").write_text("stale\n")
+    (tmp_path / "notes.txt").write_text("mine")
+    assert _fuzz(tmp_path, "--overwrite") in (0, 1)
+    assert not stale.exists() and (tmp_path / "notes.txt").read_text() == "mine"
+    assert "stale" not in (tmp_path / "disagreements.jsonl").read_text()
