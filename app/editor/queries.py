@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sweeplab.editor.opened import QueryLog
-from sweeplab.scene.query_log import EngineAnswer, QueryLogError, read_log
+from sweeplab.scene.query_log import EngineAnswer, QueryLogError, read_good_lines
 from sweeplab.editor.parts import EditorParts
 
 
@@ -26,15 +26,18 @@ class Queries(EditorParts):
         from sweeplab.engines.triage import triage
 
         try:
-            queries = read_log(path)
+            reading = read_good_lines(path)
         except QueryLogError as error:
             self.say(str(error))
             return False
-        verdicts = triage(queries, reference=False)
+        verdicts = triage(reading.queries, reference=False, numbers=reading.lines)
         in_log_order = tuple(sorted(verdicts, key=lambda verdict: verdict.number))
         self._show(QueryLog(Path(path), in_log_order, verdicts[0]))  # the worst
         disagreeing = sum(verdict.disagrees for verdict in verdicts)
-        self.say(f"opened {path}: {len(verdicts)} queries, {disagreeing} disagree")
+        skipped = reading.bad_lines
+        self.say(f"opened {path}: {len(verdicts)} queries, {disagreeing} disagree"
+                 + (f"; skipped {len(skipped)} bad line{'s' if len(skipped) > 1 else ''} (first: {skipped[0]})"
+                    if skipped else ""))
         return True
 
     def show_query(self, verdict) -> None:

@@ -40,14 +40,17 @@ def triage_main(argv: list[str]) -> int:
     from sweeplab.engines.compare import Tolerances
     from sweeplab.engines.triage import disagreement_fixture, reference_side, summary, triage
     from sweeplab.scene.fixture import save_fixture
-    from sweeplab.scene.query_log import QueryLogError, read_log
+    from sweeplab.scene.query_log import QueryLogError, read_good_lines
 
     try:
-        queries = read_log(args.log)
+        reading = read_good_lines(args.log)
     except QueryLogError as error:
         print(f"sweeplab triage: {error}", file=sys.stderr)
         return 2
-    verdicts = triage(queries, Tolerances(args.t_tolerance, args.normal_tolerance), reference=not args.no_reference)
+    for problem in reading.bad_lines:  # the rest is judged: a log cut off by a crash keeps its good lines
+        print(f"sweeplab triage: skipped {problem}", file=sys.stderr)
+    verdicts = triage(reading.queries, Tolerances(args.t_tolerance, args.normal_tolerance),
+                      reference=not args.no_reference, numbers=reading.lines)
     disagreeing = [verdict for verdict in verdicts if verdict.disagrees]
     if disagreeing:
         print(f"{'line':>5}  {'kind':<7} {'pair':<22} {'reference':<9}  detail")

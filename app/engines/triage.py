@@ -73,9 +73,12 @@ def judge(number: int, query: Query, tolerances: Tolerances = DEFAULT_TOLERANCES
     return Verdict(number, query, kind, size, ours, second, detail)
 
 
-def triage(queries: list[Query], tolerances: Tolerances = DEFAULT_TOLERANCES, reference: bool = True) -> list[Verdict]:
-    """Every query judged, worst first (kind, then size), then in log order."""
-    verdicts = [judge(number, query, tolerances, reference) for number, query in enumerate(queries, 1)]
+def triage(queries: list[Query], tolerances: Tolerances = DEFAULT_TOLERANCES, reference: bool = True,
+           numbers: list[int] | None = None) -> list[Verdict]:
+    """Every query judged, worst first (kind, then size), then in log order; each
+    verdict numbered by ``numbers`` (the queries' file lines), else 1, 2, ..."""
+    numbers = list(range(1, len(queries) + 1)) if numbers is None else numbers
+    verdicts = [judge(number, query, tolerances, reference) for number, query in zip(numbers, queries, strict=True)]
     return sorted(verdicts, key=lambda verdict: (-verdict.severity, -verdict.size, verdict.number))
 
 

@@ -180,23 +180,46 @@ def read_log(path) -> list[Query]:
     """Every query of a log file (blank lines and ``#`` comments skipped);
     ``QueryLogError`` naming the file and line of the first bad one, or saying that
     the file holds none."""
+    reading = read_good_lines(path)
+    if reading.bad_lines:
+        raise QueryLogError(reading.bad_lines[0])
+    return reading.queries
+
+
+@dataclass(frozen=True)
+class LogReading:
+    """A log's queries that could be read, with the file line of each (``lines``),
+    and why each other query line could not be (``bad_lines``: file, line, field)."""
+
+    queries: list[Query]
+    lines: list[int]
+    bad_lines: list[str]
+
+
+def read_good_lines(path) -> LogReading:
+    """Every query line of a log that can be read, the others reported: a log cut off
+    by the crash it was written to debug keeps its good lines.  ``QueryLogError`` when
+    the file cannot be read or holds no query (naming the bad lines, if any)."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise QueryLogError(f"{path}: cannot be read ({error})") from None
-    queries = []
+    reading = LogReading([], [], [])
     for number, line in enumerate(lines, 1):
         if not holds_query(line):
             continue
         try:
-            data = parse_json(line, f"{path} line {number}")
-        except JsonFileError as error:
-            raise QueryLogError(str(error)) from None
-        queries.append(query_from_json(data, f"{path} line {number}"))
-    if not queries:
+            reading.queries.append(query_from_json(parse_json(line, f"{path} line {number}"), f"{path} line {number}"))
+            reading.lines.append(number)
+        except (JsonFileError, QueryLogError) as error:
+            reading.bad_lines.append(str(error))
+    if not reading.queries and reading.bad_lines:
+        raise QueryLogError(f"query log {path} holds no query that can be read: " + "; ".join(reading.bad_lines[:3])
+                            + (f"; and {len(reading.bad_lines) - 3} more" if len(reading.bad_lines) > 3 else ""))
+    if not reading.queries:
         raise QueryLogError(f"query log {path} holds no queries")
-    return queries
+    return reading
 
 
 def write_log(queries: list[Query], path) -> None:

@@ -93,3 +93,42 @@ def test_regression_an_unwritable_fixtures_folder_is_one_line_and_exit_2(tmp_pat
     blocker.write_text("")
     assert main(["triage", str(log), "--fixtures", str(blocker)]) == 2
     assert "sweeplab triage: cannot write the fixtures:" in capsys.readouterr().err
+
+
+def _line(t: float) -> str:
+    line = json.loads(json.dumps(FLOAT32_LOG[0]))  # sweeplab: t = 0.3
+    line["answer"] = {"hit": True, "t": t}
+    return json.dumps(line)
+
+
+def test_a_log_cut_by_a_crash_is_judged_up_to_its_bad_line(tmp_path, capsys):
+    """#34: one truncated line threw the whole log away (exit 2, no verdicts).  The
+    bad lines are reported (file, line, what is wrong) and the rest judged; the line
+    column is the file's line, comments counted."""
+    path = tmp_path / "crashed.jsonl"
+    path.write_text("# my-engine, frame 1812\n" + _line(0.3) + "\n" + _line(0.31) + "\n" + _line(0.3)[:57] + "\n")
+    assert main(["triage", str(path), "--no-reference"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"sweeplab triage: skipped {path} line 4") and captured.err.count("\n") == 1, \
+        captured.err
+    assert "2 queries: 1 agree, 1 disagree" in captured.out and "    3  t" in captured.out, captured.out
+
+
+def test_a_log_with_no_good_line_is_an_input_error(tmp_path, capsys):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("{not json\n" + _line(0.3)[:40] + "\n")
+    assert main(["triage", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path} line 1" in err and f"{path} line 2" in err and "holds no query that can be read" in err, err
+
+
+def test_the_editor_opens_a_cut_log_and_says_what_it_skipped(tmp_path):
+    from sweeplab.cli import DEMO_SCENE
+    from sweeplab.editor import Editor
+    from sweeplab.scene.model import load
+
+    path = tmp_path / "crashed.jsonl"
+    path.write_text(_line(0.3) + "\n" + _line(0.3)[:57] + "\n")
+    editor = Editor(load(DEMO_SCENE))
+    assert editor.open(path), editor.message
+    assert len(editor.queries) == 1 and f"skipped 1 bad line (first: {path} line 2" in editor.message, editor.message
