@@ -214,6 +214,8 @@ def read_good_lines(path) -> LogReading:
             reading.lines.append(number)
         except (JsonFileError, QueryLogError) as error:
             reading.bad_lines.append(str(error))
+    if not reading.queries and len(reading.bad_lines) == 1:
+        raise QueryLogError(reading.bad_lines[0])
     if not reading.queries and reading.bad_lines:
         raise QueryLogError(f"query log {path} holds no query that can be read: " + "; ".join(reading.bad_lines[:3])
                             + (f"; and {len(reading.bad_lines) - 3} more" if len(reading.bad_lines) > 3 else ""))
