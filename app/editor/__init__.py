@@ -10,8 +10,8 @@ sets it and only its module writes it (``Editor.SETTINGS`` lists what the panels
 may set directly; ``tests/app/test_editor_state.py`` checks both).  The ``Editor``
 joins them and owns the view it computes and the status line (``say``).
 ``gizmo_motion`` reads ImGuizmo's float32 drags exactly; ``compiling`` compiles the
-kernels in the background on a cold cache.  No GL and no UI toolkit here: the window and the panels call these
-methods, and tests call them directly.  Every edit goes through ``edit``, which
+kernels in the background on a cold cache.  No GL and no UI toolkit here: the window
+and the panels call these methods, and tests call them directly.  Every edit goes through ``edit``, which
 validates the changed scene by building its physics shapes (an invalid value is
 refused with a message, the scene stays as it was) and records an undo step.
 """
@@ -134,10 +134,9 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
         if view is None or key != self._view_key:
             with kernels.deferred():  # (never waits for the compiler: too large for Python is "pending")
                 view = build_view_model(self.history.current, self.selected, float32=still,
-                                              reference=still and self.check_reference, display=replace(display),
-                                              progress=self.progress, intervals=still,
-                                              engine_answer=self.engine_answer,
-                                              slide=self.lesson is not None and self.lesson.picture == "slide")
+                                        reference=still and self.check_reference, display=replace(display),
+                                        progress=self.progress, intervals=still, engine_answer=self.engine_answer,
+                                        slide=self.lesson is not None and self.lesson.picture == "slide")
             self._view, self._view_key = view, key
         return view
 

@@ -38,7 +38,7 @@ class Files(EditorParts):
         self.history = SceneHistory(scene)
         self.opened: Opened = SceneFile(path)
         self.saved_state = self._autosaved_state = self.history.state_id
-        self.restorable: Path | None = autosave.newer_than_file(path) if path is not None else None
+        self.restorable: Path | None = _offered_autosave(self.opened)
         """An autosave newer than the open file, offered back until restored or dismissed."""
 
     def open_document(self, scene: Scene, opened: Opened) -> None:
@@ -50,8 +50,7 @@ class Files(EditorParts):
         self.history = SceneHistory(scene)
         self.opened = opened
         self.saved_state = self._autosaved_state = self.history.state_id
-        path = opened.path if isinstance(opened, SceneFile) else None
-        self.restorable = autosave.newer_than_file(path) if path is not None else None
+        self.restorable = _offered_autosave(opened)
         self.selected = scene.moving
         self.forget_view()
         self.frame_all()
@@ -244,6 +243,12 @@ class Files(EditorParts):
         if self.path is not None and target != autosave.beside(self.path):
             self.say(f"{self.path.parent} is not writable: autosaved to {target}")
         return target
+
+
+def _offered_autosave(opened: Opened) -> Path | None:
+    """An autosave newer than a titled scene file, to offer back (nothing else has one)."""
+    path = opened.path if isinstance(opened, SceneFile) else None
+    return autosave.newer_than_file(path) if path is not None else None
 
 
 def _reason(error: OSError | SceneError) -> str:

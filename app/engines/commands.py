@@ -138,7 +138,7 @@ def fuzz_main(argv: list[str]) -> int:
     verdicts = triage([finding.shrunk for finding in shrunk], Tolerances(args.t_tolerance, args.normal_tolerance))
     try:
         args.out.mkdir(parents=True, exist_ok=True)
-        for earlier in fixtures.glob("*.json") if fixtures.is_dir() else ():  # --overwrite: never two runs' mixed
+        for earlier in fixtures.glob("*.json"):  # --overwrite: never two runs' fixtures mixed
             earlier.unlink()
         write_log([finding.original for finding in report.findings], args.out / "disagreements.jsonl")
         write_log([finding.shrunk for finding in shrunk], args.out / "shrunk.jsonl")

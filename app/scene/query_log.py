@@ -209,19 +209,21 @@ def read_good_lines(path) -> LogReading:
     for number, line in enumerate(lines, 1):
         if not holds_query(line):
             continue
+        where = f"{path} line {number}"
         try:
-            reading.queries.append(query_from_json(parse_json(line, f"{path} line {number}"), f"{path} line {number}"))
+            reading.queries.append(query_from_json(parse_json(line, where), where))
             reading.lines.append(number)
         except (JsonFileError, QueryLogError) as error:
             reading.bad_lines.append(str(error))
-    if not reading.queries and len(reading.bad_lines) == 1:
-        raise QueryLogError(reading.bad_lines[0])
-    if not reading.queries and reading.bad_lines:
-        raise QueryLogError(f"query log {path} holds no query that can be read: " + "; ".join(reading.bad_lines[:3])
-                            + (f"; and {len(reading.bad_lines) - 3} more" if len(reading.bad_lines) > 3 else ""))
-    if not reading.queries:
+    bad = reading.bad_lines
+    if reading.queries:
+        return reading
+    if not bad:
         raise QueryLogError(f"query log {path} holds no queries")
-    return reading
+    if len(bad) == 1:  # (its own message, as for a one-line log)
+        raise QueryLogError(bad[0])
+    raise QueryLogError(f"query log {path} holds no query that can be read: " + "; ".join(bad[:3])
+                        + (f"; and {len(bad) - 3} more" if len(bad) > 3 else ""))
 
 
 def write_log(queries: list[Query], path) -> None:

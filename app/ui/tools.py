@@ -12,7 +12,7 @@ from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS, button_room, fill_row, label_room
 from sweeplab.ui.fields import exact_number_field
-from sweeplab.scene.fixture import PRECISIONS, SOURCES, Fixture
+from sweeplab.scene.fixture import PRECISIONS, SOURCES, Fixture, FixtureReport
 from sweeplab.scene.number_text import parse_number
 from sweeplab.view.scan import DIRECTION, ScanJob, ScanResult, ScanSpec, parameter_choices
 
@@ -150,31 +150,35 @@ def _fixture_panel(editor: Editor, fixture: Fixture, size: tuple[int, int]) -> N
             imgui.text_colored(RED, f"known failing: {fixture.known_failing}")
         if report is None:  # its kernels are compiling and it is too large to check as Python meanwhile
             imgui.text_disabled("checked once its kernels are compiled")
-            imgui.end()
-            return
-        imgui.text_colored(GREEN if report.passed else RED, "passes" if report.passed else "FAILS")
-        if imgui.begin_table("checks", 5, WHOLE_COLUMNS):
-            imgui.table_setup_scroll_freeze(2, 1)
-            for heading in ("target", "field", "expected", "actual", "tolerance"):
-                imgui.table_setup_column(heading)
-            imgui.table_headers_row()
-            for number, check in enumerate(report.checks):
-                imgui.table_next_row()
-                cells = (check.target, check.field, _whole(check.expected), _whole(check.actual),
-                         "" if check.tolerance is None else repr(check.tolerance))
-                for column, cell in enumerate(cells):
-                    imgui.table_set_column_index(column)
-                    if not check.passed:
-                        imgui.push_style_color(imgui.Col_.text, RED)
-                    if imgui.selectable(f"{cell}##{number}.{column}", False)[0] and cell:
-                        imgui.set_clipboard_text(cell)
-                        editor.say(f"copied {cell}")
-                    if not check.passed:
-                        imgui.pop_style_color()
-            imgui.end_table()
-        for error in report.errors:
-            imgui.text_colored(RED, error)
+        else:
+            _fixture_checks(editor, report)
     imgui.end()
+
+
+def _fixture_checks(editor: Editor, report: FixtureReport) -> None:
+    """The fixture's verdict and each check, expected against actual (a click copies a cell)."""
+    imgui.text_colored(GREEN if report.passed else RED, "passes" if report.passed else "FAILS")
+    if imgui.begin_table("checks", 5, WHOLE_COLUMNS):
+        imgui.table_setup_scroll_freeze(2, 1)
+        for heading in ("target", "field", "expected", "actual", "tolerance"):
+            imgui.table_setup_column(heading)
+        imgui.table_headers_row()
+        for number, check in enumerate(report.checks):
+            imgui.table_next_row()
+            cells = (check.target, check.field, _whole(check.expected), _whole(check.actual),
+                     "" if check.tolerance is None else repr(check.tolerance))
+            for column, cell in enumerate(cells):
+                imgui.table_set_column_index(column)
+                if not check.passed:
+                    imgui.push_style_color(imgui.Col_.text, RED)
+                if imgui.selectable(f"{cell}##{number}.{column}", False)[0] and cell:
+                    imgui.set_clipboard_text(cell)
+                    editor.say(f"copied {cell}")
+                if not check.passed:
+                    imgui.pop_style_color()
+        imgui.end_table()
+    for error in report.errors:
+        imgui.text_colored(RED, error)
 
 
 def _whole(value) -> str:
