@@ -1,25 +1,41 @@
-"""A configuration as a test in the user's engine's language: C++ or Rust.
+"""A configuration as a test in the user's engine's language: C++ or Rust, in the
+engine's precision.
 
-Every float is written exactly: a C++17 hex-float literal (``0x1.4p+2``), or in
-Rust, which has no hex-float literals, its bit pattern
-(``f64::from_bits(0x4014000000000000)``).  One test per target, calling a function the
-user names with the moving shape, the target and the direction, and checking
-``hit``, ``t``, ``point`` and ``normal`` against sweeplab's answer within the
-fixture tolerances.  The shapes are plain aggregates whose fields are named in
-the header comment: the user maps them onto the engine's types (or defines them).
+Every float is written exactly: a C++17 hex-float literal (``0x1.4p+2``, in float32
+``0x1.99999ap-4f``), or in Rust, which has no hex-float literals, its bit pattern
+(``f64::from_bits(0x4014000000000000)``, ``f32::from_bits(0x3dcccccd)``).  One test per
+target, calling a function the user names with the moving shape, the target and the
+direction, and checking ``hit``, ``t``, ``point`` and ``normal`` (and ``depth`` where
+the shapes overlap at t = 0) against sweeplab's answer.  The shapes are plain
+aggregates whose fields are named in the header comment: the user maps them onto the
+engine's types (or defines them).
+
+``precision="float32"`` is for float32 engines (Jolt, PhysX, Box3D, rapier): every
+input is rounded to the nearest float32 (``numpy.float32``: ties to even), and the
+expected values are sweeplab's float64 answers to exactly those rounded inputs, the
+exact answer for what the engine is given, rounded to float32 where written.  The
+tolerances are float32's (``FLOAT32_LENGTH_RTOL``, ``FLOAT32_NORMAL_ATOL``); float64
+tests keep the fixture tolerances (``fixture.DEFAULT_TOLERANCES``).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import struct
+from dataclasses import dataclass
+
+import numpy as np
 
 from sweeplab import __version__
-from sweeplab.scene.fixture import DEFAULT_TOLERANCES, answers
+from sweeplab.scene.fixture import DEFAULT_TOLERANCES, FixtureError
+from sweeplab.scene.json_files import brief
 from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import posed_mesh, posed_vertices
-from sweeplab.physics import SweepResult
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, SweepResult,
+                              Triangle, TriangleMesh, sweep)
 
+PRECISIONS = ("float64", "float32")
 SHAPE_FIELDS = {
     "sphere": (("center", "vector"), ("radius", "number")),
     "capsule": (("a", "vector"), ("b", "vector"), ("radius", "number")),
@@ -32,13 +48,52 @@ SHAPE_FIELDS = {
     "mesh": (("vertices", "vectors"), ("triangles", "indices")),
 }
 """Each kind's fields as the generated tests write them (a polyhedron: its world
-corners, whose convex hull it is; a mesh: its world vertices and index triples)."""
+corners, whose convex hull it is; a mesh: its world vertices and index triples), in
+the order of the physics type's constructor (``PHYSICS_TYPES``)."""
 TYPE_NAMES = {"sphere": "Sphere", "capsule": "Capsule", "point": "Point", "segment": "Segment", "plane": "Plane",
               "triangle": "Triangle", "polygon": "Polygon", "polyhedron": "ConvexHull", "mesh": "TriangleMesh"}
+PHYSICS_TYPES = {"sphere": Sphere, "capsule": Capsule, "point": Point, "segment": Segment, "plane": Plane,
+                 "triangle": Triangle, "polygon": Polygon, "polyhedron": ConvexPolyhedron, "mesh": TriangleMesh}
+"""The shape sweeplab answers for, built from the fields exactly as written."""
+
+FLOAT32_LENGTH_ULPS = 128
+FLOAT32_LENGTH_RTOL = FLOAT32_LENGTH_ULPS * float(np.finfo(np.float32).eps)
+"""Unit: fraction of the test's scale S (its largest written coordinate, radius or
+direction component).  1.5e-5: 128 float32 ulps (eps = 2^-23).
+
+The point and the depth are checked within ``FLOAT32_LENGTH_RTOL * S``; t within
+``min(1, FLOAT32_LENGTH_RTOL * S / |direction|)``: the same length as a fraction of the
+motion (a motion of a few ulps fixes no t: then t is not checked).  Measured
+(``bench/float32_error.py``): a textbook float32 sphere sweep over 200,000 random pairs
+1 to 1000 units from the origin was off by at most 103 ulps of S in t |direction| and
+27 in the point for the 174,297 hits that are not grazes (median 0.15 and 0.21);
+grazes (approach cosine <= 0.1) are ill-conditioned in t, and 1 of 328 went beyond
+128.  sweeplab's own float32 kernels stayed within 2.  Smaller fails correct float32
+engines; larger hides a wrong contact feature on small shapes."""
+FLOAT32_NORMAL_ATOL = 1e-3
+"""Unit: length of the difference of two unit vectors (radians, for small angles),
+checked per component.
+
+A normal is a difference of positions over the contact's size: the same textbook
+sweep's normals were off by at most 1.6e-4 (all 174,625 hits, grazes included)."""
+ROUNDED_SHOWN = 4
+"""How many rounded inputs a float32 test names in its comment (then "and N more")."""
 
 
-def _fields(scene_object: SceneObject) -> dict:
-    """The values of ``SHAPE_FIELDS`` for one object, in world space."""
+@dataclass(frozen=True)
+class _Case:
+    """One generated test: the fields written (rounded to the precision), the answer
+    to them and what the rounding changed."""
+    target: SceneObject
+    moving_fields: dict
+    target_fields: dict
+    direction: list[float]
+    result: SweepResult
+    rounded: list[str]
+
+
+def _world_fields(scene_object: SceneObject) -> dict:
+    """The values of ``SHAPE_FIELDS`` for one object, in world space (float64)."""
     params = scene_object.params
     if scene_object.kind == "polyhedron":
         return {"vertices": posed_vertices(params).tolist()}
@@ -46,6 +101,121 @@ def _fields(scene_object: SceneObject) -> dict:
         mesh = posed_mesh(params)
         return {"vertices": mesh.world_vertices().tolist(), "triangles": mesh.faces.tolist()}
     return {name: params[name] for name, _ in SHAPE_FIELDS[scene_object.kind]}
+
+
+def _in_precision(values, precision: str, name: str, rounded: list[str]):
+    """``values`` (a number or nested lists) as Python floats of ``precision``: float32
+    rounds to nearest (ties to even); each value the rounding changed is added to
+    ``rounded`` as "name[i].x 0.1 -> 0.10000000149011612".  ``FixtureError`` for a value
+    beyond float32's range."""
+    exact = np.asarray(values, dtype=np.float64)
+    if precision == "float64":
+        return exact.tolist()
+    with np.errstate(over="ignore"):
+        single = exact.astype(np.float32).astype(np.float64)
+    if not np.all(np.isfinite(single)):
+        raise FixtureError(f"{name} = {brief(exact.tolist())} is beyond float32's range "
+                           f"(largest {float(np.finfo(np.float32).max):.8g})")
+    for index in np.ndindex(exact.shape):
+        if single[index] != exact[index]:
+            place = "".join(f"[{i}]" for i in index[:-1]) + ("." + "xyz"[index[-1]] if index else "")
+            rounded.append(f"{name}{place} {float(exact[index])!r} -> {float(single[index])!r}")
+    return single.tolist()
+
+
+def _written_fields(scene_object: SceneObject, role: str, precision: str, rounded: list[str]) -> dict:
+    """The object's fields in ``precision`` (``_in_precision``), named ``role.field``."""
+    world = _world_fields(scene_object)
+    try:
+        return {name: world[name] if kind == "indices" else _in_precision(world[name], precision, f"{role}.{name}",
+                                                                           rounded)
+                for name, kind in SHAPE_FIELDS[scene_object.kind]}
+    except FixtureError as error:
+        raise FixtureError(f"object {brief(scene_object.name)}: {error}") from None
+
+
+def _shape(scene_object: SceneObject, fields: dict, precision: str):
+    """The physics shape of the written fields, in float64; ``FixtureError`` naming the
+    object when they make none (a polygon no longer planar once rounded)."""
+    try:
+        return PHYSICS_TYPES[scene_object.kind](*(fields[name] for name, _ in SHAPE_FIELDS[scene_object.kind]))
+    except ValueError as error:
+        raise FixtureError(f"object {brief(scene_object.name)} in {precision}: {error}") from None
+
+
+def _cases(scene: Scene, precision: str) -> list[_Case]:
+    """A test for each target that has a sweep test against the moving shape, with
+    sweeplab's float64 answer to the inputs as written in ``precision``."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
+    if scene.moving is None:
+        raise FixtureError("the scene has no moving shape")
+    moving = scene.moving_object()
+    shared: list[str] = []
+    moving_fields = _written_fields(moving, "moving", precision, shared)
+    direction = _in_precision(scene.direction, precision, "direction", shared)
+    moving_shape = _shape(moving, moving_fields, precision)
+    cases = []
+    for target in scene.targets():
+        rounded = list(shared)
+        target_fields = _written_fields(target, "target", precision, rounded)
+        try:
+            result = sweep(moving_shape, _shape(target, target_fields, precision), np.asarray(direction),
+                           ignore_separating=scene.options["ignore_separating"])
+        except TypeError:  # no sweep test for the pair
+            continue
+        cases.append(_Case(target, moving_fields, target_fields, direction, result, rounded))
+    return cases
+
+
+def _tolerances(case_values: list, direction, precision: str) -> dict[str, float]:
+    """The bound on each checked field: float64's fixture tolerances, or float32's
+    scaled by the largest of ``case_values`` (every coordinate written) and the
+    direction's length (``FLOAT32_LENGTH_RTOL``)."""
+    if precision == "float64":
+        return {"t": DEFAULT_TOLERANCES["t"], "point": DEFAULT_TOLERANCES["point"],
+                "normal": DEFAULT_TOLERANCES["normal"], "depth": DEFAULT_TOLERANCES["penetration_depth"]}
+    scale = max((abs(value) for value in case_values), default=0.0)
+    length = FLOAT32_LENGTH_RTOL * scale
+    motion = math.hypot(*direction)
+    return {"t": min(1.0, length / motion) if motion > 0 else 1.0, "point": length,
+            "normal": FLOAT32_NORMAL_ATOL, "depth": length}
+
+
+def _coordinates(fields: dict) -> list[float]:
+    """Every float of a shape's written fields (not a mesh's indices)."""
+    return [float(value) for name, values in fields.items() if name != "triangles"
+            for value in np.ravel(values)]
+
+
+def _expectations(case: _Case, precision: str) -> list[tuple[str, float, float]]:
+    """(field, expected value, tolerance) of a hit: t, the point's and the normal's
+    coordinates, and where the shapes overlap at t = 0 the depth; none for a miss."""
+    result = case.result
+    if not result.hit:
+        return []
+    bound = _tolerances(_coordinates(case.moving_fields) + _coordinates(case.target_fields) + case.direction,
+                       case.direction, precision)
+    found = [("t", float(result.t), bound["t"])]
+    for name in ("point", "normal"):
+        found += [(f"{name}.{axis}", float(value), bound[name])
+                  for axis, value in zip("xyz", getattr(result, name), strict=True)]
+    if result.initially_overlapping:
+        found.append(("depth", float(result.penetration_depth), bound["depth"]))
+    return found
+
+
+def _comments(case: _Case) -> list[str]:
+    """What a reader needs beside the checks: an overlap at t = 0, the inputs rounded."""
+    lines = []
+    if case.result.initially_overlapping:
+        lines.append("    // The shapes overlap at t = 0: t is 0, `depth` how far the moving shape must travel to "
+                     "separate, along `normal`.")
+    if case.rounded:
+        more = len(case.rounded) - ROUNDED_SHOWN
+        lines.append("    // Rounded to the nearest float32: " + "; ".join(case.rounded[:ROUNDED_SHOWN])
+                     + (f"; and {more} more." if more > 0 else "."))
+    return lines
 
 
 def _identifier(text: str) -> str:
@@ -73,116 +243,149 @@ def _cpp_string(text: str) -> str:
                    for char in text)
 
 
-def _checks(scene: Scene) -> list[tuple[SceneObject, SweepResult]]:
-    """Each target with sweeplab's answer to it (pairs without a sweep test left out)."""
-    found = answers(scene)
-    return [(target, found[target.name]) for target in scene.targets() if target.name in found]
+def _decimal(bound: float, precision: str) -> str:
+    """A tolerance for a reader: the shortest decimal that reads back as the float64,
+    or as the nearest float32 (``7.6293945e-06``)."""
+    return repr(float(bound)) if precision == "float64" else str(np.float32(bound))
 
 
-def _expectations(result) -> list[tuple[str, float, float]]:
-    """(field, expected value, tolerance) of a hit: t, then the point's and the
-    normal's coordinates; none for a miss."""
-    if not result.hit:
-        return []
-    found = [("t", float(result.t), DEFAULT_TOLERANCES["t"])]
-    for name in ("point", "normal"):
-        found += [(f"{name}.{axis}", float(value), DEFAULT_TOLERANCES[name])
-                  for axis, value in zip("xyz", getattr(result, name), strict=True)]
-    return found
+SCALARS = {"float64": ("double", "f64"), "float32": ("float", "f32")}
+"""The scalar type of every field and answer, in C++ and in Rust, by precision."""
 
 
-def _header(function: str) -> str:
+def _header(function: str, precision: str) -> str:
     shapes = "; ".join(f"{TYPE_NAMES[kind]} {{{', '.join(name for name, _ in fields)}}}"
                        for kind, fields in SHAPE_FIELDS.items())
-    return (f"// Written by sweeplab {__version__}: expected values are sweeplab's answers (float64).\n"
+    cpp, rust = SCALARS[precision]
+    if precision == "float64":
+        answers = "// Expected values are sweeplab's answers (float64), within the fixture tolerances.\n"
+    else:
+        answers = (f"// float32: every input is the float32 nearest the scene's value (round to nearest, ties to "
+                   f"even), e.g. 0.1 is\n"
+                   f"// 0x1.99999ap-4 = 0.100000001490116; each test says which inputs rounding changed.  Expected "
+                   f"values are sweeplab's\n"
+                   f"// float64 answers to exactly those float32 inputs (the exact answer for what your engine is "
+                   f"given), rounded to float32.\n"
+                   f"// Tolerances: t within {FLOAT32_LENGTH_RTOL:.3g} ({FLOAT32_LENGTH_ULPS} float32 ulps) times the "
+                   f"test's scale (its "
+                   f"largest coordinate)\n"
+                   f"// over the direction's length; point and depth within {FLOAT32_LENGTH_RTOL:.3g} times the scale; "
+                   f"each normal component within {FLOAT32_NORMAL_ATOL:g}.\n")
+    return (f"// Written by sweeplab {__version__}, {precision}: every field and answer is {cpp} ({rust}).\n"
+            + answers +
             f"// Shapes (world space; map them onto your engine's types): {shapes}.\n"
             f"// A polyhedron is the convex hull of its vertices; a mesh is two-sided.  t is the fraction of\n"
-            f"// `direction` travelled at first contact; `normal` points from the target to the moving shape.\n"
-            f"// Provide: {function}(moving, target, direction) -> {{hit, t, point, normal}}.\n")
+            f"// `direction` travelled at first contact; `normal` points from the target to the moving shape;\n"
+            f"// `depth` (read only where the shapes overlap at t = 0) is the penetration depth.\n"
+            f"// Provide: {function}(moving, target, direction) -> {{hit, t, point, normal, depth}}.\n")
 
 
 # --- C++ ---------------------------------------------------------------------------
 
-def _cpp_number(value: float) -> str:
-    return float(value).hex()
+def _cpp_number(value: float, precision: str) -> str:
+    """A hex-float literal of ``value`` in ``precision``: ``0x1.4000000000001p+2``, or
+    the nearest float32 with the ``f`` suffix and no trailing zero digits,
+    ``0x1.99999ap-4f``."""
+    if precision == "float64":
+        return float(value).hex()
+    return re.sub(r"\.?0*p", "p", float(np.float32(value)).hex()) + "f"
 
 
-def _cpp_value(value, kind: str) -> str:
+def _cpp_bound(bound: float, precision: str) -> str:
+    """A tolerance as a decimal literal (``_decimal``), ``f`` after a float32: ``1e-09``, ``0.001f``."""
+    return _decimal(bound, precision) + ("f" if precision == "float32" else "")
+
+
+def _cpp_value(value, kind: str, precision: str) -> str:
     if kind == "number":
-        return _cpp_number(value)
+        return _cpp_number(value, precision)
     if kind == "vector":
-        return "{" + ", ".join(_cpp_number(v) for v in value) + "}"
+        return "{" + ", ".join(_cpp_number(v, precision) for v in value) + "}"
     if kind == "vectors":
-        return "{" + ", ".join(_cpp_value(v, "vector") for v in value) + "}"
+        return "{" + ", ".join(_cpp_value(v, "vector", precision) for v in value) + "}"
     return "{" + ", ".join("{" + ", ".join(str(int(i)) for i in triple) + "}" for triple in value) + "}"
 
 
-def _cpp_shape(scene_object: SceneObject) -> str:
-    values = _fields(scene_object)
+def _cpp_shape(scene_object: SceneObject, fields: dict, precision: str) -> str:
     return f"{TYPE_NAMES[scene_object.kind]}{{" + ", ".join(
-        _cpp_value(values[name], kind) for name, kind in SHAPE_FIELDS[scene_object.kind]) + "}"
+        _cpp_value(fields[name], kind, precision) for name, kind in SHAPE_FIELDS[scene_object.kind]) + "}"
 
 
-def cpp_source(scene: Scene, function: str = "sweep_test") -> str:
-    """doctest / Catch2 test cases (``TEST_CASE`` and ``CHECK``) of the scene."""
+def cpp_source(scene: Scene, function: str = "sweep_test", precision: str = "float64") -> str:
+    """doctest / Catch2 test cases (``TEST_CASE`` and ``CHECK``) of the scene, every
+    field ``double`` (``precision="float64"``) or ``float`` (``"float32"``)."""
+    cases = _cases(scene, precision)
     moving = scene.moving_object()
-    lines = [_header(function)]
-    for target, result in _checks(scene):
-        lines += [f'TEST_CASE("sweeplab: {_cpp_string(moving.name)} against {_cpp_string(target.name)}") {{',
-                  f"    const auto moving = {_cpp_shape(moving)};",
-                  f"    const auto target = {_cpp_shape(target)};",
-                  f"    const Vec3 direction{_cpp_value(scene.direction, 'vector')};",
+    lines = [_header(function, precision)]
+    for case in cases:
+        lines += [f'TEST_CASE("sweeplab: {_cpp_string(moving.name)} against {_cpp_string(case.target.name)}") {{',
+                  *_comments(case),
+                  f"    const auto moving = {_cpp_shape(moving, case.moving_fields, precision)};",
+                  f"    const auto target = {_cpp_shape(case.target, case.target_fields, precision)};",
+                  f"    const Vec3 direction{_cpp_value(case.direction, 'vector', precision)};",
                   f"    const auto answer = {function}(moving, target, direction);",
-                  f"    CHECK(answer.hit == {'true' if result.hit else 'false'});"]
-        lines += [f"    CHECK(std::abs(answer.{field} - {_cpp_number(value)}) <= {bound!r});"
-                  for field, value, bound in _expectations(result)]
+                  f"    CHECK(answer.hit == {'true' if case.result.hit else 'false'});"]
+        lines += [f"    CHECK(std::abs(answer.{field} - {_cpp_number(value, precision)}) <= "
+                  f"{_cpp_bound(bound, precision)});"
+                  for field, value, bound in _expectations(case, precision)]
         lines += ["}", ""]
     return "\n".join(lines)
 
 
 # --- Rust --------------------------------------------------------------------------
 
-def _rust_number(value: float) -> str:
-    """``f64::from_bits(0x...)``: the float64's bit pattern, exactly (no alias that a
-    function the user names could hide)."""
-    return f"f64::from_bits(0x{struct.unpack('<Q', struct.pack('<d', float(value)))[0]:016x})"
+def _rust_number(value: float, precision: str) -> str:
+    """``f64::from_bits(0x...)`` or ``f32::from_bits(0x...)``: the bit pattern of the
+    float64, or of the nearest float32, exactly (no alias that a function the user
+    names could hide)."""
+    if precision == "float64":
+        return f"f64::from_bits(0x{struct.unpack('<Q', struct.pack('<d', float(value)))[0]:016x})"
+    return f"f32::from_bits(0x{int(np.float32(value).view(np.uint32)):08x})"
 
 
-def _rust_vector(value) -> str:
-    x, y, z = (_rust_number(v) for v in value)
+def _rust_bound(bound: float, precision: str) -> str:
+    """A tolerance as a decimal literal (``_decimal``), ``_f32`` after a float32: ``1e-09``, ``0.001_f32``."""
+    return _decimal(bound, precision) + ("_f32" if precision == "float32" else "")
+
+
+def _rust_vector(value, precision: str) -> str:
+    x, y, z = (_rust_number(v, precision) for v in value)
     return f"Vec3 {{ x: {x}, y: {y}, z: {z} }}"
 
 
-def _rust_value(value, kind: str) -> str:
+def _rust_value(value, kind: str, precision: str) -> str:
     if kind == "number":
-        return _rust_number(value)
+        return _rust_number(value, precision)
     if kind == "vector":
-        return _rust_vector(value)
+        return _rust_vector(value, precision)
     if kind == "vectors":
-        return "vec![" + ", ".join(_rust_vector(v) for v in value) + "]"
+        return "vec![" + ", ".join(_rust_vector(v, precision) for v in value) + "]"
     return "vec![" + ", ".join("[" + ", ".join(str(int(i)) for i in triple) + "]" for triple in value) + "]"
 
 
-def _rust_shape(scene_object: SceneObject) -> str:
-    values = _fields(scene_object)
+def _rust_shape(scene_object: SceneObject, fields: dict, precision: str) -> str:
     return f"{TYPE_NAMES[scene_object.kind]} {{ " + ", ".join(
-        f"{name}: {_rust_value(values[name], kind)}" for name, kind in SHAPE_FIELDS[scene_object.kind]) + " }"
+        f"{name}: {_rust_value(fields[name], kind, precision)}"
+        for name, kind in SHAPE_FIELDS[scene_object.kind]) + " }"
 
 
-def rust_source(scene: Scene, function: str = "sweep_test") -> str:
-    """``#[test]`` functions of the scene."""
+def rust_source(scene: Scene, function: str = "sweep_test", precision: str = "float64") -> str:
+    """``#[test]`` functions of the scene, every field ``f64`` (``precision="float64"``)
+    or ``f32`` (``"float32"``)."""
+    cases = _cases(scene, precision)
     moving = scene.moving_object()
-    lines = [_header(function)]
-    checks = _checks(scene)
-    names = _unique_identifiers([f"sweeplab_{moving.name}_against_{target.name}" for target, _ in checks])
-    for (target, result), name in zip(checks, names, strict=True):
+    lines = [_header(function, precision)]
+    names = _unique_identifiers([f"sweeplab_{moving.name}_against_{case.target.name}" for case in cases])
+    for case, name in zip(cases, names, strict=True):
         lines += ["#[test]", f"fn {name}() {{",
-                  f"    let moving = {_rust_shape(moving)};",
-                  f"    let target = {_rust_shape(target)};",
-                  f"    let direction = {_rust_vector(scene.direction)};",
+                  *_comments(case),
+                  f"    let moving = {_rust_shape(moving, case.moving_fields, precision)};",
+                  f"    let target = {_rust_shape(case.target, case.target_fields, precision)};",
+                  f"    let direction = {_rust_vector(case.direction, precision)};",
                   f"    let answer = {function}(&moving, &target, direction);",
-                  f"    assert_eq!(answer.hit, {'true' if result.hit else 'false'});"]
-        lines += [f"    assert!((answer.{field} - {_rust_number(value)}).abs() <= {bound!r});"
-                  for field, value, bound in _expectations(result)]
+                  f"    assert_eq!(answer.hit, {'true' if case.result.hit else 'false'});"]
+        lines += [f"    assert!((answer.{field} - {_rust_number(value, precision)}).abs() <= "
+                  f"{_rust_bound(bound, precision)});"
+                  for field, value, bound in _expectations(case, precision)]
         lines += ["}", ""]
     return "\n".join(lines)

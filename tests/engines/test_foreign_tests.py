@@ -1,13 +1,19 @@
-"""Copy as C++ / Rust test (#22): the generated tests compile and pass against an
+"""Copy as C++ / Rust test (#22, #34): the generated tests compile and pass against an
 implementation of the sweep in that language (two spheres: the quadratic), every
-float exact."""
+float exact; in float32 (#34) the inputs are the nearest float32s, and a float32
+implementation passes the float32 tests and fails the float64 ones."""
 
+import math
+import re
 import shutil
+import struct
 import subprocess
 
+import numpy as np
 import pytest
 
-from sweeplab.scene.foreign_tests import cpp_source, rust_source
+from sweeplab.scene.fixture import DEFAULT_TOLERANCES, FixtureError
+from sweeplab.scene.foreign_tests import FLOAT32_LENGTH_RTOL, FLOAT32_NORMAL_ATOL, cpp_source, rust_source
 from sweeplab.scene.model import Scene, SceneObject
 
 SCENE = Scene([SceneObject("ball", "sphere", {"center": [0.1, -0.0, 5.000000000000001], "radius": 1.0}),
@@ -15,93 +21,253 @@ SCENE = Scene([SceneObject("ball", "sphere", {"center": [0.1, -0.0, 5.0000000000
                SceneObject("far", "sphere", {"center": [9.0, 0.0, 0.0], "radius": 1.0}),
                SceneObject("wall", "plane", {"normal": [0.0, 0.0, 1.0], "offset": -5.0})],
               "ball", [0.0, 0.0, -10.0])
+PRECISION_SCENE = Scene([SceneObject("ball", "sphere", {"center": [1000.1, 1000.2, 5.000000000000001], "radius": 1.0}),
+                         SceneObject("rock", "sphere", {"center": [1000.0, 1000.0, 0.0], "radius": 0.7}),
+                         SceneObject("far", "sphere", {"center": [1009.0, 1000.0, 0.0], "radius": 1.0}),
+                         SceneObject("inside", "sphere", {"center": [1000.3, 1000.1, 4.6], "radius": 0.5})],
+                        "ball", [0.3, -0.1, -10.0])
+"""A hit with no zero coordinate (rock: the issue's 8 checks), a miss and an overlap at
+t = 0, 1000 units from the origin (a float32 ulp there is 6.1e-5)."""
 
-CPP_HARNESS = r"""
+CPP_PRELUDE = r"""
 #include <cmath>
 #include <cstdio>
-#include <vector>
-#include <array>
-static int failures = 0, checks = 0;
 #define CHECK(condition) \
     do { ++checks; if (!(condition)) { ++failures; std::printf("FAILED %s\n", #condition); } } while (0)
 #define JOIN2(a, b) a##b
 #define JOIN(a, b) JOIN2(a, b)
 #define TEST_CASE(name) static void JOIN(test_, __LINE__)(); \
     static const int JOIN(run_, __LINE__) = (JOIN(test_, __LINE__)(), 0); static void JOIN(test_, __LINE__)()
-struct Vec3 { double x, y, z; };
-struct Sphere { Vec3 center; double radius; };
-struct Plane { Vec3 normal; double offset; };
-struct Answer { bool hit; double t; Vec3 point, normal; };
-static Answer sweep_spheres(const Sphere& m, const Sphere& s, const Vec3& d) {
-    Vec3 o{m.center.x - s.center.x, m.center.y - s.center.y, m.center.z - s.center.z};
-    double r = m.radius + s.radius, a = d.x*d.x + d.y*d.y + d.z*d.z, b = o.x*d.x + o.y*d.y + o.z*d.z;
-    double c = o.x*o.x + o.y*o.y + o.z*o.z - r*r, disc = b*b - a*c;
-    if (disc < 0 || b >= 0) return {false, 0, {}, {}};
-    double t = c / (-b + std::sqrt(disc));
-    if (t > 1) return {false, 0, {}, {}};
-    Vec3 at{o.x + t*d.x, o.y + t*d.y, o.z + t*d.z}; double len = std::sqrt(at.x*at.x + at.y*at.y + at.z*at.z);
-    Vec3 n{at.x/len, at.y/len, at.z/len};
-    return {true, t, {s.center.x + n.x*s.radius, s.center.y + n.y*s.radius, s.center.z + n.z*s.radius}, n};
-}
-static Answer my_sweep(const Sphere& m, const Sphere& s, const Vec3& d) { return sweep_spheres(m, s, d); }
 """
-CPP_MAIN = r"""
-int main() { std::printf("%d checks, %d failed\n", checks, failures); return failures != 0; }
+CPP_HARNESS = r"""
+static int failures = 0, checks = 0;
+struct Vec3 { Real x, y, z; };
+struct Sphere { Vec3 center; Real radius; };
+struct Answer { bool hit; Real t; Vec3 point, normal; Real depth; };
+// Two spheres in the arithmetic E (double or float), on the fields as given:
+// |o + t d| = r with o = m - s, r = m.radius + s.radius: a t^2 + 2 b t + c = 0,
+// t = c / (-b + sqrt(b^2 - a c)); c <= 0 is an overlap at t = 0, depth r - |o|.
+static Answer my_sweep(const Sphere& m, const Sphere& s, const Vec3& d) {
+    using E = Arithmetic;
+    const E ox = E(m.center.x) - E(s.center.x), oy = E(m.center.y) - E(s.center.y), oz = E(m.center.z) - E(s.center.z);
+    const E dx = E(d.x), dy = E(d.y), dz = E(d.z), r = E(m.radius) + E(s.radius);
+    const E a = dx*dx + dy*dy + dz*dz, b = ox*dx + oy*dy + oz*dz, c = ox*ox + oy*oy + oz*oz - r*r;
+    const E disc = b*b - a*c;
+    E t = 0, depth = 0;
+    if (c <= 0) {
+        depth = r - std::sqrt(ox*ox + oy*oy + oz*oz);
+    } else {
+        if (disc < 0 || b >= 0) return {false, 0, {}, {}, 0};
+        t = c / (-b + std::sqrt(disc));
+        if (t > 1) return {false, 0, {}, {}, 0};
+    }
+    const E x = ox + t*dx, y = oy + t*dy, z = oz + t*dz, length = std::sqrt(x*x + y*y + z*z);
+    const E nx = x/length, ny = y/length, nz = z/length, sr = E(s.radius);
+    return {true, Real(t), {Real(E(s.center.x) + nx*sr), Real(E(s.center.y) + ny*sr), Real(E(s.center.z) + nz*sr)},
+            {Real(nx), Real(ny), Real(nz)}, Real(depth)};
+}
 """
 
 RUST_HARNESS = r"""
-#[derive(Clone, Copy)] struct Vec3 { x: f64, y: f64, z: f64 }
-struct Sphere { center: Vec3, radius: f64 }
-struct Answer { hit: bool, t: f64, point: Vec3, normal: Vec3 }
-fn my_sweep(m: &Sphere, s: &Sphere, d: Vec3) -> Answer {
-    let o = Vec3 { x: m.center.x - s.center.x, y: m.center.y - s.center.y, z: m.center.z - s.center.z };
-    let r = m.radius + s.radius;
-    let a = d.x*d.x + d.y*d.y + d.z*d.z; let b = o.x*d.x + o.y*d.y + o.z*d.z;
-    let c = o.x*o.x + o.y*o.y + o.z*o.z - r*r; let disc = b*b - a*c;
+#[derive(Clone, Copy)] pub struct Vec3 { pub x: Real, pub y: Real, pub z: Real }
+pub struct Sphere { pub center: Vec3, pub radius: Real }
+#[allow(dead_code)]  // depth: read by the tests of an overlap only
+pub struct Answer { pub hit: bool, pub t: Real, pub point: Vec3, pub normal: Vec3, pub depth: Real }
+// Two spheres in the arithmetic E (f64 or f32), as the C++ harness's my_sweep.
+pub fn my_sweep(m: &Sphere, s: &Sphere, d: Vec3) -> Answer {
+    type E = Arithmetic;
+    let (ox, oy, oz) = (m.center.x as E - s.center.x as E, m.center.y as E - s.center.y as E,
+                        m.center.z as E - s.center.z as E);
+    let (dx, dy, dz, r) = (d.x as E, d.y as E, d.z as E, m.radius as E + s.radius as E);
+    let (a, b, c) = (dx*dx + dy*dy + dz*dz, ox*dx + oy*dy + oz*dz, ox*ox + oy*oy + oz*oz - r*r);
+    let disc = b*b - a*c;
     let zero = Vec3 { x: 0.0, y: 0.0, z: 0.0 };
-    if disc < 0.0 || b >= 0.0 { return Answer { hit: false, t: 0.0, point: zero, normal: zero }; }
-    let t = c / (-b + disc.sqrt());
-    if t > 1.0 { return Answer { hit: false, t: 0.0, point: zero, normal: zero }; }
-    let at = Vec3 { x: o.x + t*d.x, y: o.y + t*d.y, z: o.z + t*d.z };
-    let len = (at.x*at.x + at.y*at.y + at.z*at.z).sqrt();
-    let n = Vec3 { x: at.x/len, y: at.y/len, z: at.z/len };
-    Answer { hit: true, t, point: Vec3 { x: s.center.x + n.x*s.radius, y: s.center.y + n.y*s.radius,
-                                         z: s.center.z + n.z*s.radius }, normal: n }
+    let miss = Answer { hit: false, t: 0.0, point: zero, normal: zero, depth: 0.0 };
+    let (mut t, mut depth): (E, E) = (0.0, 0.0);
+    if c <= 0.0 {
+        depth = r - (ox*ox + oy*oy + oz*oz).sqrt();
+    } else {
+        if disc < 0.0 || b >= 0.0 { return miss; }
+        t = c / (-b + disc.sqrt());
+        if t > 1.0 { return miss; }
+    }
+    let (x, y, z) = (ox + t*dx, oy + t*dy, oz + t*dz);
+    let length = (x*x + y*y + z*z).sqrt();
+    let (nx, ny, nz, sr) = (x/length, y/length, z/length, s.radius as E);
+    Answer { hit: true, t: t as Real,
+             point: Vec3 { x: (s.center.x as E + nx*sr) as Real, y: (s.center.y as E + ny*sr) as Real,
+                           z: (s.center.z as E + nz*sr) as Real },
+             normal: Vec3 { x: nx as Real, y: ny as Real, z: nz as Real }, depth: depth as Real }
 }
 """
 
-
-def test_the_cpp_test_compiles_and_passes(tmp_path):
-    compiler = shutil.which("g++")
-    if compiler is None:
-        pytest.skip("g++ is not installed")
-    source = cpp_source(Scene(SCENE.objects[:3], "ball", SCENE.direction), "my_sweep")
-    assert "0x1.4000000000001p+2" in source  # 5.000000000000001, exactly
-    assert source.count("TEST_CASE(") == 2
-    (tmp_path / "test.cpp").write_text(CPP_HARNESS + source + CPP_MAIN)
-    subprocess.run([compiler, "-std=c++17", "-o", str(tmp_path / "test"), str(tmp_path / "test.cpp")], check=True,
-                   capture_output=True, text=True)
-    ran = subprocess.run([str(tmp_path / "test")], capture_output=True, text=True)
-    assert ran.returncode == 0 and "failed" in ran.stdout and " 0 failed" in ran.stdout, ran.stdout
+SUITES = {  # (the tests' precision, the implementation's arithmetic)
+    "double_engine": ("float64", "double"),
+    "float_engine_float64_tests": ("float64", "float"),
+    "float_engine": ("float32", "float"),
+    "double_engine_float32_tests": ("float32", "double"),
+}
+RUST_TYPES = {"double": "f64", "float": "f32", "float64": "f64", "float32": "f32"}
 
 
-def test_the_rust_test_compiles_and_passes(tmp_path):
-    compiler = shutil.which("rustc")
-    if compiler is None:
-        pytest.skip("rustc is not installed")
-    source = rust_source(Scene(SCENE.objects[:3], "ball", SCENE.direction), "my_sweep")
-    assert "f64::from_bits(0x4014000000000001)" in source  # 5.000000000000001, exactly
-    (tmp_path / "lib.rs").write_text(RUST_HARNESS + source)
-    built = subprocess.run([compiler, "--edition", "2021", "--test", "-o", str(tmp_path / "tests"),
-                            str(tmp_path / "lib.rs")], capture_output=True, text=True)
-    assert built.returncode == 0, built.stderr[-2000:]
-    ran = subprocess.run([str(tmp_path / "tests")], capture_output=True, text=True)
-    assert ran.returncode == 0 and "2 passed" in ran.stdout, ran.stdout + ran.stderr
+def compiler(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        pytest.skip(f"{name} is not installed")
+    return found
+
+
+def cpp_program(sources: dict[str, str], arithmetic: dict[str, str], precision: dict[str, str]) -> str:
+    """One translation unit: a namespace per suite with its own counters, structs of
+    its tests' precision and a sphere sweep in its arithmetic; main prints each."""
+    parts = [CPP_PRELUDE]
+    for name, source in sources.items():
+        real = "double" if precision[name] == "float64" else "float"
+        parts += [f"namespace {name} {{ using Real = {real}; using Arithmetic = {arithmetic[name]};",
+                  CPP_HARNESS, source, "}"]
+    parts.append("int main() {\n    int failed = 0;")
+    parts += [f'    std::printf("{name}: %d checks, %d failed\\n", {name}::checks, {name}::failures); '
+              f"failed += {name}::failures;" for name in sources]
+    parts.append("    return failed != 0;\n}\n")
+    return "\n".join(parts)
+
+
+def run_cpp(tmp_path, program: str) -> str:
+    (tmp_path / "test.cpp").write_text(program)
+    built = subprocess.run([compiler("g++"), "-std=c++17", "-Wall", "-Wextra", "-Werror", "-o",
+                            str(tmp_path / "test"), str(tmp_path / "test.cpp")], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-3000:]
+    return subprocess.run([str(tmp_path / "test")], capture_output=True, text=True).stdout
+
+
+def rust_program(sources: dict[str, str], arithmetic: dict[str, str], precision: dict[str, str]) -> str:
+    parts = []
+    for name, source in sources.items():
+        parts += [f"mod {name} {{ type Real = {RUST_TYPES[precision[name]]}; "
+                  f"type Arithmetic = {RUST_TYPES[arithmetic[name]]};", RUST_HARNESS, source, "}"]
+    return "\n".join(parts)
+
+
+def run_rust(tmp_path, program: str) -> str:
+    (tmp_path / "lib.rs").write_text(program)
+    built = subprocess.run([compiler("rustc"), "--edition", "2021", "--test", "-D", "warnings", "-o",
+                            str(tmp_path / "tests"), str(tmp_path / "lib.rs")], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-3000:]
+    ran = subprocess.run([str(tmp_path / "tests"), "--test-threads", "1"], capture_output=True, text=True)
+    return ran.stdout
+
+
+def suites(write, scene: Scene) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    sources = {name: write(scene, "my_sweep", precision) for name, (precision, _) in SUITES.items()}
+    return (sources, {name: arithmetic for name, (_, arithmetic) in SUITES.items()},
+            {name: precision for name, (precision, _) in SUITES.items()})
+
+
+def test_the_cpp_tests_in_both_precisions_against_double_and_float_implementations(tmp_path):
+    """#34: compiled against a float32 implementation, the float64 tests fail (rock: 6
+    of its 8 checks, all but `hit` and normal.z = 0.988, which moves at second order);
+    the float32 tests pass against it, and against a float64 implementation given the
+    same float32 inputs.  The overlap checks t = 0 and the depth."""
+    output = run_cpp(tmp_path, cpp_program(*suites(cpp_source, PRECISION_SCENE)))
+    lines = dict(line.split(": ", 1) for line in output.splitlines() if ": " in line and " checks" in line)
+    assert lines == {"double_engine": "18 checks, 0 failed", "float_engine_float64_tests": "18 checks, 13 failed",
+                     "float_engine": "18 checks, 0 failed",
+                     "double_engine_float32_tests": "18 checks, 0 failed"}, output
+    failed = [re.search(r"answer\.([\w.]+) ", line).group(1) for line in output.splitlines()
+              if line.startswith("FAILED")]
+    rock = ["t", "point.x", "point.y", "point.z", "normal.x", "normal.y"]
+    inside = ["point.x", "point.y", "point.z", "normal.x", "normal.y", "normal.z", "depth"]  # t = 0 exactly
+    assert failed == rock + inside, output
+
+
+def test_the_rust_tests_in_both_precisions_against_f64_and_f32_implementations(tmp_path):
+    output = run_rust(tmp_path, rust_program(*suites(rust_source, PRECISION_SCENE)))
+    results = dict(re.findall(r"^test (\w+::\w+) \.\.\. (\w+)$", output, flags=re.MULTILINE))
+    assert len(results) == 12, output
+    failed = sorted(name for name, result in results.items() if result == "FAILED")
+    assert failed == ["float_engine_float64_tests::sweeplab_ball_against_inside",
+                      "float_engine_float64_tests::sweeplab_ball_against_rock"], output
+
+
+def test_float32_literals_are_exact_and_inputs_rounded_to_nearest():
+    """0.1 is no float32: written as its nearest, 0x1.99999ap-4f (13421773 / 2^27), and
+    the comment says so; every literal reads back as a float32 exactly."""
+    cpp, rust = cpp_source(SCENE, "f", "float32"), rust_source(SCENE, "f", "float32")
+    assert "Sphere{{0x1.99999ap-4f, -0x0p+0f, 0x1.4p+2f}, 0x1p+0f}" in cpp
+    assert "moving.center.x 0.1 -> 0.10000000149011612" in cpp
+    assert "moving.center.z 5.000000000000001 -> 5.0" in cpp and "target.radius 0.7 -> 0.699999988079071" in cpp
+    assert "x: f32::from_bits(0x3dcccccd)" in rust and "moving.center.x 0.1 -> 0.10000000149011612" in rust
+    for literal in re.findall(r"-?0x[0-9a-f.]+p[-+]\d+f", cpp):
+        value = float.fromhex(literal[:-1])
+        assert float(np.float32(value)) == value, literal
+    cpp_values = [float.fromhex(literal[:-1]) for literal in re.findall(r"-?0x[0-9a-f.]+p[-+]\d+f", cpp)]
+    rust_values = [struct.unpack("<f", struct.pack("<I", int(bits, 16)))[0]
+                   for bits in re.findall(r"f32::from_bits\(0x([0-9a-f]{8})\)", rust)]
+    assert cpp_values == rust_values and len(cpp_values) > 20  # the same numbers in both languages
+    assert float(np.float32(0.1)) == 13421773 / 2**27 == float.fromhex("0x1.99999ap-4")
+
+
+def test_float32_expected_values_are_the_float64_answer_to_the_rounded_inputs():
+    """Expected t of rock: the quadratic in float64 on the float32 inputs, then rounded."""
+    ball, rock = np.float32([1000.1, 1000.2, 5.000000000000001]), np.float32([1000.0, 1000.0, 0.0])
+    o, d, r = ball.astype(float) - rock, np.float32([0.3, -0.1, -10]).astype(float), 1.0 + float(np.float32(0.7))
+    a, b, c = d @ d, o @ d, o @ o - r * r
+    t = c / (-b + math.sqrt(b * b - a * c))
+    written = re.search(r"answer\.t - (\S+)f\)", cpp_source(PRECISION_SCENE, "f", "float32")).group(1)
+    assert float.fromhex(written) == float(np.float32(t))
+
+
+def test_float32_tolerances_scale_with_the_scene_and_the_motion():
+    """t: 128 float32 ulps of the scale (rock's test: ball.center.y, 1000.2) over
+    |direction|; point and depth: of the scale; normal: 1e-3; at most 1 for t; float64
+    keeps the fixture's."""
+    cpp = cpp_source(PRECISION_SCENE, "f", "float32")
+    rock = cpp[cpp.index("against rock"):cpp.index("against far")]
+    bounds = dict(re.findall(r"answer\.(\w+)(?:\.x)? - \S+\) <= (\S+)f\)", rock))
+    scale, motion = float(np.float32(1000.2)), math.hypot(*np.float32([0.3, -0.1, -10.0]).astype(float))
+    assert np.float32(bounds["t"]) == np.float32(FLOAT32_LENGTH_RTOL * scale / motion)  # 1.5e-3
+    assert np.float32(bounds["point"]) == np.float32(FLOAT32_LENGTH_RTOL * scale)  # 1.5e-2
+    assert np.float32(bounds["normal"]) == np.float32(FLOAT32_NORMAL_ATOL) and FLOAT32_LENGTH_RTOL == 2.0**-16
+    inside = cpp[cpp.index("against inside"):]  # its scale: inside.center.x, 1000.3
+    depth = re.search(r"answer\.depth - \S+\) <= (\S+)f\)", inside).group(1)
+    assert np.float32(depth) == np.float32(FLOAT32_LENGTH_RTOL * float(np.float32(1000.3)))
+
+    def t_bound(z: float, direction: list[float]) -> str:  # ball z above a 0.7 rock at the origin
+        scene = Scene([SceneObject("ball", "sphere", {"center": [0.0, 0.0, z], "radius": 1.0}),
+                       SceneObject("rock", "sphere", {"center": [0.0, 0.0, 0.0], "radius": 0.7})], "ball", direction)
+        return re.search(r"answer\.t - \S+\) <= (\S+)f\)", cpp_source(scene, "f", "float32")).group(1)
+
+    assert np.float32(t_bound(1.7001, [0.0, 0.0, -2e-4])) == np.float32(FLOAT32_LENGTH_RTOL * np.float32(1.7001) / 2e-4)
+    assert t_bound(1.7000001, [0.0, 0.0, -2e-7]) == "1.0"  # 130: a motion of a few ulps fixes no t
+    for ratio in (0.99, 1.01):  # the bound just inside and just beyond 1 (t at 0.5)
+        motion = FLOAT32_LENGTH_RTOL * 1.7 / ratio
+        z = float(np.float32(1.7 + 0.5 * motion))
+        written = np.float32(t_bound(z, [0.0, 0.0, -motion]))
+        assert written == (np.float32(FLOAT32_LENGTH_RTOL * z / float(np.float32(motion))) if ratio < 1 else 1.0)
+        assert (written < 1.0) == (ratio < 1)
+    assert t_bound(1.5, [0.0, 0.0, 0.0]) == "1.0"  # no motion: an overlap at t = 0, t unchecked
+    float64 = dict(re.findall(r"answer\.(\w+)(?:\.x)? - \S+\) <= (\S+)\)", cpp_source(PRECISION_SCENE, "f")))
+    assert {name: float(value) for name, value in float64.items()} == {
+        "t": DEFAULT_TOLERANCES["t"], "point": DEFAULT_TOLERANCES["point"], "normal": DEFAULT_TOLERANCES["normal"],
+        "depth": DEFAULT_TOLERANCES["penetration_depth"]}
+
+
+def test_bad_precision_and_beyond_float32_are_refused_by_name():
+    with pytest.raises(ValueError, match="precision must be one of .*'float16'"):
+        cpp_source(SCENE, "f", "float16")
+    with pytest.raises(ValueError, match="precision"):
+        rust_source(SCENE, "f", "double")
+    huge = Scene([SCENE.objects[0], SceneObject("sun", "sphere", {"center": [0.0, 0.0, 0.0], "radius": 1e39})],
+                 "ball", SCENE.direction)
+    with pytest.raises(FixtureError, match="object 'sun': target.radius = 1e\\+39 is beyond float32's range"):
+        cpp_source(huge, "f", "float32")
+    assert "TEST_CASE" in cpp_source(huge, "f")
 
 
 def test_every_kind_is_written_and_unsupported_pairs_are_left_out():
     source = cpp_source(SCENE, "my_sweep")
     assert "Plane{{0x0.0p+0, 0x0.0p+0, 0x1.0000000000000p+0}, -0x1.4000000000000p+2}" in source
+    assert "Plane{{0x0p+0f, 0x0p+0f, 0x1p+0f}, -0x1.4p+2f}" in cpp_source(SCENE, "my_sweep", "float32")
     rust = rust_source(SCENE, "my_sweep")
     assert "fn sweeplab_ball_against_wall()" in rust and rust.count("#[test]") == 3
 
@@ -123,15 +289,8 @@ def test_regression_rust_compiles_whatever_the_names(tmp_path):
     """Review finds: "floor m²" gave `fn sweeplab_ball_against_floor_m²()` (Python's \\W keeps
     ², which Rust refuses), and a function named `f` was hidden by the `let f =
     f64::from_bits` alias."""
-    compiler = shutil.which("rustc")
-    if compiler is None:
-        pytest.skip("rustc is not installed")
     ball, target = SCENE.objects[:2]
     scene = Scene([ball, SceneObject("floor m²", target.kind, target.params)], "ball", SCENE.direction)
-    source = rust_source(scene, "f")
-    (tmp_path / "lib.rs").write_text(RUST_HARNESS.replace("fn my_sweep(", "fn f(") + source)
-    built = subprocess.run([compiler, "--edition", "2021", "--test", "-o", str(tmp_path / "tests"),
-                            str(tmp_path / "lib.rs")], capture_output=True, text=True)
-    assert built.returncode == 0, built.stderr[-2000:]
-    ran = subprocess.run([str(tmp_path / "tests")], capture_output=True, text=True)
-    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+    program = rust_program({"f": rust_source(scene, "f")}, {"f": "double"}, {"f": "float64"})
+    output = run_rust(tmp_path, program.replace("pub fn my_sweep(", "pub fn f("))
+    assert "test f::sweeplab_ball_against_floor_m ... ok" in output and "1 passed" in output, output
