@@ -118,16 +118,17 @@ class Files(EditorParts):
         self.say(f"saved fixture {path}")
         return path
 
-    def copy_as_test(self, language: str, function: str) -> str | None:
+    def copy_as_test(self, language: str, function: str, precision: str = "float64") -> str | None:
         """The scene as tests in ``language`` ("C++" or "Rust", ``scene.foreign_tests``)
-        calling ``function``; None, and a message, when it cannot be."""
+        calling ``function``, in ``precision`` ("float64" or "float32"); None, and a
+        message, when it cannot be."""
         from sweeplab.scene.foreign_tests import cpp_source, rust_source
 
         if not function.isidentifier():
             self.say(f"the function name must be an identifier, got {function!r}")
             return None
         try:
-            return (cpp_source if language == "C++" else rust_source)(self.scene, function)
+            return (cpp_source if language == "C++" else rust_source)(self.scene, function, precision)
         except FixtureError as error:
             self.say(f"cannot copy as a {language} test: {error}")
             return None

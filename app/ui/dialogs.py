@@ -5,7 +5,9 @@ from __future__ import annotations
 from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
+from sweeplab.scene.foreign_tests import PRECISIONS
 from sweeplab.ui.commands import run_pending
+from sweeplab.ui.drawn import remember
 from sweeplab.ui.state import PanelState
 from sweeplab.ui.tools import cancel_and_message
 
@@ -46,14 +48,25 @@ def copy_test_dialog(editor: Editor, state: PanelState) -> None:
     imgui.open_popup(title)
     if not imgui.begin_popup_modal(title, None, imgui.WindowFlags_.always_auto_resize)[0]:
         return
-    imgui.text("Every float exact; sweeplab's answers as the expected values, within the fixture tolerances.")
+    imgui.text("Every float exact; sweeplab's answers as the expected values, within the precision's tolerances.")
     imgui.set_next_item_width(300)
     state.test_function = imgui.input_text("function the tests call", state.test_function)[1]
-    if imgui.button("Copy"):
-        source = editor.copy_as_test(state.copy_language, state.test_function)
+    imgui.text("precision:")
+    for precision in PRECISIONS:
+        imgui.same_line()
+        if imgui.radio_button(precision, state.test_precision == precision):
+            state.test_precision = precision
+        remember(f"copy test {precision}")
+    note = "float32 (Jolt, PhysX, Box3D, rapier): inputs rounded to float32, answers to them, float32 tolerances"
+    imgui.text_disabled(note)
+    remember("copy test note", note)
+    copy = imgui.button("Copy")
+    remember("copy test button")
+    if copy:
+        source = editor.copy_as_test(state.copy_language, state.test_function, state.test_precision)
         if source is not None:
             imgui.set_clipboard_text(source)
-            editor.say(f"copied {source.count(chr(10))} lines of {state.copy_language} tests")
+            editor.say(f"copied {source.count(chr(10))} lines of {state.copy_language} tests ({state.test_precision})")
             state.copy_language = None
             imgui.close_current_popup()
     if cancel_and_message(editor):

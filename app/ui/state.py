@@ -33,6 +33,8 @@ class PanelState:
         self.copy_language: str | None = None
         """"C++" or "Rust" while the Copy as test dialog is open."""
         self.test_function = "sweep_test"
+        self.test_precision = "float64"
+        """The copied tests' precision: "float64", or "float32" for a float32 engine."""
         self.playground = PlaygroundState()
         self.focus: str | None = None
         """A panel to bring forward this frame (View > Show)."""

@@ -211,8 +211,21 @@ def labels(driver: Driver) -> dict:
     return at_sizes(driver, "labels", lambda: {**items("inspector "), **items("shortcut "), **items("playground ")})
 
 
+def copy_test_dialog(driver: Driver) -> dict:
+    """#34 part 3: File > Copy as C++ test's precision choice on screen at both sizes,
+    then float32 clicked and Copy clicked: what the editor said."""
+    panels = driver.window.panels
+    panels.copy_language = "C++"  # as File > Copy as C++ test... sets it
+    seen = at_sizes(driver, "copy-test", lambda: items("copy test "))
+    driver.click(*driver.field_centre("copy test float32"))
+    chosen = panels.test_precision
+    driver.click(*driver.field_centre("copy test button"))
+    return {"sizes": seen, "chosen": chosen, "message": driver.editor.message, "open": panels.copy_language,
+            "clipboard": imgui.get_clipboard_text() or ""}
+
+
 SCENARIOS = {function.__name__: function for function in (scan_panel, results_columns, legend, lesson_five,
-                                                          lesson_steps, labels)}
+                                                          lesson_steps, labels, copy_test_dialog)}
 
 FIRST_SCENES = {"results_columns": example_scenes()["graze"]}
 """The scene a scenario's window opens with (else the demo)."""

@@ -111,3 +111,15 @@ def test_labels_are_not_cut(tmp_path, gl_context, xvfb):  # noqa: F811
         assert sum(name.startswith("shortcut ") for name in items) > 20, size
         cut = {name: item for name, item in items.items() if not seen(item)}
         assert not cut, (size, cut)
+
+
+def test_the_copy_test_dialog_offers_float32_on_screen(tmp_path, gl_context, xvfb):  # noqa: F811
+    """#34 part 3: the precision choice of Copy as C++ / Rust test, seen whole at both
+    sizes; float32 clicked, then Copy, copies float32 tests."""
+    observed = layout("copy_test_dialog", tmp_path, xvfb)
+    for size, items in observed["sizes"].items():
+        assert set(items) == {"copy test float64", "copy test float32", "copy test note", "copy test button"}, size
+        assert all(seen(item) and fits(item) for item in items.values()), (size, items)
+    assert observed["chosen"] == "float32" and observed["open"] is None
+    assert observed["message"].startswith("copied ") and observed["message"].endswith("lines of C++ tests (float32)")
+    assert "0x" in observed["clipboard"] and "f};" in observed["clipboard"], observed["clipboard"][:300]

@@ -262,6 +262,13 @@ def test_bad_precision_and_beyond_float32_are_refused_by_name():
     with pytest.raises(FixtureError, match="object 'sun': target.radius = 1e\\+39 is beyond float32's range"):
         cpp_source(huge, "f", "float32")
     assert "TEST_CASE" in cpp_source(huge, "f")
+    corner, u, w = np.full(3, 1e7), np.array([0.6, 0.8, 0.0]) * 3.3, np.array([0.48, -0.36, 0.8]) * 3.3
+    tilted = {"vertices": [corner.tolist(), (corner + u).tolist(), (corner + u + w).tolist(), (corner + w).tolist()]}
+    warped = Scene([SceneObject("ball", "sphere", {"center": (corner + [1.0, 0.5, 4.0]).tolist(), "radius": 0.5}),
+                    SceneObject("tilted", "polygon", tilted)], "ball", [0.0, 0.0, -6.0])
+    assert "TEST_CASE" in cpp_source(warped, "f")  # planar in float64; float32's ulp there is 1
+    with pytest.raises(FixtureError, match="object 'tilted' in float32: vertices must be planar"):
+        cpp_source(warped, "f", "float32")
 
 
 def test_every_kind_is_written_and_unsupported_pairs_are_left_out():
