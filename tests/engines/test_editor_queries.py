@@ -40,4 +40,6 @@ def test_copy_as_cpp_and_rust_from_the_editor():
     cpp = editor.copy_as_test("C++", "my_engine_sweep")
     assert cpp.count("TEST_CASE(") == 6 and "my_engine_sweep(moving, target, direction)" in cpp
     assert editor.copy_as_test("Rust", "my_engine_sweep").count("#[test]") == 6
+    single = editor.copy_as_test("Rust", "my_engine_sweep", "float32")
+    assert single.count("#[test]") == 6 and "f32::from_bits(" in single and "f64::" not in single
     assert editor.copy_as_test("Rust", "not a name") is None and "identifier" in editor.message

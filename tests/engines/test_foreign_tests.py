@@ -3,6 +3,7 @@ implementation of the sweep in that language (two spheres: the quadratic), every
 float exact; in float32 (#34) the inputs are the nearest float32s, and a float32
 implementation passes the float32 tests and fails the float64 ones."""
 
+import copy
 import math
 import re
 import shutil
@@ -15,6 +16,8 @@ import pytest
 from sweeplab.scene.fixture import DEFAULT_TOLERANCES, FixtureError
 from sweeplab.scene.foreign_tests import FLOAT32_LENGTH_RTOL, FLOAT32_NORMAL_ATOL, cpp_source, rust_source
 from sweeplab.scene.model import Scene, SceneObject
+from sweeplab.scene.mesh_sources import default_source
+from sweeplab.scene.shape_kinds import KINDS
 
 SCENE = Scene([SceneObject("ball", "sphere", {"center": [0.1, -0.0, 5.000000000000001], "radius": 1.0}),
                SceneObject("rock", "sphere", {"center": [0.0, 0.0, 0.0], "radius": 0.7}),
@@ -269,6 +272,61 @@ def test_bad_precision_and_beyond_float32_are_refused_by_name():
     assert "TEST_CASE" in cpp_source(warped, "f")  # planar in float64; float32's ulp there is 1
     with pytest.raises(FixtureError, match="object 'tilted' in float32: vertices must be planar"):
         cpp_source(warped, "f", "float32")
+
+
+ALL_KINDS_CPP = r"""
+#define CHECK(condition) static_cast<void>(condition)
+#define TEST_CASE(name) [[maybe_unused]] static void JOIN(test_, __LINE__)()
+#define JOIN2(a, b) a##b
+#define JOIN(a, b) JOIN2(a, b)
+struct Vec3 { Real x, y, z; };
+struct Sphere { Vec3 center; Real radius; };  struct Capsule { Vec3 a, b; Real radius; };
+struct Point { Vec3 p; };  struct Segment { Vec3 a, b; };  struct Plane { Vec3 normal; Real offset; };
+struct Triangle { Vec3 a, b, c; };  struct Polygon { std::vector<Vec3> vertices; };
+struct ConvexHull { std::vector<Vec3> vertices; };
+struct TriangleMesh { std::vector<Vec3> vertices; std::vector<std::vector<int>> triangles; };
+struct Answer { bool hit; Real t; Vec3 point, normal; Real depth; };
+template <class Moving, class Target> Answer sweep_test(const Moving&, const Target&, const Vec3&);
+"""
+ALL_KINDS_RUST = r"""
+#[derive(Clone, Copy)] struct Vec3 { x: Real, y: Real, z: Real }
+struct Sphere { center: Vec3, radius: Real }  struct Capsule { a: Vec3, b: Vec3, radius: Real }
+struct Point { p: Vec3 }  struct Segment { a: Vec3, b: Vec3 }  struct Plane { normal: Vec3, offset: Real }
+struct Triangle { a: Vec3, b: Vec3, c: Vec3 }  struct Polygon { vertices: Vec<Vec3> }
+struct ConvexHull { vertices: Vec<Vec3> }  struct TriangleMesh { vertices: Vec<Vec3>, triangles: Vec<[u32; 3]> }
+struct Answer { hit: bool, t: Real, point: Vec3, normal: Vec3, depth: Real }
+// Type-checked only (--emit=metadata), never run: any moving shape against any target.
+fn sweep_test<M, T>(moving: &M, target: &T, direction: Vec3) -> Answer {
+    Answer { hit: false, t: 0.0, point: direction, normal: direction, depth: 0.0 }
+}
+"""
+
+
+def test_every_kind_type_checks_in_both_precisions(tmp_path):
+    """Each kind as a target of a moving sphere, float64 fields as double / f64 and
+    float32 as float / f32 (a namespace / module each): g++
+    -fsyntax-only -Wall -Wextra -Werror and rustc --emit=metadata -D warnings accept
+    every test."""
+    objects = [SceneObject(f"t_{kind}", kind, copy.deepcopy(shape_kind.defaults)) for kind, shape_kind in KINDS.items()]
+    mesh = next(scene_object for scene_object in objects if scene_object.kind == "mesh")
+    mesh.params["source"] = default_source("box")  # the default icosphere imports trimesh: 5 s on a loaded CI
+    cpp_parts, rust_parts = ["#include <cmath>\n#include <vector>"], ["#![allow(dead_code, unused_variables)]"]
+    ball = SceneObject("ball", "sphere", {"center": [0.1, 0.2, 3.3], "radius": 0.45})
+    scene = Scene([ball, *objects], "ball", [0.01, -0.03, -6.0])
+    for precision, (cpp_real, rust_real) in (("float64", ("double", "f64")), ("float32", ("float", "f32"))):
+        cpp_test, rust_test = cpp_source(scene, "sweep_test", precision), rust_source(scene, "sweep_test", precision)
+        assert cpp_test.count("TEST_CASE(") == len(KINDS) == rust_test.count("#[test]"), precision
+        cpp_parts += [f"namespace {precision} {{ using Real = {cpp_real};", ALL_KINDS_CPP, cpp_test, "}"]
+        rust_parts += [f"mod {precision} {{ type Real = {rust_real};", ALL_KINDS_RUST, rust_test, "}"]
+    (tmp_path / "kinds.cpp").write_text("\n".join(cpp_parts))
+    built = subprocess.run([compiler("g++"), "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
+                            str(tmp_path / "kinds.cpp")], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-3000:]
+    (tmp_path / "kinds.rs").write_text("\n".join(rust_parts))
+    built = subprocess.run([compiler("rustc"), "--edition", "2021", "--test", "--emit=metadata", "-D", "warnings",
+                            "-o", str(tmp_path / "kinds.rmeta"), str(tmp_path / "kinds.rs")],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-3000:]
 
 
 def test_every_kind_is_written_and_unsupported_pairs_are_left_out():
