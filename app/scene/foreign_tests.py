@@ -36,6 +36,8 @@ from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, 
                               Triangle, TriangleMesh, sweep)
 
 PRECISIONS = ("float64", "float32")
+SCALARS = {"float64": ("double", "f64"), "float32": ("float", "f32")}
+"""The scalar type of every field and answer, in C++ and in Rust, by precision."""
 SHAPE_FIELDS = {
     "sphere": (("center", "vector"), ("radius", "number")),
     "capsule": (("a", "vector"), ("b", "vector"), ("radius", "number")),
@@ -59,18 +61,18 @@ PHYSICS_TYPES = {"sphere": Sphere, "capsule": Capsule, "point": Point, "segment"
 FLOAT32_LENGTH_ULPS = 128
 FLOAT32_LENGTH_RTOL = FLOAT32_LENGTH_ULPS * float(np.finfo(np.float32).eps)
 """Unit: fraction of the test's scale S (its largest written coordinate, radius or
-direction component).  1.5e-5: 128 float32 ulps (eps = 2^-23).
+direction component).  1.5e-5: 128 float32 epsilons (eps = 2^-23, the ulp of 1).
 
 The point and the depth are checked within ``FLOAT32_LENGTH_RTOL * S``; t within
 ``min(1, FLOAT32_LENGTH_RTOL * S / |direction|)``: the same length as a fraction of the
 motion (a motion of a few ulps fixes no t: then t is not checked).  Measured
 (``bench/float32_error.py``): a textbook float32 sphere sweep over 200,000 random pairs
-1 to 1000 units from the origin was off by at most 103 ulps of S in t |direction| and
-27 in the point for the 174,297 hits that are not grazes (median 0.15 and 0.21);
-grazes (approach cosine <= 0.1) are ill-conditioned in t, and 1 of 328 went beyond
-128.  sweeplab's own float32 sphere and capsule kernels stayed within 2 (300 random
-pairs each).  Smaller fails correct float32 engines; larger hides a wrong contact
-feature on small shapes."""
+1 to 1000 units from the origin was off by at most 103 eps S in t |direction| and
+27 eps S in the point for the 174,297 hits that are not grazes (medians 0.15 and
+0.21); grazes (approach cosine <= 0.1) are ill-conditioned in t, and 1 of 328 went
+beyond 128.  sweeplab's own float32 sphere and capsule kernels stayed within 2 eps S
+(300 random pairs each).  Smaller fails correct float32 engines; larger hides a wrong
+contact feature on small shapes."""
 FLOAT32_NORMAL_ATOL = 1e-3
 """Unit: length of the difference of two unit vectors (radians, for small angles),
 checked per component.
@@ -250,10 +252,6 @@ def _decimal(bound: float, precision: str) -> str:
     return repr(float(bound)) if precision == "float64" else str(np.float32(bound))
 
 
-SCALARS = {"float64": ("double", "f64"), "float32": ("float", "f32")}
-"""The scalar type of every field and answer, in C++ and in Rust, by precision."""
-
-
 def _header(function: str, precision: str) -> str:
     shapes = "; ".join(f"{TYPE_NAMES[kind]} {{{', '.join(name for name, _ in fields)}}}"
                        for kind, fields in SHAPE_FIELDS.items())
@@ -261,17 +259,15 @@ def _header(function: str, precision: str) -> str:
     if precision == "float64":
         answers = "// Expected values are sweeplab's answers (float64), within the fixture tolerances.\n"
     else:
-        answers = (f"// float32: every input is the float32 nearest the scene's value (round to nearest, ties to "
-                   f"even), e.g. 0.1 is\n"
-                   f"// 0x1.99999ap-4 = 0.100000001490116; each test says which inputs rounding changed.  Expected "
-                   f"values are sweeplab's\n"
-                   f"// float64 answers to exactly those float32 inputs (the exact answer for what your engine is "
-                   f"given), rounded to float32.\n"
-                   f"// Tolerances: t within {FLOAT32_LENGTH_RTOL:.3g} ({FLOAT32_LENGTH_ULPS} float32 ulps) times the "
-                   f"test's scale (its "
-                   f"largest coordinate)\n"
-                   f"// over the direction's length; point and depth within {FLOAT32_LENGTH_RTOL:.3g} times the scale; "
-                   f"each normal component within {FLOAT32_NORMAL_ATOL:g}.\n")
+        answers = (
+            "// float32: every input is the float32 nearest the scene's value (round to nearest, ties to even),\n"
+            "// e.g. 0.1 is 0x1.99999ap-4 = 0.100000001490116; each test says which inputs rounding changed.\n"
+            "// Expected values are sweeplab's float64 answers to exactly those float32 inputs (the exact answer\n"
+            "// for what your engine is given), rounded to float32.  Tolerances, S the test's largest coordinate,\n"
+            f"// radius or direction component: point and depth within {FLOAT32_LENGTH_RTOL:.3g} S "
+            f"({FLOAT32_LENGTH_ULPS} float32 epsilons), t within\n"
+            f"// {FLOAT32_LENGTH_RTOL:.3g} S / |direction| (at most 1), each normal component within "
+            f"{FLOAT32_NORMAL_ATOL:g}.\n")
     return (f"// Written by sweeplab {__version__}, {precision}: every field and answer is {cpp} ({rust}).\n"
             + answers +
             f"// Shapes (world space; map them onto your engine's types): {shapes}.\n"
