@@ -31,6 +31,7 @@ from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape, posed_vertices
 from sweeplab.scene.mesh_sources import default_source
 from sweeplab.physics import Capsule, ConvexPolyhedron, Feature, Sphere, SweepResult, Triangle, sweep
+from sweeplab.physics.shapes import Shape
 from sweeplab.physics.result import MISS
 
 KINDS_BY_NAME = {"sphere": "sphere", "capsule": "capsule", "box": "polyhedron", "triangle": "triangle",
@@ -157,19 +158,23 @@ def _shifted(points: dict[str, np.ndarray], shift: np.ndarray) -> dict[str, np.n
     return {name: array + (shift[:, None, :] if array.ndim == 3 else shift) for name, array in points.items()}
 
 
-def answer_all(configurations) -> list:
-    """sweeplab's answer of every configuration: one batched query when the target
-    kind batches, else one query a configuration (a mesh)."""
+def answer_all(configurations) -> list[tuple[SweepResult, Shape, Shape]]:
+    """sweeplab's answer of every configuration, with the physics shapes it answered
+    (for the engine: a box's hull is found once a draw, not once a shape): one
+    batched query when the target kind batches, else one query a configuration (a
+    mesh)."""
     if not configurations:
         return []
     moving_kind, target_kind = configurations[0][0].kind, configurations[0][1].kind
     if target_kind == "mesh":
-        return [sweep(build_shape(m.kind, m.params), build_shape("mesh", t.params), d) for m, t, d in configurations]
+        shapes = [(build_shape(m.kind, m.params), build_shape("mesh", t.params)) for m, t, _ in configurations]
+        return [(sweep(m, t, d), m, t) for (m, t), (_, _, d) in zip(shapes, configurations, strict=True)]
     moving = [c[0].params for c in configurations]
     targets = [c[1].params for c in configurations]
-    batch = sweep(_batch(moving_kind, _points(moving_kind, moving), moving),
-                  _batch(target_kind, _points(target_kind, targets), targets), np.array([c[2] for c in configurations]))
-    return [_lane(batch, i) for i in range(len(configurations))]
+    movers = _batch(moving_kind, _points(moving_kind, moving), moving)
+    goals = _batch(target_kind, _points(target_kind, targets), targets)
+    batch = sweep(movers, goals, np.array([c[2] for c in configurations]))
+    return [(_lane(batch, i), movers[i], goals[i]) for i in range(len(configurations))]
 
 
 def _lane(batch: SweepResult, i: int) -> SweepResult:
@@ -235,12 +240,11 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
         configurations = [draw_configuration(pair, draw, rng) for _ in range(amount)]
         if draw == "grazing":
             configurations = graze(configurations)
-        ours = answer_all(configurations)
-        for configuration, result in zip(configurations, ours, strict=True):
+        answered = answer_all(configurations)
+        for configuration, (result, moving_shape, target_shape) in zip(configurations, answered, strict=True):
             moving, target, direction = configuration
             try:
-                answer = adapter.answer(build_shape(moving.kind, moving.params),
-                                        build_shape(target.kind, target.params), direction)
+                answer = adapter.answer(moving_shape, target_shape, direction)
             except TypeError as error:
                 report.unsupported = f"{adapter.info.name} cannot answer {pair}: {error}"
                 report.seconds = time.perf_counter() - started
