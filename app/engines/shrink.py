@@ -10,12 +10,12 @@ itself rounded to 1, 2, … significant digits; a candidate is kept only while
   ``GRAZE_FRACTION`` of the configuration's size) — a miss of a penetrating hit stays that, never a miss
   of a touch, and a compare that grows new kinds makes the sub-kind stricter with
   no change here;
-* it is **no more degenerate** than the original (``degeneracies``): the
+* it is **as degenerate as** the original, no more (``as_degenerate_as``): the
   direction's length, each radius, a capsule's length, a triangle's height and a
   box's thickness, each as a fraction of the configuration's size, stays at least
   the original's fraction or ``DEGENERATE_FRACTION``, whichever is smaller.  A
   non-zero length stays non-zero (zero motion, zero-size shapes at the origin are
-  not a reproducer of a miss of proper capsules); a length drawn zero may stay zero.
+  not a reproducer of a miss of proper capsules); a length drawn zero stays zero.
 
 A body frame (``axes``) and a mesh's ``source`` are left as drawn: a rounded frame
 is a shear, not a turn.  Passes repeat until one changes nothing (at most
@@ -151,10 +151,12 @@ def _shape_lengths(shape: SceneObject) -> dict[str, float]:
     return lengths
 
 
-def no_more_degenerate(candidate: dict[str, float], original: dict[str, float]) -> bool:
-    """Whether every length of ``candidate`` (``degeneracies``) is at least the
-    original's or ``DEGENERATE_FRACTION``, whichever is smaller."""
-    return all(candidate[name] >= min(value, DEGENERATE_FRACTION) for name, value in original.items())
+def as_degenerate_as(candidate: dict[str, float], original: dict[str, float]) -> bool:
+    """Whether ``candidate``'s lengths (``degeneracies``) are as degenerate as the
+    original's, no more: each at least the original's or ``DEGENERATE_FRACTION``,
+    whichever is smaller, and each that was zero still zero (a point stays a point)."""
+    return all(candidate[name] >= min(value, DEGENERATE_FRACTION) and (value > 0 or candidate[name] == 0)
+               for name, value in original.items())
 
 
 def candidates(value: float) -> list[float]:
@@ -183,7 +185,7 @@ def shrink_configuration(adapter: Adapter, configuration, kind: str, tolerances:
 
     def faithful() -> bool:
         shrunk = current()
-        return no_more_degenerate(degeneracies(shrunk), floor) and sub_kind(adapter, shrunk, tolerances) == goal
+        return as_degenerate_as(degeneracies(shrunk), floor) and sub_kind(adapter, shrunk, tolerances) == goal
 
     for _ in range(SHRINK_PASSES):
         changed = False

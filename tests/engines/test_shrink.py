@@ -9,7 +9,7 @@ from sweeplab.engines import EngineUnavailable, engine
 from sweeplab.engines.compare import Tolerances
 from sweeplab.engines.fuzz import draw_configuration, shrink_configuration
 from sweeplab.engines.shrink import (DEGENERATE_FRACTION, GRAZE_FRACTION, degeneracies, hit_margin, is_deep,
-                                     no_more_degenerate, size, sub_kind)
+                                     as_degenerate_as, size, sub_kind)
 from sweeplab.physics import sweep
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import Engine, EngineAnswer
@@ -63,7 +63,7 @@ FCL_CAPSULES = (  # a deep miss of proper capsules: `sweeplab fuzz --engine fcl 
 
 def _assert_faithful(adapter, original, shrunk):
     assert sub_kind(adapter, shrunk, TOLERANCES) == sub_kind(adapter, original, TOLERANCES)
-    assert no_more_degenerate(degeneracies(shrunk), degeneracies(original)), (original, shrunk)
+    assert as_degenerate_as(degeneracies(shrunk), degeneracies(original)), (original, shrunk)
 
 
 def test_regression_fcl_capsule_miss_does_not_shrink_to_two_points_at_rest():
@@ -158,13 +158,26 @@ def test_shrunk_draws_keep_their_sub_kind_motion_and_sizes(pair, wanted):
     pytest.fail(f"no drawn {pair} configuration was a hit")
 
 
-def test_a_degenerate_draw_may_stay_degenerate():
-    """A capsule drawn with length 0 and radius 0 (a point) may keep them."""
+def test_a_degenerate_draw_stays_as_degenerate():
+    """A capsule drawn with length 0 and radius 0 (a point) stays a point."""
     original = (_shape("moving", "capsule", a=[0.123, 0.0, 3.21], b=[0.123, 0.0, 3.21], radius=0.0),
                 _shape("target", "sphere", center=[0, 0, 0], radius=1.234), [0.0, 0.0, -6.1])
     shrunk = shrink_configuration(MISSES_EVERYTHING, original, "hit", TOLERANCES)
     _assert_faithful(MISSES_EVERYTHING, original, shrunk)
     assert shrunk[0].params["radius"] == 0.0 and shrunk[0].params["a"] == shrunk[0].params["b"]
+
+
+def test_zero_length_capsules_stay_zero_length():
+    """A degenerate fcl draw (two zero-length capsules) shrank to two proper capsules:
+    rounding one end at a time parts the ends."""
+    point = [0.31028049841033667, -1.1213477793731397, -0.17428126254365583]
+    other = [1.3807019620217993, 0.8422487077134138, -1.9237983502310345]
+    original = (_shape("moving", "capsule", a=point, b=point, radius=0.21484791541076165),
+                _shape("target", "capsule", a=other, b=other, radius=0.0),
+                [2.0949518143947947, 3.209733867403375, -3.0963759197968437])
+    moving, target, _ = shrunk = shrink_configuration(MISSES_EVERYTHING, original, "hit", TOLERANCES)
+    _assert_faithful(MISSES_EVERYTHING, original, shrunk)
+    assert moving.params["a"] == moving.params["b"] and target.params["a"] == target.params["b"]
 
 
 def test_is_deep_at_and_around_the_graze_fraction():
@@ -174,13 +187,14 @@ def test_is_deep_at_and_around_the_graze_fraction():
     assert not is_deep(0.0, 0.0)  # a touch is a graze, even of points at rest
 
 
-def test_no_more_degenerate_at_and_around_its_floor():
+def test_as_degenerate_as_at_and_around_its_floor():
     big, tiny = {"radius": 0.5}, {"radius": DEGENERATE_FRACTION / 10}
-    assert no_more_degenerate({"radius": DEGENERATE_FRACTION}, big)
-    assert not no_more_degenerate({"radius": DEGENERATE_FRACTION * (1 - 1e-12)}, big)
-    assert no_more_degenerate(tiny, tiny)
-    assert not no_more_degenerate({"radius": tiny["radius"] * (1 - 1e-12)}, tiny)
-    assert no_more_degenerate({"radius": 0.0}, {"radius": 0.0})
+    assert as_degenerate_as({"radius": DEGENERATE_FRACTION}, big)
+    assert not as_degenerate_as({"radius": DEGENERATE_FRACTION * (1 - 1e-12)}, big)
+    assert as_degenerate_as(tiny, tiny)
+    assert not as_degenerate_as({"radius": tiny["radius"] * (1 - 1e-12)}, tiny)
+    assert as_degenerate_as({"radius": 0.0}, {"radius": 0.0})
+    assert not as_degenerate_as({"radius": 1e-300}, {"radius": 0.0})  # a point stays a point
 
 
 def test_hit_margin_is_the_path_length_spent_touching():
