@@ -40,6 +40,7 @@ class Fake:
 
 MISSES_EVERYTHING = Fake(lambda ours: EngineAnswer(False))
 MISSES_SIDEWAYS_NORMALS = Fake(lambda ours: EngineAnswer(False) if ours.hit and abs(ours.normal[1]) > 1e-9 else None)
+ALWAYS_HALFWAY = Fake(lambda ours: EngineAnswer(True, 0.5) if ours.hit else None)
 CONTRARY = Fake(lambda ours: EngineAnswer(False) if ours.hit else EngineAnswer(True, 0.5))
 
 
@@ -107,6 +108,17 @@ def test_a_hit_in_flight_does_not_shrink_to_a_touch_at_the_start():
     shrunk = shrink_configuration(MISSES_EVERYTHING, original, "hit", TOLERANCES)
     _assert_faithful(MISSES_EVERYTHING, original, shrunk)
     assert shrunk[0].params["center"] == [0.0, 0.0, 2.3]
+
+
+def test_a_shallow_overlap_does_not_shrink_to_a_touch():
+    """An engine that says t = 0.5 for every hit: z = 1.9999999 rounded to 2 keeps the
+    "t" disagreement at t = 0, but the spheres touch instead of overlapping."""
+    original = _spheres([0, 0, 1.9999999], [1.234, 0, 0])
+    goal = sub_kind(ALWAYS_HALFWAY, original, TOLERANCES)
+    assert goal.kind == "t" and goal.ours_overlapping and not goal.ours_deep
+    shrunk = shrink_configuration(ALWAYS_HALFWAY, original, "t", TOLERANCES)
+    _assert_faithful(ALWAYS_HALFWAY, original, shrunk)
+    assert shrunk[0].params["center"][2] == 1.9999999
 
 
 def test_which_side_says_hit_is_kept():
