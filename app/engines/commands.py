@@ -7,7 +7,8 @@
 * ``sweeplab fuzz --engine fcl --pair capsule-capsule -n 100000 --seed 1 --out DIR``
   draws configurations, answers each with the engine and sweeplab, prints counts by
   draw and kind, and writes the disagreements to ``DIR/disagreements.jsonl`` (every
-  one, as drawn), ``DIR/shrunk.jsonl`` and ``DIR/fixtures/`` (the shrunk ones).
+  one, as drawn), ``DIR/shrunk.jsonl`` (each shrunk one after the line of it as
+  drawn) and ``DIR/fixtures/`` (the shrunk ones, named by their line there).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from sweeplab.engines import ADAPTERS, DRAWS, PAIRS
@@ -132,16 +134,20 @@ def fuzz_main(argv: list[str]) -> int:
     if refused:
         print(f"{refused} drawn configurations {adapter.info.name} refused to build (not judged)")
     shrunk = [finding for finding in report.findings if finding.shrunk is not finding.original]
-    for finding in shrunk:
-        finding.shrunk.note = f"{finding.draw} draw, shrunk: {finding.detail}"
+    pairs = []  # shrunk.jsonl: each finding as drawn, then shrunk (line 2k - 1, line 2k)
+    for number, finding in enumerate(shrunk, 1):
+        finding.shrunk.note = f"{finding.draw} draw, shrunk from line {2 * number - 1}: {finding.detail}"
+        pairs += [replace(finding.original, note=f"{finding.draw} draw, as drawn; shrunk on line {2 * number}"),
+                  finding.shrunk]
     fixtures = args.out / "fixtures"
-    verdicts = triage([finding.shrunk for finding in shrunk], Tolerances(args.t_tolerance, args.normal_tolerance))
+    verdicts = triage([finding.shrunk for finding in shrunk], Tolerances(args.t_tolerance, args.normal_tolerance),
+                      numbers=list(range(2, 2 * len(shrunk) + 1, 2)))
     try:
         args.out.mkdir(parents=True, exist_ok=True)
         for earlier in fixtures.glob("*.json"):  # --overwrite: never two runs' fixtures mixed
             earlier.unlink()
         write_log([finding.original for finding in report.findings], args.out / "disagreements.jsonl")
-        write_log([finding.shrunk for finding in shrunk], args.out / "shrunk.jsonl")
+        write_log(pairs, args.out / "shrunk.jsonl")
         for verdict in verdicts:
             if verdict.disagrees:
                 save_fixture(disagreement_fixture(verdict), fixtures,

@@ -10,10 +10,11 @@ A run draws ``count`` configurations of one pair of shape kinds, in thirds:
 * ``degenerate`` — radius 0, a capsule of length 0, a capsule parallel to the
   direction or to the other capsule, a triangle with its corners on a line.
 
-Each disagreement (``triage.compare``) is shrunk: every float of the
-configuration, in turn, is replaced by 0, an integer, or itself rounded to 1, 2,
-… significant digits while the engine and sweeplab still disagree in the same
-way, until a pass changes nothing — a smaller, rounder reproducer.
+The first disagreements (``compare``) of each draw and kind are shrunk
+(``shrink``): every float of the configuration, in turn, replaced by 0, an
+integer, or itself rounded to 1, 2, … significant digits while the disagreement
+keeps its sub-kind and the shapes and motion get no more degenerate than drawn — a
+smaller, rounder reproducer of the same bug.
 """
 
 from __future__ import annotations
@@ -26,17 +27,18 @@ import numpy as np
 
 from sweeplab.engines import DRAWS, PAIRS, Adapter
 from sweeplab.engines.compare import DEFAULT_TOLERANCES, Tolerances, compare
+from sweeplab.engines.shrink import answers, shrink_configuration
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape, posed_vertices
 from sweeplab.scene.mesh_sources import default_source
 from sweeplab.physics import Capsule, ConvexPolyhedron, Feature, Sphere, SweepResult, Triangle, sweep
+from sweeplab.physics.shapes import Shape
 from sweeplab.physics.result import MISS
 
 KINDS_BY_NAME = {"sphere": "sphere", "capsule": "capsule", "box": "polyhedron", "triangle": "triangle",
                  "mesh": "mesh"}
 BISECTION_STEPS = 60
-SHRINK_PASSES = 4
 
 
 @dataclass
@@ -157,19 +159,23 @@ def _shifted(points: dict[str, np.ndarray], shift: np.ndarray) -> dict[str, np.n
     return {name: array + (shift[:, None, :] if array.ndim == 3 else shift) for name, array in points.items()}
 
 
-def answer_all(configurations) -> list:
-    """sweeplab's answer of every configuration: one batched query when the target
-    kind batches, else one query a configuration (a mesh)."""
+def answer_all(configurations) -> list[tuple[SweepResult, Shape, Shape]]:
+    """sweeplab's answer of every configuration, with the physics shapes it answered
+    (for the engine: a box's hull is found once a draw, not once a shape): one
+    batched query when the target kind batches, else one query a configuration (a
+    mesh)."""
     if not configurations:
         return []
     moving_kind, target_kind = configurations[0][0].kind, configurations[0][1].kind
     if target_kind == "mesh":
-        return [sweep(build_shape(m.kind, m.params), build_shape("mesh", t.params), d) for m, t, d in configurations]
+        shapes = [(build_shape(m.kind, m.params), build_shape("mesh", t.params)) for m, t, _ in configurations]
+        return [(sweep(m, t, d), m, t) for (m, t), (_, _, d) in zip(shapes, configurations, strict=True)]
     moving = [c[0].params for c in configurations]
     targets = [c[1].params for c in configurations]
-    batch = sweep(_batch(moving_kind, _points(moving_kind, moving), moving),
-                  _batch(target_kind, _points(target_kind, targets), targets), np.array([c[2] for c in configurations]))
-    return [_lane(batch, i) for i in range(len(configurations))]
+    movers = _batch(moving_kind, _points(moving_kind, moving), moving)
+    goals = _batch(target_kind, _points(target_kind, targets), targets)
+    batch = sweep(movers, goals, np.array([c[2] for c in configurations]))
+    return [(_lane(batch, i), movers[i], goals[i]) for i in range(len(configurations))]
 
 
 def _lane(batch: SweepResult, i: int) -> SweepResult:
@@ -235,12 +241,11 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
         configurations = [draw_configuration(pair, draw, rng) for _ in range(amount)]
         if draw == "grazing":
             configurations = graze(configurations)
-        ours = answer_all(configurations)
-        for configuration, result in zip(configurations, ours, strict=True):
+        answered = answer_all(configurations)
+        for configuration, (result, moving_shape, target_shape) in zip(configurations, answered, strict=True):
             moving, target, direction = configuration
             try:
-                answer = adapter.answer(build_shape(moving.kind, moving.params),
-                                        build_shape(target.kind, target.params), direction)
+                answer = adapter.answer(moving_shape, target_shape, direction)
             except TypeError as error:
                 report.unsupported = f"{adapter.info.name} cannot answer {pair}: {error}"
                 report.seconds = time.perf_counter() - started
@@ -267,16 +272,10 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
     return report
 
 
-def _answers(adapter: Adapter, configuration):
-    moving, target, direction = configuration
-    moving_shape, target_shape = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
-    return adapter.answer(moving_shape, target_shape, direction), sweep(moving_shape, target_shape, direction)
-
-
 def _verdict(adapter: Adapter, configuration, tolerances: Tolerances) -> tuple[str, str] | None:
     """(kind, sentence), or None when the engine cannot answer the pair."""
     try:
-        answer, ours = _answers(adapter, configuration)
+        answer, ours = answers(adapter, configuration)
     except TypeError:
         return None
     except ValueError as error:  # a drawn shape the physics refuses (cannot happen by construction)
@@ -287,75 +286,5 @@ def _verdict(adapter: Adapter, configuration, tolerances: Tolerances) -> tuple[s
 
 def _query(adapter: Adapter, configuration) -> Query:
     moving, target, direction = configuration
-    answer, _ = _answers(adapter, configuration)
+    answer, _ = answers(adapter, configuration)
     return Query(query_scene(moving, target, direction), adapter.info, answer)
-
-
-def _candidates(value: float) -> list[float]:
-    """Simpler values to try in place of ``value``, simplest first."""
-    found = [0.0, float(round(value))]
-    for digits in range(1, 8):
-        found.append(float(f"{value:.{digits}g}"))
-    return [candidate for candidate in dict.fromkeys(found) if candidate != value]
-
-
-def shrink_configuration(adapter: Adapter, configuration, kind: str, tolerances: Tolerances):
-    """A smaller, rounder configuration that still disagrees with the same ``kind``:
-    each float tried at simpler values in turn, kept when the disagreement stays.  A
-    body frame (``axes``) is left as drawn: rounded, it would be a shear, not a turn."""
-    moving, target, direction = configuration
-    state = {"moving": _plain(moving.params), "target": _plain(target.params), "direction": list(direction)}
-
-    def leaves(value, path=()):
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if key not in ("source", "axes"):
-                    yield from leaves(item, (*path, key))
-        elif isinstance(value, list):
-            for index, item in enumerate(value):
-                yield from leaves(item, (*path, index))
-        elif isinstance(value, float):
-            yield path
-
-    def get(path):
-        value = state
-        for key in path:
-            value = value[key]
-        return value
-
-    def put(path, value):
-        holder = state
-        for key in path[:-1]:
-            holder = holder[key]
-        holder[path[-1]] = value
-
-    def current():
-        return (SceneObject(MOVING, moving.kind, _plain(state["moving"])),
-                SceneObject(TARGET, target.kind, _plain(state["target"])), list(state["direction"]))
-
-    for _ in range(SHRINK_PASSES):
-        changed = False
-        for path in list(leaves(state)):
-            original = get(path)
-            for candidate in _candidates(original):
-                put(path, candidate)
-                try:
-                    verdict = _verdict(adapter, current(), tolerances)
-                except (ValueError, ZeroDivisionError):
-                    verdict = None
-                if verdict is not None and verdict[0] == kind:
-                    changed = True
-                    break
-                put(path, original)
-        if not changed:
-            break
-    return current()
-
-
-def _plain(value):
-    """A deep copy of nested dicts and lists (the shrinker edits its own)."""
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value

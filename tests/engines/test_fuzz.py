@@ -123,3 +123,42 @@ def test_overwrite_replaces_the_earlier_runs_log_and_fixtures_only(tmp_path):
     assert _fuzz(tmp_path, "--overwrite") in (0, 1)
     assert not stale.exists() and (tmp_path / "notes.txt").read_text() == "mine"
     assert "stale" not in (tmp_path / "disagreements.jsonl").read_text()
+
+
+def test_shrunk_log_keeps_each_original_on_the_line_before_its_shrunk_one(tmp_path):
+    """#34: shrunk.jsonl held the shrunk queries only; the originals were in
+    disagreements.jsonl among every other one, with nothing linking the two."""
+    fcl_or_skip()
+    assert main(["fuzz", "--engine", "fcl", "--pair", "capsule-capsule", "-n", "24", "--seed", "1",
+                 "--out", str(tmp_path), "--shrink-each", "1"]) == 1
+    drawn = {str(query.to_json()["moving"]) for query in read_log(tmp_path / "disagreements.jsonl")}
+    lines = read_log(tmp_path / "shrunk.jsonl")
+    assert lines and len(lines) % 2 == 0
+    for number, (original, shrunk) in enumerate(zip(lines[::2], lines[1::2], strict=True), 1):
+        assert str(original.to_json()["moving"]) in drawn
+        assert f"shrunk on line {2 * number}" in original.note and f"shrunk from line {2 * number - 1}" in shrunk.note
+    for fixture in (tmp_path / "fixtures").glob("*.json"):  # named by the shrunk query's line
+        assert int(fixture.name.split("-")[2]) % 2 == 0
+    assert main(["triage", str(tmp_path / "shrunk.jsonl"), "--no-reference"]) == 1
+
+
+def test_answer_all_hands_the_engine_the_shapes_it_answered():
+    """#34: each box's hull was found afresh for the engine (two a configuration: box
+    pairs fuzzed 12x slower than capsules).  The engine now gets the shapes of the
+    draw's batch: each box with its drawn corners, answering as its lane did."""
+    import numpy as np
+
+    from sweeplab.engines.fuzz import answer_all, draw_configuration
+    from sweeplab.physics import sweep
+    from sweeplab.scene.shape_kinds import posed_vertices
+
+    rng = np.random.default_rng(5)
+    configurations = [draw_configuration("box-box", "random", rng) for _ in range(6)]
+    answered = answer_all(configurations)
+    assert len(answered) == 6 and any(ours.hit for ours, _, _ in answered)
+    for (moving, target, direction), (ours, moving_shape, target_shape) in zip(configurations, answered, strict=True):
+        for drawn, shape in ((moving, moving_shape), (target, target_shape)):
+            corners = posed_vertices(drawn.params).tolist()
+            assert sorted(map(tuple, shape.vertices.tolist())) == sorted(map(tuple, corners))
+        again = sweep(moving_shape, target_shape, direction)
+        assert again.hit == ours.hit and (not ours.hit or again.t == ours.t)
