@@ -21,7 +21,7 @@ from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, pa
 from sweeplab.scene.model import FORMAT as SCENE_FORMAT
 from sweeplab.scene.model import VERSION as SCENE_VERSION
 from sweeplab.scene.model import Scene, SceneError, SceneObject
-from sweeplab.scene.number_text import HEX_FLOAT, parse_number
+from sweeplab.scene.number_text import parse_hex_float
 
 FORMAT = "sweeplab-query"
 VERSION = 1
@@ -87,10 +87,14 @@ def query_scene(moving: SceneObject, target: SceneObject, direction, ignore_sepa
 def decode_floats(value, where: str = "value"):
     """``value`` with every hex-float string replaced by its float (exactly), through
     lists and dicts (a mesh's ``source``, a file, is kept); other values as they are
-    (the validation that follows names anything that is not a number).  ``ValueError``
-    naming the place (``where``, then keys and indices) for a hex float beyond float64."""
-    if isinstance(value, str) and HEX_FLOAT.match(value.strip()):
-        return parse_number(value, where)
+    (the validation that follows names a missing number, a list of the wrong length).
+    ``ValueError`` naming the place (``where``, then keys and indices:
+    ``moving.params.vertices[3][1]``) for any other string (``parse_hex_float``: "is
+    not a number or hex float"), a hex float beyond float64, and NaN or infinity."""
+    if isinstance(value, str):
+        return parse_hex_float(value, where)
+    if isinstance(value, float) and not math.isfinite(value):  # (Python's json reads NaN and Infinity)
+        raise ValueError(f"{where} must be finite, got {value!r}")
     if isinstance(value, list):
         return [decode_floats(item, f"{where}[{index}]") for index, item in enumerate(value)]
     if isinstance(value, dict):

@@ -1,6 +1,7 @@
 """Query logs (#22): exact floats in (numbers or hex-float strings), clear errors."""
 
 import json
+import re
 
 import pytest
 
@@ -20,7 +21,10 @@ FLOAT32_LOG = [  # as a C++ engine computing in float32 would print it (%a)
 def test_hex_floats_are_read_exactly():
     assert decode_floats(["0x1.8p-2", "-0x1p-1074", " 0x1.fffffffffffffp+1023 "]) == [0.375, -5e-324,
                                                                                        1.7976931348623157e308]
-    assert decode_floats({"a": ["0x1p0", "not hex", 3]}) == {"a": [1.0, "not hex", 3]}
+    assert decode_floats({"a": ["0x1p0", 3], "source": {"file": "0xa.dae"}}) == {"a": [1.0, 3],
+                                                                               "source": {"file": "0xa.dae"}}
+    with pytest.raises(ValueError, match=re.escape("value.a[1]: 'not hex' is not a number or hex float")):
+        decode_floats({"a": ["0x1p0", "not hex", 3]})
 
 
 def test_a_float32_log_with_hex_floats_round_trips(tmp_path):
@@ -55,7 +59,7 @@ def test_file_open_tells_a_log_after_blank_and_comment_lines(tmp_path):
 @pytest.mark.parametrize("change, message", [
     (lambda line: line.update(engine={"name": "x", "precision": "float16"}), "engine precision must be one of"),
     (lambda line: line["moving"]["params"].update(radius="0xzz"), "radius"),
-    (lambda line: line["answer"].update(t="nan"), "answer t must be a finite number"),
+    (lambda line: line["answer"].update(t="nan"), "answer.t must be finite"),
     (lambda line: line["answer"].pop("hit"), "\"hit\": true or false"),
     (lambda line: line.update(version=2), "query version 2 is not one this sweeplab reads"),
     (lambda line: line["target"].update(kind="torus"), "unknown kind 'torus'"),
@@ -110,3 +114,48 @@ def test_regression_a_mesh_path_that_looks_like_hex_is_kept_and_errors_name_the_
     path.write_text(json.dumps(line) + "\n")
     with pytest.raises(QueryLogError, match="line 1"):
         read_log(path)
+
+
+def _log_with(tmp_path, change) -> str:
+    """A one-query log, ``change`` applied to its line; the path, as messages name it."""
+    line = json.loads(json.dumps(FLOAT32_LOG[0]))
+    change(line)
+    path = tmp_path / "engine.jsonl"
+    path.write_text("# my-engine\n" + json.dumps(line) + "\n")
+    return str(path)
+
+
+def _polygon_target(line) -> None:
+    line["target"] = {"kind": "polygon", "params": {"vertices": [
+        [-9.0, -9.0, 0.0], [9.0, -9.0, 0.0], [9.0, 9.0, 0.0], ["0x1.8q-2", 9.0, 0.0]]}}
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda line: line["moving"]["params"]["center"].__setitem__(0, "0x1.8q-2"),
+     "moving.params.center[0]: '0x1.8q-2' is not a number or hex float"),
+    (lambda line: line["moving"]["params"].update(radius="abc"),
+     "moving.params.radius: 'abc' is not a number or hex float"),
+    (lambda line: line["moving"]["params"].update(radius=""), "moving.params.radius: '' is not a number or hex float"),
+    (_polygon_target, "target.params.vertices[3][0]: '0x1.8q-2' is not a number or hex float"),
+    (lambda line: line["direction"].__setitem__(2, "-10"),
+     "direction[2]: '-10' is not a number or hex float (a decimal in quotes: write it as the JSON number -10"),
+    (lambda line: line["answer"].update(t="0.3f"), "answer.t: '0.3f' is not a number or hex float"),
+    (lambda line: line["answer"]["normal"].__setitem__(1, "nan"), "answer.normal[1] must be finite, got 'nan'"),
+    (lambda line: line["target"]["params"]["center"].__setitem__(1, float("inf")),
+     "target.params.center[1] must be finite, got inf"),
+])
+def test_a_value_that_is_no_number_names_its_full_path(tmp_path, change, message):
+    """#34: ``"center": ["0x1.8q-2", 0, 5]`` was answered "must hold finite numbers (not
+    NaN, infinity …)", naming neither the element nor what was wrong with it."""
+    path = _log_with(tmp_path, change)
+    with pytest.raises(QueryLogError, match="^" + re.escape(f"{path} line 2: {message}")):
+        read_log(path)
+
+
+def test_a_good_hex_float_anywhere_is_read_exactly(tmp_path):
+    def hex_everywhere(line):
+        _polygon_target(line)
+        line["target"]["params"]["vertices"][3][0] = "-0x1.2p+3"
+        line["direction"][2] = "-0x1.4p+3"
+    (query,) = read_log(_log_with(tmp_path, hex_everywhere))
+    assert query.scene.object(TARGET).params["vertices"][3] == [-9.0, 9.0, 0.0] and query.scene.direction[2] == -10.0
