@@ -1,12 +1,14 @@
 """Query logs (#22): exact floats in (numbers or hex-float strings), clear errors."""
 
 import json
+import math
 import re
 
+import numpy as np
 import pytest
 
-from sweeplab.scene.query_log import (MOVING, TARGET, EngineAnswer, QueryLogError, decode_floats, is_query_log,
-                                      read_log, write_log)
+from sweeplab.scene.query_log import (MOVING, T_SLACK, TARGET, EngineAnswer, QueryLogError, decode_floats,
+                                      is_query_log, read_good_lines, read_log, write_log)
 
 FLOAT32_LOG = [  # as a C++ engine computing in float32 would print it (%a)
     {"format": "sweeplab-query", "version": 1, "id": "frame 1812 / body 7",
@@ -159,3 +161,49 @@ def test_a_good_hex_float_anywhere_is_read_exactly(tmp_path):
         line["direction"][2] = "-0x1.4p+3"
     (query,) = read_log(_log_with(tmp_path, hex_everywhere))
     assert query.scene.object(TARGET).params["vertices"][3] == [-9.0, 9.0, 0.0] and query.scene.direction[2] == -10.0
+
+
+def _log_of_times(tmp_path, times) -> str:
+    """A log of one query a line, the engine answering hit at each of ``times``."""
+    lines = []
+    for t in times:
+        line = json.loads(json.dumps(FLOAT32_LOG[0]))
+        line["answer"] = {"hit": True, "t": float(t).hex()}
+        lines.append(json.dumps(line))
+    path = tmp_path / "times.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_a_t_outside_0_1_is_read_and_warned_about_beyond_a_float32_step(tmp_path):
+    """#34: an engine logging seconds (or a distance) for t was accepted silently.  The
+    slack is one float32 step above 1 (``T_SLACK``): round-off of an engine computing in
+    float32 is no warning, the next float beyond it is."""
+    quiet = [0.0, 1.0, -1e-9, 1 + 1e-9, -T_SLACK / 2, 1 + T_SLACK / 2, -T_SLACK, 1 + T_SLACK]
+    loud = [math.nextafter(-T_SLACK, -1), math.nextafter(1 + T_SLACK, 2), 1 + 2 * T_SLACK, -1.0, 3.5]
+    path = _log_of_times(tmp_path, quiet + loud)
+    reading = read_good_lines(path)
+    assert [query.answer.t for query in reading.queries] == quiet + loud and not reading.bad_lines  # judged as logged
+    assert reading.warnings == [
+        f"{path} line {number}: answer t = {t!r} is outside [0, 1]: t is the fraction of the motion travelled"
+        " (the engine may log seconds or a distance); judged as logged"
+        for number, t in enumerate(loud, len(quiet) + 1)]
+    assert T_SLACK == float(np.finfo(np.float32).eps) and 1 + T_SLACK == float(np.nextafter(np.float32(1), 2))
+
+
+def test_triage_and_file_open_say_the_t_outside_0_1(tmp_path, capsys):
+    from sweeplab.cli import DEMO_SCENE, main
+    from sweeplab.editor import Editor
+    from sweeplab.scene.model import load
+
+    path = _log_of_times(tmp_path, [0.3, 18.0])  # sweeplab: t = 0.3; 18.0: a time in frames, say
+    assert main(["triage", path, "--no-reference"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"sweeplab triage: warning: {path} line 2: answer t = 18.0 is outside [0, 1]: t is the " \
+        "fraction of the motion travelled (the engine may log seconds or a distance); judged as logged\n"
+    assert "2 queries: 1 agree, 1 disagree" in captured.out, captured.out
+    editor = Editor(load(DEMO_SCENE))
+    assert editor.open(path), editor.message
+    assert editor.message.endswith(f"; 1 warning (first: {path} line 2: answer t = 18.0 is outside [0, 1]: t is the "
+                                   "fraction of the motion travelled (the engine may log seconds or a distance);"
+                                   " judged as logged)"), editor.message
