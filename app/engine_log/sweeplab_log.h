@@ -13,9 +13,9 @@
  *     float center[3] = {0, 0, 5}, corners[9] = {-1, -1, 0, 1, -1, 0, 0, 1, 0}, motion[3] = {0, 0, -10};
  *     float point[3] = {0, 0, 0}, normal[3] = {0, 0, 1};
  *     sweeplab_shape ball = sweeplab_shape_f("sphere", center, 1, 1.0f);
- *     sweeplab_shape floor = sweeplab_shape_f("triangle", corners, 3, 0.0f);
- *     sweeplab_answer said = sweeplab_hit_f(0.4f, point, normal);   (or sweeplab_miss())
- *     sweeplab_log_query_f(&log, "frame 12", &ball, &floor, motion, &said);
+ *     sweeplab_shape ground = sweeplab_shape_f("triangle", corners, 3, 0.0f);
+ *     sweeplab_answer said = sweeplab_hit_f(0.4f, point, normal);  // or sweeplab_miss()
+ *     sweeplab_log_query_f(&log, "frame 12", &ball, &ground, motion, &said);
  *     sweeplab_log_close(&log);
  *
  * Shapes (sweeplab's scene kinds; `points` holds count x 3 coordinates, `scalar` is the

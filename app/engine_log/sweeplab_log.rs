@@ -13,9 +13,9 @@
 //! use sweeplab_log::{f64s, Answer, Log, Precision, Shape};
 //! let mut log = Log::create("queries.jsonl", "my-engine", "2.3.0", Precision::Float32)?;
 //! let ball = Shape::Sphere { center: f64s([0.0, 0.0, 5.0]), radius: 1.0 };
-//! let floor = Shape::Triangle { a: [-1.0, -1.0, 0.0], b: [1.0, -1.0, 0.0], c: [0.0, 1.0, 0.0] };
+//! let ground = Shape::Triangle { a: [-1.0, -1.0, 0.0], b: [1.0, -1.0, 0.0], c: [0.0, 1.0, 0.0] };
 //! let said = Answer::hit(f64::from(0.4f32), Some([0.0, 0.0, 0.0]), Some([0.0, 0.0, 1.0])); // or Answer::miss()
-//! log.query(Some("frame 12"), &ball, &floor, f64s([0.0, 0.0, -10.0]), Some(&said))?;
+//! log.query(Some("frame 12"), &ball, &ground, f64s([0.0, 0.0, -10.0]), Some(&said))?;
 //! ```
 //!
 //! Shapes are sweeplab's scene kinds; a polyhedron is the convex hull of its vertices (a

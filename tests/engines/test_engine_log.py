@@ -21,7 +21,9 @@ from sweeplab.engines.triage import triage
 from sweeplab.scene.query_log import MOVING, TARGET, read_log
 
 ENGINE_LOG = Path(str(resources.files("sweeplab") / "engine_log"))
+C_WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 RUSTC = shutil.which("rustc") or shutil.which(str(Path.home() / ".cargo" / "bin" / "rustc"))
+RUST = [str(RUSTC), "--edition", "2021", "-D", "warnings"]
 SQUARE = [["-1", "-1", "0"], ["1", "-1", "0"], ["1", "1", "0"], ["-1", "1", "0"]]
 BOX = [[x, y, z] for x in ("-0.9", "1.1") for y in ("-1", "1") for z in ("2", "4")]  # corners, world space
 QUERIES = {
@@ -162,10 +164,12 @@ def c_program(precision: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_program(command: list[str], source: Path, log: Path) -> None:
-    compiled = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert compiled.returncode == 0, f"{' '.join(command)}:\n{compiled.stderr}\n{source.read_text()}"
-    ran = subprocess.run([str(source.with_suffix("")), str(log)], capture_output=True, text=True, timeout=10)
+def compile_and_run(compiler: list[str], source: Path, *arguments: str) -> None:
+    """Compile ``source`` (``compiler SOURCE -o PROGRAM``), then run the program in its folder."""
+    program = source.with_suffix("")
+    compiled = subprocess.run([*compiler, str(source), "-o", str(program)], capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, f"{' '.join(compiler)} {source.name}:\n{compiled.stderr}"
+    ran = subprocess.run([str(program), *arguments], cwd=source.parent, capture_output=True, text=True, timeout=10)
     assert ran.returncode == 0, f"the program exited {ran.returncode}: {ran.stderr}"
 
 
@@ -176,8 +180,7 @@ def test_a_c_and_cpp_program_logs_queries_that_read_back_exactly(tmp_path, compi
         pytest.skip(f"no {compiler}")
     source = tmp_path / "log_queries.c"
     source.write_text(c_program(precision))
-    run_program([compiler, *flags, "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I", str(ENGINE_LOG),
-                 str(source), "-o", str(source.with_suffix(""))], source, tmp_path / "engine.jsonl")
+    compile_and_run([compiler, *flags, *C_WARNINGS, "-I", str(ENGINE_LOG)], source, "engine.jsonl")
     check_the_log(tmp_path / "engine.jsonl", precision)
 
 
@@ -236,8 +239,7 @@ def test_a_rust_program_logs_queries_that_read_back_exactly(tmp_path, precision)
     shutil.copy(ENGINE_LOG / "sweeplab_log.rs", tmp_path)
     source = tmp_path / "log_queries.rs"
     source.write_text(rust_program(precision))
-    run_program([RUSTC, "--edition", "2021", "-D", "warnings", str(source), "-o", str(source.with_suffix(""))],
-                source, tmp_path / "engine.jsonl")
+    compile_and_run(RUST, source, "engine.jsonl")
     check_the_log(tmp_path / "engine.jsonl", precision)
 
 
@@ -247,3 +249,41 @@ def test_the_values_are_the_hard_ones():
     assert held("0.1", "float32").hex() == "0x1.99999a0000000p-4" and held("1e-45", "float32") == 2.0 ** -149
     assert held("4.9406564584124654e-324", "float64") == 2.0 ** -1074 and math.copysign(1, held("-0.0", "float32")) < 0
     assert held("3.4028235e38", "float32") == float(np.finfo(np.float32).max)
+
+
+def test_help_log_names_the_installed_files_and_its_example_logs_a_query(tmp_path, capsys):
+    """``sweeplab help log`` prints where the writers are and the header's 10-line
+    example, which compiles as it stands and logs a query triage agrees with."""
+    from sweeplab.cli import main, usage_example
+
+    assert main(["help", "log"]) == 0
+    out = capsys.readouterr().out
+    example = usage_example(ENGINE_LOG / "sweeplab_log.h")
+    assert str(ENGINE_LOG / "sweeplab_log.h") in out and str(ENGINE_LOG / "sweeplab_log.rs") in out
+    assert "\n".join(example) in out and len(example) == 10 and example[0] == '  #include "sweeplab_log.h"'
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "help topics (sweeplab help TOPIC):\n  log  " in capsys.readouterr().out
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc")
+    source = tmp_path / "example.c"
+    source.write_text(example[0] + "\nint main(void) {\n" + "\n".join(example[1:]) + "\n    return 0;\n}\n")
+    compile_and_run(["gcc", "-std=c99", *C_WARNINGS, "-I", str(ENGINE_LOG)], source)
+    (verdict,) = triage(read_log(tmp_path / "queries.jsonl"), reference=False)
+    assert verdict.kind == "agrees" and verdict.query.id == "frame 12"
+    assert verdict.query.answer.t == held("0.4", "float32")
+
+
+def test_the_rust_modules_example_logs_a_query(tmp_path):
+    if RUSTC is None:
+        pytest.skip("no rustc")
+    text = (ENGINE_LOG / "sweeplab_log.rs").read_text()
+    example = [line.removeprefix("//! ") for line in text.split("//! ```ignore\n")[1].split("//! ```")[0].splitlines()]
+    assert example[0] == '#[path = "sweeplab_log.rs"] mod sweeplab_log;'
+    shutil.copy(ENGINE_LOG / "sweeplab_log.rs", tmp_path)
+    source = tmp_path / "example.rs"
+    source.write_text(example[0] + "\nfn main() -> std::io::Result<()> {\n" + "\n".join(example[1:])
+                      + "\n    Ok(())\n}\n")
+    compile_and_run(RUST, source)
+    (verdict,) = triage(read_log(tmp_path / "queries.jsonl"), reference=False)
+    assert verdict.kind == "agrees" and verdict.query.id == "frame 12"
