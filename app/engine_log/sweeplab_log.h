@@ -194,12 +194,13 @@ static inline void sweeplab_detail_vector(FILE *file, const double *v) {
 
 /* `text` as a JSON string: quotes, backslashes and control characters escaped (UTF-8 kept). */
 static inline void sweeplab_detail_string(FILE *file, const char *text) {
-    const unsigned char *c;
+    const char *c;
     fputc('"', file);
-    for (c = (const unsigned char *)text; *c != '\0'; ++c) {
-        if (*c == '"' || *c == '\\') fprintf(file, "\\%c", *c);
-        else if (*c < 0x20) fprintf(file, "\\u%04x", (unsigned)*c);
-        else fputc(*c, file);
+    for (c = text; *c != '\0'; ++c) {
+        int byte = *c & 0xff; /* (no cast: the header compiles cleanly under C++'s -Wold-style-cast) */
+        if (byte == '"' || byte == '\\') fprintf(file, "\\%c", byte);
+        else if (byte < 0x20) fprintf(file, "\\u00%c%c", "0123456789abcdef"[byte >> 4], "0123456789abcdef"[byte & 15]);
+        else fputc(byte, file);
     }
     fputc('"', file);
 }

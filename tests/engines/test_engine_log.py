@@ -21,7 +21,8 @@ from sweeplab.engines.triage import triage
 from sweeplab.scene.query_log import MOVING, TARGET, read_log
 
 ENGINE_LOG = Path(str(resources.files("sweeplab") / "engine_log"))
-C_WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Werror"]
+C_WARNINGS = ["-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wconversion", "-Werror"]
+"""A strict project's flags: the header must compile cleanly under them."""
 RUSTC = shutil.which("rustc") or shutil.which(str(Path.home() / ".cargo" / "bin" / "rustc"))
 RUST = [str(RUSTC), "--edition", "2021", "-D", "warnings"]
 SQUARE = [["-1", "-1", "0"], ["1", "-1", "0"], ["1", "1", "0"], ["-1", "1", "0"]]
@@ -173,7 +174,9 @@ def compile_and_run(compiler: list[str], source: Path, *arguments: str) -> None:
     assert ran.returncode == 0, f"the program exited {ran.returncode}: {ran.stderr}"
 
 
-@pytest.mark.parametrize("compiler, flags", [("g++", ["-x", "c++", "-std=c++11"]), ("gcc", ["-x", "c", "-std=c99"])])
+@pytest.mark.parametrize("compiler, flags", [
+    ("g++", ["-x", "c++", "-std=c++11", "-Wold-style-cast", "-Wzero-as-null-pointer-constant"]),
+    ("gcc", ["-x", "c", "-std=c99", "-Wstrict-prototypes"])])
 @pytest.mark.parametrize("precision", ["float32", "float64"])
 def test_a_c_and_cpp_program_logs_queries_that_read_back_exactly(tmp_path, compiler, flags, precision):
     if shutil.which(compiler) is None:
