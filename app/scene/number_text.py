@@ -8,8 +8,8 @@ decimal or hex float beyond float64's range) are refused.  Every refusal is a
 ``ValueError`` that names the value and says plainly what was wrong.
 
 A log's strings are read by ``parse_hex_float``: there a number is a JSON number,
-and a string must be a hex float (a decimal in quotes is refused, with the number
-to write instead).
+and a string must be a hex float (a decimal in quotes is refused, saying to drop
+the quotes).
 """
 
 from __future__ import annotations
@@ -50,13 +50,13 @@ def parse_hex_float(text: str, name: str) -> float:
     a float exactly as a string.  ``ValueError`` naming ``name``: "must be finite" for
     NaN or infinity (what ``%a`` prints for them: ``nan``, ``-inf``), "beyond the
     float64 range", and "is not a number or hex float" for anything else — a decimal
-    in quotes too, with the JSON number to write instead."""
+    in quotes too, saying to drop the quotes."""
     written = text.strip()
     if HEX_FLOAT.match(written):
         return _from_hex(written, name)
     if _names_no_finite_number(written):
         raise ValueError(f"{name} must be finite, got {brief(written)}")
-    hint = f" (a decimal in quotes: write it as the JSON number {written})" if _is_decimal(written) else ""
+    hint = " (a decimal in quotes: write it as a JSON number, without the quotes)" if _is_decimal(written) else ""
     raise ValueError(f"{name}: {brief(text)} is not a number or hex float{hint}")
 
 

@@ -140,7 +140,7 @@ def _polygon_target(line) -> None:
     (lambda line: line["moving"]["params"].update(radius=""), "moving.params.radius: '' is not a number or hex float"),
     (_polygon_target, "target.params.vertices[3][0]: '0x1.8q-2' is not a number or hex float"),
     (lambda line: line["direction"].__setitem__(2, "-10"),
-     "direction[2]: '-10' is not a number or hex float (a decimal in quotes: write it as the JSON number -10"),
+     "direction[2]: '-10' is not a number or hex float (a decimal in quotes: write it as a JSON number, without"),
     (lambda line: line["answer"].update(t="0.3f"), "answer.t: '0.3f' is not a number or hex float"),
     (lambda line: line["answer"]["normal"].__setitem__(1, "nan"), "answer.normal[1] must be finite, got 'nan'"),
     (lambda line: line["target"]["params"]["center"].__setitem__(1, float("inf")),
