@@ -36,7 +36,7 @@ QUERIES = {
         {"id": "a point, late", "verdict": "t",  # sweeplab: t = 0.5
          "moving": ("point", [["0.25", "0.25", "1"]], None), "target": ("polygon", SQUARE, None),
          "direction": ["0", "0", "-2"], "answer": ("0.75", None, None)},
-        {"id": "huge and tiny", "verdict": "agrees",
+        {"id": "huge and tiny", "verdict": "agrees",  # the segment runs through the ball: hit at t = 0
          "moving": ("segment", [["3.4028235e38", "0", "0"], ["1.17549435e-38", "0", "0"]], None),
          "target": ("sphere", [["0", "0", "0"]], "1"), "direction": ["0", "0", "0"],
          "answer": ("0", None, None)},
