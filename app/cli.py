@@ -17,6 +17,8 @@
   progress bar (otherwise each compiles on its first use).
 * ``sweeplab examples`` lists the bundled example scenes; ``--example NAME`` opens
   (or, with ``render``, draws) one.  ``sweeplab help [COMMAND]``; ``--version``.
+* ``sweeplab help log``: where the C/C++ header and the Rust module that write query
+  logs are installed, and how a program uses the header.
 
 Exit codes: 0 ok, 1 a fixture failed, 2 a usage or input error (one line on stderr,
 no traceback; a mistyped command gets "did you mean").
@@ -40,6 +42,9 @@ BUNDLED_SCENES = Path(str(resources.files("sweeplab") / "scenes"))
 DEMO_SCENE = BUNDLED_SCENES / "demo.json"
 EXAMPLE_FIXTURES = Path(str(resources.files("sweeplab") / "examples"))
 """Fixtures that come with sweeplab (package data; ``sweeplab check --examples``)."""
+ENGINE_LOG = Path(str(resources.files("sweeplab") / "engine_log"))
+"""The writers of query logs for engines: ``sweeplab_log.h`` (C, C++) and
+``sweeplab_log.rs`` (package data; ``sweeplab help log``)."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -289,6 +294,8 @@ def editor_main(argv: list[str]) -> int:
         prog="sweeplab", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Interactive sweep-test debugger: opens the editor on a scene or fixture file.",
         epilog="commands:\n" + "\n".join(f"  {name:<10} {line}" for name, (line, _) in COMMANDS.items())
+        + "\n\nhelp topics (sweeplab help TOPIC):\n" + "\n".join(f"  {name:<10} {line}"
+                                                              for name, (line, _) in TOPICS.items())
         + "\n\nexit codes: 0 ok, 1 a fixture failed, 2 a usage or input error")
     parser.add_argument("scene", nargs="?", default=None,
                         help="scene or fixture file to open (default: the demo scene)")
@@ -322,10 +329,13 @@ def editor_main(argv: list[str]) -> int:
 
 def help_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="sweeplab help", description=COMMANDS["help"][0])
-    parser.add_argument("command", nargs="?", default=None, help="a command name")
+    parser.add_argument("command", nargs="?", default=None, help=f"a command name, or a topic: {', '.join(TOPICS)}")
     args = parser.parse_args(argv)
     if args.command is None:
         return _run_command(editor_main, ["--help"])
+    if args.command in TOPICS:
+        print(TOPICS[args.command][1]())
+        return 0
     if args.command not in COMMANDS:
         print(f"sweeplab help: {_unknown_command(args.command)}", file=sys.stderr)
         return 2
@@ -344,6 +354,36 @@ def _unknown_command(word: str) -> str:
     close = difflib.get_close_matches(word, COMMANDS, n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(COMMANDS)}"
     return f"unknown command {word!r} ({hint})"
+
+
+def log_help() -> str:
+    """Where the writers of query logs are installed, and the header's usage example
+    (read from its opening comment, which the tests compile)."""
+    header = ENGINE_LOG / "sweeplab_log.h"
+    return (f"Log your engine's queries for 'sweeplab triage' (docs/query-log.md), every float exact:\n"
+            f"  C, C++ (C99, C++11; one header): {header}\n"
+            f"  Rust (std only; one module):     {ENGINE_LOG / 'sweeplab_log.rs'}\n\n"
+            f"  /* cc -I {ENGINE_LOG} ... */\n" + "\n".join(usage_example(header)) + "\n\n"
+            "then: sweeplab triage queries.jsonl.  Each file's opening comment lists its calls and the shape kinds;"
+            " the Rust module's shows the same example in Rust.")
+
+
+def usage_example(header: Path) -> list[str]:
+    """The example in the opening comment of ``header``: its lines indented past " * "."""
+    lines = header.read_text(encoding="utf-8").split("*/", 1)[0].splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith(" *     #include"))
+    example = []
+    for line in lines[start:]:
+        if not line.startswith(" *     "):
+            break
+        example.append("  " + line[len(" *     "):])
+    return example
+
+
+TOPICS: dict[str, tuple[str, Callable[[], str]]] = {
+    "log": ("how your engine writes a query log: the C/C++ header and Rust module, installed", log_help),
+}
+"""Help topic -> (one line, its text): ``sweeplab help TOPIC``."""
 
 
 def triage_main(argv: list[str]) -> int:

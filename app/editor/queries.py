@@ -34,10 +34,8 @@ class Queries(EditorParts):
         in_log_order = tuple(sorted(verdicts, key=lambda verdict: verdict.number))
         self._show(QueryLog(Path(path), in_log_order, verdicts[0]))  # the worst
         disagreeing = sum(verdict.disagrees for verdict in verdicts)
-        skipped = reading.bad_lines
         self.say(f"opened {path}: {len(verdicts)} queries, {disagreeing} disagree"
-                 + (f"; skipped {len(skipped)} bad line{'s' if len(skipped) > 1 else ''} (first: {skipped[0]})"
-                    if skipped else ""))
+                 + _counted("skipped ", reading.bad_lines, "bad line") + _counted("", reading.warnings, "warning"))
         return True
 
     def show_query(self, verdict) -> None:
@@ -56,3 +54,11 @@ class Queries(EditorParts):
             return None
         query = self.opened.shown.query
         return None if query.answer is None else (query.engine.name, query.answer)
+
+
+def _counted(verb: str, messages: list[str], noun: str) -> str:
+    """``"; skipped 2 bad lines (first: …)"``: how many, and the first message; ``""``
+    for none."""
+    if not messages:
+        return ""
+    return f"; {verb}{len(messages)} {noun}{'s' if len(messages) > 1 else ''} (first: {messages[0]})"

@@ -51,6 +51,8 @@ def triage_main(argv: list[str]) -> int:
         return 2
     for problem in reading.bad_lines:  # the rest is judged: a log cut off by a crash keeps its good lines
         print(f"sweeplab triage: skipped {problem}", file=sys.stderr)
+    for warning in reading.warnings:  # a line judged as logged, that looks wrong (a t outside [0, 1])
+        print(f"sweeplab triage: warning: {warning}", file=sys.stderr)
     verdicts = triage(reading.queries, Tolerances(args.t_tolerance, args.normal_tolerance),
                       reference=not args.no_reference, numbers=reading.lines)
     disagreeing = [verdict for verdict in verdicts if verdict.disagrees]

@@ -21,13 +21,19 @@ from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, pa
 from sweeplab.scene.model import FORMAT as SCENE_FORMAT
 from sweeplab.scene.model import VERSION as SCENE_VERSION
 from sweeplab.scene.model import Scene, SceneError, SceneObject
-from sweeplab.scene.number_text import HEX_FLOAT, parse_number
+from sweeplab.scene.number_text import parse_hex_float
 
 FORMAT = "sweeplab-query"
 VERSION = 1
 PRECISIONS = ("float32", "float64")
 MOVING, TARGET = "moving", "target"
 """The names a query's shapes get in its scene."""
+T_SLACK = 2.0 ** -23
+"""How far outside [0, 1] an engine's ``t`` may lie before the reader warns (a
+fraction of the motion, no unit): float32's machine epsilon, the step from 1 to the
+next float32.  An engine computing in float32 that clamps, or divides a distance by
+the sweep's length, can land one such step outside; float64's round-off is far
+smaller.  Beyond it the engine likely logs seconds or a distance, not a fraction."""
 
 
 class QueryLogError(ValueError):
@@ -87,10 +93,14 @@ def query_scene(moving: SceneObject, target: SceneObject, direction, ignore_sepa
 def decode_floats(value, where: str = "value"):
     """``value`` with every hex-float string replaced by its float (exactly), through
     lists and dicts (a mesh's ``source``, a file, is kept); other values as they are
-    (the validation that follows names anything that is not a number).  ``ValueError``
-    naming the place (``where``, then keys and indices) for a hex float beyond float64."""
-    if isinstance(value, str) and HEX_FLOAT.match(value.strip()):
-        return parse_number(value, where)
+    (the validation that follows names a missing number, a list of the wrong length).
+    ``ValueError`` naming the place (``where``, then keys and indices:
+    ``moving.params.vertices[3][1]``) for any other string (``parse_hex_float``: "is
+    not a number or hex float"), a hex float beyond float64, and NaN or infinity."""
+    if isinstance(value, str):
+        return parse_hex_float(value, where)
+    if isinstance(value, float) and not math.isfinite(value):  # (Python's json reads NaN and Infinity)
+        raise ValueError(f"{where} must be finite, got {value!r}")
     if isinstance(value, list):
         return [decode_floats(item, f"{where}[{index}]") for index, item in enumerate(value)]
     if isinstance(value, dict):
@@ -189,11 +199,13 @@ def read_log(path) -> list[Query]:
 @dataclass(frozen=True)
 class LogReading:
     """A log's queries that could be read, with the file line of each (``lines``),
-    and why each other query line could not be (``bad_lines``: file, line, field)."""
+    why each other query line could not be (``bad_lines``: file, line, field), and
+    what looks wrong in a line that was read (``warnings``: file, line, what)."""
 
     queries: list[Query]
     lines: list[int]
     bad_lines: list[str]
+    warnings: list[str] = field(default_factory=list)
 
 
 def read_good_lines(path) -> LogReading:
@@ -211,10 +223,13 @@ def read_good_lines(path) -> LogReading:
             continue
         where = f"{path} line {number}"
         try:
-            reading.queries.append(query_from_json(parse_json(line, where), where))
-            reading.lines.append(number)
+            query = query_from_json(parse_json(line, where), where)
         except (JsonFileError, QueryLogError) as error:
             reading.bad_lines.append(str(error))
+            continue
+        reading.queries.append(query)
+        reading.lines.append(number)
+        reading.warnings.extend(f"{where}: {warning}" for warning in query_warnings(query))
     bad = reading.bad_lines
     if reading.queries:
         return reading
@@ -224,6 +239,16 @@ def read_good_lines(path) -> LogReading:
         raise QueryLogError(bad[0])
     raise QueryLogError(f"query log {path} holds no query that can be read: " + "; ".join(bad[:3])
                         + (f"; and {len(bad) - 3} more" if len(bad) > 3 else ""))
+
+
+def query_warnings(query: Query) -> list[str]:
+    """What looks wrong in a query that can be judged: an answer's ``t`` outside
+    [0, 1] by more than ``T_SLACK`` (``t`` is the fraction of the motion travelled)."""
+    t = None if query.answer is None else query.answer.t
+    if t is None or -T_SLACK <= t <= 1 + T_SLACK:
+        return []
+    return [f"answer t = {t!r} is outside [0, 1]: t is the fraction of the motion travelled"
+            " (the engine may log seconds or a distance); judged as logged"]
 
 
 def write_log(queries: list[Query], path) -> None:

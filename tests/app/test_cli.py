@@ -80,7 +80,8 @@ def test_the_no_gl_message_and_ci_install_the_same_packages():
 
 
 @pytest.mark.parametrize("arguments", [["--version"], ["--help"], ["help"], ["help", "check"], ["help", "render"],
-                                       ["help", "triage"], ["help", "fuzz"], ["help", "warmup"], ["examples"],
+                                       ["help", "triage"], ["help", "fuzz"], ["help", "warmup"], ["help", "log"],
+                                       ["examples"],
                                        ["check", "--help"], ["warmup", "--help"]])
 def test_version_help_and_examples_import_no_compiler(arguments):
     """What a newcomer types first answers at once: neither numba nor the physics is

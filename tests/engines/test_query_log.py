@@ -1,11 +1,14 @@
 """Query logs (#22): exact floats in (numbers or hex-float strings), clear errors."""
 
 import json
+import math
+import re
 
+import numpy as np
 import pytest
 
-from sweeplab.scene.query_log import (MOVING, TARGET, EngineAnswer, QueryLogError, decode_floats, is_query_log,
-                                      read_log, write_log)
+from sweeplab.scene.query_log import (MOVING, T_SLACK, TARGET, EngineAnswer, QueryLogError, decode_floats,
+                                      is_query_log, read_good_lines, read_log, write_log)
 
 FLOAT32_LOG = [  # as a C++ engine computing in float32 would print it (%a)
     {"format": "sweeplab-query", "version": 1, "id": "frame 1812 / body 7",
@@ -20,7 +23,10 @@ FLOAT32_LOG = [  # as a C++ engine computing in float32 would print it (%a)
 def test_hex_floats_are_read_exactly():
     assert decode_floats(["0x1.8p-2", "-0x1p-1074", " 0x1.fffffffffffffp+1023 "]) == [0.375, -5e-324,
                                                                                        1.7976931348623157e308]
-    assert decode_floats({"a": ["0x1p0", "not hex", 3]}) == {"a": [1.0, "not hex", 3]}
+    assert decode_floats({"a": ["0x1p0", 3], "source": {"file": "0xa.dae"}}) == {"a": [1.0, 3],
+                                                                               "source": {"file": "0xa.dae"}}
+    with pytest.raises(ValueError, match=re.escape("value.a[1]: 'not hex' is not a number or hex float")):
+        decode_floats({"a": ["0x1p0", "not hex", 3]})
 
 
 def test_a_float32_log_with_hex_floats_round_trips(tmp_path):
@@ -55,7 +61,7 @@ def test_file_open_tells_a_log_after_blank_and_comment_lines(tmp_path):
 @pytest.mark.parametrize("change, message", [
     (lambda line: line.update(engine={"name": "x", "precision": "float16"}), "engine precision must be one of"),
     (lambda line: line["moving"]["params"].update(radius="0xzz"), "radius"),
-    (lambda line: line["answer"].update(t="nan"), "answer t must be a finite number"),
+    (lambda line: line["answer"].update(t="nan"), "answer.t must be finite"),
     (lambda line: line["answer"].pop("hit"), "\"hit\": true or false"),
     (lambda line: line.update(version=2), "query version 2 is not one this sweeplab reads"),
     (lambda line: line["target"].update(kind="torus"), "unknown kind 'torus'"),
@@ -110,3 +116,94 @@ def test_regression_a_mesh_path_that_looks_like_hex_is_kept_and_errors_name_the_
     path.write_text(json.dumps(line) + "\n")
     with pytest.raises(QueryLogError, match="line 1"):
         read_log(path)
+
+
+def _log_with(tmp_path, change) -> str:
+    """A one-query log, ``change`` applied to its line; the path, as messages name it."""
+    line = json.loads(json.dumps(FLOAT32_LOG[0]))
+    change(line)
+    path = tmp_path / "engine.jsonl"
+    path.write_text("# my-engine\n" + json.dumps(line) + "\n")
+    return str(path)
+
+
+def _polygon_target(line) -> None:
+    line["target"] = {"kind": "polygon", "params": {"vertices": [
+        [-9.0, -9.0, 0.0], [9.0, -9.0, 0.0], [9.0, 9.0, 0.0], ["0x1.8q-2", 9.0, 0.0]]}}
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda line: line["moving"]["params"]["center"].__setitem__(0, "0x1.8q-2"),
+     "moving.params.center[0]: '0x1.8q-2' is not a number or hex float"),
+    (lambda line: line["moving"]["params"].update(radius="abc"),
+     "moving.params.radius: 'abc' is not a number or hex float"),
+    (lambda line: line["moving"]["params"].update(radius=""), "moving.params.radius: '' is not a number or hex float"),
+    (_polygon_target, "target.params.vertices[3][0]: '0x1.8q-2' is not a number or hex float"),
+    (lambda line: line["direction"].__setitem__(2, "-10"),
+     "direction[2]: '-10' is not a number or hex float (a decimal in quotes: write it as a JSON number, without"),
+    (lambda line: line["answer"].update(t="0.3f"), "answer.t: '0.3f' is not a number or hex float"),
+    (lambda line: line["answer"]["normal"].__setitem__(1, "nan"), "answer.normal[1] must be finite, got 'nan'"),
+    (lambda line: line["target"]["params"]["center"].__setitem__(1, float("inf")),
+     "target.params.center[1] must be finite, got inf"),
+])
+def test_a_value_that_is_no_number_names_its_full_path(tmp_path, change, message):
+    """#34: ``"center": ["0x1.8q-2", 0, 5]`` was answered "must hold finite numbers (not
+    NaN, infinity …)", naming neither the element nor what was wrong with it."""
+    path = _log_with(tmp_path, change)
+    with pytest.raises(QueryLogError, match="^" + re.escape(f"{path} line 2: {message}")):
+        read_log(path)
+
+
+def test_a_good_hex_float_anywhere_is_read_exactly(tmp_path):
+    def hex_everywhere(line):
+        _polygon_target(line)
+        line["target"]["params"]["vertices"][3][0] = "-0x1.2p+3"
+        line["direction"][2] = "-0x1.4p+3"
+    (query,) = read_log(_log_with(tmp_path, hex_everywhere))
+    assert query.scene.object(TARGET).params["vertices"][3] == [-9.0, 9.0, 0.0] and query.scene.direction[2] == -10.0
+
+
+def _log_of_times(tmp_path, times) -> str:
+    """A log of one query a line, the engine answering hit at each of ``times``."""
+    lines = []
+    for t in times:
+        line = json.loads(json.dumps(FLOAT32_LOG[0]))
+        line["answer"] = {"hit": True, "t": float(t).hex()}
+        lines.append(json.dumps(line))
+    path = tmp_path / "times.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_a_t_outside_0_1_is_read_and_warned_about_beyond_a_float32_step(tmp_path):
+    """#34: an engine logging seconds (or a distance) for t was accepted silently.  The
+    slack is one float32 step above 1 (``T_SLACK``): round-off of an engine computing in
+    float32 is no warning, the next float beyond it is."""
+    quiet = [0.0, 1.0, -1e-9, 1 + 1e-9, -T_SLACK / 2, 1 + T_SLACK / 2, -T_SLACK, 1 + T_SLACK]
+    loud = [math.nextafter(-T_SLACK, -1), math.nextafter(1 + T_SLACK, 2), 1 + 2 * T_SLACK, -1.0, 3.5]
+    path = _log_of_times(tmp_path, quiet + loud)
+    reading = read_good_lines(path)
+    assert [query.answer.t for query in reading.queries] == quiet + loud and not reading.bad_lines  # judged as logged
+    assert reading.warnings == [
+        f"{path} line {number}: answer t = {t!r} is outside [0, 1]: t is the fraction of the motion travelled"
+        " (the engine may log seconds or a distance); judged as logged"
+        for number, t in enumerate(loud, len(quiet) + 1)]
+    assert T_SLACK == float(np.finfo(np.float32).eps) and 1 + T_SLACK == float(np.nextafter(np.float32(1), 2))
+
+
+def test_triage_and_file_open_say_the_t_outside_0_1(tmp_path, capsys):
+    from sweeplab.cli import DEMO_SCENE, main
+    from sweeplab.editor import Editor
+    from sweeplab.scene.model import load
+
+    path = _log_of_times(tmp_path, [0.3, 18.0])  # sweeplab: t = 0.3; 18.0: a time in frames, say
+    assert main(["triage", path, "--no-reference"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"sweeplab triage: warning: {path} line 2: answer t = 18.0 is outside [0, 1]: t is the " \
+        "fraction of the motion travelled (the engine may log seconds or a distance); judged as logged\n"
+    assert "2 queries: 1 agree, 1 disagree" in captured.out, captured.out
+    editor = Editor(load(DEMO_SCENE))
+    assert editor.open(path), editor.message
+    assert editor.message.endswith(f"; 1 warning (first: {path} line 2: answer t = 18.0 is outside [0, 1]: t is the "
+                                   "fraction of the motion travelled (the engine may log seconds or a distance);"
+                                   " judged as logged)"), editor.message
