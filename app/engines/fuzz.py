@@ -238,9 +238,9 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
         ours = answer_all(configurations)
         for configuration, result in zip(configurations, ours, strict=True):
             moving, target, direction = configuration
+            shapes = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params), direction
             try:
-                answer = adapter.answer(build_shape(moving.kind, moving.params),
-                                        build_shape(target.kind, target.params), direction)
+                answer = adapter.answer(*shapes)
             except TypeError as error:
                 report.unsupported = f"{adapter.info.name} cannot answer {pair}: {error}"
                 report.seconds = time.perf_counter() - started
@@ -249,7 +249,7 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
                 report.counts[(draw, "unsupported")] += 1
                 report.count += 1
                 continue
-            kind, _, detail = compare(answer, result, adapter.info.precision, tolerances)
+            kind, _, detail = compare(answer, result, adapter.info.precision, tolerances, shapes=shapes)
             report.counts[(draw, kind)] += 1
             report.count += 1
             if kind != "agrees":
@@ -268,26 +268,27 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
 
 
 def _answers(adapter: Adapter, configuration):
+    """(the engine's answer, sweeplab's, the physics shapes and direction)."""
     moving, target, direction = configuration
-    moving_shape, target_shape = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
-    return adapter.answer(moving_shape, target_shape, direction), sweep(moving_shape, target_shape, direction)
+    shapes = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params), direction
+    return adapter.answer(*shapes), sweep(*shapes), shapes
 
 
 def _verdict(adapter: Adapter, configuration, tolerances: Tolerances) -> tuple[str, str] | None:
     """(kind, sentence), or None when the engine cannot answer the pair."""
     try:
-        answer, ours = _answers(adapter, configuration)
+        answer, ours, shapes = _answers(adapter, configuration)
     except TypeError:
         return None
     except ValueError as error:  # a drawn shape the physics refuses (cannot happen by construction)
         return "unsupported", str(error)
-    kind, _, detail = compare(answer, ours, adapter.info.precision, tolerances)
+    kind, _, detail = compare(answer, ours, adapter.info.precision, tolerances, shapes=shapes)
     return kind, detail
 
 
 def _query(adapter: Adapter, configuration) -> Query:
     moving, target, direction = configuration
-    answer, _ = _answers(adapter, configuration)
+    answer, _, _ = _answers(adapter, configuration)
     return Query(query_scene(moving, target, direction), adapter.info, answer)
 
 

@@ -1,0 +1,67 @@
+"""How real a hit/miss disagreement is, from sweeplab's side: the margin of a
+configuration, and the size its round-off is relative to.
+
+    margin = R - min over t in [0, 1] of |core_moving(t) - core_target|
+
+with R the summed radius and core_moving(t) the moving core translated by
+t direction (``physics.reference.closest_approach``: ternary search on the exact
+distance, float64).  Positive: the depth the shapes reach at their closest (an
+engine that says miss there misses a contact that deep; it saturates at R, where
+the cores themselves meet); negative: minus the gap by which they pass (an engine
+that says hit there invents a contact that far away); 0: an exact touch.  Against
+a mesh, the largest over its triangles.  Pairs with no ball on either side
+(polyhedra against polyhedra, planes) have no margin here: None.
+
+    size = the largest magnitude among the shapes' core coordinates, radii and the
+           direction's components
+
+is what a float distance computed from the configuration rounds relative to: a
+graze tolerance is a fraction of it (``compare.GRAZE_TOLERANCE``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweeplab.physics import ConvexPolyhedron, Plane, Triangle, TriangleMesh
+from sweeplab.physics.reference import closest_approach
+from sweeplab.physics.shapes import Cored
+
+
+def margin(moving, target, direction) -> float | None:
+    """The configuration's margin (module docstring): depth > 0, gap < 0; None
+    where no distance is known for the pair."""
+    if isinstance(moving, TriangleMesh):  # change the subject: the mesh stands, the other moves along -d
+        return margin(target, moving, -np.asarray(direction, float))
+    try:
+        if isinstance(target, TriangleMesh):
+            corners = target.to_world(target.vertices[target.faces])
+            return max(_ball_margin(moving, Triangle(*triangle), direction) for triangle in corners)
+        return _ball_margin(moving, target, direction)
+    except TypeError:  # no ball on either side
+        return None
+
+
+def _ball_margin(moving, target, direction) -> float:
+    """The margin of a pair with a ball on one side (``TypeError`` for others)."""
+    _, gap = closest_approach(moving, target, direction)
+    return -gap
+
+
+def _magnitudes(shape) -> list[float]:
+    if isinstance(shape, Cored):
+        points = shape.core_vertices()
+    elif isinstance(shape, TriangleMesh):
+        points = shape.world_vertices()
+    elif isinstance(shape, ConvexPolyhedron):
+        points = shape.vertices
+    elif isinstance(shape, Plane):
+        return [abs(float(shape.offset))]
+    else:
+        raise TypeError(f"no size for a {type(shape).__name__}")
+    return [float(np.max(np.abs(points))), abs(float(getattr(shape, "radius", 0.0)))]
+
+
+def size(moving, target, direction) -> float:
+    """The configuration's size (module docstring)."""
+    return max(*_magnitudes(moving), *_magnitudes(target), float(np.max(np.abs(np.asarray(direction, float)))))
