@@ -178,3 +178,13 @@ def test_grazes_alone_exit_0_and_a_tight_graze_tolerance_makes_them_hits(tmp_pat
 def test_summary_counts_each_kind_once():
     verdicts = triage(ranked_log(), reference=False)
     assert summary(verdicts).startswith("7 queries: 1 agree; 4 real disagreements")
+
+
+def test_the_results_panel_flags_real_disagreements_and_says_tolerance_effects():
+    from sweeplab.ui.results import engine_cell
+    from sweeplab.view.reports import EngineReport
+
+    text, differs = engine_cell(EngineReport(EngineAnswer(True, 0.5), "graze", "the shapes pass 8.9e-16 apart"))
+    assert text == "hit, t = 0.5  (graze, a tolerance effect: the shapes pass 8.9e-16 apart)" and not differs
+    text, differs = engine_cell(EngineReport(EngineAnswer(False), "hit", "the shapes overlap by 0.37"))
+    assert text == "miss  DISAGREES (hit): the shapes overlap by 0.37" and differs
