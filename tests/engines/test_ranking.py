@@ -48,7 +48,8 @@ def test_margin_and_size_by_hand():
 @pytest.mark.parametrize("precision", ["float64", "float32"])
 @pytest.mark.parametrize("side", [+1, -1])  # +1: sweeplab misses, the engine hits; -1: the other way
 def test_a_flip_just_inside_the_default_graze_tolerance_is_a_graze_and_just_outside_a_hit(precision, side):
-    bound = GRAZE_TOLERANCE[precision] * 8.0
+    bound = {"float64": 1e-12, "float32": 1e-5}[precision] * 8.0  # the documented defaults, not the constant read back
+    assert bound == GRAZE_TOLERANCE[precision] * 8.0
     for factor, kind in ((0.9, "graze"), (1.1, "hit")):
         shapes = passing(2.0 + side * factor * bound)
         assert bool(sweep(*shapes).hit) == (side < 0)
@@ -65,7 +66,7 @@ def test_the_graze_tolerance_is_relative_to_the_size_and_holds_at_its_value():
     below = math.nextafter(gap / 8, 0.0)
     assert verdict_of(shapes, flipped(shapes), tolerances=Tolerances(graze=below))[0] == "hit"
     scale = 2.0 ** 20  # the same pair 2^20 times larger: a gap of 0.9 x its bound is a graze there, a hit at size 8
-    gap = 0.9 * GRAZE_TOLERANCE["float64"] * 8 * scale
+    gap = 0.9 * 1e-12 * 8 * scale
     large = Sphere([2 * scale + gap, 0.0, 4 * scale], scale), Sphere([0.0, 0, 0], scale), [0.0, 0, -8 * scale]
     assert size(*large) == 8 * scale and verdict_of(large, flipped(large))[0] == "graze"
     assert verdict_of(passing(2.0 + gap), flipped(passing(2.0 + gap)))[0] == "hit"
@@ -94,15 +95,16 @@ def ranked_log() -> list[Query]:
             _line(4, _spheres(0.0), EngineAnswer(True, 0.3)),             # t: sweeplab 0.25
             _line(5, _spheres(0.0), EngineAnswer(True, 0.25)),            # agrees
             _line(6, _spheres(2.5), EngineAnswer(True, 0.5)),             # invents a contact 0.5 away
-            _line(7, _spheres(0.0, 0.0), EngineAnswer(True, 0.0, None, [1.0, 0.0, 0.0]))]  # centres coincide
+            _line(7, _spheres(0.0, 0.0), EngineAnswer(True, 0.0, None, [1.0, 0.0, 0.0])),  # centres coincide
+            _line(8, _spheres(0.0), EngineAnswer(True, 0.25, None, [1.0, 0.0, 0.0]))]      # normal 90° off
 
 
 def test_hit_disagreements_rank_deepest_first_above_t_and_grazes_and_conventions_last():
     verdicts = triage(ranked_log(), reference=False)
-    assert [(v.number, v.kind) for v in verdicts] == [(3, "hit"), (6, "hit"), (1, "hit"), (4, "t"), (2, "graze"),
-                                                       (7, "convention"), (5, "agrees")]
+    assert [(v.number, v.kind) for v in verdicts] == [(3, "hit"), (6, "hit"), (1, "hit"), (4, "t"), (8, "normal"),
+                                                       (2, "graze"), (7, "convention"), (5, "agrees")]
     assert [v.margin for v in verdicts[:3]] == [1.5, -0.5, margin(*passing(1.9))]
-    assert verdicts[4].margin < 0 and verdicts[3].margin is None
+    assert verdicts[5].margin < 0 and verdicts[3].margin is None and verdicts[4].margin is None
 
 
 def test_a_normal_where_the_cores_meet_at_t_0_is_a_convention_not_a_disagreement():
@@ -157,13 +159,13 @@ def test_triage_prints_the_margin_and_a_summary_that_separates_real_disagreement
     write_log(ranked_log(), path)
     assert main(["triage", str(path), "--no-reference"]) == 1
     out = capsys.readouterr().out
-    assert "7 queries: 1 agree; 4 real disagreements (3 hit: engine misses or invents a contact, 0 overlap at " \
-           "start missed, 1 |dt| beyond tolerance, 0 normal); 2 tolerance effects (1 graze, 1 normal convention " \
+    assert "8 queries: 1 agree; 5 real disagreements (3 hit: engine misses or invents a contact, 0 overlap at " \
+           "start missed, 1 |dt| beyond tolerance, 1 normal); 2 tolerance effects (1 graze, 1 normal convention " \
            "where the cores meet at t = 0)" in out, out
     lines = out.splitlines()
     assert lines[0].split() == ["line", "kind", "pair", "margin", "reference", "detail"]
     assert lines[1].split()[:4] == ["3", "hit", "sphere-sphere", "1.5"]
-    assert lines[5].split()[:4] == ["2", "graze", "sphere-sphere", "-8.88e-16"]  # 2 + 1e-15 rounds to 2 + 2 ulp
+    assert lines[6].split()[:4] == ["2", "graze", "sphere-sphere", "-8.88e-16"]  # 2 + 1e-15 rounds to 2 + 2 ulp
 
 
 def test_grazes_alone_exit_0_and_a_tight_graze_tolerance_makes_them_hits(tmp_path, capsys):
@@ -177,7 +179,7 @@ def test_grazes_alone_exit_0_and_a_tight_graze_tolerance_makes_them_hits(tmp_pat
 
 def test_summary_counts_each_kind_once():
     verdicts = triage(ranked_log(), reference=False)
-    assert summary(verdicts).startswith("7 queries: 1 agree; 4 real disagreements")
+    assert summary(verdicts).startswith("8 queries: 1 agree; 5 real disagreements")
 
 
 def test_the_results_panel_flags_real_disagreements_and_says_tolerance_effects():
