@@ -190,3 +190,14 @@ def test_the_results_panel_flags_real_disagreements_and_says_tolerance_effects()
     assert text == "hit, t = 0.5  (graze, a tolerance effect: the shapes pass 8.9e-16 apart)" and not differs
     text, differs = engine_cell(EngineReport(EngineAnswer(False), "hit", "the shapes overlap by 0.37"))
     assert text == "miss  DISAGREES (hit): the shapes overlap by 0.37" and differs
+
+
+def test_a_negative_tolerance_on_the_command_line_is_refused_naming_it(tmp_path, capsys):
+    path = tmp_path / "log.jsonl"
+    write_log([ranked_log()[1]], path)
+    for option in ("--graze-tolerance", "--t-tolerance"):
+        with pytest.raises(SystemExit) as stop:
+            main(["triage", str(path), f"{option}=-1e-9"])
+        name = option[2:].split("-")[0]
+        assert stop.value.code == 2 and f"the {name} tolerance must be a number >= 0, got -1e-09" in \
+            capsys.readouterr().err
