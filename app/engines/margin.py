@@ -9,8 +9,10 @@ distance, float64).  Positive: the depth the shapes reach at their closest (an
 engine that says miss there misses a contact that deep; it saturates at R, where
 the cores themselves meet); negative: minus the gap by which they pass (an engine
 that says hit there invents a contact that far away); 0: an exact touch.  Against
-a mesh, the largest over its triangles.  Pairs with no ball on either side
-(polyhedra against polyhedra, planes) have no margin here: None.
+a mesh, the largest over its triangles; against a polyhedron (a solid, its own
+core, radius 0), R where a core point starts inside it, else the largest over its
+faces.  Pairs with no ball on either side (polyhedra or meshes against each other
+or triangles, planes against polyhedra) have no margin here: None.
 
     size = the largest magnitude among the shapes' core coordinates, radii and the
            direction's components
@@ -23,20 +25,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweeplab.physics import ConvexPolyhedron, Plane, Triangle, TriangleMesh
+from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Triangle, TriangleMesh
 from sweeplab.physics.reference import closest_approach
 from sweeplab.physics.shapes import Cored
+
+FACETED = (TriangleMesh, ConvexPolyhedron)
+"""Targets whose margin is the largest over their faces (a polyhedron also counts a
+core starting inside it): the other shape must have a ball."""
 
 
 def margin(moving, target, direction) -> float | None:
     """The configuration's margin (module docstring): depth > 0, gap < 0; None
     where no distance is known for the pair."""
-    if isinstance(moving, TriangleMesh):  # change the subject: the mesh stands, the other moves along -d
-        return margin(target, moving, -np.asarray(direction, float))
+    if isinstance(moving, FACETED):  # change the subject: it stands, the other moves along -d
+        return None if isinstance(target, FACETED) else margin(target, moving, -np.asarray(direction, float))
     try:
         if isinstance(target, TriangleMesh):
             corners = target.to_world(target.vertices[target.faces])
             return max(_ball_margin(moving, Triangle(*triangle), direction) for triangle in corners)
+        if isinstance(target, ConvexPolyhedron):
+            return _solid_margin(moving, target, direction)
         return _ball_margin(moving, target, direction)
     except TypeError:  # no ball on either side
         return None
@@ -46,6 +54,19 @@ def _ball_margin(moving, target, direction) -> float:
     """The margin of a pair with a ball on one side (``TypeError`` for others)."""
     _, gap = closest_approach(moving, target, direction)
     return -gap
+
+
+def _solid_margin(moving, solid: ConvexPolyhedron, direction) -> float:
+    """The margin of a ball-cored ``moving`` against a polyhedron, whose solid is its
+    core: the radius where a core point starts inside the solid (on or behind every
+    face plane), else the largest margin over its faces (polygons): a core that
+    enters the solid later crosses a face, where the distance is 0."""
+    if not isinstance(moving, Cored) or isinstance(moving, Polygon):
+        raise TypeError(f"no margin for a {type(moving).__name__} against a polyhedron")
+    radius = float(getattr(moving, "radius", 0.0))
+    if solid.dimension == 3 and np.any(np.all(moving.core_vertices() @ solid.normals.T <= solid.offsets, axis=1)):
+        return radius
+    return max(_ball_margin(moving, Polygon(solid.vertices[list(loop)]), direction) for loop in solid.faces)
 
 
 def _magnitudes(shape) -> list[float]:

@@ -14,7 +14,7 @@ from sweeplab.engines.margin import margin, size
 from sweeplab.engines.triage import Verdict, reference_side, summary, triage
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import MOVING, TARGET, Engine, EngineAnswer, Query, query_scene, write_log
-from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, Triangle, sweep
+from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, Triangle, TriangleMesh, sweep
 
 DIRECTION = [0.0, 0.0, -8.0]
 """Every sphere pair below falls from z = 4 through z = 0 at t = 1/2: size 8 (a power of
@@ -56,7 +56,17 @@ def test_margin_against_a_polyhedron_by_hand():
     assert margin(Sphere([0.0, 0, 5], 0.5), box, [0, 0, -3.75]) == 0.25
     assert margin(Capsule([-3.0, 0, 1.5], [3.0, 0, 1.5], 0.25), box, [0, 0, -0.25]) == 0  # lands on the top face
     assert margin(box, ConvexPolyhedron.box([1.0, 1.0, 1.0]), [0, 0, 1.0]) is None
+    assert margin(TriangleMesh([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]], [[0, 1, 2]]), box, [0, 0, 1.0]) is None
     assert margin(Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), box, [0, 0, 1.0]) is None
+
+
+def test_margin_against_a_mesh_is_the_largest_over_its_triangles():
+    """A square of two triangles at z = 0 and one at z = -1: the sphere stops 0.5 above
+    the square, either order."""
+    mesh = TriangleMesh([[0.0, 0, 0], [2.0, 0, 0], [2.0, 2, 0], [0.0, 2, 0], [0.0, 0, -1], [2.0, 0, -1], [0.0, 2, -1]],
+                        [[0, 1, 2], [0, 2, 3], [4, 5, 6]])
+    assert margin(Sphere([1.5, 1.5, 3], 1.0), mesh, [0, 0, -1.5]) == -0.5
+    assert margin(mesh, Sphere([1.5, 1.5, 3], 1.0), [0, 0, 1.5]) == -0.5
 
 
 @pytest.mark.parametrize("precision", ["float64", "float32"])
