@@ -59,14 +59,17 @@ def _ball_margin(moving, target, direction) -> float:
 def _solid_margin(moving, solid: ConvexPolyhedron, direction) -> float:
     """The margin of a ball-cored ``moving`` against a polyhedron, whose solid is its
     core: the radius where a core point starts inside the solid (on or behind every
-    face plane), else the largest margin over its faces (polygons): a core that
-    enters the solid later crosses a face, where the distance is 0."""
+    face plane), else the largest margin over its faces, each a fan of triangles
+    (a ``Polygon`` checks that it is planar and convex: 4 times slower, 14 ms a box): a core
+    that enters the solid later crosses a face, where the distance is 0."""
     if not isinstance(moving, Cored) or isinstance(moving, Polygon):
         raise TypeError(f"no margin for a {type(moving).__name__} against a polyhedron")
     radius = float(getattr(moving, "radius", 0.0))
     if solid.dimension == 3 and np.any(np.all(moving.core_vertices() @ solid.normals.T <= solid.offsets, axis=1)):
         return radius
-    return max(_ball_margin(moving, Polygon(solid.vertices[list(loop)]), direction) for loop in solid.faces)
+    corners = solid.vertices
+    return max(_ball_margin(moving, Triangle(corners[loop[0]], corners[loop[i]], corners[loop[i + 1]]), direction)
+               for loop in solid.faces for i in range(1, len(loop) - 1))
 
 
 def _magnitudes(shape) -> list[float]:
