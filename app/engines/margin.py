@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Triangle, TriangleMesh
+from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Segment, Triangle, TriangleMesh
 from sweeplab.physics.reference import closest_approach
 from sweeplab.physics.shapes import Cored
 
@@ -59,7 +59,8 @@ def _ball_margin(moving, target, direction) -> float:
 def _solid_margin(moving, solid: ConvexPolyhedron, direction) -> float:
     """The margin of a ball-cored ``moving`` against a polyhedron, whose solid is its
     core: the radius where a core point starts inside the solid (on or behind every
-    face plane), else the largest margin over its faces, each a fan of triangles
+    face plane), else the largest margin over its faces, each a fan of triangles (a
+    straight or single-point hull: its segment)
     (a ``Polygon`` checks that it is planar and convex: 4 times slower, 14 ms a box): a core
     that enters the solid later crosses a face, where the distance is 0."""
     if not isinstance(moving, Cored) or isinstance(moving, Polygon):
@@ -68,6 +69,8 @@ def _solid_margin(moving, solid: ConvexPolyhedron, direction) -> float:
     if solid.dimension == 3 and np.any(np.all(moving.core_vertices() @ solid.normals.T <= solid.offsets, axis=1)):
         return radius
     corners = solid.vertices
+    if solid.dimension < 2:  # a straight or single-point hull: its corners' segment (no faces)
+        return _ball_margin(moving, Segment(corners[0], corners[-1]), direction)
     return max(_ball_margin(moving, Triangle(corners[loop[0]], corners[loop[i]], corners[loop[i + 1]]), direction)
                for loop in solid.faces for i in range(1, len(loop) - 1))
 

@@ -56,6 +56,13 @@ def test_margin_against_a_polyhedron_by_hand():
     assert margin(Sphere([0.0, 0, 5], 0.5), box, [0, 0, -3.75]) == 0.25
     assert margin(Capsule([-3.0, 0, 1.5], [3.0, 0, 1.5], 0.25), box, [0, 0, -0.25]) == 0  # lands on the top face
     assert margin(box, ConvexPolyhedron.box([1.0, 1.0, 1.0]), [0, 0, 1.0]) is None
+    flat, needle, dot = (ConvexPolyhedron(corners) for corners in ([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0], [1.0, 1, 0]],
+                                                                   [[0.0, 0, 0], [1.0, 0, 0], [2.0, 0, 0]],
+                                                                   [[0.0, 0, 0]]))
+    assert (flat.dimension, needle.dimension, dot.dimension) == (2, 1, 0)
+    assert margin(Sphere([0.5, 0.0, 3], 0.5), flat, [0, 0, -2.75]) == 0.25  # stops 0.25 above the square
+    assert margin(Sphere([0.5, 0.0, 3], 0.5), needle, [0, 0, -2.75]) == 0.25
+    assert margin(Sphere([0.0, 0.0, 3], 0.5), dot, [0, 0, -2.75]) == 0.25
     assert margin(TriangleMesh([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]], [[0, 1, 2]]), box, [0, 0, 1.0]) is None
     assert margin(Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), box, [0, 0, 1.0]) is None
 
