@@ -9,10 +9,11 @@ distance, float64).  Positive: the depth the shapes reach at their closest (an
 engine that says miss there misses a contact that deep; it saturates at R, where
 the cores themselves meet); negative: minus the gap by which they pass (an engine
 that says hit there invents a contact that far away); 0: an exact touch.  Against
-a mesh, the largest over its triangles; against a polyhedron (a solid, its own
-core, radius 0), R where a core point starts inside it, else the largest over its
-faces.  Pairs with no ball on either side (polyhedra or meshes against each other
-or triangles, planes against polyhedra) have no margin here: None.
+a mesh, the largest over its triangles (nearest first; far ones skipped by a
+bound); against a polyhedron (a solid, its own core, radius 0), R where a core
+point starts inside it, else the largest over its faces.  Pairs with no ball on
+either side (polyhedra or meshes against each other or triangles, planes against
+polyhedra) have no margin here: None.
 
     size = the largest magnitude among the shapes' core coordinates, radii and the
            direction's components
@@ -22,6 +23,8 @@ graze tolerance is a fraction of it (``compare.GRAZE_TOLERANCE``).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -41,8 +44,7 @@ def margin(moving, target, direction) -> float | None:
         return None if isinstance(target, FACETED) else margin(target, moving, -np.asarray(direction, float))
     try:
         if isinstance(target, TriangleMesh):
-            corners = target.to_world(target.vertices[target.faces])
-            return max(_ball_margin(moving, Triangle(*triangle), direction) for triangle in corners)
+            return _largest_over_triangles(moving, target.to_world(target.vertices[target.faces]), direction)
         if isinstance(target, ConvexPolyhedron):
             return _solid_margin(moving, target, direction)
         return _ball_margin(moving, target, direction)
@@ -56,23 +58,47 @@ def _ball_margin(moving, target, direction) -> float:
     return -gap
 
 
+def _ball_core(moving) -> tuple[np.ndarray, float]:
+    """(core points (k, 3), radius) of a ball-cored shape: a sphere, capsule, point or
+    segment (``TypeError`` for others)."""
+    if not isinstance(moving, Cored) or isinstance(moving, Polygon):
+        raise TypeError(f"no margin for a moving {type(moving).__name__} against faces")
+    return moving.core_vertices(), float(getattr(moving, "radius", 0.0))
+
+
 def _solid_margin(moving, solid: ConvexPolyhedron, direction) -> float:
     """The margin of a ball-cored ``moving`` against a polyhedron, whose solid is its
     core: the radius where a core point starts inside the solid (on or behind every
     face plane), else the largest margin over its faces, each a fan of triangles (a
-    straight or single-point hull: its segment)
-    (a ``Polygon`` checks that it is planar and convex: 4 times slower, 14 ms a box): a core
-    that enters the solid later crosses a face, where the distance is 0."""
-    if not isinstance(moving, Cored) or isinstance(moving, Polygon):
-        raise TypeError(f"no margin for a {type(moving).__name__} against a polyhedron")
-    radius = float(getattr(moving, "radius", 0.0))
-    if solid.dimension == 3 and np.any(np.all(moving.core_vertices() @ solid.normals.T <= solid.offsets, axis=1)):
+    ``Polygon`` checks that it is planar and convex: 4 times slower); a straight or
+    single-point hull, which has no faces, is its segment.  A core that enters the
+    solid later crosses a face, where the distance is 0."""
+    core, radius = _ball_core(moving)
+    if solid.dimension == 3 and np.any(np.all(core @ solid.normals.T <= solid.offsets, axis=1)):
         return radius
     corners = solid.vertices
-    if solid.dimension < 2:  # a straight or single-point hull: its corners' segment (no faces)
+    if solid.dimension < 2:
         return _ball_margin(moving, Segment(corners[0], corners[-1]), direction)
-    return max(_ball_margin(moving, Triangle(corners[loop[0]], corners[loop[i]], corners[loop[i + 1]]), direction)
-               for loop in solid.faces for i in range(1, len(loop) - 1))
+    fans = [(loop[0], loop[i], loop[i + 1]) for loop in solid.faces for i in range(1, len(loop) - 1)]
+    return _largest_over_triangles(moving, corners[np.array(fans)], direction)
+
+
+def _largest_over_triangles(moving, corners: np.ndarray, direction) -> float:
+    """The largest margin of ``moving`` against the triangles ``corners`` (F, 3, 3),
+    nearest first by a lower bound of each one's core distance over the sweep (the
+    gap between its box and the box the moving core sweeps), stopping at the first
+    whose bound leaves it no way to beat the best so far: margin <= R - bound."""
+    core, radius = _ball_core(moving)
+    swept = np.concatenate([core, core + np.asarray(direction, float)])
+    low, high = swept.min(axis=0), swept.max(axis=0)
+    apart = np.maximum(0.0, np.maximum(corners.min(axis=1) - high, low - corners.max(axis=1)))
+    bound = np.sqrt(np.sum(apart * apart, axis=1))
+    best = -math.inf
+    for face in np.argsort(bound, kind="stable"):
+        if radius - bound[face] <= best:
+            break
+        best = max(best, _ball_margin(moving, Triangle(*corners[face]), direction))
+    return best
 
 
 def _magnitudes(shape) -> list[float]:
