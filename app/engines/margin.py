@@ -11,9 +11,10 @@ the cores themselves meet); negative: minus the gap by which they pass (an engin
 that says hit there invents a contact that far away); 0: an exact touch.  Against
 a mesh, the largest over its triangles (nearest first; far ones skipped by a
 bound); against a polyhedron (a solid, its own core, radius 0), R where a core
-point starts inside it, else the largest over its faces.  Pairs with no ball on
-either side (polyhedra or meshes against each other or triangles, planes against
-polyhedra) have no margin here: None.
+point starts inside it, else the largest over its faces; two solid polyhedra, the
+deepest penetration (separating axes) or minus their distance.  Other pairs with
+no ball on either side (meshes or triangles against polyhedra or meshes, flat
+polyhedra against polyhedra, planes against polyhedra) have no margin here: None.
 
     size = the largest magnitude among the shapes' core coordinates, radii and the
            direction's components
@@ -40,6 +41,8 @@ core starting inside it): the other shape must have a ball."""
 def margin(moving, target, direction) -> float | None:
     """The configuration's margin (module docstring): depth > 0, gap < 0; None
     where no distance is known for the pair."""
+    if isinstance(moving, ConvexPolyhedron) and isinstance(target, ConvexPolyhedron):
+        return _polytope_margin(moving, target, direction)
     if isinstance(moving, FACETED):  # change the subject: it stands, the other moves along -d
         return None if isinstance(target, FACETED) else margin(target, moving, -np.asarray(direction, float))
     try:
@@ -76,11 +79,68 @@ def _solid_margin(moving, solid: ConvexPolyhedron, direction) -> float:
     core, radius = _ball_core(moving)
     if solid.dimension == 3 and np.any(np.all(core @ solid.normals.T <= solid.offsets, axis=1)):
         return radius
-    corners = solid.vertices
     if solid.dimension < 2:
-        return _ball_margin(moving, Segment(corners[0], corners[-1]), direction)
+        return _ball_margin(moving, Segment(solid.vertices[0], solid.vertices[-1]), direction)
+    return _largest_over_triangles(moving, _fans(solid), direction)
+
+
+def _fans(solid: ConvexPolyhedron) -> np.ndarray:
+    """The corners (F, 3, 3) of the solid's faces cut into fans of triangles."""
     fans = [(loop[0], loop[i], loop[i + 1]) for loop in solid.faces for i in range(1, len(loop) - 1)]
-    return _largest_over_triangles(moving, corners[np.array(fans)], direction)
+    return solid.vertices[np.array(fans)]
+
+
+def _polytope_margin(moving: ConvexPolyhedron, target: ConvexPolyhedron, direction) -> float | None:
+    """The margin of two solid polyhedra (no ball): the penetration depth at the
+    deepest point of the sweep where they overlap, else minus their smallest
+    distance.  By the separating axis theorem, on the axes n of both shapes' face
+    normals and their edge directions' cross products,
+
+        depth(t) = min over n of min(high_A(n) + t d.n - low_B(n), high_B(n) - low_A(n) - t d.n)
+
+    (the projections' overlap; the shapes overlap at t where it is > 0, and then it
+    is the minimum translation) is concave in t: its largest value over [0, 1] is
+    found by ternary search.  Where that is <= 0 the solids never overlap, and their
+    distance is their boundaries': the largest margin of each one's edges (segments)
+    against the other's faces.  Flat or straight hulls: None."""
+    if moving.dimension < 3 or target.dimension < 3:
+        return None
+    direction = np.asarray(direction, float)
+    axes = _separating_axes(moving, target)
+    moving_side, target_side = moving.vertices @ axes.T, target.vertices @ axes.T
+    speed = axes @ direction
+    low_a, high_a = moving_side.min(axis=0), moving_side.max(axis=0)
+    low_b, high_b = target_side.min(axis=0), target_side.max(axis=0)
+
+    def depth(t: float) -> float:
+        return float(np.min(np.minimum(high_a + t * speed - low_b, high_b - low_a - t * speed)))
+
+    low, high = 0.0, 1.0
+    for _ in range(200):  # a third of the bracket goes each step: float64 resolution long before 200
+        third = (high - low) / 3
+        left, right = low + third, high - third
+        if not low < left < right < high:
+            break
+        if depth(left) >= depth(right):
+            high = right
+        else:
+            low = left
+    deepest = max(depth(t) for t in (0.0, low, (low + high) / 2, high, 1.0))
+    if deepest > 0:
+        return deepest
+    edges = [(moving, target, direction), (target, moving, -direction)]
+    return max(_largest_over_triangles(Segment(*edge_of.vertices[edge]), _fans(faces_of), along)
+               for edge_of, faces_of, along in edges for edge in edge_of.edges)
+
+
+def _separating_axes(first: ConvexPolyhedron, second: ConvexPolyhedron) -> np.ndarray:
+    """Unit axes (K, 3): both solids' face normals and the cross products of their
+    edge directions (parallel pairs, whose cross product is zero, left out)."""
+    edges = [solid.vertices[solid.edges[solid.distinct_edges]] for solid in (first, second)]  # (E, 2, 3) each
+    directions = [ends[:, 1] - ends[:, 0] for ends in edges]
+    crosses = np.cross(directions[0][:, None, :], directions[1][None, :, :]).reshape(-1, 3)
+    lengths = np.linalg.norm(crosses, axis=1)
+    return np.concatenate([first.normals, second.normals, crosses[lengths > 0] / lengths[lengths > 0, None]])
 
 
 def _largest_over_triangles(moving, corners: np.ndarray, direction) -> float:

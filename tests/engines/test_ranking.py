@@ -55,7 +55,7 @@ def test_margin_against_a_polyhedron_by_hand():
     assert margin(Sphere([0.0, 0, 5], 0.5), box, [0, 0, -3.25]) == -0.25  # stops 0.75 above the top face
     assert margin(Sphere([0.0, 0, 5], 0.5), box, [0, 0, -3.75]) == 0.25
     assert margin(Capsule([-3.0, 0, 1.5], [3.0, 0, 1.5], 0.25), box, [0, 0, -0.25]) == 0  # lands on the top face
-    assert margin(box, ConvexPolyhedron.box([1.0, 1.0, 1.0]), [0, 0, 1.0]) is None
+    assert margin(box, ConvexPolyhedron.box([1.0, 1.0, 1.0], center=(0.0, 0.0, 5.0)), [0, 0, 1.0]) == -2.0  # top 2 -> 4
     flat, needle, dot = (ConvexPolyhedron(corners) for corners in ([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0], [1.0, 1, 0]],
                                                                    [[0.0, 0, 0], [1.0, 0, 0], [2.0, 0, 0]],
                                                                    [[0.0, 0, 0]]))
@@ -65,6 +65,25 @@ def test_margin_against_a_polyhedron_by_hand():
     assert margin(Sphere([0.0, 0.0, 3], 0.5), dot, [0, 0, -2.75]) == 0.25
     assert margin(TriangleMesh([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]], [[0, 1, 2]]), box, [0, 0, 1.0]) is None
     assert margin(Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), box, [0, 0, 1.0]) is None
+
+
+def test_margin_of_two_boxes_by_hand():
+    """No ball: the deepest penetration over the sweep where they overlap (separating
+    axes), else minus the smallest distance (edges against faces)."""
+    falling, box = ConvexPolyhedron.box([1.0, 1, 1], center=(0.0, 0.0, 5.0)), ConvexPolyhedron.box([1.0, 1, 1])
+    assert margin(falling, box, [0, 0, -10.0]) == 2.0  # through it: coincident at t = 1/2
+    assert margin(falling, box, [0, 0, -3.5]) == 0.5 and margin(falling, box, [0, 0, -2.5]) == -0.5
+    assert margin(falling, box, [0, 0, -3.0]) == 0  # lands on it
+    aside = ConvexPolyhedron.box([1.0, 1, 1], center=(3.0, 3.0, 5.0))
+    assert margin(aside, box, [0, 0, -5.0]) == -math.sqrt(2)  # edge to edge, sqrt(1 + 1) apart
+    # crossed edges: one box turned 45° about x, the other about y; edges meet at centres 2 sqrt(2) apart
+    c = math.sqrt(0.5)
+    about_x, about_y = [[1.0, 0, 0], [0, c, -c], [0, c, c]], [[c, 0, c], [0, 1.0, 0], [-c, 0, c]]
+    turned = ConvexPolyhedron.box([1.0, 1, 1], center=(0.0, 0.0, 5.0), rotation=about_x)
+    crossing = ConvexPolyhedron.box([1.0, 1, 1], rotation=about_y)
+    assert margin(turned, crossing, [0, 0, -(5 - 2 * math.sqrt(2) + 0.1)]) == pytest.approx(0.1, abs=1e-14)
+    assert margin(turned, crossing, [0, 0, -(5 - 2 * math.sqrt(2) - 0.1)]) == pytest.approx(-0.1, abs=1e-14)
+    assert margin(ConvexPolyhedron([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]]), box, [0, 0, 1.0]) is None  # flat
 
 
 def test_margin_against_a_mesh_is_the_largest_over_its_triangles():
