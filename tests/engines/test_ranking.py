@@ -6,6 +6,7 @@ column decides an exact touch exactly."""
 
 import math
 
+import numpy as np
 import pytest
 
 from sweeplab.cli import main
@@ -84,6 +85,13 @@ def test_margin_of_two_boxes_by_hand():
     assert margin(turned, crossing, [0, 0, -(5 - 2 * math.sqrt(2) + 0.1)]) == pytest.approx(0.1, abs=1e-14)
     assert margin(turned, crossing, [0, 0, -(5 - 2 * math.sqrt(2) - 0.1)]) == pytest.approx(-0.1, abs=1e-14)
     assert margin(ConvexPolyhedron([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]]), box, [0, 0, 1.0]) is None  # flat
+    # a corner of the standing box up (its diagonal turned onto z), under the falling box's face: 0.1 apart
+    axis, angle = np.array([1.0, -1.0, 0.0]) / math.sqrt(2), math.acos(1 / math.sqrt(3))
+    skew = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    corner_up = ConvexPolyhedron.box([1.0, 1, 1], rotation=np.eye(3) + math.sin(angle) * skew
+                                     + (1 - math.cos(angle)) * skew @ skew)
+    assert np.max(corner_up.vertices[:, 2]) == pytest.approx(math.sqrt(3), abs=1e-15)
+    assert margin(falling, corner_up, [0, 0, -(4 - math.sqrt(3) - 0.1)]) == pytest.approx(-0.1, abs=1e-14)
 
 
 def test_margin_against_a_mesh_is_the_largest_over_its_triangles():
@@ -272,8 +280,6 @@ def test_skipping_far_triangles_keeps_the_largest_margin():
     """The mesh margin skips triangles whose box bound cannot beat the best so far:
     the same answer as every triangle tried, over seeded spheres and capsules around
     an icosphere (320 triangles)."""
-    import numpy as np
-
     from sweeplab.scene.mesh_sources import default_source
     from sweeplab.scene.shape_kinds import build_shape
 
