@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Segment, Triangle, TriangleMesh
-from sweeplab.physics.reference import closest_approach
+from sweeplab.physics.reference import closest_approach, minimum_time
 from sweeplab.physics.shapes import Cored
 
 FACETED = (TriangleMesh, ConvexPolyhedron)
@@ -100,9 +100,10 @@ def _polytope_margin(moving: ConvexPolyhedron, target: ConvexPolyhedron, directi
 
     (the projections' overlap; the shapes overlap at t where it is > 0, and then it
     is the minimum translation) is concave in t: its largest value over [0, 1] is
-    found by ternary search.  Where that is <= 0 the solids never overlap, and their
-    distance is their boundaries': the largest margin of each one's edges (segments)
-    against the other's faces.  Flat or straight hulls: None."""
+    found by ternary search (``physics.reference.minimum_time`` of -depth).  Where
+    that is <= 0 the solids never overlap, and their distance is their boundaries':
+    the largest margin of each one's edges (segments) against the other's faces.
+    Flat or straight hulls: None."""
     if moving.dimension < 3 or target.dimension < 3:
         return None
     direction = np.asarray(direction, float)
@@ -115,17 +116,7 @@ def _polytope_margin(moving: ConvexPolyhedron, target: ConvexPolyhedron, directi
     def depth(t: float) -> float:
         return float(np.min(np.minimum(high_a + t * speed - low_b, high_b - low_a - t * speed)))
 
-    low, high = 0.0, 1.0
-    for _ in range(200):  # a third of the bracket goes each step: float64 resolution long before 200
-        third = (high - low) / 3
-        left, right = low + third, high - third
-        if not low < left < right < high:
-            break
-        if depth(left) >= depth(right):
-            high = right
-        else:
-            low = left
-    deepest = max(depth(t) for t in (0.0, low, (low + high) / 2, high, 1.0))
+    deepest = depth(minimum_time(lambda t: -depth(t)))
     if deepest > 0:
         return deepest
     edges = [(moving, target, direction), (target, moving, -direction)]
