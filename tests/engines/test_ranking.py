@@ -293,3 +293,25 @@ def test_skipping_far_triangles_keeps_the_largest_margin():
         moving = (Sphere(start, rng.uniform(0.05, 1)) if i % 2
                   else Capsule(start, start + rng.uniform(-1, 1, 3), rng.uniform(0.05, 1)))
         assert margin(moving, mesh, direction) == max(margin(moving, triangle, direction) for triangle in triangles)
+
+
+def test_a_box_is_its_own_core_for_the_normal_convention():
+    """Without point or segment cores on both sides the cores meet where sweeplab's
+    depth reaches the summed radius: a sphere's centre inside a box, any overlap of
+    two boxes."""
+    box = ConvexPolyhedron.box([1.0, 1, 1])
+    sideways = EngineAnswer(True, 0.0, None, [1.0, 0, 0])
+    for moving, kind in ((Sphere([0.0, 0, 0.9], 0.5), "convention"),   # centre inside
+                         (Sphere([0.0, 0, 1.2], 0.5), "normal"),       # centre outside: the normal is +z
+                         (ConvexPolyhedron.box([1.0, 1, 1], center=(0.0, 0.0, 1.5)), "convention")):
+        shapes = moving, box, [0.0, 0, 1.0]
+        ours = sweep(*shapes)
+        assert ours.initially_overlapping
+        assert compare(sideways, ours, "float64", shapes=shapes)[0] == kind
+
+
+def test_an_overlap_at_start_within_round_off_is_a_graze_and_a_deep_one_start():
+    for height, kind in ((2.0 - 2.0 ** -51, "graze"), (1.5, "start")):  # overlapping by 4.4e-16, by 0.5
+        shapes = Sphere([0.0, 0, height], 1.0), Sphere([0.0, 0, 0], 1.0), [0.0, 0, 1.0]
+        assert sweep(*shapes).initially_overlapping
+        assert compare(EngineAnswer(False), sweep(*shapes), "float64", shapes=shapes)[0] == kind
