@@ -302,6 +302,7 @@ def test_a_box_is_its_own_core_for_the_normal_convention():
     box = ConvexPolyhedron.box([1.0, 1, 1])
     sideways = EngineAnswer(True, 0.0, None, [1.0, 0, 0])
     for moving, kind in ((Sphere([0.0, 0, 0.9], 0.5), "convention"),   # centre inside
+                         (Sphere([0.0, 0, 1.0], 0.5), "convention"),   # centre on the face: depth = radius
                          (Sphere([0.0, 0, 1.2], 0.5), "normal"),       # centre outside: the normal is +z
                          (ConvexPolyhedron.box([1.0, 1, 1], center=(0.0, 0.0, 1.5)), "convention")):
         shapes = moving, box, [0.0, 0, 1.0]
