@@ -1,9 +1,14 @@
 """engines.exact: touching decided in rational arithmetic."""
 
+import math
 from fractions import Fraction
 
-from sweeplab.engines.exact import cores_meet_at_start, segment_distance_squared, touches_at
-from sweeplab.physics import Capsule, Point, Segment, Sphere, Triangle
+import numpy as np
+
+from sweeplab.engines.exact import (_core, _distance_squared, cores_meet_at_start, point_triangle_distance_squared,
+                                    segment_distance_squared, segment_triangle_distance_squared, touches_at)
+from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Polygon, Segment, Sphere, Triangle
+from sweeplab.physics.reference import closest_approach
 
 
 def f(*values):
@@ -39,11 +44,50 @@ def test_radii_count_and_their_boundary_is_a_touch():
 
 
 def test_other_cores_are_not_decided_here():
-    triangle = Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0])
-    assert touches_at(Sphere([0.0, 0, 1], 1.0), triangle, [0, 0, -1.0], 0.5) is None
-    assert cores_meet_at_start(triangle, Sphere([0.0, 0, 1], 1.0)) is None
+    square = Polygon([[0.0, 0, 0], [1.0, 0, 0], [1.0, 1, 0], [0.0, 1, 0]])
+    assert touches_at(Sphere([0.0, 0, 1], 1.0), square, [0, 0, -1.0], 0.5) is None
+    assert cores_meet_at_start(ConvexPolyhedron.box([1.0, 1, 1]), Sphere([0.0, 0, 1], 1.0)) is None
 
 
 def test_cores_meet_at_start():
     assert cores_meet_at_start(Sphere([0.0, 0, 0], 1.0), Capsule([-1.0, 0, 0], [1.0, 0, 0], 0.5))
     assert not cores_meet_at_start(Sphere([0.0, 0, 1e-300], 1.0), Capsule([-1.0, 0, 0], [1.0, 0, 0], 0.5))
+
+
+def test_segment_triangle_distance_squared_by_hand():
+    triangle = f(0, 0, 0), f(4, 0, 0), f(0, 4, 0)
+    assert point_triangle_distance_squared(f(1, 1, 3), *triangle) == 9  # above the face
+    assert point_triangle_distance_squared(f(-1, -2, 0), *triangle) == 5  # beyond corner a
+    assert point_triangle_distance_squared(f(2, -1, 1), *triangle) == 2  # beyond edge ab
+    assert point_triangle_distance_squared(f(3, 3, 0), *triangle) == 2  # beyond edge bc: to (2, 2, 0)
+    assert segment_triangle_distance_squared(f(1, 1, -1), f(1, 1, 1), *triangle) == 0  # through the face
+    assert segment_triangle_distance_squared(f(5, 5, -1), f(5, 5, 1), *triangle) == 18  # past bc, to (2, 2, 0)
+    assert segment_triangle_distance_squared(f(1, 1, 2), f(2, 1, 2), *triangle) == 4  # parallel above
+    assert segment_triangle_distance_squared(f(-1, 2, 3), f(-1, 2, -3), *triangle) == 1  # beside edge ca
+    assert segment_triangle_distance_squared(f(1, 1, 0), f(1, 1, 5), *triangle) == 0  # an end on the face
+    flat = f(0, 0, 0), f(1, 0, 0), f(2, 0, 0)
+    assert point_triangle_distance_squared(f(1, 3, 4), *flat) == 25  # no area: its edges
+
+
+def test_exact_triangle_distance_agrees_with_float64():
+    """Seeded spheres and capsules against triangles: the exact distance against the
+    reference's float64 one (``closest_approach`` of a sweep that does not move)."""
+    rng = np.random.default_rng(5)
+    for i in range(30):
+        corners = rng.uniform(-2, 2, (3, 3))
+        start = rng.uniform(-2, 2, 3)
+        moving = Sphere(start, 0.0) if i % 2 else Capsule(start, start + rng.uniform(-2, 2, 3), 0.0)
+        target = Triangle(*corners)
+        exact = math.sqrt(_distance_squared(_core(moving)[0], _core(target)[0]))
+        assert abs(exact - closest_approach(moving, target, [0.0, 0, 0])[1]) <= 1e-12, i
+
+
+def test_touching_a_triangle_is_decided_exactly():
+    triangle = Triangle([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0])
+    falling = Sphere([1.0, 1, 5], 1.0)
+    assert touches_at(falling, triangle, [0, 0, -10.0], 0.4)  # centre 1 above: touching
+    assert not touches_at(falling, triangle, [0, 0, -10.0], math.nextafter(0.4, 0.0))
+    assert touches_at(triangle, falling, [0, 0, 10.0], 0.4)  # the triangle moving instead
+    assert cores_meet_at_start(Capsule([1.0, 1, -1], [1.0, 1, 1], 0.1), triangle)
+    assert not cores_meet_at_start(Capsule([1.0, 1, 1e-300], [1.0, 1, 1], 0.1), triangle)
+    assert touches_at(triangle, Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), [0, 0, 1.0], 0.0) is None
