@@ -61,6 +61,7 @@ def test_segment_triangle_distance_squared_by_hand():
     assert point_triangle_distance_squared(f(2, -1, 1), *triangle) == 2  # beyond edge ab
     assert point_triangle_distance_squared(f(3, 3, 0), *triangle) == 2  # beyond edge bc: to (2, 2, 0)
     assert segment_triangle_distance_squared(f(1, 1, -1), f(1, 1, 1), *triangle) == 0  # through the face
+    assert segment_triangle_distance_squared(f(1, 1, 1), f(1, 1, -1), *triangle) == 0  # downwards
     assert segment_triangle_distance_squared(f(5, 5, -1), f(5, 5, 1), *triangle) == 18  # past bc, to (2, 2, 0)
     assert segment_triangle_distance_squared(f(1, 1, 2), f(2, 1, 2), *triangle) == 4  # parallel above
     assert segment_triangle_distance_squared(f(-1, 2, 3), f(-1, 2, -3), *triangle) == 1  # beside edge ca
