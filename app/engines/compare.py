@@ -115,9 +115,9 @@ def _flipped(answer: EngineAnswer, ours: SweepResult, shapes: tuple, graze_toler
 
 
 def _cores_meet(shapes: tuple, ours: SweepResult) -> bool:
-    """Whether the cores meet at t = 0: exactly for point and segment cores
-    (``exact.cores_meet_at_start``), else by sweeplab's depth reaching the summed
-    radius (a polyhedron is its own core: radius 0)."""
+    """Whether the cores meet at t = 0: exactly for point and segment cores against
+    each other or a triangle (``exact.cores_meet_at_start``), else by sweeplab's
+    depth reaching the summed radius (a polyhedron is its own core: radius 0)."""
     moving, target, _ = shapes
     exact = cores_meet_at_start(moving, target)
     if exact is not None:

@@ -108,7 +108,7 @@ def reference_side(verdict: Verdict) -> str:
     A side is right when it shares the second opinion's hit flag and its t is within
     ``tolerance.REFERENCE_TIME_ATOL`` of the second opinion's (bisection's t is only
     ~sqrt(round-off) accurate at a graze) — unless exact arithmetic decides
-    (``exact.touches_at``, for point and segment cores), over the times said (the
+    (``exact.touches_at``: spheres and capsules against each other or a triangle), over the times said (the
     hits of sweeplab, the engine and the second opinion): a side saying hit at a time
     where the shapes touch exactly is right unless they also touch exactly at a time
     said more than the window earlier (it is late); a side saying miss is wrong when
