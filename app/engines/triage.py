@@ -108,11 +108,11 @@ def reference_side(verdict: Verdict) -> str:
     A side is right when it shares the second opinion's hit flag and its t is within
     ``tolerance.REFERENCE_TIME_ATOL`` of the second opinion's (bisection's t is only
     ~sqrt(round-off) accurate at a graze) — unless exact arithmetic decides
-    (``exact.touches_at``: spheres and capsules against each other or a triangle), over the times said (the
-    hits of sweeplab, the engine and the second opinion): a side saying hit at a time
-    where the shapes touch exactly is right unless they also touch exactly at a time
-    said more than the window earlier (it is late); a side saying miss is wrong when
-    they touch exactly at a time said."""
+    (``exact.touches_at``: spheres and capsules against each other or a triangle),
+    over the times said (the hits of sweeplab, the engine and the second opinion):
+    a side saying hit at a time where the shapes touch exactly is right unless they
+    also touch exactly at a time said more than the window earlier (it is late); a
+    side saying miss is wrong when they touch exactly at a time said."""
     second, answer, ours = verdict.reference, verdict.query.answer, verdict.ours
     if second is None or answer is None or ours is None:
         return ""
