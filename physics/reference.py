@@ -391,14 +391,14 @@ def _target_core(target: Shape):
     raise TypeError(f"no reference for a {type(target).__name__} target")
 
 
-def reference_sweep(moving: Shape, target: Shape, direction, trace: ReferenceTrace | None = None) -> SweepResult:
-    """The first contact of ``moving`` swept along ``direction`` against ``target``
-    (scalar shapes), found by bisection on the exact distance; same conventions as
-    ``physics.sweep``.  Raises ``TypeError`` for pairs without a ball on one side.
-    ``trace`` receives every (t, gap) evaluated."""
+def _swept_pair(moving: Shape, target: Shape, direction, trace_rows: int) -> tuple[SweptPair, float, bool]:
+    """(the ``SweptPair`` of one configuration, the target's radius, whether the pair
+    was swapped: the target moving along -d where the moving shape has no core of
+    its own); ``trace_rows`` rows for its samples.  ``TypeError`` for pairs without a
+    ball on one side."""
     direction = np.asarray(vector_argument(direction, "direction"), float)
     if moving.batch_shape != () or target.batch_shape != () or direction.shape != (3,):
-        raise ValueError("reference_sweep takes one configuration (no batch dimensions)")
+        raise ValueError("the reference takes one configuration (no batch dimensions)")
     swapped = _moving_core(moving) is None
     if swapped:
         if _moving_core(target) is None:
@@ -406,17 +406,40 @@ def reference_sweep(moving: Shape, target: Shape, direction, trace: ReferenceTra
         moving, target, direction = target, moving, -direction
     core, radius = _moving_core(moving)
     code, points, normal, offset, target_radius = _target_core(target)
-    samples = np.empty((TRACE_CAPACITY if trace is not None else 0, 2))
-    count = np.zeros(1, np.int64)
     pair = SweptPair(core, tuple(float(v) for v in direction), radius + target_radius, code, points, normal, offset,
-                     samples, count)
+                     np.empty((trace_rows, 2)), np.zeros(1, np.int64))
+    return pair, target_radius, swapped
+
+
+@entry
+def lowest_pair_gap(pair):
+    """(t, gap(t)) where the pair's gap is smallest over [0, 1] (``lowest_gap``)."""
+    return lowest_gap(pair, pair_gap(pair, 0.0))
+
+
+def closest_approach(moving: Shape, target: Shape, direction) -> tuple[float, float]:
+    """(t, gap) where the cores of ``moving`` swept along ``direction`` and ``target``
+    come closest over t in [0, 1]: gap = the cores' distance minus the summed radius,
+    negative where the shapes overlap (down to minus the summed radius where the cores
+    meet), found by ternary search to float64 resolution.  Scalar shapes; ``TypeError``
+    for pairs without a ball on one side, as ``reference_sweep``."""
+    pair, _, _ = _swept_pair(moving, target, direction, 0)
+    t, gap = lowest_pair_gap(pair)
+    return float(t), float(gap)
+
+
+def reference_sweep(moving: Shape, target: Shape, direction, trace: ReferenceTrace | None = None) -> SweepResult:
+    """The first contact of ``moving`` swept along ``direction`` against ``target``
+    (scalar shapes), found by bisection on the exact distance; same conventions as
+    ``physics.sweep``.  Raises ``TypeError`` for pairs without a ball on one side.
+    ``trace`` receives every (t, gap) evaluated."""
+    pair, target_radius, swapped = _swept_pair(moving, target, direction, TRACE_CAPACITY if trace is not None else 0)
     t, point, normal, depth, feature_code, feature_index = reference_contact(pair, target_radius, swapped)
     if trace is not None:
-        trace.samples.extend((float(time), float(value)) for time, value in samples[:count[0]])
-    original_target = moving if swapped else target
-    if isinstance(original_target, Sphere) and feature_code >= 0:  # a sphere's surface is its face 0
+        trace.samples.extend((float(time), float(value)) for time, value in pair.samples[:pair.sample_count[0]])
+    if isinstance(target, Sphere) and feature_code >= 0:  # a sphere's surface is its face 0
         feature_code = FACE
-    face_index = 0 if isinstance(original_target, Polygon) and not isinstance(original_target, Triangle) else -1
+    face_index = 0 if isinstance(target, Polygon) and not isinstance(target, Triangle) else -1
     return SweepResult.from_arrays(t=np.float64(t), point=np.array(point), normal=np.array(normal),
                                    face_index=face_index, penetration_depth=np.float64(depth),
                                    feature_code=feature_code, feature_index=feature_index, scalar=True)

@@ -1,9 +1,11 @@
 """``sweeplab triage`` and ``sweeplab fuzz``: other engines' answers on the command line.
 
 * ``sweeplab triage LOG.jsonl [--fixtures DIR] [--t-tolerance X] [--normal-tolerance A]
-  [--no-reference]`` answers every logged query with sweeplab (and the second
-  opinion), prints the disagreements worst first and a summary line, and writes
-  each disagreement as a fixture into DIR.  Exit 1 when any query disagrees.
+  [--graze-tolerance G] [--no-reference]`` answers every logged query with sweeplab
+  (and the second opinion), prints the disagreements worst first (with a flip's
+  margin) and a summary line that counts real disagreements apart from tolerance
+  effects, and writes each disagreement as a fixture into DIR.  Exit 1 when any
+  query disagrees for real (``compare.REAL``; grazes and conventions alone: 0).
 * ``sweeplab fuzz --engine fcl --pair capsule-capsule -n 100000 --seed 1 --out DIR``
   draws configurations, answers each with the engine and sweeplab, prints counts by
   draw and kind, and writes the disagreements to ``DIR/disagreements.jsonl`` (every
@@ -29,6 +31,18 @@ def _tolerance_arguments(parser: argparse.ArgumentParser) -> None:
                         help="|dt| allowed (default 1e-6 for float64 engines, 1e-4 for float32)")
     parser.add_argument("--normal-tolerance", type=float, default=None,
                         help="angle between normals allowed, radians (default 1e-3 float64, 1e-2 float32)")
+    parser.add_argument("--graze-tolerance", type=float, default=None,
+                        help="a hit/miss disagreement whose margin is within this fraction of the configuration's "
+                             "size is a graze (default 1e-12 float64, 1e-5 float32)")
+
+
+def _tolerances(parser: argparse.ArgumentParser, args: argparse.Namespace):
+    from sweeplab.engines.compare import Tolerances
+
+    try:
+        return Tolerances(args.t_tolerance, args.normal_tolerance, args.graze_tolerance)
+    except ValueError as error:
+        parser.error(str(error))
 
 
 def triage_main(argv: list[str]) -> int:
@@ -39,7 +53,7 @@ def triage_main(argv: list[str]) -> int:
     parser.add_argument("--no-reference", action="store_true", help="skip the second opinion (faster)")
     _tolerance_arguments(parser)
     args = parser.parse_args(argv)
-    from sweeplab.engines.compare import Tolerances
+    tolerances = _tolerances(parser, args)
     from sweeplab.engines.triage import disagreement_fixture, reference_side, summary, triage
     from sweeplab.scene.fixture import save_fixture
     from sweeplab.scene.query_log import QueryLogError, read_good_lines
@@ -53,15 +67,15 @@ def triage_main(argv: list[str]) -> int:
         print(f"sweeplab triage: skipped {problem}", file=sys.stderr)
     for warning in reading.warnings:  # a line judged as logged, that looks wrong (a t outside [0, 1])
         print(f"sweeplab triage: warning: {warning}", file=sys.stderr)
-    verdicts = triage(reading.queries, Tolerances(args.t_tolerance, args.normal_tolerance),
-                      reference=not args.no_reference, numbers=reading.lines)
+    verdicts = triage(reading.queries, tolerances, reference=not args.no_reference, numbers=reading.lines)
     disagreeing = [verdict for verdict in verdicts if verdict.disagrees]
     if disagreeing:
-        print(f"{'line':>5}  {'kind':<7} {'pair':<22} {'reference':<9}  detail")
+        print(f"{'line':>5}  {'kind':<10} {'pair':<22} {'margin':>9}  {'reference':<9}  detail")
     for verdict in disagreeing:
         scene = verdict.query.scene
         pair = "-".join(scene.object(name).kind for name in ("moving", "target"))
-        print(f"{verdict.number:>5}  {verdict.kind:<7} {pair:<22} {reference_side(verdict) or '-':<9}  "
+        depth = "-" if verdict.margin is None else f"{verdict.margin:.3g}"
+        print(f"{verdict.number:>5}  {verdict.kind:<10} {pair:<22} {depth:>9}  {reference_side(verdict) or '-':<9}  "
               f"{verdict.detail}")
     for verdict in verdicts:
         if verdict.kind == "unsupported":
@@ -76,7 +90,7 @@ def triage_main(argv: list[str]) -> int:
         except OSError as error:
             print(f"sweeplab triage: cannot write the fixtures: {error}", file=sys.stderr)
             return 2
-    return 1 if disagreeing else 0
+    return 1 if any(verdict.real for verdict in verdicts) else 0
 
 
 def fuzz_main(argv: list[str]) -> int:
@@ -95,8 +109,9 @@ def fuzz_main(argv: list[str]) -> int:
     parser.add_argument("--solver", default=None, help="fcl's CCD solver (conservative_advancement, naive, ...)")
     _tolerance_arguments(parser)
     args = parser.parse_args(argv)
+    tolerances = _tolerances(parser, args)
     from sweeplab.engines import EngineUnavailable, engine
-    from sweeplab.engines.compare import SEVERITY, Tolerances
+    from sweeplab.engines.compare import SEVERITY
     from sweeplab.engines.fuzz import run
     from sweeplab.engines.triage import disagreement_fixture, triage
     from sweeplab.scene.fixture import save_fixture
@@ -121,17 +136,16 @@ def fuzz_main(argv: list[str]) -> int:
     except OSError as error:
         print(f"sweeplab fuzz: cannot write to {args.out}: {error}", file=sys.stderr)
         return 2
-    report = run(adapter, args.pair, args.count, args.seed, Tolerances(args.t_tolerance, args.normal_tolerance),
-                 args.shrink_each)
+    report = run(adapter, args.pair, args.count, args.seed, tolerances, args.shrink_each)
     if report.unsupported:
         print(f"sweeplab fuzz: {report.unsupported}", file=sys.stderr)
         return 2
     print(f"{adapter.info.version}, {args.pair}: {report.count:,} configurations in {report.seconds:.1f} s "
           f"({report.count / report.seconds * 60:,.0f} a minute)")
     kinds = [kind for kind in SEVERITY if kind != "unsupported"]
-    print(f"{'draw':<11}" + "".join(f"{kind:>9}" for kind in kinds))
+    print(f"{'draw':<11}" + "".join(f"{kind:>11}" for kind in kinds))
     for draw in DRAWS:
-        print(f"{draw:<11}" + "".join(f"{report.counts[(draw, kind)]:>9}" for kind in kinds))
+        print(f"{draw:<11}" + "".join(f"{report.counts[(draw, kind)]:>11}" for kind in kinds))
     refused = sum(report.counts[(draw, "unsupported")] for draw in DRAWS)
     if refused:
         print(f"{refused} drawn configurations {adapter.info.name} refused to build (not judged)")
@@ -142,7 +156,7 @@ def fuzz_main(argv: list[str]) -> int:
         pairs += [replace(finding.original, note=f"{finding.draw} draw, as drawn; shrunk on line {2 * number}"),
                   finding.shrunk]
     fixtures = args.out / "fixtures"
-    verdicts = triage([finding.shrunk for finding in shrunk], Tolerances(args.t_tolerance, args.normal_tolerance),
+    verdicts = triage([finding.shrunk for finding in shrunk], tolerances,
                       numbers=list(range(2, 2 * len(shrunk) + 1, 2)))
     try:
         args.out.mkdir(parents=True, exist_ok=True)

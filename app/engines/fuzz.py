@@ -244,8 +244,9 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
         answered = answer_all(configurations)
         for configuration, (result, moving_shape, target_shape) in zip(configurations, answered, strict=True):
             moving, target, direction = configuration
+            shapes = moving_shape, target_shape, direction
             try:
-                answer = adapter.answer(moving_shape, target_shape, direction)
+                answer = adapter.answer(*shapes)
             except TypeError as error:
                 report.unsupported = f"{adapter.info.name} cannot answer {pair}: {error}"
                 report.seconds = time.perf_counter() - started
@@ -254,7 +255,7 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
                 report.counts[(draw, "unsupported")] += 1
                 report.count += 1
                 continue
-            kind, _, detail = compare(answer, result, adapter.info.precision, tolerances)
+            kind, _, detail = compare(answer, result, adapter.info.precision, tolerances, shapes=shapes)
             report.counts[(draw, kind)] += 1
             report.count += 1
             if kind != "agrees":
@@ -275,16 +276,16 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
 def _verdict(adapter: Adapter, configuration, tolerances: Tolerances) -> tuple[str, str] | None:
     """(kind, sentence), or None when the engine cannot answer the pair."""
     try:
-        answer, ours = answers(adapter, configuration)
+        answer, ours, shapes = answers(adapter, configuration)
     except TypeError:
         return None
     except ValueError as error:  # a drawn shape the physics refuses (cannot happen by construction)
         return "unsupported", str(error)
-    kind, _, detail = compare(answer, ours, adapter.info.precision, tolerances)
+    kind, _, detail = compare(answer, ours, adapter.info.precision, tolerances, shapes=shapes)
     return kind, detail
 
 
 def _query(adapter: Adapter, configuration) -> Query:
     moving, target, direction = configuration
-    answer, _ = answers(adapter, configuration)
+    answer, _, _ = answers(adapter, configuration)
     return Query(query_scene(moving, target, direction), adapter.info, answer)

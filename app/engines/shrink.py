@@ -62,10 +62,11 @@ class SubKind:
 
 
 def answers(adapter: Adapter, configuration):
-    """(the engine's answer, sweeplab's) of a configuration, its shapes built afresh."""
+    """(the engine's answer, sweeplab's, the physics shapes and direction) of a
+    configuration, its shapes built afresh."""
     moving, target, direction = configuration
-    moving_shape, target_shape = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
-    return adapter.answer(moving_shape, target_shape, direction), sweep(moving_shape, target_shape, direction)
+    shapes = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params), direction
+    return adapter.answer(*shapes), sweep(*shapes), shapes
 
 
 def size(configuration) -> float:
@@ -114,10 +115,10 @@ def sub_kind(adapter: Adapter, configuration, tolerances: Tolerances) -> SubKind
     (``TypeError``), a shape is refused (``ValueError``) or the engine fails on it
     (``ZeroDivisionError``)."""
     try:
-        answer, ours = answers(adapter, configuration)
+        answer, ours, shapes = answers(adapter, configuration)
     except (TypeError, ValueError, ZeroDivisionError):
         return None
-    kind = compare(answer, ours, adapter.info.precision, tolerances)[0]
+    kind = compare(answer, ours, adapter.info.precision, tolerances, shapes=shapes)[0]
     deep = bool(ours.hit) and is_deep(hit_margin(configuration, ours), size(configuration))
     return SubKind(kind, bool(ours.hit), bool(ours.hit) and float(ours.t) == 0.0,
                    bool(ours.initially_overlapping), deep)

@@ -60,11 +60,11 @@ def queries_panel(editor: Editor, state: PanelState) -> None:
                 selected = editor.query is verdict
                 for column, text in enumerate(cells):
                     imgui.table_set_column_index(column)
-                    if verdict.disagrees and column == 3:
+                    if verdict.real and column == 3:
                         imgui.push_style_color(imgui.Col_.text, DIFFERS)
                     clicked = imgui.selectable(f"{text}##{verdict.number}.{column}", selected,
                                                imgui.SelectableFlags_.span_all_columns if column == 0 else 0)[0]
-                    if verdict.disagrees and column == 3:
+                    if verdict.real and column == 3:
                         imgui.pop_style_color()
                     if clicked:
                         editor.show_query(verdict)

@@ -6,6 +6,7 @@ from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
 from sweeplab.engines import ADAPTERS
+from sweeplab.engines.compare import REAL
 from sweeplab.ui.commands import copy_as_pytest
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS
@@ -40,12 +41,14 @@ RESULT_COLUMNS = ("target", "status", "t", "t in float32", "feature", "face", "n
 
 
 def engine_cell(found) -> tuple[str, bool]:
-    """Another engine's answer as a results cell, flagged when it disagrees."""
+    """Another engine's answer as a results cell, flagged when it disagrees for real
+    (``compare.REAL``); a tolerance effect (a graze, a normal convention) is said, not flagged."""
     if found.answer is None:
         return f"cannot: {found.detail}", False
     said = f"hit, t = {found.answer.t!r}" if found.answer.hit else "miss"
-    return (said if found.kind == "agrees" else f"{said}  DISAGREES ({found.kind}): {found.detail}",
-            found.kind != "agrees")
+    if found.kind in REAL:
+        return f"{said}  DISAGREES ({found.kind}): {found.detail}", True
+    return (said if found.kind == "agrees" else f"{said}  ({found.kind}, a tolerance effect: {found.detail})"), False
 
 
 def result_cells(report: TargetReport, engines: tuple[str, ...] = ()) -> list[tuple[str, bool]]:

@@ -93,7 +93,7 @@ def engine_reports(names: tuple[str, ...], moving, target, direction, ours: Swee
         except (EngineUnavailable, TypeError, ValueError) as error:
             found[name] = EngineReport(None, "cannot", str(error))
             continue
-        kind, _, detail = compare(answer, ours, adapter.info.precision)
+        kind, _, detail = compare(answer, ours, adapter.info.precision, shapes=(moving, target, direction))
         found[name] = EngineReport(answer, kind, detail)
     return found
 

@@ -45,20 +45,22 @@ def test_within_a_kind_the_largest_disagreement_comes_first_and_start_ranks_abov
 
 
 def test_tolerances_follow_the_engines_precision():
-    ours = sweep(Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
+    shapes = Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10]
+    ours = sweep(*shapes)
     near = EngineAnswer(True, 0.3 + 5e-5)
-    assert compare(near, ours, "float32")[0] == "agrees" and compare(near, ours, "float64")[0] == "t"
-    assert compare(near, ours, "float64", Tolerances(t=1e-4))[0] == "agrees"
-    overlap = sweep(Sphere([0, 0, 0.5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -1])
-    assert compare(EngineAnswer(False), overlap, "float64")[0] == "start"
+    assert compare(near, ours, "float32", shapes=shapes)[0] == "agrees"
+    assert compare(near, ours, "float64", shapes=shapes)[0] == "t"
+    assert compare(near, ours, "float64", Tolerances(t=1e-4), shapes=shapes)[0] == "agrees"
+    overlapping = Sphere([0, 0, 0.5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -1]
+    assert compare(EngineAnswer(False), sweep(*overlapping), "float64", shapes=overlapping)[0] == "start"
 
 
 def test_triage_writes_fixtures_that_check_and_record_the_engine(tmp_path, capsys):
     log = hand_made_log(tmp_path / "log.jsonl")
     assert main(["triage", str(log), "--fixtures", str(tmp_path / "fixtures")]) == 1
     out = capsys.readouterr().out
-    assert "4 queries: 1 agree, 3 disagree (1 hit flipped, 0 overlap at start missed, 1 |dt| beyond tolerance, " \
-           "1 normal)" in out
+    assert "4 queries: 1 agree; 3 real disagreements (1 hit: engine misses or invents a contact, 0 overlap at " \
+           "start missed, 1 |dt| beyond tolerance, 1 normal); 0 tolerance effects" in out, out
     assert out.index("    3  hit") < out.index("    2  t") < out.index("    4  normal")
     written = sorted((tmp_path / "fixtures").glob("*.json"))
     assert [path.name for path in written] == ["query00002-t.json", "query00003-hit.json", "query00004-normal.json"]
@@ -111,7 +113,7 @@ def test_a_log_cut_by_a_crash_is_judged_up_to_its_bad_line(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err.startswith(f"sweeplab triage: skipped {path} line 4") and captured.err.count("\n") == 1, \
         captured.err
-    assert "2 queries: 1 agree, 1 disagree" in captured.out and "    3  t" in captured.out, captured.out
+    assert "2 queries: 1 agree; 1 real disagreement (" in captured.out and "    3  t" in captured.out, captured.out
 
 
 def test_a_log_with_no_good_line_is_an_input_error(tmp_path, capsys):

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 
 from sweeplab.physics import Capsule, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
-from sweeplab.physics.reference import (TRACE_CAPACITY, ReferenceTrace, first_touch, minimum_time, reference_sweep,
-                                        segment_closest_points)
+from sweeplab.physics.reference import (TRACE_CAPACITY, ReferenceTrace, closest_approach, first_touch, minimum_time,
+                                        reference_sweep, segment_closest_points)
 from tests.physics.brute_force import core_of, reference_sweep as brute_force_sweep
 from tests.physics.strategies import TARGET_KINDS, configurations
 
@@ -44,6 +44,19 @@ def test_searches_take_a_python_gap():
     assert abs(minimum_time(lambda t: abs(t - 0.5) - 0.25) - 0.5) <= 1e-12
     assert first_touch(lambda t: abs(t - 0.5) + 0.25) is None
     assert first_touch(lambda t: t - 0.5) == 0.0 and minimum_time(lambda t: 1 - t) == 1.0
+
+
+def test_closest_approach_by_hand():
+    """The moving centre passes the target's at distance 0.5 at t = 1/2 (gap 0.5 - 2);
+    a sphere coming to rest 1 above a triangle's face; either order of the pair; a pair
+    without a ball is refused as by reference_sweep."""
+    t, gap = closest_approach(Sphere([0.5, 0, 4], 1.0), Sphere([0.0, 0, 0], 1.0), [0, 0, -8.0])
+    assert gap == -1.5 and abs(t - 0.5) <= 1e-8  # the gap is flat at its minimum: t to ~sqrt(round-off)
+    triangle = Triangle([0.0, 0, 0], [4.0, 0, 0], [0.0, 4, 0])
+    assert closest_approach(Sphere([1.0, 1, 5], 0.5), triangle, [0, 0, -4.0]) == (1.0, 0.5)
+    assert closest_approach(triangle, Sphere([1.0, 1, 5], 0.5), [0, 0, 4.0]) == (1.0, 0.5)
+    with pytest.raises(TypeError, match="no reference"):
+        closest_approach(triangle, triangle, [0, 0, 1.0])
 
 
 def test_segment_closest_points_keep_end_points_exact():
