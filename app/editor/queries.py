@@ -33,8 +33,10 @@ class Queries(EditorParts):
         verdicts = triage(reading.queries, reference=False, numbers=reading.lines)
         in_log_order = tuple(sorted(verdicts, key=lambda verdict: verdict.number))
         self._show(QueryLog(Path(path), in_log_order, verdicts[0]))  # the worst
-        disagreeing = sum(verdict.disagrees for verdict in verdicts)
-        self.say(f"opened {path}: {len(verdicts)} queries, {disagreeing} disagree"
+        real = sum(verdict.real for verdict in verdicts)
+        effects = sum(verdict.disagrees and not verdict.real for verdict in verdicts)
+        self.say(f"opened {path}: {len(verdicts)} queries, {real} disagree, {effects} tolerance effects (grazes, "
+                 "conventions)"
                  + _counted("skipped ", reading.bad_lines, "bad line") + _counted("", reading.warnings, "warning"))
         return True
 

@@ -201,7 +201,7 @@ def test_triage_and_file_open_say_the_t_outside_0_1(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err == f"sweeplab triage: warning: {path} line 2: answer t = 18.0 is outside [0, 1]: t is the " \
         "fraction of the motion travelled (the engine may log seconds or a distance); judged as logged\n"
-    assert "2 queries: 1 agree, 1 disagree" in captured.out, captured.out
+    assert "2 queries: 1 agree; 1 real disagreement" in captured.out, captured.out
     editor = Editor(load(DEMO_SCENE))
     assert editor.open(path), editor.message
     assert editor.message.endswith(f"; 1 warning (first: {path} line 2: answer t = 18.0 is outside [0, 1]: t is the "

@@ -316,3 +316,16 @@ def test_an_overlap_at_start_within_round_off_is_a_graze_and_a_deep_one_start():
         shapes = Sphere([0.0, 0, height], 1.0), Sphere([0.0, 0, 0], 1.0), [0.0, 0, 1.0]
         assert sweep(*shapes).initially_overlapping
         assert compare(EngineAnswer(False), sweep(*shapes), "float64", shapes=shapes)[0] == kind
+
+
+def test_file_open_counts_grazes_and_conventions_apart_from_real_disagreements(tmp_path):
+    """The editor's message said "8 queries, 7 disagree", grazes and conventions counted in."""
+    from sweeplab.cli import DEMO_SCENE
+    from sweeplab.editor import Editor
+    from sweeplab.scene.model import load
+
+    path = tmp_path / "ranked.jsonl"
+    write_log(ranked_log(), path)
+    editor = Editor(load(DEMO_SCENE))
+    assert editor.open(path), editor.message
+    assert "8 queries, 5 disagree, 2 tolerance effects (grazes, conventions)" in editor.message, editor.message
