@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sweeplab.engines import DRAWS, PAIRS, Adapter
-from sweeplab.engines.compare import DEFAULT_TOLERANCES, Tolerances, compare
+from sweeplab.engines.compare import DEFAULT_TOLERANCES, Tolerances
+from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape, posed_vertices
@@ -239,8 +240,8 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
         for configuration, result in zip(configurations, ours, strict=True):
             moving, target, direction = configuration
             try:
-                answer = adapter.answer(build_shape(moving.kind, moving.params),
-                                        build_shape(target.kind, target.params), direction)
+                shapes = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
+                answer = adapter.answer(*shapes, direction)
             except TypeError as error:
                 report.unsupported = f"{adapter.info.name} cannot answer {pair}: {error}"
                 report.seconds = time.perf_counter() - started
@@ -249,7 +250,7 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
                 report.counts[(draw, "unsupported")] += 1
                 report.count += 1
                 continue
-            kind, _, detail = compare(answer, result, adapter.info.precision, tolerances)
+            kind, _, detail = compare_at_offset(answer, result, *shapes, direction, adapter.info.precision, tolerances)
             report.counts[(draw, kind)] += 1
             report.count += 1
             if kind != "agrees":
@@ -268,26 +269,28 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
 
 
 def _answers(adapter: Adapter, configuration):
+    """The engine's and sweeplab's answers, and the shapes."""
     moving, target, direction = configuration
-    moving_shape, target_shape = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
-    return adapter.answer(moving_shape, target_shape, direction), sweep(moving_shape, target_shape, direction)
+    shapes = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
+    return adapter.answer(*shapes, direction), sweep(*shapes, direction), shapes
 
 
 def _verdict(adapter: Adapter, configuration, tolerances: Tolerances) -> tuple[str, str] | None:
     """(kind, sentence), or None when the engine cannot answer the pair."""
     try:
-        answer, ours = _answers(adapter, configuration)
+        answer, ours, (moving, target) = _answers(adapter, configuration)
     except TypeError:
         return None
     except ValueError as error:  # a drawn shape the physics refuses (cannot happen by construction)
         return "unsupported", str(error)
-    kind, _, detail = compare(answer, ours, adapter.info.precision, tolerances)
+    kind, _, detail = compare_at_offset(answer, ours, moving, target, configuration[2], adapter.info.precision,
+                                       tolerances)
     return kind, detail
 
 
 def _query(adapter: Adapter, configuration) -> Query:
     moving, target, direction = configuration
-    answer, _ = _answers(adapter, configuration)
+    answer, _, _ = _answers(adapter, configuration)
     return Query(query_scene(moving, target, direction), adapter.info, answer)
 
 

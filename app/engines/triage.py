@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sweeplab.engines.compare import DEFAULT_TOLERANCES, SEVERITY, Tolerances, compare
+from sweeplab.engines.compare import DEFAULT_TOLERANCES, SEVERITY, Tolerances
+from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.scene.fixture import Fixture, make_fixture
 from sweeplab.scene.query_log import MOVING, TARGET, Query
@@ -69,7 +70,10 @@ def judge(number: int, query: Query, tolerances: Tolerances = DEFAULT_TOLERANCES
     answer = query.answer
     if answer is None:
         return Verdict(number, query, "unsupported", 0.0, ours, second, "the log holds no engine answer")
-    kind, size, detail = compare(answer, ours, query.engine.precision, tolerances)
+    scene = query.scene
+    moved, still = (build_shape(shape.kind, shape.params) for shape in (scene.object(MOVING), scene.object(TARGET)))
+    kind, size, detail = compare_at_offset(answer, ours, moved, still, scene.direction, query.engine.precision,
+                                           tolerances)
     return Verdict(number, query, kind, size, ours, second, detail)
 
 
