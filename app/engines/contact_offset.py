@@ -34,6 +34,7 @@ touching is a hit for the engine, found as a ``hit`` disagreement).
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -120,40 +121,65 @@ def for_separation(ours: SweepResult, moving, target, direction, separation: flo
     return at_offset(ours, separation, direction), "moved to first order, t0 + (s0 - offset)/|d·n|"
 
 
-def expected_answer(answer: EngineAnswer, ours: SweepResult, moving, target, direction) -> tuple[SweepResult, str]:
-    """sweeplab's answer for the engine's contact, and how it was found: for a stop
-    with the surfaces ``offset`` apart (its latest), and with a ``contact_tolerance``
-    the one of the stops up to ``offset + contact_tolerance`` (the earliest) nearest
-    the engine's t — a hit wherever the latest hits, a miss wherever the earliest
-    misses, either in between."""
+@dataclass(frozen=True)
+class Expected:
+    """sweeplab's answers for the engine's latest stop (the surfaces ``offset``
+    apart) and, when it has a tolerance and hits, its earliest (``offset +
+    tolerance``); how they were found; and the answer the engine's is compared
+    with."""
+
+    latest: SweepResult
+    earliest: SweepResult | None
+    how: str
+    compared: SweepResult
+
+
+def expected_answer(answer: EngineAnswer, ours: SweepResult, moving, target, direction) -> Expected:
+    """sweeplab's answers for the engine's contact: the one compared is the latest
+    stop's, or with a ``contact_tolerance`` the stop between the earliest and the
+    latest nearest the engine's t — a hit wherever the latest hits, a miss wherever
+    the earliest misses, either in between — with the normal sweeplab finds for a
+    stop at the separation that t puts the engine at (where the normal turns along
+    the sweep, at a corner or an edge, the two ends' normals differ by degrees)."""
     offset, band = answer.contact_offset or 0.0, answer.contact_tolerance or 0.0
     latest, how = for_separation(ours, moving, target, direction, offset)
     if band == 0 or not answer.hit or answer.t is None:
-        return latest, how
+        return Expected(latest, None, how, latest)
     earliest, _ = for_separation(ours, moving, target, direction, offset + band)
     if not earliest.hit:
-        return earliest, how
-    if not latest.hit:
-        return dataclasses.replace(earliest, t=max(float(earliest.t), answer.t)), how
-    return dataclasses.replace(latest, t=min(max(answer.t, float(earliest.t)), float(latest.t))), how
+        compared = earliest
+    elif not latest.hit:
+        compared = dataclasses.replace(earliest, t=max(float(earliest.t), answer.t))
+    else:  # the engine's stop: its separation found from its t (linear between the ends), its normal there
+        t = min(max(answer.t, float(earliest.t)), float(latest.t))
+        span = float(latest.t) - float(earliest.t)
+        separation = offset + band * (float(latest.t) - t) / span if span > 0 else offset
+        matched, _ = for_separation(ours, moving, target, direction, separation)
+        compared = dataclasses.replace(matched if matched.hit else latest, t=t)
+    return Expected(latest, earliest, how, compared)
 
 
 def compare_at_offset(answer: EngineAnswer, ours: SweepResult, moving, target, direction, precision: str,
                       tolerances: Tolerances = DEFAULT_TOLERANCES) -> tuple[str, float, str]:
     """``compare.compare`` of the engine's answer with sweeplab's for the engine's own
     contact (``expected_answer``; sweeplab's own when the answer has no contact
-    offset or tolerance), the sentence saying how and what sweeplab's answer was."""
+    offset or tolerance), the sentence saying what sweeplab answers for the engine's
+    stops, how, and at touching."""
     if not (answer.contact_offset or answer.contact_tolerance):
         return compare(answer, ours, precision, tolerances)
-    expected, how = expected_answer(answer, ours, moving, target, direction)
-    if expected.hit and expected.normal is None:  # a GJK cast's overlap at start: no normal to judge
-        answer = dataclasses.replace(answer, normal=None)
-    kind, size, detail = compare(answer, expected, precision, tolerances)
+    expected = expected_answer(answer, ours, moving, target, direction)
+    judged = answer
+    if expected.compared.hit and expected.compared.normal is None:  # a GJK cast's overlap at start: no normal
+        judged = dataclasses.replace(answer, normal=None)
+    kind, size, detail = compare(judged, expected.compared, precision, tolerances)
     offset, band = answer.contact_offset or 0.0, answer.contact_tolerance or 0.0
     side = "short of touching" if offset > 0 else "inside"
+    stops = f"{_said(expected.latest)} for a stop {offset:+.3g} apart"
+    if expected.earliest is not None:
+        stops = f"{_said(expected.earliest)} for a stop {offset + band:+.3g} apart to {stops}"
     return kind, size, (f"{detail} [the engine stops {abs(offset):.3g} {side}, up to {band:.3g} farther (contact "
-                        f"offset {offset:+.3g}, tolerance {band:.3g}): sweeplab's {_said(expected)} is for that "
-                        f"contact ({how}); at touching it says {_said(ours)}]")
+                        f"offset {offset:+.3g}, tolerance {band:.3g}): sweeplab says {stops} ({expected.how}), "
+                        f"{_said(ours)} at touching]")
 
 
 def _said(result: SweepResult) -> str:

@@ -116,3 +116,24 @@ def test_fuzzing_box3d_finds_no_disagreement_from_the_slop_alone(box3d):
 
     report = run(NoSlop(), "sphere-sphere", 150, seed=1, shrink_each=0)
     assert report.counts[("random", "t")] > 10, report.counts
+
+
+def test_the_results_panel_shows_box3d_beside_sweeplab(box3d):
+    """The demo scene with "also answer with: box3d": every target answered, the
+    verdict saying where Box3D stops; the plane it has no shape for said so."""
+    from sweeplab.cli import DEMO_SCENE
+    from sweeplab.scene.model import load
+    from sweeplab.ui.results import engine_cell, report_text
+    from sweeplab.view.meshes import MeshDisplay
+    from sweeplab.view.model import build_view_model
+
+    view = build_view_model(load(DEMO_SCENE), display=MeshDisplay(engines=("box3d",)))
+    by_name = {report.name: report.engines["box3d"] for report in view.reports}
+    assert by_name["plane"].kind == "cannot" and "Box3D has no plane shape" in by_name["plane"].detail
+    assert {name: report.kind for name, report in by_name.items() if name != "plane"} == {
+        "point": "agrees", "graze sphere": "agrees", "segment": "agrees", "triangle": "agrees",
+        "missed polygon": "agrees"}
+    graze = by_name["graze sphere"]  # sweeplab: a graze at touching; Box3D, stopping 0.005 inside: a miss
+    assert graze.answer.hit is False and "sweeplab says miss for a stop -0.005 apart" in graze.detail
+    assert "at touching" in graze.detail and engine_cell(graze) == ("miss", False)
+    assert "box3d says: hit, t = " in report_text(next(r for r in view.reports if r.name == "segment"))

@@ -25,7 +25,8 @@ def test_a_rounded_pair_stopping_the_slop_inside_agrees_and_the_sentence_says_so
     shrunk by 0.005 at t = 0.3005 — what Box3D answers."""
     kind, _, detail = judged(EngineAnswer(True, 0.3005, normal=[0, 0, 1], contact_offset=-0.005), *SPHERES)
     assert kind == "agrees"
-    assert "stops 0.005 inside" in detail and "t = 0.3005" in detail and "at touching it says t = 0.3" in detail
+    assert detail.endswith("[the engine stops 0.005 inside, up to 0 farther (contact offset -0.005, tolerance 0): "
+                           "sweeplab says t = 0.3005 for a stop -0.005 apart (the radii grown), t = 0.3 at touching]")
     assert judged(EngineAnswer(True, 0.3005, normal=[0, 0, 1]), *SPHERES)[0] == "t"  # the slop not accounted
 
 
@@ -103,6 +104,9 @@ def test_the_contact_tolerance_accepts_a_stop_within_it_and_no_farther():
     def verdict(t):
         return judged(EngineAnswer(True, t, contact_offset=-0.005, contact_tolerance=0.00125), *SPHERES)[0]
 
+    detail = judged(EngineAnswer(True, 0.3004, contact_offset=-0.005, contact_tolerance=0.00125), *SPHERES)[2]
+    assert "sweeplab says t = 0.300375 for a stop -0.00375 apart to t = 0.3005 for a stop -0.005 apart" in detail
+
     assert verdict(0.3005) == verdict(0.300375) == verdict(0.3004) == "agrees"
     assert verdict(0.300375 - 1e-4 - 1e-6) == "t"  # beyond the early end by more than the float32 tolerance
     assert verdict(0.300375 - 1e-4 + 1e-6) == "agrees"
@@ -112,11 +116,27 @@ def test_the_contact_tolerance_accepts_a_stop_within_it_and_no_farther():
     assert judged(EngineAnswer(True, 0.5, contact_offset=0.0, contact_tolerance=0.001), *graze)[0] == "hit"
 
 
+def test_the_normal_is_sweeplabs_at_the_engines_stop_within_the_tolerance():
+    """A point falling 0.003 beside a cube's edge: grown into a ball of radius s it
+    touches the edge dz = sqrt(s² - 0.003²) above it, the normal (0.003, 0, dz) / s
+    turning 8° between s = 0.005 and 0.00625.  An engine stopping at s = 0.005625
+    (t = (4 - dz) / 10) agrees with sweeplab's normal there, not at either end."""
+    edge = (Point([1.003, 0, 5]), ConvexPolyhedron(CUBE), [0, 0, -10])
+    dz = float(np.sqrt(0.005625**2 - 0.003**2))
+    normal = [0.003 / 0.005625, 0.0, dz / 0.005625]
+    kind, _, detail = judged(EngineAnswer(True, (4 - dz) / 10, normal=normal, contact_offset=0.005,
+                                          contact_tolerance=0.00125), *edge)
+    assert kind == "agrees", detail
+    at_the_end = [0.6, 0.0, 0.8]  # sweeplab's normal for s = 0.005: 4.6° off
+    assert judged(EngineAnswer(True, (4 - dz) / 10, normal=at_the_end, contact_offset=0.005,
+                               contact_tolerance=0.00125), *edge)[0] == "normal"
+
+
 def test_an_engine_miss_is_right_only_where_the_latest_stop_misses():
     graze = (Sphere([2.002, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
     ours = sweep(*graze)
     answer = EngineAnswer(False, contact_offset=0.003, contact_tolerance=0.001)
-    assert expected_answer(answer, ours, *graze)[0].hit  # within 0.003: the engine must hit
+    assert expected_answer(answer, ours, *graze).compared.hit  # within 0.003: the engine must hit
     assert judged(answer, *graze)[0] == "hit"
     assert judged(EngineAnswer(False, contact_offset=0.001, contact_tolerance=0.003), *graze)[0] == "agrees"
 
