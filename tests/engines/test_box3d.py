@@ -137,3 +137,23 @@ def test_the_results_panel_shows_box3d_beside_sweeplab(box3d):
     assert graze.answer.hit is False and "sweeplab says miss for a stop -0.005 apart" in graze.detail
     assert "at touching" in graze.detail and engine_cell(graze) == ("miss", False)
     assert "box3d says: hit, t = " in report_text(next(r for r in view.reports if r.name == "segment"))
+
+
+def test_a_box3d_log_keeps_the_slop_and_triage_accounts_for_it(box3d, tmp_path, capsys):
+    """The answer's contact_offset and contact_tolerance go through the log: triage
+    agrees with Box3D's raw t; the same log without them disagrees on t."""
+    from sweeplab.cli import main
+    from sweeplab.scene.model import SceneObject
+    from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene, write_log
+
+    moving = SceneObject(MOVING, "sphere", {"center": [0.0, 0.0, 5.0], "radius": 1.0})
+    target = SceneObject(TARGET, "sphere", {"center": [0.0, 0.0, 0.0], "radius": 1.0})
+    answer = box3d.answer(Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
+    query = Query(query_scene(moving, target, [0.0, 0.0, -10.0]), box3d.info, answer)
+    write_log([query], tmp_path / "box3d.jsonl")
+    assert main(["triage", str(tmp_path / "box3d.jsonl"), "--no-reference"]) == 0
+    assert "1 queries: 1 agree" in capsys.readouterr().out
+    query.answer = type(answer)(answer.hit, answer.t, answer.point, answer.normal)
+    write_log([query], tmp_path / "raw.jsonl")
+    assert main(["triage", str(tmp_path / "raw.jsonl"), "--no-reference"]) == 1
+    assert f"engine t = {answer.t!r}, sweeplab t = 0.3 (|dt| = 0.0005)" in capsys.readouterr().out
