@@ -41,7 +41,8 @@ from importlib.metadata import version as installed
 import numpy as np
 from robox3d._ffi import ffi, lib
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, TriangleMesh
+from sweeplab.physics import Plane, TriangleMesh
+from sweeplab.physics.gjk import core_and_margin
 from sweeplab.scene.query_log import Engine, EngineAnswer
 
 LINEAR_SLOP = 0.005
@@ -66,20 +67,13 @@ def contact_offset(total_radius: float) -> float:
 
 
 def proxy_points(shape) -> tuple[np.ndarray, float]:
-    """The points (world, (n, 3)) and radius of the Box3D proxy of a convex shape."""
-    if isinstance(shape, Sphere):
-        return np.reshape(shape.center, (1, 3)), float(shape.radius)
-    if isinstance(shape, Point):
-        return np.reshape(shape.p, (1, 3)), 0.0
-    if isinstance(shape, Capsule):
-        return np.stack([shape.a, shape.b]), float(shape.radius)
-    if isinstance(shape, Segment):
-        return np.stack([shape.a, shape.b]), 0.0
-    if isinstance(shape, (Polygon, ConvexPolyhedron)):  # a triangle too
-        return np.asarray(shape.vertices, float), 0.0
+    """The points (world, (n, 3)) and radius of the Box3D proxy of a convex shape:
+    its core and rounding radius (``physics.gjk.core_and_margin``)."""
     if isinstance(shape, TriangleMesh):
         raise TypeError("Box3D casts convex proxies: a mesh can be the target, not the moving shape")
-    raise TypeError(f"no Box3D proxy for a {type(shape).__name__}: {UNSUPPORTED.get(type(shape), 'not mapped')}")
+    if type(shape) in UNSUPPORTED:
+        raise TypeError(f"no Box3D proxy for a {type(shape).__name__}: {UNSUPPORTED[type(shape)]}")
+    return core_and_margin(shape)
 
 
 def _vectors(points: np.ndarray):
