@@ -173,10 +173,16 @@ def test_a_pair_that_cannot_carry_the_offset_has_no_grown_twin():
 
 
 def test_the_log_keeps_the_contact_offset_and_refuses_a_negative_tolerance(tmp_path):
+    from jsonschema import ValidationError
+
+    from tests.app.test_schemas import VALIDATORS
     from tests.engines.test_query_log import FLOAT32_LOG
 
     line = json.loads(json.dumps(FLOAT32_LOG[0]))
     line["answer"].update(contact_offset="-0x1.47ae147ae147bp-8", contact_tolerance=0.00125)
+    VALIDATORS["query-log"].validate(line)
+    with pytest.raises(ValidationError):
+        VALIDATORS["query-log"].validate({**line, "answer": {**line["answer"], "contact_tolerance": -0.001}})
     (tmp_path / "log.jsonl").write_text(json.dumps(line) + "\n")
     (query,) = read_log(tmp_path / "log.jsonl")
     assert query.answer.contact_offset == -0.005 and query.answer.contact_tolerance == 0.00125
