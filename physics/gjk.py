@@ -285,14 +285,20 @@ def closest_on_simplex(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return np.array(point), kept, np.array(weights[:len(kept)])
 
 
-def convex_cast(moving, target, direction) -> ConvexCast:
+def convex_cast(moving, target, direction, grow: float = 0.0) -> ConvexCast:
     """First contact of ``moving`` translated along ``direction`` (t in [0, 1]) with
-    ``target``, for any two bounded convex shapes with a support function."""
+    ``target``, for any two bounded convex shapes with a support function; with
+    ``grow`` (length units), of the shapes rounded by that much more (their summed
+    radius plus ``grow``, which must stay >= 0): where an engine that stops ``grow``
+    short of touching stops."""
     direction = vector_argument(direction, "direction")
     if direction.shape != (3,) or moving.batch_shape != () or target.batch_shape != ():
         raise ValueError("convex_cast takes one moving shape, one target and one direction (no batches)")
     core_a, radius_a = core_and_margin(moving)
     core_b, radius_b = core_and_margin(target)
+    if not radius_a + radius_b + grow >= 0:
+        raise ValueError(f"grow must keep the summed radius {radius_a + radius_b!r} >= 0, got {grow!r}")
+    radius_b += grow
     # fresh writable copies: one compiled signature whatever the shapes' arrays are (read-only ones type apart)
     status, iterations, t, normal, point = cast(np.array(core_a, float), np.array(core_b, float),
                                                 tuple(float(v) for v in direction), radius_a, radius_b)

@@ -1,9 +1,10 @@
 """Other engines' answers to sweeplab's queries: adapters, triage and the fuzzer.
 
-An adapter (``fcl_engine``, ``rapier_engine``) answers a sweeplab configuration
-(physics shapes and a direction) with its engine's own answer, in sweeplab's
-conventions (t a fraction of the direction, the normal from the target towards
-the moving shape).  Each needs an optional extra (``pip install 'sweeplab[fcl]'``)
+An adapter (``fcl_engine``, ``rapier_engine``, ``box3d_engine``) answers a sweeplab
+configuration (physics shapes and a direction) with its engine's own answer, in
+sweeplab's conventions (t a fraction of the direction, the normal from the target
+towards the moving shape; an engine that stops short of contact or inside it says
+how far, ``contact_offset``).  Each needs an optional extra (``pip install 'sweeplab[fcl]'``)
 and is imported only when asked for, by ``engine(name)``.  ``second_opinion`` is
 sweeplab's own slow answer (the reference or a GJK cast); ``triage`` compares
 logged or live answers with sweeplab's; ``fuzz`` draws configurations, finds the
@@ -19,7 +20,8 @@ if TYPE_CHECKING:  # (the command line builds its parsers from this module: no p
     from sweeplab.scene.query_log import Engine, EngineAnswer
 
 ADAPTERS = {"fcl": ("sweeplab.engines.fcl_engine", "fcl", "python-fcl"),
-            "rapier": ("sweeplab.engines.rapier_engine", "rapier", "rapier3d")}
+            "rapier": ("sweeplab.engines.rapier_engine", "rapier", "rapier3d"),
+            "box3d": ("sweeplab.engines.box3d_engine", "box3d", "robox3d")}
 """Engine name: (adapter module, pip extra, the package the extra installs)."""
 
 PAIRS = ("sphere-sphere", "sphere-capsule", "capsule-sphere", "capsule-capsule", "sphere-box", "box-sphere",

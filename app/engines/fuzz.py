@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sweeplab.engines import DRAWS, PAIRS, Adapter
-from sweeplab.engines.compare import DEFAULT_TOLERANCES, Tolerances, compare
+from sweeplab.engines.compare import DEFAULT_TOLERANCES, Tolerances
+from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.shrink import answers, shrink_configuration
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene
@@ -255,7 +256,7 @@ def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Toleranc
                 report.counts[(draw, "unsupported")] += 1
                 report.count += 1
                 continue
-            kind, _, detail = compare(answer, result, adapter.info.precision, tolerances, shapes=shapes)
+            kind, _, detail = compare_at_offset(answer, result, adapter.info.precision, tolerances, shapes=shapes)
             report.counts[(draw, kind)] += 1
             report.count += 1
             if kind != "agrees":
@@ -281,7 +282,7 @@ def _verdict(adapter: Adapter, configuration, tolerances: Tolerances) -> tuple[s
         return None
     except ValueError as error:  # a drawn shape the physics refuses (cannot happen by construction)
         return "unsupported", str(error)
-    kind, _, detail = compare(answer, ours, adapter.info.precision, tolerances, shapes=shapes)
+    kind, _, detail = compare_at_offset(answer, ours, adapter.info.precision, tolerances, shapes=shapes)
     return kind, detail
 
 

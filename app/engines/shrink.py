@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sweeplab.engines import Adapter
-from sweeplab.engines.compare import Tolerances, compare
+from sweeplab.engines.compare import Tolerances
+from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.physics import ConvexPolyhedron, SweepResult, sweep
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import MOVING, TARGET
@@ -118,7 +119,7 @@ def sub_kind(adapter: Adapter, configuration, tolerances: Tolerances) -> SubKind
         answer, ours, shapes = answers(adapter, configuration)
     except (TypeError, ValueError, ZeroDivisionError):
         return None
-    kind = compare(answer, ours, adapter.info.precision, tolerances, shapes=shapes)[0]
+    kind = compare_at_offset(answer, ours, adapter.info.precision, tolerances, shapes=shapes)[0]
     deep = bool(ours.hit) and is_deep(hit_margin(configuration, ours), size(configuration))
     return SubKind(kind, bool(ours.hit), bool(ours.hit) and float(ours.t) == 0.0,
                    bool(ours.initially_overlapping), deep)

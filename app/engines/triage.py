@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sweeplab.engines.compare import DEFAULT_TOLERANCES, REAL, SEVERITY, TOLERANCE_EFFECTS, Tolerances, compare
+from sweeplab.engines.compare import DEFAULT_TOLERANCES, REAL, SEVERITY, TOLERANCE_EFFECTS, Tolerances
+from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.exact import touches_at
 from sweeplab.engines.margin import margin
 from sweeplab.engines.second_opinion import second_opinion
@@ -88,7 +89,7 @@ def judge(number: int, query: Query, tolerances: Tolerances = DEFAULT_TOLERANCES
     answer = query.answer
     if answer is None:
         return Verdict(number, query, "unsupported", 0.0, ours, second, "the log holds no engine answer")
-    kind, size, detail = compare(answer, ours, query.engine.precision, tolerances, shapes=shapes)
+    kind, size, detail = compare_at_offset(answer, ours, query.engine.precision, tolerances, shapes=shapes)
     return Verdict(number, query, kind, size, ours, second, detail, margin(*shapes) if kind in FLIPS else None)
 
 

@@ -43,12 +43,17 @@ class QueryLogError(ValueError):
 @dataclass(frozen=True)
 class EngineAnswer:
     """What the engine said: ``hit``, and ``t``, ``point`` and ``normal`` as far as
-    it gives them (None where it does not)."""
+    it gives them (None where it does not).  An engine that does not cast to contact
+    (Box3D: its linear slop) says where it stops: with the surfaces between
+    ``contact_offset`` (length units: > 0 short of touching, < 0 inside) and
+    ``contact_offset + contact_tolerance`` apart (None: 0)."""
 
     hit: bool
     t: float | None = None
     point: list[float] | None = None
     normal: list[float] | None = None
+    contact_offset: float | None = None
+    contact_tolerance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -148,7 +153,8 @@ def query_from_json(data, where: str) -> Query:
                  {key: value for key, value in data.items() if key not in known})
 
 
-NUMERIC_FIELDS = {"moving": ("params",), "target": ("params",), "direction": (), "answer": ("t", "point", "normal")}
+NUMERIC_FIELDS = {"moving": ("params",), "target": ("params",), "direction": (),
+                  "answer": ("t", "point", "normal", "contact_offset", "contact_tolerance")}
 """Where a log may write numbers as hex floats: shape parameters, the direction and
 the answer's numbers.  Names, ids and versions are kept as written."""
 
@@ -183,7 +189,15 @@ def _answer(data, fail) -> EngineAnswer:
                                   or not all(is_finite_number(x) and not isinstance(x, bool) for x in value)):
             fail(f"answer {name} must be 3 finite numbers, got {brief(value)}")
         vectors[name] = None if value is None else [float(x) for x in value]
-    return EngineAnswer(data["hit"], None if t is None else float(t), vectors["point"], vectors["normal"])
+    contact = {}
+    for name in ("contact_offset", "contact_tolerance"):
+        value = data.get(name)
+        if value is not None and not (is_finite_number(value) and not isinstance(value, bool)
+                                      and (name == "contact_offset" or value >= 0)):
+            fail(f"answer {name} must be a finite{' non-negative' * (name == 'contact_tolerance')} number "
+                 f"(length units), got {brief(value)}")
+        contact[name] = None if value is None else float(value)
+    return EngineAnswer(data["hit"], None if t is None else float(t), vectors["point"], vectors["normal"], **contact)
 
 
 def read_log(path) -> list[Query]:

@@ -156,9 +156,9 @@ def results_panel(editor: Editor, size: tuple[int, int]) -> None:
 
 def _engine_toggles(editor: Editor) -> None:
     """"Also answer with": each engine adapter, its answers shown as a column (an
-    engine whose extra is not installed says so in its cells)."""
+    engine whose extra is not installed says so in its cells), on a line of their own
+    (beside the buttons, the third engine's fell off a 1280-wide window)."""
     display = editor.mesh_display
-    imgui.same_line()
     imgui.text_disabled("also answer with:")
     for name in ADAPTERS:
         imgui.same_line()

@@ -14,7 +14,7 @@ from sweeplab.scene.model import Scene
 from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.scene.shape_kinds import KINDS, build_shape, mesh_shape
 from sweeplab.engines import EngineUnavailable, engine
-from sweeplab.engines.compare import compare
+from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.view import meshes
 from sweeplab.view.meshes import MeshReport
@@ -93,7 +93,7 @@ def engine_reports(names: tuple[str, ...], moving, target, direction, ours: Swee
         except (EngineUnavailable, TypeError, ValueError) as error:
             found[name] = EngineReport(None, "cannot", str(error))
             continue
-        kind, _, detail = compare(answer, ours, adapter.info.precision, shapes=(moving, target, direction))
+        kind, _, detail = compare_at_offset(answer, ours, adapter.info.precision, shapes=(moving, target, direction))
         found[name] = EngineReport(answer, kind, detail)
     return found
 

@@ -87,3 +87,21 @@ def test_closest_point_of_a_tetrahedron_and_of_degenerate_simplices():
     assert np.allclose(point, [0, 1, 0]) and kept.tolist() == [0, 1] and np.allclose(weights, [0.5, 0.5])
     point, kept, weights = closest_on_simplex(np.array([[2.0, 1, 0], [2.0, 1, 0]]))
     assert np.array_equal(point, [2, 1, 0]) and kept.tolist() == [0] and weights.tolist() == [1.0]
+
+
+@pytest.mark.parametrize("grow", [-2.0, -2.0 + 1e-12, 0.005])
+def test_grow_rounds_the_shapes_by_that_much_more(grow):
+    """Unit spheres 3 apart along a sweep of 10: contact where the gap is -grow, at
+    t = (3 - grow) / 10; at -2 the summed radius is 0 (the centres meet), just above fine."""
+    cast = convex_cast(Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10], grow=grow)
+    assert cast.status == "hit" and cast.t == pytest.approx((3 - grow) / 10, abs=1e-12)
+    if grow >= 0:  # boxes have no radius: only a positive grow keeps the sum >= 0
+        boxes = convex_cast(ConvexPolyhedron.box([1.0, 1, 1], center=[0, 0, 5]), ConvexPolyhedron.box([1.0, 1, 1]),
+                            [0, 0, -10], grow=grow)
+        assert boxes.status == "hit" and boxes.t == pytest.approx((3 - grow) / 10, abs=1e-12)
+
+
+@pytest.mark.parametrize("grow", [-2.0 - 1e-12, float("nan")])
+def test_grow_below_the_summed_radius_is_refused(grow):
+    with pytest.raises(ValueError, match="grow must keep the summed radius 2.0 >= 0"):
+        convex_cast(Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10], grow=grow)
