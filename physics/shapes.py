@@ -518,8 +518,9 @@ class ConvexPolyhedron(Shape):
 
     def posed(self, rotation, translation=(0.0, 0.0, 0.0)) -> ConvexPolyhedron:
         """The polyhedra moved rigidly, keeping their hull: corners R·v + t, face normals
-        R·n, offsets d + (R·n)·t.  ``moved`` searches for the hull again (~3 ms for a
-        box); this keeps the faces, edges and feature numbers, so it costs array products
+        R·n, offsets d + (R·n)·t, with ``translation`` t one 3-vector or one per polyhedron
+        of a batch (shape ``(*batch, 3)``).  ``moved`` searches for the hull again (~3 ms
+        for a box); this keeps the faces, edges and feature numbers, so it costs array products
         only (a simulation posing a body every step).  The planes round differently
         from a fresh hull's, by about an ulp of the coordinates; the result is float64
         whatever the corners' precision, as ``moved``'s is.  ``rotation`` (3x3) must be
@@ -535,12 +536,14 @@ class ConvexPolyhedron(Shape):
                              f"(to {tolerance.POSED_ROTATION_ATOL:g})")
         rotation = nearest_rotation(rotation)
         translation = vector_argument(translation, "translation")
-        if translation.shape != (3,):
-            raise ValueError(f"translation must be one 3-vector, got shape {translation.shape}")
+        if translation.shape not in ((3,), (*self._batch_shape, 3)):
+            raise ValueError(f"translation must be one 3-vector or one per polyhedron, shape "
+                             f"{(*self._batch_shape, 3)}, got shape {translation.shape}")
+        each = translation[..., None, :]  # one per polyhedron: over its corners and faces
         normals = rotated(rotation, self.normals)  # float64, as ``moved`` gives: float32 corners far out would round
         with np.errstate(over="ignore"):  # checked below
-            fields = {"vertices": rotated(rotation, self.vertices) + translation, "normals": normals,
-                      "offsets": self.offsets + dot_rows(normals, translation)}
+            fields = {"vertices": rotated(rotation, self.vertices) + each, "normals": normals,
+                      "offsets": self.offsets + dot_rows(normals, each)}
         if not np.all(np.isfinite(fields["vertices"])):
             raise ValueError("posed vertices must be finite (the translation takes them beyond float64)")
         posed = object.__new__(ConvexPolyhedron)

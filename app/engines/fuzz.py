@@ -206,8 +206,11 @@ def graze(configurations: list[tuple[SceneObject, SceneObject, list]]) -> list[t
     targets = [c[1].params for c in configurations]
     target_batch = None if target_kind == "mesh" else _batch(target_kind, _points(target_kind, targets), targets)
 
+    movers = _batch(moving_kind, points, moving)  # a box's hull found once, then posed (no hull search a step)
+
     def hits(offsets: np.ndarray) -> np.ndarray:
-        shifted = _batch(moving_kind, _shifted(points, offsets[:, None] * side), moving)
+        shifted = (movers.posed(np.eye(3), offsets[:, None] * side) if isinstance(movers, ConvexPolyhedron)
+                   else _batch(moving_kind, _shifted(points, offsets[:, None] * side), moving))
         if target_batch is None:  # one mesh a query
             return np.array([bool(sweep(shifted[i], build_shape("mesh", targets[i]), directions[i]).hit)
                              for i in range(len(targets))])

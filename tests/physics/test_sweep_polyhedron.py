@@ -138,6 +138,30 @@ def test_a_posed_hull_is_the_moved_hull_with_its_features_kept(rotation, transla
         assert abs(float(found.t) - float(expected.t)) <= 1e-12
 
 
+def test_a_batch_is_posed_each_by_its_own_translation():
+    """One translation per polyhedron of a batch (the fuzzer slides each drawn box its
+    own way): the same corners, planes and sweeps as posing each alone; one shared
+    translation still moves them all; any other shape is refused, naming it."""
+    corners = np.array([[x, y, z] for x in (-1.0, 1.0) for y in (-0.5, 0.5) for z in (-0.25, 0.25)])
+    batch = ConvexPolyhedron(np.stack([corners, 2 * corners, 3 * corners]))
+    shifts, turn = np.array([[1.0, 0, 0], [0, -2.0, 0], [0.5, 0.25, 3.0]]), quarter_turn("z", 0.3)
+    posed = batch.posed(turn, shifts)
+    for lane in range(3):
+        alone = batch[lane].posed(turn, shifts[lane])
+        assert np.array_equal(posed.vertices[lane], alone.vertices)
+        assert np.array_equal(posed.offsets[lane], alone.offsets) and np.array_equal(posed.normals[lane], alone.normals)
+    balls = Sphere(shifts + [0.0, 0.0, 4.0], 0.25)
+    found = sweep(balls, posed, [[0.0, 0.0, -8.0]] * 3)
+    assert np.all(found.hit)
+    for lane in range(3):
+        assert float(found.t[lane]) == float(sweep(balls[lane], batch[lane].posed(turn, shifts[lane]),
+                                                   [0.0, 0.0, -8.0]).t)
+    assert np.array_equal(batch.posed(turn, shifts[1]).vertices[0], batch[0].posed(turn, shifts[1]).vertices)
+    for bad in (np.zeros((2, 3)), np.zeros((3, 2)), np.zeros((1, 3, 3))):
+        with pytest.raises(ValueError, match="translation"):
+            batch.posed(turn, bad)
+
+
 @pytest.mark.parametrize("stretch, accepted", [
     (1.0000004, True),                                       # inside: R R^T - I = 8.0e-7
     (1.0000004999998748, True),                              # the last float inside: 9.999999997e-7
