@@ -254,8 +254,12 @@ class Chunk:
         return judge_chunk(self, mark)
 
     def after_crash(self, position: int | None) -> Chunk:
-        if position is None:
-            raise RuntimeError(f"a fuzzing worker died outside an engine call (chunk seed {self.seed.spawn_key})")
+        """This chunk with the query at ``position`` reported as a crash; ``RuntimeError``
+        when the worker died outside an engine call, or on a query not asked (a crash
+        there is not the engine's: asked again, it would crash again)."""
+        if position is None or position in self.crashed:
+            raise RuntimeError(f"a fuzzing worker died outside an engine call (chunk {self.seed.spawn_key} of "
+                               f"seed {self.seed.entropy})")
         return replace(self, crashed=self.crashed | {position})
 
 

@@ -117,6 +117,15 @@ def test_an_engine_that_crashes_its_worker_is_a_finding_and_the_run_goes_on(tmp_
     assert [query.answer for query in read_log(tmp_path / "log.jsonl")] == [None, None]
 
 
+def test_a_chunk_whose_worker_died_outside_an_engine_call_is_an_error_not_a_finding():
+    chunk = Chunk(AdapterRecipe(AGREES), "sphere-sphere", np.random.SeedSequence(3).spawn(1)[0], 10,
+                  DEFAULT_TOLERANCES)
+    assert chunk.after_crash(4).crashed == {4}
+    for position in (None, 4):  # a query reported as a crash is not asked again: it cannot crash again
+        with pytest.raises(RuntimeError, match="died outside an engine call"):
+            chunk.after_crash(4).after_crash(position)
+
+
 def test_fuzz_jobs_and_scheduler_are_checked(tmp_path, capsys):
     for more, message in ((["--jobs", "-1"], "--jobs must be 0 or more"),
                           (["--jobs", "2", "--scheduler", "tcp://localhost:1"], "exclude each other")):
