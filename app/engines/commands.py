@@ -146,7 +146,8 @@ def fuzz_main(argv: list[str]) -> int:
         print(f"sweeplab fuzz: {report.unsupported}", file=sys.stderr)
         return 2
     print(f"{adapter.info.version}, {args.pair}: {report.count:,} configurations in {report.seconds:.1f} s "
-          f"({report.count / report.seconds * 60:,.0f} a minute)")
+          f"({report.count / report.seconds * 60:,.0f} a minute; {report.count / report.cpu_seconds:,.0f} a second "
+          "of a worker's CPU)")
     kinds = [kind for kind in SEVERITY if kind != "unsupported"] + [CRASHED]
     print(f"{'draw':<11}" + "".join(f"{kind:>9}" for kind in kinds))
     for draw in DRAWS:

@@ -10,6 +10,12 @@ A run draws ``count`` configurations of one pair of shape kinds, in thirds:
 * ``degenerate`` — radius 0, a capsule of length 0, a capsule parallel to the
   direction or to the other capsule, a triangle with its corners on a line.
 
+A run is cut into chunks of ``CHUNK_SIZE`` configurations, each drawn from its own
+seed (the run's seed spawned by chunk index), judged in a worker process or on a
+Dask cluster (``campaign``) and merged in chunk order: the report of a seed is the
+same however many processes ran it.  An engine call that kills its worker is a
+finding of kind ``crashed`` (``Chunk.after_crash``).
+
 Each disagreement (``triage.compare``) is shrunk: every float of the
 configuration, in turn, is replaced by 0, an integer, or itself rounded to 1, 2,
 … significant digits while the engine and sweeplab still disagree in the same
@@ -62,6 +68,8 @@ class FuzzReport:
     """(draw, kind) -> how many configurations."""
     findings: list[Finding] = field(default_factory=list)
     unsupported: str = ""
+    cpu_seconds: float = 0.0
+    """The workers' CPU time drawing and judging the chunks (``ChunkReport.cpu_seconds``), shrinking not counted."""
 
 
 def _rotation(rng: np.random.Generator) -> np.ndarray:
@@ -235,6 +243,8 @@ class ChunkReport:
     counts: Counter = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
     unsupported: str = ""
+    cpu_seconds: float = 0.0
+    """The worker's CPU time drawing and judging the chunk (its start and imports not counted)."""
 
 
 @dataclass(frozen=True)
@@ -279,6 +289,7 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
     """Draw ``chunk``'s configurations, answer each with the engine and sweeplab, and
     count the verdicts by draw and kind (``mark``: the position of the query in the
     engine, ``campaign.Marker``)."""
+    cpu_started = time.process_time()
     adapter = chunk.recipe.build()
     rng = np.random.default_rng(chunk.seed)
     report = ChunkReport(adapter.info.name)
@@ -314,6 +325,7 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
             if kind != "agrees":
                 query = Query(query_scene(moving, target, direction), adapter.info, answer)
                 report.findings.append(Finding(draw, kind, query, query, detail))
+    report.cpu_seconds = time.process_time() - cpu_started
     return report
 
 
@@ -348,8 +360,7 @@ def run(recipe: AdapterRecipe, pair: str, count: int, seed: int, tolerances: Tol
     of each draw), chunk ``k`` from the ``k``-th seed ``SeedSequence(seed)`` spawns;
     answer each with the engine (``recipe``'s adapter) and sweeplab in ``jobs`` worker
     processes (0: in this one), or on the Dask cluster at ``scheduler``
-    (``campaign.workers``); merge
-    the chunks in order.  Every disagreement is kept; the first ``shrink_each`` of each
+    (``campaign.workers``); merge the chunks in order.  Every disagreement is kept; the first ``shrink_each`` of each
     (draw, kind) in that order are shrunk (shrinking tries hundreds of variants: all
     of 10^5 would take hours), a crash excepted.  The report is the same for a seed
     whatever ``jobs`` or ``scheduler``."""
@@ -370,6 +381,7 @@ def run(recipe: AdapterRecipe, pair: str, count: int, seed: int, tolerances: Tol
                 break
             report.counts.update(part.counts)
             report.findings += part.findings
+            report.cpu_seconds += part.cpu_seconds
         report.count = sum(report.counts.values())
         chosen: list[Finding] = []
         seen: Counter[tuple[str, str]] = Counter()

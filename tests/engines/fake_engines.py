@@ -30,3 +30,14 @@ class Agrees:
         if not ours.hit:
             return EngineAnswer(False)
         return EngineAnswer(True, float(ours.t), [float(v) for v in ours.point], [float(v) for v in ours.normal])
+
+
+def unguarded_fcl():
+    """python-fcl's adapter with conservative advancement but without its refusal of
+    mesh targets (``FclAdapter.answer`` checks the solver's name, the request keeps the
+    solver): the real segfault that refusal avoids."""
+    from sweeplab.engines.fcl_engine import FclAdapter
+
+    adapter = FclAdapter()
+    adapter.solver = "conservative advancement, unguarded"
+    return adapter

@@ -34,7 +34,7 @@ def test_fuzz_command_writes_a_log_that_triage_reads(tmp_path, capsys):
     assert main(["fuzz", "--engine", "fcl", "--pair", "sphere-capsule", "-n", "300", "--out", str(tmp_path),
                  "--shrink-each", "1"]) in (0, 1)
     out = capsys.readouterr().out
-    assert "configurations in" in out and "random" in out
+    assert "configurations in" in out and "a second of a worker's CPU" in out and "random" in out
     log = tmp_path / "disagreements.jsonl"
     if log.read_text():
         assert main(["triage", str(log), "--no-reference"]) == 1
