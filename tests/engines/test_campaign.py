@@ -68,6 +68,18 @@ def test_a_dask_cluster_of_two_workers_finds_what_one_process_finds(one_process)
     assert signature(report) == signature(one_process)
 
 
+def test_a_task_that_kills_dask_workers_is_run_here_to_find_its_crash():
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                     dashboard_address=None) as cluster, \
+            workers(scheduler=cluster.scheduler_address) as pool:  # (a KilledWorker at the first death)
+        assert pool.map([Echo(0), Echo(1, position=7, how="abort"), Echo(2), Echo(3, how="segfault")]) == \
+            [0, ("after a crash at", 7), 2, ("after a crash at", None)]
+
+
 def test_tasks_answer_in_order_and_a_crash_runs_what_the_task_says_instead():
     tasks = [Echo(0), Echo(1, position=7, how="abort"), Echo(2), Echo(3, how="segfault"), Echo(4),
              Echo(5, position=9, how="abort", give_up=True), Echo(6)]
