@@ -98,6 +98,7 @@ class Marker:
 
 
 def clear_marker(path: Path) -> None:
+    """The marker in ``path`` set to ``NO_QUERY`` (created if need be)."""
     path.write_bytes(struct.pack("<q", NO_QUERY))
 
 

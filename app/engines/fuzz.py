@@ -250,8 +250,8 @@ class ChunkReport:
 @dataclass(frozen=True)
 class Chunk:
     """``size`` configurations of ``pair`` (a third of each draw: ``thirds``) drawn
-    from ``seed``, answered by the adapter of ``recipe``; the queries
-    at ``crashed`` positions (in drawing order) killed a worker: reported, not asked again."""
+    from ``seed``, answered by the adapter of ``recipe``; the queries at ``crashed``
+    positions (in drawing order) killed a worker: reported, not asked again."""
 
     recipe: AdapterRecipe
     pair: str
@@ -308,10 +308,10 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
                 report.findings.append(Finding(draw, CRASHED, query, query, "engine crashed (its worker died)"))
                 report.counts[(draw, CRASHED)] += 1
                 continue
-            mark(position)
+            shapes = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params)
+            mark(position)  # the engine's call only: a crash in sweeplab's own code is an error, not a finding
             try:
-                answer = adapter.answer(build_shape(moving.kind, moving.params),
-                                        build_shape(target.kind, target.params), direction)
+                answer = adapter.answer(*shapes, direction)
             except TypeError as error:
                 report.unsupported = f"{adapter.info.name} cannot answer {chunk.pair}: {error}"
                 return report

@@ -80,6 +80,16 @@ def test_a_task_that_kills_dask_workers_is_run_here_to_find_its_crash():
             [0, ("after a crash at", 7), 2, ("after a crash at", None)]
 
 
+def test_no_scheduler_at_the_address_is_one_line():
+    pytest.importorskip("distributed")
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), \
+            pytest.raises(ClusterUnavailable, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"), \
+            workers(scheduler="tcp://127.0.0.1:1"):
+        pass
+
+
 def test_tasks_answer_in_order_and_a_crash_runs_what_the_task_says_instead():
     tasks = [Echo(0), Echo(1, position=7, how="abort"), Echo(2), Echo(3, how="segfault"), Echo(4),
              Echo(5, position=9, how="abort", give_up=True), Echo(6)]
