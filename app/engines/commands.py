@@ -7,7 +7,9 @@
 * ``sweeplab fuzz --engine fcl --pair capsule-capsule -n 100000 --seed 1 --out DIR``
   draws configurations, answers each with the engine and sweeplab, prints counts by
   draw and kind, and writes the disagreements to ``DIR/disagreements.jsonl`` (every
-  one, as drawn), ``DIR/shrunk.jsonl`` and ``DIR/fixtures/`` (the shrunk ones).
+  one, as drawn), ``DIR/shrunk.jsonl`` and ``DIR/fixtures/`` (the shrunk ones); in
+  ``--jobs N`` worker processes (every core by default) or on a Dask cluster
+  (``--scheduler ADDRESS``), where an engine's crash is a finding (``fuzz.run``).
 """
 
 from __future__ import annotations
