@@ -10,23 +10,31 @@ A run draws ``count`` configurations of one pair of shape kinds, in thirds:
 * ``degenerate`` — radius 0, a capsule of length 0, a capsule parallel to the
   direction or to the other capsule, a triangle with its corners on a line.
 
-The first disagreements (``compare``) of each draw and kind are shrunk
+A run is cut into chunks of ``CHUNK_SIZE`` configurations, each drawn from its own
+seed (the run's seed spawned by chunk index), judged in a worker process or on a
+Dask cluster (``campaign``) and merged in chunk order: the report of a seed is the
+same however many processes ran it.  An engine call that kills its worker is a
+finding of kind ``crashed`` (``Chunk.after_crash``).
+
+The first real disagreements (``compare.REAL``) of each draw and kind are shrunk
 (``shrink``): every float of the configuration, in turn, replaced by 0, an
 integer, or itself rounded to 1, 2, … significant digits while the disagreement
 keeps its sub-kind and the shapes and motion get no more degenerate than drawn — a
-smaller, rounder reproducer of the same bug.
+smaller, rounder reproducer of the same bug.  Tolerance effects (grazes,
+conventions) and crashes are kept as drawn.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from sweeplab.engines import DRAWS, PAIRS, Adapter
-from sweeplab.engines.compare import DEFAULT_TOLERANCES, Tolerances
+from sweeplab.engines.campaign import NO_QUERY, AdapterRecipe, workers
+from sweeplab.engines.compare import DEFAULT_TOLERANCES, REAL, Tolerances
 from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.shrink import answers, shrink_configuration
 from sweeplab.scene.model import SceneObject
@@ -64,6 +72,8 @@ class FuzzReport:
     """(draw, kind) -> how many configurations."""
     findings: list[Finding] = field(default_factory=list)
     unsupported: str = ""
+    cpu_seconds: float = 0.0
+    """The workers' CPU time drawing and judging the chunks (``ChunkReport.cpu_seconds``), shrinking not counted."""
 
 
 def _rotation(rng: np.random.Generator) -> np.ndarray:
@@ -229,50 +239,171 @@ def graze(configurations: list[tuple[SceneObject, SceneObject, list]]) -> list[t
             for c, offset, axis, keep in zip(configurations, chosen, side, usable, strict=True) if keep]
 
 
-def run(adapter: Adapter, pair: str, count: int, seed: int, tolerances: Tolerances = DEFAULT_TOLERANCES,
-        shrink_each: int = 5, progress=None) -> FuzzReport:
-    """Draw ``count`` configurations of ``pair`` (a third of each draw), answer each
-    with the engine and sweeplab, and count the verdicts by draw and kind.  Every
-    disagreement is kept; the first ``shrink_each`` of each (draw, kind) are shrunk
-    (shrinking tries hundreds of variants: all of 10^5 would take hours)."""
-    if pair not in PAIRS:
-        raise ValueError(f"pair must be one of {', '.join(PAIRS)}, got {pair!r}")
-    rng = np.random.default_rng(seed)
-    report = FuzzReport(pair, adapter.info.name)
-    started = time.perf_counter()
-    per_draw = {draw: count // 3 + (1 if number < count % 3 else 0) for number, draw in enumerate(DRAWS)}
-    for draw, amount in per_draw.items():
-        configurations = [draw_configuration(pair, draw, rng) for _ in range(amount)]
+CHUNK_SIZE = 1000
+"""Configurations a chunk of a run draws (the last one fewer): fixed, so that a seed
+draws the same configurations however many processes run the chunks."""
+CRASHED = "crashed"
+"""The kind of a finding whose engine call killed its worker process (a segfault, an abort)."""
+
+
+@dataclass
+class ChunkReport:
+    """What one chunk found: counts by (draw, kind), its disagreements in drawing order."""
+
+    engine: str = ""
+    counts: Counter = field(default_factory=Counter)
+    findings: list[Finding] = field(default_factory=list)
+    unsupported: str = ""
+    cpu_seconds: float = 0.0
+    """The worker's CPU time drawing and judging the chunk (its start and imports not counted)."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """``size`` configurations of ``pair`` (a third of each draw: ``thirds``) drawn
+    from ``seed``, answered by the adapter of ``recipe``; the queries at ``crashed``
+    positions (in drawing order) killed a worker: reported, not asked again."""
+
+    recipe: AdapterRecipe
+    pair: str
+    seed: np.random.SeedSequence
+    size: int
+    tolerances: Tolerances
+    crashed: frozenset[int] = frozenset()
+
+    def __call__(self, mark) -> ChunkReport:
+        return judge_chunk(self, mark)
+
+    def after_crash(self, position: int | None) -> Chunk:
+        """This chunk with the query at ``position`` reported as a crash; ``RuntimeError``
+        when the worker died outside an engine call, or on a query not asked (a crash
+        there is not the engine's: asked again, it would crash again)."""
+        if position is None or position in self.crashed:
+            raise RuntimeError(f"a fuzzing worker died outside an engine call (chunk {self.seed.spawn_key} of "
+                               f"seed {self.seed.entropy})")
+        return replace(self, crashed=self.crashed | {position})
+
+
+def chunk_sizes(count: int, chunk_size: int) -> list[int]:
+    """``count`` configurations in chunks of ``chunk_size``, the last one the rest."""
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be 1 or more, got {chunk_size}")
+    return [min(chunk_size, count - first) for first in range(0, count, chunk_size)]
+
+
+def thirds(count: int) -> dict[str, int]:
+    """How many configurations of each draw make ``count``: a third each, the first draws one more."""
+    return {draw: count // 3 + (1 if number < count % 3 else 0) for number, draw in enumerate(DRAWS)}
+
+
+def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
+    """Draw ``chunk``'s configurations, answer each with the engine and sweeplab, and
+    count the verdicts by draw and kind (``mark``: the position of the query in the
+    engine, ``campaign.Marker``)."""
+    cpu_started = time.process_time()
+    adapter = chunk.recipe.build()
+    rng = np.random.default_rng(chunk.seed)
+    report = ChunkReport(adapter.info.name)
+    position = -1
+    for draw, amount in thirds(chunk.size).items():
+        configurations = [draw_configuration(chunk.pair, draw, rng) for _ in range(amount)]
         if draw == "grazing":
             configurations = graze(configurations)
         answered = answer_all(configurations)
         for configuration, (result, moving_shape, target_shape) in zip(configurations, answered, strict=True):
             moving, target, direction = configuration
+            position += 1
+            if position in chunk.crashed:
+                query = Query(query_scene(moving, target, direction), adapter.info, None,
+                              note=f"{draw} draw: the engine crashed its worker process on this query")
+                report.findings.append(Finding(draw, CRASHED, query, query, "engine crashed (its worker died)"))
+                report.counts[(draw, CRASHED)] += 1
+                continue
             shapes = moving_shape, target_shape, direction
+            mark(position)  # the engine's call only: a crash in sweeplab's own code is an error, not a finding
             try:
                 answer = adapter.answer(*shapes)
             except TypeError as error:
-                report.unsupported = f"{adapter.info.name} cannot answer {pair}: {error}"
-                report.seconds = time.perf_counter() - started
+                report.unsupported = f"{adapter.info.name} cannot answer {chunk.pair}: {error}"
                 return report
             except ValueError:  # a drawn shape this engine refuses (rapier: a hull of collinear corners)
                 report.counts[(draw, "unsupported")] += 1
-                report.count += 1
                 continue
-            kind, _, detail = compare_at_offset(answer, result, adapter.info.precision, tolerances, shapes=shapes)
+            finally:
+                mark(NO_QUERY)
+            kind, _, detail = compare_at_offset(answer, result, adapter.info.precision, chunk.tolerances, shapes=shapes)
             report.counts[(draw, kind)] += 1
-            report.count += 1
             if kind != "agrees":
                 query = Query(query_scene(moving, target, direction), adapter.info, answer)
                 report.findings.append(Finding(draw, kind, query, query, detail))
-                if report.counts[(draw, kind)] <= shrink_each:
-                    shrunk = shrink_configuration(adapter, configuration, kind, tolerances)
-                    report.findings[-1].shrunk = _query(adapter, shrunk)
-                    verdict = _verdict(adapter, shrunk, tolerances)
-                    assert verdict is not None  # shrinking keeps a configuration the engine answers
-                    report.findings[-1].detail = verdict[1]
-            if progress is not None and report.count % 10_000 == 0:
-                progress(report.count, count)
+    report.cpu_seconds = time.process_time() - cpu_started
+    return report
+
+
+@dataclass(frozen=True)
+class Shrink:
+    """The shrinking of one finding (``original``, of ``kind``) with the adapter of
+    ``recipe``: (the shrunk query, its verdict's sentence); when a variant crashes the
+    engine, nothing (marks none: it is given up whatever was in the engine), and the
+    finding stays as drawn."""
+
+    recipe: AdapterRecipe
+    original: Query
+    kind: str
+    tolerances: Tolerances
+
+    def __call__(self, mark) -> tuple[Query, str]:
+        adapter, scene = self.recipe.build(), self.original.scene
+        configuration = (scene.object(MOVING), scene.object(TARGET), list(scene.direction))
+        shrunk = shrink_configuration(adapter, configuration, self.kind, self.tolerances)
+        verdict = _verdict(adapter, shrunk, self.tolerances)
+        assert verdict is not None  # shrinking keeps a configuration the engine answers
+        return _query(adapter, shrunk), verdict[1]
+
+    def after_crash(self, position: int | None) -> None:
+        return None
+
+
+def run(recipe: AdapterRecipe, pair: str, count: int, seed: int, tolerances: Tolerances = DEFAULT_TOLERANCES,
+        shrink_each: int = 5, jobs: int = 1, scheduler: str | None = None,
+        chunk_size: int = CHUNK_SIZE) -> FuzzReport:
+    """Draw ``count`` configurations of ``pair`` in chunks of ``chunk_size`` (a third
+    of each draw), chunk ``k`` from the ``k``-th seed ``SeedSequence(seed)`` spawns;
+    answer each with the engine (``recipe``'s adapter) and sweeplab in ``jobs`` worker
+    processes (0: in this one), or on the Dask cluster at ``scheduler``
+    (``campaign.workers``); merge the chunks in order.  Every disagreement is kept;
+    the first ``shrink_each`` real ones (``compare.REAL``) of each (draw, kind) in that
+    order are shrunk (shrinking tries hundreds of variants: all of 10^5 would take
+    hours).  The report is the same for a seed whatever ``jobs`` or ``scheduler``."""
+    if pair not in PAIRS:
+        raise ValueError(f"pair must be one of {', '.join(PAIRS)}, got {pair!r}")
+    if count < 1:
+        raise ValueError(f"count must be 1 or more, got {count}")
+    started = time.perf_counter()
+    sizes = chunk_sizes(count, chunk_size)
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    chunks = [Chunk(recipe, pair, chunk_seed, size, tolerances) for chunk_seed, size in zip(seeds, sizes, strict=True)]
+    report = FuzzReport(pair, "")
+    with workers(jobs, scheduler) as pool:
+        for part in pool.map(chunks):
+            report.engine = part.engine
+            if part.unsupported:
+                report.unsupported = part.unsupported
+                break
+            report.counts.update(part.counts)
+            report.findings += part.findings
+            report.cpu_seconds += part.cpu_seconds
+        report.count = sum(report.counts.values())
+        chosen: list[Finding] = []
+        seen: Counter[tuple[str, str]] = Counter()
+        for finding in report.findings:
+            seen[(finding.draw, finding.kind)] += 1
+            if finding.kind in REAL and seen[(finding.draw, finding.kind)] <= shrink_each:
+                chosen.append(finding)
+        shrinkings = [Shrink(recipe, finding.original, finding.kind, tolerances) for finding in chosen]
+        for finding, shrunk in zip(chosen, pool.map(shrinkings), strict=True):
+            if shrunk is not None:
+                finding.shrunk, finding.detail = shrunk
     report.seconds = time.perf_counter() - started
     return report
 

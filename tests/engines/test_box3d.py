@@ -7,6 +7,7 @@ import pytest
 
 from sweeplab.engines import EngineUnavailable, engine
 from sweeplab.engines.contact_offset import compare_at_offset
+from sweeplab.engines.campaign import AdapterRecipe
 from sweeplab.engines.fuzz import run
 from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Segment, Sphere, Triangle, TriangleMesh,
                               sweep)
@@ -104,17 +105,10 @@ def test_fuzzing_box3d_finds_no_disagreement_from_the_slop_alone(box3d):
     degenerate: every one agrees once the slop is accounted for; with it dropped from
     the answers, the same run disagrees on t (and, at grazes, on hit)."""
     for pair in ("sphere-sphere", "sphere-triangle"):
-        report = run(box3d, pair, 240, seed=1, shrink_each=0)
+        report = run(AdapterRecipe.of_engine("box3d"), pair, 240, seed=1, shrink_each=0, jobs=0)
         assert report.count > 200 and not report.findings, (pair, report.counts)
-
-    class NoSlop:
-        info = box3d.info
-
-        def answer(self, moving, target, direction):
-            answer = box3d.answer(moving, target, direction)
-            return type(answer)(answer.hit, answer.t, answer.point, answer.normal)
-
-    report = run(NoSlop(), "sphere-sphere", 150, seed=1, shrink_each=0)
+    report = run(AdapterRecipe("tests.engines.fake_engines:Box3dWithoutSlop"), "sphere-sphere", 150, seed=1,
+                 shrink_each=0, jobs=0)
     assert report.counts[("random", "t")] > 10, report.counts
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from sweeplab.cli import main
 from sweeplab.engines import EngineUnavailable, engine
+from sweeplab.engines.campaign import AdapterRecipe
 from sweeplab.engines.fuzz import run
 from sweeplab.scene.query_log import read_log
 
@@ -17,7 +18,8 @@ def fcl_or_skip():
 
 
 def test_capsule_fuzzing_finds_fcl_misses_and_shrinks_them():
-    report = run(fcl_or_skip(), "capsule-capsule", 600, seed=1, shrink_each=2)
+    fcl_or_skip()
+    report = run(AdapterRecipe.of_engine("fcl"), "capsule-capsule", 600, seed=1, shrink_each=2, jobs=0)
     assert report.count > 500 and {draw for draw, _ in report.counts} == {"random", "grazing", "degenerate"}
     misses = [f for f in report.findings if f.kind == "hit" and f.shrunk is not f.original]
     assert misses, report.counts
@@ -32,7 +34,7 @@ def test_fuzz_command_writes_a_log_that_triage_reads(tmp_path, capsys):
     assert main(["fuzz", "--engine", "fcl", "--pair", "sphere-capsule", "-n", "300", "--out", str(tmp_path),
                  "--shrink-each", "1"]) in (0, 1)
     out = capsys.readouterr().out
-    assert "configurations in" in out and "random" in out
+    assert "configurations in" in out and "a second of a worker's CPU" in out and "random" in out
     log = tmp_path / "disagreements.jsonl"
     if log.read_text():
         assert main(["triage", str(log), "--no-reference"]) == 1
@@ -93,7 +95,7 @@ def test_regression_an_unwritable_out_folder_is_refused_before_the_run(tmp_path,
 
 def _fuzz(out, *more: str) -> int:
     return main(["fuzz", "--engine", "fcl", "--pair", "sphere-sphere", "-n", "30", "--seed", "3", "--out", str(out),
-                 "--shrink-each", "1", *more])
+                 "--shrink-each", "1", "--jobs", "0", *more])
 
 
 def test_an_out_folder_holding_files_is_refused_unless_overwrite(tmp_path, capsys):
