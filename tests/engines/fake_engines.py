@@ -56,3 +56,27 @@ class Box3dWithoutSlop:
     def answer(self, moving, target, direction) -> EngineAnswer:
         answer = self.box3d.answer(moving, target, direction)
         return EngineAnswer(answer.hit, answer.t, answer.point, answer.normal)
+
+
+class InventsGrazes:
+    """Agrees with sweeplab, except that it says hit where sweeplab misses by a graze
+    (the shapes pass within 1e-14 of the configuration's size): only tolerance effects."""
+
+    info = Engine("invents-grazes", "1", "float64")
+
+    def answer(self, moving, target, direction) -> EngineAnswer:
+        from sweeplab.engines.margin import margin, size
+        from sweeplab.physics import sweep
+
+        ours = sweep(moving, target, direction)
+        if ours.hit:
+            return EngineAnswer(True, float(ours.t), [float(v) for v in ours.point], [float(v) for v in ours.normal])
+        found = margin(moving, target, direction)
+        grazing = found is not None and abs(found) <= 1e-14 * size(moving, target, direction)
+        return EngineAnswer(True, 0.5) if grazing else EngineAnswer(False)
+
+
+def make_adapter(**options):
+    """The module as an engine of ``sweeplab.engines.ADAPTERS`` (a test registers it):
+    ``InventsGrazes``."""
+    return InventsGrazes()

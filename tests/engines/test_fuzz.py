@@ -164,3 +164,19 @@ def test_answer_all_hands_the_engine_the_shapes_it_answered():
             assert sorted(map(tuple, shape.vertices.tolist())) == sorted(map(tuple, corners))
         again = sweep(moving_shape, target_shape, direction)
         assert again.hit == ours.hit and (not ours.hit or again.t == ours.t)
+
+
+def test_grazes_alone_are_not_shrunk_and_fuzz_exits_0(tmp_path, capsys, monkeypatch):
+    """Tolerance effects are counted and logged as drawn, never shrunk (shrinking spent
+    its tries on them), and a run that finds nothing else exits 0 (it exited 1)."""
+    from sweeplab import engines
+
+    report = run(AdapterRecipe("tests.engines.fake_engines:InventsGrazes"), "sphere-sphere", 60, seed=3,
+                 shrink_each=5, jobs=0)
+    assert report.findings and {finding.kind for finding in report.findings} == {"graze"}
+    assert all(finding.shrunk is finding.original for finding in report.findings)
+    monkeypatch.setitem(engines.ADAPTERS, "invents-grazes", ("tests.engines.fake_engines", "-", "-"))
+    assert main(["fuzz", "--engine", "invents-grazes", "--pair", "sphere-sphere", "-n", "60", "--seed", "3",
+                 "--jobs", "0", "--out", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "disagreements.jsonl").read_text().count("\n") == len(report.findings)
+    assert (tmp_path / "out" / "shrunk.jsonl").read_text() == ""
