@@ -7,12 +7,12 @@ itself rounded to 1, 2, … significant digits; a candidate is kept only while
 * its **sub-kind** (``SubKind``) is the original's: compare's kind, which side says
   hit, whether sweeplab's answer starts at t = 0 and overlapping, and whether
   sweeplab's hit is deep or a graze (``is_deep``: ``hit_margin`` against
-  ``GRAZE_FRACTION`` of the configuration's size) — a miss of a penetrating hit stays that, never a miss
+  ``GRAZE_FRACTION`` of the configuration's extent) — a miss of a penetrating hit stays that, never a miss
   of a touch, and a compare that grows new kinds makes the sub-kind stricter with
   no change here;
 * it is **as degenerate as** the original, no more (``as_degenerate_as``): the
   direction's length, each radius, a capsule's length, a triangle's height and a
-  box's thickness, each as a fraction of the configuration's size, stays at least
+  box's thickness, each as a fraction of the configuration's extent, stays at least
   the original's fraction or ``DEGENERATE_FRACTION``, whichever is smaller.  A
   non-zero length stays non-zero (zero motion, zero-size shapes at the origin are
   not a reproducer of a miss of proper capsules); a length drawn zero stays zero.
@@ -40,10 +40,10 @@ SHRINK_PASSES = 4
 """Passes over every float at most (a pass that changes nothing ends it sooner)."""
 GRAZE_FRACTION = 1e-3
 """A sweeplab hit whose margin (``hit_margin``) is below this fraction of the
-configuration's size is a graze: within reach of a miss, where either answer may be
+configuration's extent is a graze: within reach of a miss, where either answer may be
 right.  Deep and grazing hits are different sub-kinds."""
 DEGENERATE_FRACTION = 1e-3
-"""A length (``degeneracies``) below this fraction of the configuration's size is
+"""A length (``degeneracies``) below this fraction of the configuration's extent is
 tiny: shrinking may take a length down to this fraction (or to the original's, if
 smaller), no further."""
 
@@ -59,7 +59,7 @@ class SubKind:
     """sweeplab's answer is at t = 0 (touching or overlapping at the start)."""
     ours_overlapping: bool
     ours_deep: bool
-    """sweeplab hits by at least ``GRAZE_FRACTION`` of the size (False for a miss)."""
+    """sweeplab hits by at least ``GRAZE_FRACTION`` of the extent (False for a miss)."""
 
 
 def answers(adapter: Adapter, configuration):
@@ -70,9 +70,11 @@ def answers(adapter: Adapter, configuration):
     return adapter.answer(*shapes), sweep(*shapes), shapes
 
 
-def size(configuration) -> float:
-    """The configuration's size: the largest of the direction's length and the
-    diagonal of the box around both shapes' anchor points, widened by their radii."""
+def extent(configuration) -> float:
+    """The configuration's extent: the largest of the direction's length and the
+    diagonal of the box around both shapes' anchor points, widened by their radii —
+    where it is (a translation-free length for the degeneracies), not how far from the
+    origin (``margin.size``: the round-off scale of the graze tolerance)."""
     moving, target, direction = configuration
     points = np.concatenate([KINDS[o.kind].anchor_points(o.params) for o in (moving, target)])
     radius = max(float(o.params.get("radius", 0.0)) for o in (moving, target))
@@ -106,7 +108,7 @@ def hit_margin(configuration, ours: SweepResult) -> float:
 
 
 def is_deep(margin: float, scale: float) -> bool:
-    """Whether a hit's margin makes it deep, not a graze, in a configuration of size
+    """Whether a hit's margin makes it deep, not a graze, in a configuration of extent
     ``scale``: margin >= ``GRAZE_FRACTION`` * scale, and a touch (margin 0) never is."""
     return margin > 0 and margin >= GRAZE_FRACTION * scale
 
@@ -120,14 +122,14 @@ def sub_kind(adapter: Adapter, configuration, tolerances: Tolerances) -> SubKind
     except (TypeError, ValueError, ZeroDivisionError):
         return None
     kind = compare_at_offset(answer, ours, adapter.info.precision, tolerances, shapes=shapes)[0]
-    deep = bool(ours.hit) and is_deep(hit_margin(configuration, ours), size(configuration))
+    deep = bool(ours.hit) and is_deep(hit_margin(configuration, ours), extent(configuration))
     return SubKind(kind, bool(ours.hit), bool(ours.hit) and float(ours.t) == 0.0,
                    bool(ours.initially_overlapping), deep)
 
 
 def degeneracies(configuration) -> dict[str, float]:
     """Each length that is zero in a degenerate configuration, as a fraction of the
-    configuration's ``size`` (0 when the size is 0): ``direction``, and per shape its
+    configuration's ``extent`` (0 when it is 0): ``direction``, and per shape its
     ``radius``, a capsule's ``length``, a triangle's ``height`` (twice its area over
     its longest side) and a box's ``thickness`` (its smallest extent along its body
     axes)."""
@@ -135,7 +137,7 @@ def degeneracies(configuration) -> dict[str, float]:
     lengths = {"direction": float(np.linalg.norm(direction))}
     for shape in (moving, target):
         lengths.update({f"{shape.name} {name}": value for name, value in _shape_lengths(shape).items()})
-    scale = size(configuration)
+    scale = extent(configuration)
     return {name: value / scale if scale > 0 else 0.0 for name, value in lengths.items()}
 
 

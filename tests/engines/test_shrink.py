@@ -9,7 +9,7 @@ from sweeplab.engines import EngineUnavailable, engine
 from sweeplab.engines.compare import Tolerances
 from sweeplab.engines.fuzz import draw_configuration, shrink_configuration
 from sweeplab.engines.shrink import (DEGENERATE_FRACTION, GRAZE_FRACTION, degeneracies, hit_margin, is_deep,
-                                     as_degenerate_as, size, sub_kind)
+                                     as_degenerate_as, extent, sub_kind)
 from sweeplab.physics import sweep
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import Engine, EngineAnswer
@@ -137,7 +137,7 @@ def test_the_motion_stays_non_zero_where_the_shapes_start_overlapping():
     assert sub_kind(MISSES_EVERYTHING, original, TOLERANCES).kind == "start"
     shrunk = shrink_configuration(MISSES_EVERYTHING, original, "start", TOLERANCES)
     _assert_faithful(MISSES_EVERYTHING, original, shrunk)
-    assert np.linalg.norm(shrunk[2]) >= DEGENERATE_FRACTION * size(shrunk) and shrunk[2] != [0.1, 0.2, -1.234]
+    assert np.linalg.norm(shrunk[2]) >= DEGENERATE_FRACTION * extent(shrunk) and shrunk[2] != [0.1, 0.2, -1.234]
 
 
 def test_radii_and_lengths_stay_non_zero():
@@ -163,7 +163,7 @@ def test_shrunk_draws_keep_their_sub_kind_motion_and_sizes(pair, wanted):
             continue
         shrunk = shrink_configuration(MISSES_EVERYTHING, original, goal.kind, TOLERANCES)
         _assert_faithful(MISSES_EVERYTHING, original, shrunk)
-        assert np.linalg.norm(shrunk[2]) >= DEGENERATE_FRACTION * size(shrunk)
+        assert np.linalg.norm(shrunk[2]) >= DEGENERATE_FRACTION * extent(shrunk)
         shrunk_any += 1
         if shrunk_any == wanted:
             return
@@ -235,7 +235,7 @@ def test_degeneracies_measure_each_shape():
     triangle = _shape("target", "triangle", a=[0, 0, 0], b=[4, 0, 0], c=[2, 1.5, 0])
     capsule = _shape("moving", "capsule", a=[0, 0, 5], b=[0, 3, 5], radius=0.5)
     configuration = (capsule, triangle, [0.0, 0.0, -2.0])
-    scale = size(configuration)
+    scale = extent(configuration)
     assert scale == pytest.approx(np.linalg.norm([4, 3, 5]) + 1.0)
     lengths = {name: value * scale for name, value in degeneracies(configuration).items()}
     assert lengths == pytest.approx({"direction": 2.0, "moving radius": 0.5, "moving length": 3.0,
@@ -244,7 +244,7 @@ def test_degeneracies_measure_each_shape():
         "vertices": [[x, y, z] for x in (-1.0, 1.0) for y in (-0.25, 0.25) for z in (-2.0, 2.0)],
         "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()})
     lengths = degeneracies((capsule, flat_box, [0.0, 0.0, -2.0]))
-    assert lengths["target thickness"] * size((capsule, flat_box, [0.0, 0.0, -2.0])) == pytest.approx(0.5)
+    assert lengths["target thickness"] * extent((capsule, flat_box, [0.0, 0.0, -2.0])) == pytest.approx(0.5)
     points = (_shape("moving", "sphere", center=[0, 0, 0], radius=0), _shape("target", "sphere", center=[0, 0, 0],
                                                                               radius=0), [0.0, 0.0, 0.0])
     assert set(degeneracies(points).values()) == {0.0}
