@@ -75,12 +75,14 @@ DEFAULT_TOLERANCES = Tolerances()
 
 
 def compare(answer: EngineAnswer, ours: SweepResult, precision: str, tolerances: Tolerances = DEFAULT_TOLERANCES,
-            *, shapes: tuple) -> tuple[str, float, str]:
+            *, shapes: tuple, contact: tuple[float, float] = (0.0, 0.0)) -> tuple[str, float, str]:
     """(kind, size, a sentence) of the engine's answer against sweeplab's to
-    ``shapes`` = (moving, target, direction), the physics shapes of the query."""
+    ``shapes`` = (moving, target, direction), the physics shapes of the query;
+    ``contact`` = (offset, tolerance): where the engine's contact is, as
+    ``contact_offset`` says (``ours`` is then sweeplab's answer for that contact)."""
     t_tolerance, normal_tolerance, graze_tolerance = tolerances.for_precision(precision)
     if bool(answer.hit) != bool(ours.hit):
-        return _flipped(answer, ours, shapes, graze_tolerance)
+        return _flipped(answer, ours, shapes, graze_tolerance, contact)
     if not ours.hit:
         return "agrees", 0.0, "both miss"
     if answer.t is not None:
@@ -98,20 +100,29 @@ def compare(answer: EngineAnswer, ours: SweepResult, precision: str, tolerances:
     return "agrees", 0.0, "both hit, t and normal within tolerance"
 
 
-def _flipped(answer: EngineAnswer, ours: SweepResult, shapes: tuple, graze_tolerance: float) -> tuple[str, float, str]:
-    """A hit/miss disagreement judged by the margin: graze, start or hit."""
+def _flipped(answer: EngineAnswer, ours: SweepResult, shapes: tuple, graze_tolerance: float,
+             contact: tuple[float, float]) -> tuple[str, float, str]:
+    """A hit/miss disagreement judged by the margin: graze, start or hit.  For an
+    engine whose contact is at separation δ (up to δ + ε: ``contact``) the margin m is
+    measured from there: the shapes reach m + δ past that contact, up to m + δ + ε,
+    and the flip is a graze when that interval comes within the bound of 0."""
     said = f"engine says {f'hit at t = {answer.t!r}' if answer.hit else 'miss'}; sweeplab says {_said(ours)}"
     found = margin(*shapes)
     if found is None:
         kind = "start" if ours.initially_overlapping else "hit"
         return kind, math.inf, f"{said} (no margin known for this pair)"
+    offset, band = contact
     bound = graze_tolerance * size(*shapes)
     how = f"overlap by {found:.3g}" if found > 0 else f"pass {-found:.3g} apart" if found < 0 else "touch exactly"
-    if abs(found) <= bound:
-        return "graze", abs(found), f"{said}; the shapes {how} at their closest (a graze: within {bound:.3g})"
+    if offset or band:
+        how += f" ({found + offset:.3g} to {found + offset + band:.3g} past the engine's contact)"
+    low, high = found + offset, found + offset + band
+    away = max(low, -high, 0.0)  # how far the interval [low, high] is from 0
+    if away <= bound:
+        return "graze", away, f"{said}; the shapes {how} at their closest (a graze: within {bound:.3g})"
     if ours.initially_overlapping:
-        return "start", abs(found), f"{said}; the shapes overlap at t = 0 (depth {float(ours.penetration_depth):.3g})"
-    return "hit", abs(found), f"{said}; the shapes {how} at their closest"
+        return "start", away, f"{said}; the shapes overlap at t = 0 (depth {float(ours.penetration_depth):.3g})"
+    return "hit", away, f"{said}; the shapes {how} at their closest"
 
 
 def _cores_meet(shapes: tuple, ours: SweepResult) -> bool:

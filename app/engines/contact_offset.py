@@ -112,6 +112,8 @@ def for_separation(ours: SweepResult, moving, target, direction, separation: flo
         cast = convex_cast(moving, target, direction, grow=separation)
     except TypeError:  # a mesh (or plane) target: no support function
         cast = None
+    except ValueError:  # a stop deeper inside than the shapes' rounding: no grown shape reaches it
+        cast = None
     if cast is not None and cast.status in ("hit", "miss", "overlap at start"):
         if not cast.hit:
             return MISS, "sweeplab's GJK cast, its margin grown"
@@ -172,13 +174,14 @@ def compare_at_offset(answer: EngineAnswer, ours: SweepResult, precision: str,
     judged = answer
     if expected.compared.hit and expected.compared.normal is None:  # a GJK cast's overlap at start: no normal
         judged = dataclasses.replace(answer, normal=None)
-    kind, size, detail = compare(judged, expected.compared, precision, tolerances, shapes=shapes)
     offset, band = answer.contact_offset or 0.0, answer.contact_tolerance or 0.0
-    side = "short of touching" if offset > 0 else "inside"
+    kind, size, detail = compare(judged, expected.compared, precision, tolerances, shapes=shapes,
+                                 contact=(offset, band))
+    where = f"{abs(offset):.3g} {'short of touching' if offset > 0 else 'inside'}" if offset else "at touching"
     stops = f"{_said(expected.latest)} for a stop {offset:+.3g} apart"
     if expected.earliest is not None:
         stops = f"{_said(expected.earliest)} for a stop {offset + band:+.3g} apart to {stops}"
-    return kind, size, (f"{detail} [the engine stops {abs(offset):.3g} {side}, up to {band:.3g} farther (contact "
+    return kind, size, (f"{detail} [the engine stops {where}, up to {band:.3g} farther (contact "
                         f"offset {offset:+.3g}, tolerance {band:.3g}): sweeplab says {stops} ({expected.how}), "
                         f"{_said(ours)} at touching]")
 

@@ -191,3 +191,37 @@ def test_the_log_keeps_the_contact_offset_and_refuses_a_negative_tolerance(tmp_p
     (tmp_path / "bad.jsonl").write_text(json.dumps(line) + "\n")
     with pytest.raises(QueryLogError, match="contact_tolerance must be a finite non-negative number"):
         read_log(tmp_path / "bad.jsonl")
+
+
+def test_regression_a_stop_inside_a_pair_without_radius_is_judged_not_a_crash():
+    """A log's negative ``contact_offset`` on two boxes: sweeplab's GJK cast cannot
+    grow a margin below 0 (``ValueError``), which ended triage in a traceback, exit 1;
+    the answer is moved to first order instead."""
+    kind, _, detail = judged(EngineAnswer(True, 0.3005, normal=[0, 0, 1], contact_offset=-0.005), *BOXES)
+    assert kind == "agrees" and "moved to first order" in detail, detail
+
+
+@pytest.mark.parametrize("past_the_stop, kind", [(0.9e-4, "graze"), (1.1e-4, "hit")])
+def test_a_flip_is_graded_from_the_engines_own_contact(past_the_stop, kind):
+    """Unit spheres passing with their surfaces overlapping by 0.005 + p; an engine
+    that stops 0.005 inside says miss.  Past its own contact the shapes reach only p:
+    within the float32 graze bound (1e-5 x size 10 = 1e-4) a graze, beyond it a hit.
+    (Graded at touching it was a 0.005-deep "hit" however small p.)"""
+    x = 2.0 - (0.005 + past_the_stop)
+    shapes = (Sphere([x, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
+    found, size, detail = judged(EngineAnswer(False, contact_offset=-0.005), *shapes)
+    assert found == kind and size == pytest.approx(past_the_stop, rel=1e-6), detail
+    assert "past the engine's contact" in detail
+
+
+def test_a_flip_is_graded_from_the_farthest_stop_the_engine_may_make():
+    """The engine may stop up to ε farther apart than δ, at δ + ε = -0.00375: shapes
+    whose surfaces reach only 5e-5 short of that (never 0.00375 deep), which the engine
+    says hit, are a graze 5e-5 from its contact; graded from δ alone they were a hit
+    1.3e-3 away."""
+    x = 2.0 - (0.00375 - 5e-5)
+    shapes = (Sphere([x, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
+    answer = EngineAnswer(True, 0.5, normal=[1, 0, 0], contact_offset=-0.005, contact_tolerance=0.00125)
+    kind, size, detail = judged(answer, *shapes)
+    assert kind == "graze" and size == pytest.approx(5e-5, rel=1e-6), detail
+    assert judged(dataclasses.replace(answer, contact_tolerance=1e-4), *shapes)[0] == "hit"
