@@ -201,13 +201,15 @@ def _lane(batch: SweepResult, i: int) -> SweepResult:
                        feature=Feature(str(batch.feature.kind[i]), int(batch.feature.index[i])))
 
 
-def graze(configurations: list[tuple[SceneObject, SceneObject, list]]) -> list[tuple[SceneObject, SceneObject, list]]:
+def graze(configurations: list[tuple[SceneObject, SceneObject, list]],
+          rng: np.random.Generator) -> list[tuple[SceneObject, SceneObject, list]]:
     """Each hitting configuration slid sideways to where sweeplab's answer turns from
-    hit to miss (bisection, all at once); configurations that do not hit are dropped."""
+    hit to miss (bisection, all at once), along an axis across its direction drawn
+    from ``rng`` (the chunk's, so each seed and chunk grazes its own way), to the last
+    hit or the first miss at random; configurations that do not hit are dropped."""
     if not configurations:
         return []
     moving_kind, target_kind = configurations[0][0].kind, configurations[0][1].kind
-    rng = np.random.default_rng(len(configurations))
     directions = np.array([c[2] for c in configurations], float)
     side = np.cross(directions, rng.normal(size=(len(directions), 3)))
     side /= np.linalg.norm(side, axis=1, keepdims=True)
@@ -308,7 +310,7 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
     for draw, amount in thirds(chunk.size).items():
         configurations = [draw_configuration(chunk.pair, draw, rng) for _ in range(amount)]
         if draw == "grazing":
-            configurations = graze(configurations)
+            configurations = graze(configurations, rng)
         answered = answer_all(configurations)
         for configuration, (result, moving_shape, target_shape) in zip(configurations, answered, strict=True):
             moving, target, direction = configuration
@@ -343,21 +345,23 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
 @dataclass(frozen=True)
 class Shrink:
     """The shrinking of one finding (``original``, of ``kind``) with the adapter of
-    ``recipe``: (the shrunk query, its verdict's sentence); when a variant crashes the
-    engine, nothing (marks none: it is given up whatever was in the engine), and the
-    finding stays as drawn."""
+    ``recipe``: (the shrunk query, its verdict's sentence); None, the finding staying
+    as drawn, when a variant crashes the engine (marks none: it is given up whatever
+    was in the engine) or when the shrunk configuration, its shapes built afresh, is
+    judged another kind (the drawn batch's hull and a fresh one can round apart)."""
 
     recipe: AdapterRecipe
     original: Query
     kind: str
     tolerances: Tolerances
 
-    def __call__(self, mark) -> tuple[Query, str]:
+    def __call__(self, mark) -> tuple[Query, str] | None:
         adapter, scene = self.recipe.build(), self.original.scene
         configuration = (scene.object(MOVING), scene.object(TARGET), list(scene.direction))
         shrunk = shrink_configuration(adapter, configuration, self.kind, self.tolerances)
         verdict = _verdict(adapter, shrunk, self.tolerances)
-        assert verdict is not None  # shrinking keeps a configuration the engine answers
+        if verdict is None or verdict[0] != self.kind:  # built afresh it is another finding: kept as drawn
+            return None
         return _query(adapter, shrunk), verdict[1]
 
     def after_crash(self, position: int | None) -> None:

@@ -290,9 +290,3 @@ def is_query_log(path) -> bool:
         return False
     return False
 
-
-def hex_float(value: float) -> str:
-    """``value`` as a hex-float string, e.g. for logs written by hand."""
-    if not math.isfinite(value):
-        raise ValueError(f"not a finite float: {value!r}")
-    return float(value).hex()

@@ -180,3 +180,33 @@ def test_grazes_alone_are_not_shrunk_and_fuzz_exits_0(tmp_path, capsys, monkeypa
                  "--jobs", "0", "--out", str(tmp_path / "out")]) == 0
     assert (tmp_path / "out" / "disagreements.jsonl").read_text().count("\n") == len(report.findings)
     assert (tmp_path / "out" / "shrunk.jsonl").read_text() == ""
+
+
+def test_a_shrinking_whose_configuration_is_judged_another_kind_keeps_the_finding_as_drawn():
+    """Shrinking a "hit" finding whose configuration, built afresh, agrees: the shrinker
+    changes nothing, and the finding was relabelled with the fresh verdict's sentence
+    ("both hit, t and normal within tolerance") as if shrunk; now it stays as drawn."""
+    from sweeplab.engines.compare import DEFAULT_TOLERANCES
+    from sweeplab.engines.fuzz import Shrink
+    from sweeplab.scene.model import SceneObject
+    from sweeplab.scene.query_log import MOVING, TARGET, Engine, EngineAnswer, Query, query_scene
+
+    scene = query_scene(SceneObject(MOVING, "sphere", {"center": [0.0, 0.0, 5.0], "radius": 1.0}),
+                        SceneObject(TARGET, "sphere", {"center": [0.0, 0.0, 0.0], "radius": 1.0}), [0.0, 0.0, -10.0])
+    drawn = Query(scene, Engine("agrees", "1", "float64"), EngineAnswer(False))
+    assert Shrink(AdapterRecipe("tests.engines.fake_engines:Agrees"), drawn, "hit", DEFAULT_TOLERANCES)(
+        lambda position: None) is None
+
+
+def test_the_grazing_draw_slides_along_axes_from_the_chunks_generator():
+    """The sideways axes came from a generator seeded by the batch's length (333 in
+    every chunk of 1,000): each chunk and seed grazed the same way."""
+    import numpy as np
+
+    from sweeplab.engines.fuzz import draw_configuration, graze
+
+    drawn = [draw_configuration("sphere-sphere", "grazing", np.random.default_rng(4)) for _ in range(1)] * 8
+    first = graze(drawn, np.random.default_rng(1))
+    again, other = graze(drawn, np.random.default_rng(1)), graze(drawn, np.random.default_rng(2))
+    centres = [[shape.params["center"] for shape, _, _ in found] for found in (first, again, other)]
+    assert centres[0] == centres[1] and centres[0] != centres[2]
