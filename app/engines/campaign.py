@@ -54,6 +54,11 @@ class ClusterUnavailable(RuntimeError):
     no scheduler answers at the address."""
 
 
+class WorkerLost(RuntimeError):
+    """A worker died where no engine call was marked (out of memory, a crash in
+    sweeplab's own code): not a finding; the run cannot go on."""
+
+
 @dataclass(frozen=True)
 class AdapterRecipe:
     """How a worker builds an adapter: ``factory`` is ``"module:callable"`` (module

@@ -130,7 +130,7 @@ def fuzz_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     tolerances = _tolerances(parser, args)
     from sweeplab.engines import EngineUnavailable, engine
-    from sweeplab.engines.campaign import AdapterRecipe, ClusterUnavailable
+    from sweeplab.engines.campaign import AdapterRecipe, ClusterUnavailable, WorkerLost
     from sweeplab.engines.compare import REAL, SEVERITY
     from sweeplab.engines.fuzz import CRASHED, run
     from sweeplab.engines.triage import disagreement_fixture, triage
@@ -162,7 +162,7 @@ def fuzz_main(argv: list[str]) -> int:
         report = run(AdapterRecipe.of_engine(args.engine, **options), args.pair, args.count, args.seed,
                      tolerances, args.shrink_each,
                      _cores() if args.jobs is None else args.jobs, args.scheduler)
-    except ClusterUnavailable as error:
+    except (ClusterUnavailable, WorkerLost) as error:
         print(f"sweeplab fuzz: {error}", file=sys.stderr)
         return 2
     if report.unsupported:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from sweeplab.engines import DRAWS, PAIRS, Adapter
-from sweeplab.engines.campaign import NO_QUERY, AdapterRecipe, workers
+from sweeplab.engines.campaign import NO_QUERY, AdapterRecipe, WorkerLost, workers
 from sweeplab.engines.compare import DEFAULT_TOLERANCES, REAL, Tolerances
 from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.shrink import answers, shrink_configuration
@@ -277,12 +277,12 @@ class Chunk:
         return judge_chunk(self, mark)
 
     def after_crash(self, position: int | None) -> Chunk:
-        """This chunk with the query at ``position`` reported as a crash; ``RuntimeError``
+        """This chunk with the query at ``position`` reported as a crash; ``WorkerLost``
         when the worker died outside an engine call, or on a query not asked (a crash
         there is not the engine's: asked again, it would crash again)."""
         if position is None or position in self.crashed:
-            raise RuntimeError(f"a fuzzing worker died outside an engine call (chunk {self.seed.spawn_key} of "
-                               f"seed {self.seed.entropy})")
+            raise WorkerLost(f"a fuzzing worker died outside an engine call (chunk {self.seed.spawn_key} of "
+                             f"seed {self.seed.entropy}): out of memory, or a crash in sweeplab itself")
         return replace(self, crashed=self.crashed | {position})
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from sweeplab.cli import main
 from sweeplab.engines import EngineUnavailable, engine
-from sweeplab.engines.campaign import NO_QUERY, AdapterRecipe, ClusterUnavailable, workers
+from sweeplab.engines.campaign import NO_QUERY, AdapterRecipe, ClusterUnavailable, WorkerLost, workers
 from sweeplab.engines.compare import DEFAULT_TOLERANCES
 from sweeplab.engines.fuzz import CRASHED, Chunk, chunk_sizes, judge_chunk, run
 from sweeplab.scene.query_log import read_log, write_log
@@ -158,7 +158,7 @@ def test_a_chunk_whose_worker_died_outside_an_engine_call_is_an_error_not_a_find
                   DEFAULT_TOLERANCES)
     assert chunk.after_crash(4).crashed == {4}
     for position in (None, 4):  # a query reported as a crash is not asked again: it cannot crash again
-        with pytest.raises(RuntimeError, match="died outside an engine call"):
+        with pytest.raises(WorkerLost, match="died outside an engine call"):
             chunk.after_crash(4).after_crash(position)
 
 
@@ -183,3 +183,18 @@ def test_a_missing_cluster_extra_is_one_line_naming_it(monkeypatch, tmp_path, ca
                  "--scheduler", "tcp://localhost:1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "sweeplab fuzz: --scheduler needs Dask distributed" in err, err
+
+
+def test_a_lost_worker_ends_fuzz_with_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    """It ended in a traceback with exit 1, the code for "found a disagreement"."""
+    from sweeplab.engines import fuzz
+
+    pytest.importorskip("fcl")  # (the command builds its engine before the run)
+
+    def lost(*arguments, **options):
+        raise WorkerLost("a fuzzing worker died outside an engine call (chunk (0,) of seed 1): out of memory, ...")
+
+    monkeypatch.setattr(fuzz, "run", lost)
+    assert main(["fuzz", "--engine", "fcl", "--pair", "sphere-sphere", "-n", "10", "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == ("sweeplab fuzz: a fuzzing worker died outside an engine call (chunk (0,) of "
+                                       "seed 1): out of memory, ...\n")
