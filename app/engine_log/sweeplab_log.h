@@ -35,8 +35,15 @@
  * moving shape (negate yours if it points the other way); t is the fraction of `direction`
  * travelled at the first contact, in [0, 1], not a time in seconds.
  *
+ * An engine that does not cast to contact (Box3D: its linear slop) says where it stops,
+ * on a hit or a miss: the surfaces between `offset` (length units: > 0 short of touching,
+ * < 0 inside) and `offset + tolerance` (tolerance >= 0) apart.  Box3D, spheres whose radii
+ * add to 0.01 or more: `said = sweeplab_with_contact(said, -0.005, 0.00125);`.  Without
+ * it sweeplab judges the engine's t against touching.  Build answers with sweeplab_miss and
+ * sweeplab_hit_f / _d: a positional initializer misses the fields added since.
+ *
  * Every function returns 0, or -1 for bad input (an unknown kind, a wrong point count, a
- * precision other than "float32" or "float64") or a failed write.  NaN and infinity are
+ * precision other than "float32" or "float64", a contact tolerance below 0) or a failed write.  NaN and infinity are
  * written as %a prints them; sweeplab refuses that line, naming the field.  The radix
  * point of %a follows the C locale's LC_NUMERIC; a ',' is written as '.'.
  */
@@ -63,6 +70,8 @@ typedef struct sweeplab_shape {
 typedef struct sweeplab_answer {
     int hit, has_t, has_point, has_normal;
     double t, point[3], normal[3];
+    int has_contact; /* 0: the engine casts to contact (no contact_offset, contact_tolerance written) */
+    double contact_offset, contact_tolerance;
 } sweeplab_answer;
 
 /* Each kind: its name, the names of its single points (NULL: one list "vertices" of
@@ -152,6 +161,16 @@ static inline sweeplab_answer sweeplab_hit_f(float t, const float *point, const 
     return sweeplab_hit_d(t, point != NULL ? point_d : NULL, normal != NULL ? normal_d : NULL);
 }
 
+/* `answer` stopping with the surfaces between `offset` (> 0 short of touching, < 0 inside)
+ * and `offset + tolerance` apart (tolerance >= 0, else the query is refused); a float
+ * argument is promoted to double, exactly. */
+static inline sweeplab_answer sweeplab_with_contact(sweeplab_answer answer, double offset, double tolerance) {
+    answer.has_contact = 1;
+    answer.contact_offset = offset;
+    answer.contact_tolerance = tolerance;
+    return answer;
+}
+
 /* Open (truncate) the log at `path`; precision is what the engine computes in. */
 static inline int sweeplab_log_open(sweeplab_log *log, const char *path, const char *engine, const char *version,
                                     const char *precision) {
@@ -234,7 +253,8 @@ static inline int sweeplab_log_query_d(sweeplab_log *log, const char *id, const 
                                        const sweeplab_answer *answer) {
     FILE *file = log->file;
     if (file == NULL || !sweeplab_detail_fits(sweeplab_detail_kind_of(moving->kind), moving->count)
-        || !sweeplab_detail_fits(sweeplab_detail_kind_of(target->kind), target->count))
+        || !sweeplab_detail_fits(sweeplab_detail_kind_of(target->kind), target->count)
+        || (answer != NULL && answer->has_contact && answer->contact_tolerance < 0))
         return -1;
     fputs("{\"format\":\"sweeplab-query\",\"version\":1,", file);
     if (id != NULL) {
@@ -265,6 +285,12 @@ static inline int sweeplab_log_query_d(sweeplab_log *log, const char *id, const 
         if (answer->hit && answer->has_normal) {
             fputs(",\"normal\":", file);
             sweeplab_detail_vector(file, answer->normal);
+        }
+        if (answer->has_contact) {
+            fputs(",\"contact_offset\":", file);
+            sweeplab_detail_number(file, answer->contact_offset);
+            fputs(",\"contact_tolerance\":", file);
+            sweeplab_detail_number(file, answer->contact_tolerance);
         }
         fputc('}', file);
     }

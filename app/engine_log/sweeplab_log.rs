@@ -25,6 +25,14 @@
 //! `t` is the fraction of `direction` travelled at the first contact, in [0, 1], not a
 //! time in seconds.  NaN and infinity are written as `%a` prints them ("nan", "inf");
 //! sweeplab refuses that line, naming the field.
+//!
+//! An engine that does not cast to contact (Box3D: its linear slop) says where it stops,
+//! on a hit or a miss: `said.with_contact(offset, tolerance)`, the surfaces between
+//! `offset` (length units: > 0 short of touching, < 0 inside) and `offset + tolerance`
+//! (tolerance >= 0) apart; Box3D, spheres whose radii add to 0.01 or more:
+//! `with_contact(-0.005, 0.00125)`.  Without it sweeplab judges the engine's t against
+//! touching.  Build answers with `Answer::miss` and `Answer::hit`: a struct literal misses
+//! the fields added since.
 
 #![allow(dead_code)]
 
@@ -56,23 +64,39 @@ pub enum Shape {
     Polyhedron { vertices: Vec<[f64; 3]> },
 }
 
-/// The engine's answer: `hit`, and `t`, `point`, `normal` as far as it gives them.
+/// The engine's answer: `hit`, and `t`, `point`, `normal` as far as it gives them, and
+/// `contact` where it stops short of touching or inside it (None: at touching).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
     pub hit: bool,
     pub t: Option<f64>,
     pub point: Option<[f64; 3]>,
     pub normal: Option<[f64; 3]>,
+    pub contact: Option<Contact>,
+}
+
+/// Where an engine stops: the surfaces between `offset` (length units: > 0 short of
+/// touching, < 0 inside) and `offset + tolerance` apart (`tolerance` >= 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    pub offset: f64,
+    pub tolerance: f64,
 }
 
 impl Answer {
     pub fn miss() -> Answer {
-        Answer { hit: false, t: None, point: None, normal: None }
+        Answer { hit: false, t: None, point: None, normal: None, contact: None }
     }
 
     /// A hit at fraction `t` of the motion.
     pub fn hit(t: f64, point: Option<[f64; 3]>, normal: Option<[f64; 3]>) -> Answer {
-        Answer { hit: true, t: Some(t), point, normal }
+        Answer { hit: true, t: Some(t), point, normal, contact: None }
+    }
+
+    /// This answer, the engine stopping with the surfaces between `offset` and
+    /// `offset + tolerance` apart (a negative `tolerance`: the query is refused).
+    pub fn with_contact(self, offset: f64, tolerance: f64) -> Answer {
+        Answer { contact: Some(Contact { offset, tolerance }), ..self }
     }
 }
 
@@ -129,9 +153,15 @@ impl<W: Write> Log<W> {
 
     /// One query: `id` names it in triage's report; `answer` None: listed, not judged.
     /// `InvalidInput` for a polygon of fewer than 3 or a polyhedron of no points, or
-    /// either of more than `MAX_POINTS`.
+    /// either of more than `MAX_POINTS`, or a contact tolerance below 0.
     pub fn query(&mut self, id: Option<&str>, moving: &Shape, target: &Shape, direction: [f64; 3],
                  answer: Option<&Answer>) -> io::Result<()> {
+        if let Some(Contact { tolerance, .. }) = answer.and_then(|answer| answer.contact) {
+            if tolerance < 0.0 {
+                return Err(io::Error::new(io::ErrorKind::InvalidInput, format!(
+                    "answer: the contact tolerance must be >= 0, got {}", hex(tolerance))));
+            }
+        }
         let mut line = String::from("{\"format\":\"sweeplab-query\",\"version\":1,");
         if let Some(id) = id {
             line += &format!("\"id\":{},", string(id));
@@ -156,6 +186,9 @@ impl<W: Write> Log<W> {
                 if let Some(normal) = answer.normal {
                     line += &format!(",\"normal\":{}", vector(&normal));
                 }
+            }
+            if let Some(Contact { offset, tolerance }) = answer.contact {
+                line += &format!(",\"contact_offset\":{},\"contact_tolerance\":{}", number(offset), number(tolerance));
             }
             line += "}";
         }

@@ -1,6 +1,7 @@
 """The logging side for engines (#34): ``sweeplab_log.h`` (C99 and C++11) and
 ``sweeplab_log.rs``, compiled here (g++, gcc, rustc; each test skips without its
-compiler), log queries that ``query_log`` reads back bit for bit and ``triage`` judges.
+compiler), log queries that ``query_log`` reads back bit for bit and ``triage`` judges,
+Box3D-like answers with their contact offset and tolerance among them.
 
 The programs are written from ``QUERIES``: each number as a literal of the engine's
 type (``0.1f``, ``1e-300``, ``-0.0``, subnormals of both types); the log must hold
@@ -27,6 +28,13 @@ RUSTC = shutil.which("rustc") or shutil.which(str(Path.home() / ".cargo" / "bin"
 RUST = [str(RUSTC), "--edition", "2021", "-D", "warnings"]
 SQUARE = [["-1", "-1", "0"], ["1", "-1", "0"], ["1", "1", "0"], ["-1", "1", "0"]]
 BOX = [[x, y, z] for x in ("-0.9", "1.1") for y in ("-1", "1") for z in ("2", "4")]  # corners, world space
+SLOP = ("-0.005", "0.00125")
+"""Box3D's contact for spheres whose radii add to 0.01 or more: 0.005 inside, up to
+0.00125 less deep (``box3d_engine``): its t is later than touching by 0.005 / |d·n|."""
+BALLS = {"moving": ("sphere", [["0", "0", "5"]], "1"), "target": ("sphere", [["0", "0", "0"]], "1"),
+         "direction": ["0", "0", "-10"]}
+"""Two unit balls, one coming down onto the other: touching at t = 0.3, Box3D's
+contact 0.005 inside at t = 0.3005 (it may stop up to 0.000125 earlier)."""
 QUERIES = {
     "float32": [
         {"id": 'ball "on" a \\ floor\t1', "verdict": "agrees",  # sweeplab: t = 0.4
@@ -40,6 +48,12 @@ QUERIES = {
          "moving": ("segment", [["3.4028235e38", "0", "0"], ["1.17549435e-38", "0", "0"]], None),
          "target": ("sphere", [["0", "0", "0"]], "1"), "direction": ["0", "0", "0"],
          "answer": ("0", None, None)},
+        {"id": "box3d-like: slop-shifted t, offset given", "verdict": "agrees", **BALLS,
+         "answer": ("0.3005", ["0", "0", "1"], ["0", "0", "1"]), "contact": SLOP},
+        {"id": "box3d-like: slop-shifted t, no offset", "verdict": "t", **BALLS,  # |0.3005 - 0.3| > 1e-4
+         "answer": ("0.3005", ["0", "0", "1"], ["0", "0", "1"])},
+        {"id": "box3d-like: a miss, offset at tolerance 0", "verdict": "agrees",  # passes 1 wide of touching
+         **BALLS, "moving": ("sphere", [["3", "0", "5"]], "1"), "answer": "miss", "contact": ("-0.005", "0")},
     ],
     "float64": [
         {"id": "capsule onto a point-like ball", "verdict": "agrees",  # sweeplab: t = 0.25
@@ -52,10 +66,17 @@ QUERIES = {
         {"id": "not answered", "verdict": "unsupported",
          "moving": ("sphere", [["0.1", "0.2", "0.3"]], "2.2250738585072014e-308"),
          "target": ("sphere", [["0", "0", "-1e-320"]], "1"), "direction": ["0", "0", "1"], "answer": None},
+        {"id": "box3d-like: slop-shifted t, offset given", "verdict": "agrees", **BALLS,
+         "answer": ("0.3005", ["0", "0", "1"], ["0", "0", "1"]), "contact": SLOP},
+        {"id": "box3d-like: slop-shifted t, no offset", "verdict": "t", **BALLS,  # |0.3005 - 0.3| > 1e-6
+         "answer": ("0.3005", ["0", "0", "1"], ["0", "0", "1"])},
+        {"id": "box3d-like: a miss, offset at tolerance -0", "verdict": "agrees",
+         **BALLS, "moving": ("sphere", [["3", "0", "5"]], "1"), "answer": "miss", "contact": ("-0.005", "-0.0")},
     ],
 }
 """Per precision, the queries the programs log: shapes as (kind, points, scalar), and
-triage's verdict on the engine's answer (a miss, a hit (t, point, normal), or None)."""
+triage's verdict on the engine's answer (a miss, a hit (t, point, normal), or None),
+given, where the query has ``contact``, its (contact_offset, contact_tolerance)."""
 
 
 def held(text: str, precision: str) -> float:
@@ -76,6 +97,7 @@ def expected_values(precision: str) -> list[list[str]]:
         if isinstance(query["answer"], tuple):
             t, point, normal = query["answer"]
             found += [held(x, precision).hex() for x in [t] + (point or []) + (normal or [])]
+        found += [held(x, precision).hex() for x in query.get("contact", ())]
         found.append([])  # the end of a query
     return found
 
@@ -92,6 +114,8 @@ def logged_values(path: Path) -> list[list[str]]:
         answer = query.answer
         if answer is not None and answer.hit:
             found += [x.hex() for x in [answer.t] + (answer.point or []) + (answer.normal or [])]
+        if answer is not None:
+            found += [x.hex() for x in (answer.contact_offset, answer.contact_tolerance) if x is not None]
         found.append([])
     return found
 
@@ -100,9 +124,11 @@ def check_the_log(path: Path, precision: str) -> None:
     """The log holds every float exactly, and triage gives each query its verdict."""
     assert logged_values(path) == expected_values(precision)
     queries = read_log(path)
-    for line, query in zip(path.read_text().splitlines(), queries, strict=True):  # no field but the kind's
-        for role in (MOVING, TARGET):
+    for line, query, logged in zip(path.read_text().splitlines(), queries, QUERIES[precision], strict=True):
+        for role in (MOVING, TARGET):  # no field but the kind's
             assert set(json.loads(line)[role]["params"]) == set(query.scene.object(role).params) - {"origin", "axes"}
+        contact = {"contact_offset", "contact_tolerance"} & set(json.loads(line).get("answer", {}))
+        assert contact == ({"contact_offset", "contact_tolerance"} if "contact" in logged else set())
     assert [query.id for query in queries] == [query["id"] for query in QUERIES[precision]]
     assert {query.engine.precision for query in queries} == {precision}
     verdicts = {verdict.query.id: verdict.kind for verdict in triage(queries, reference=False)}
@@ -147,6 +173,9 @@ def c_program(precision: str) -> str:
             lines += [f"        sweeplab_answer said = sweeplab_hit_{suffix}({literal(t)}, "
                       f"{'point' if point else 'NULL'}, {'normal' if normal else 'NULL'});",
                       "        const sweeplab_answer *answer = &said;"]
+        if "contact" in query:
+            offset, tolerance = query["contact"]
+            lines.append(f"        said = sweeplab_with_contact(said, {literal(offset)}, {literal(tolerance)});")
         id_literal = query["id"].replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
         lines += [f'        if (sweeplab_log_query_{suffix}(&log, "{id_literal}", &moving, &target, direction, answer)'
                   f" != 0) return 2;", "    }"]
@@ -155,10 +184,12 @@ def c_program(precision: str) -> str:
         f'    sweeplab_shape two_cornered = sweeplab_shape_{suffix}("triangle", one, 2, 0);',
         f'    sweeplab_shape ball = sweeplab_shape_{suffix}("sphere", one, 1, 1);',
         f'    sweeplab_shape crowd = sweeplab_shape_{suffix}("polyhedron", many, 65, 0);',
+        "    sweeplab_answer below_zero = sweeplab_with_contact(sweeplab_miss(), 0, -4.9406564584124654e-324);",
         "    sweeplab_log other;",
         f"    if (torus.kind != NULL || two_cornered.kind != NULL || crowd.kind != NULL"
         f" || sweeplab_log_query_{suffix}(&log, NULL, &torus, &ball, one, NULL) != -1"
         f" || sweeplab_log_query_{suffix}(&log, NULL, &ball, &two_cornered, one, NULL) != -1"
+        f" || sweeplab_log_query_{suffix}(&log, NULL, &ball, &ball, one, &below_zero) != -1"
         ' || sweeplab_log_open(&other, argv[1], "x", "1", "float16") != -1'
         ' || sweeplab_log_open(&other, argv[1], "", "1", "float64") != -1) return 3;',
         "    return sweeplab_log_close(&log) != 0;", "}"]
@@ -223,6 +254,9 @@ def rust_program(precision: str) -> str:
             t, at, normal = answer
             said = (f"Some(&Answer::hit({number(t)}, {'None' if at is None else f'Some({point(at)})'}, "
                     f"{'None' if normal is None else f'Some({point(normal)})'}))")
+        if "contact" in query:
+            offset, tolerance = query["contact"]
+            said = f"Some(&{said.removeprefix('Some(&')[:-1]}.with_contact({number(offset)}, {number(tolerance)}))"
         lines.append(f"    log.query(Some({json.dumps(query['id'])}), &{shape(*query['moving'])}, "
                      f"&{shape(*query['target'])}, {point(query['direction'])}, {said})?;")
     lines += ["    let ball = Shape::Sphere { center: [0.0; 3], radius: 1.0 };",
@@ -230,6 +264,8 @@ def rust_program(precision: str) -> str:
               "    let crowd = Shape::Polyhedron { vertices: vec![[0.0; 3]; 65] };",
               "    assert!(log.query(None, &ball, &flat, [0.0; 3], None).is_err());",
               "    assert!(log.query(None, &crowd, &ball, [0.0; 3], None).is_err());",
+              "    let below_zero = Answer::miss().with_contact(0.0, -4.9406564584124654e-324);",
+              "    assert!(log.query(None, &ball, &ball, [0.0; 3], Some(&below_zero)).is_err());",
               '    assert!(Log::new(Vec::new(), "", "1", Precision::Float64).is_err());',
               "    Ok(())", "}"]
     return "\n".join(lines) + "\n"
