@@ -434,9 +434,11 @@ def screenshots(driver: Driver) -> dict:
     editor.reset_playground()
     if os.environ.get("SWEEPLAB_DRIVER_LOG"):  # a query log: the Queries panel and the engine's ghost
         editor.open(Path(os.environ["SWEEPLAB_DRIVER_LOG"]))
-        editor.mesh_display.engines = ("fcl", "rapier")
+        editor.mesh_display.engines = ("fcl", "rapier", "box3d")
         window.panels.focus = "Queries"
         shot("queries")
+        window.panels.focus = "Results"  # each engine's answer beside sweeplab's
+        shot("engines")
     return {"written": written}
 
 
