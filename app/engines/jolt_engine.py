@@ -106,13 +106,14 @@ def quaternion(rotation: np.ndarray) -> tuple[float, float, float, float]:
 
 
 def y_onto(axis: np.ndarray) -> tuple[float, float, float, float]:
-    """The quaternion turning +y (a Jolt capsule's axis) onto the unit ``axis``:
-    half the angle between them about y × axis, q = normalise(y × axis, 1 + y·axis);
-    a half turn about x when ``axis`` is -y."""
+    """The quaternion turning +y (a Jolt capsule's axis) onto the unit ``axis`` (x, y,
+    z): half the angle between them about y × axis, q = normalise(y × axis, 1 + y·axis)
+    = normalise((z, 0, -x), 1 + y), with 1 + y = (x² + z²) / (1 - y) for y < 0 (no
+    cancellation near -y); a half turn about x for -y itself, where y × axis vanishes."""
     x, y, z = (float(v) for v in axis)
-    if y < -1 + 1e-12:  # y × axis vanishes: any perpendicular turns y onto -y
+    if x == 0 and z == 0 and y < 0:
         return 1.0, 0.0, 0.0, 0.0
-    q = np.array([z, 0.0, -x, 1.0 + y])  # (y × axis, 1 + y·axis)
+    q = np.array([z, 0.0, -x, 1.0 + y if y >= 0 else (x * x + z * z) / (1.0 - y)])
     qx, qy, qz, qw = (float(v) for v in q / np.linalg.norm(q))
     return qx, qy, qz, qw
 
