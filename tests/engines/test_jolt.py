@@ -183,8 +183,9 @@ def test_sizes_below_a_millimetre_are_refused_not_clamped(jolt, radius, refused)
 
 
 def test_box_frame_takes_a_box_to_its_tolerance_and_nothing_else():
-    """A turned box's corners give its centre, axes and half extents; moved off a
-    box's by 0.5 BOX_TOLERANCE of its size it is still one, by 2 no longer."""
+    """A turned box's corners give its centre, axes and half extents; a corner moved
+    off a box's by 0.5e-9 of its size (half BOX_TOLERANCE) it is still one, by 2e-9
+    no longer."""
     half = np.array([0.5, 1.0, 2.0])
     corners = np.array([EIGHTH_TURN_ABOUT_X @ (half * [x, y, z]) + [1, 2, 3]
                         for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
@@ -192,11 +193,17 @@ def test_box_frame_takes_a_box_to_its_tolerance_and_nothing_else():
     assert centre == pytest.approx([1, 2, 3]) and sorted(extents) == pytest.approx(sorted(half))
     assert np.linalg.det(rotation) == pytest.approx(1.0)
     size = np.linalg.norm(2 * half)  # the diagonal, from corner 0 to the opposite one
-    for factor, is_box in ((0.5, True), (2.0, False)):
+    assert BOX_TOLERANCE == 1e-9
+    for off, is_box in ((0.5e-9, True), (2e-9, False)):
         moved = corners.copy()
-        moved[7] += [0, 0, factor * BOX_TOLERANCE * size]
+        moved[7] += [0, 0, off * size]
         assert (box_frame(SimpleNamespace(vertices=moved, dimension=3)) is not None) == is_box
     assert box_frame(SimpleNamespace(vertices=corners[:7], dimension=3)) is None
+    rng = np.random.default_rng(1)  # turned at random, the edges perpendicular to round-off only
+    for _ in range(10):
+        turn = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+        cornered = [turn @ (half * [x, y, z]) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
+        assert box_frame(SimpleNamespace(vertices=np.array(cornered), dimension=3)) is not None
 
 
 @pytest.mark.parametrize("rotation", [np.eye(3), EIGHTH_TURN_ABOUT_X, np.diag([1.0, -1, -1]), np.diag([-1.0, 1, -1]),
