@@ -159,14 +159,13 @@ def moving_shape(shape) -> tuple[int, tuple, tuple, float | tuple]:
     if isinstance(shape, Capsule):
         if np.array_equal(shape.a, shape.b):
             return moving_shape(Sphere(shape.a, shape.radius))
-        centre, turn, size = capsule_pose(shape)
-        return culverin.SHAPE_CAPSULE, centre, turn, size
+        return (culverin.SHAPE_CAPSULE, *capsule_pose(shape))
     if isinstance(shape, ConvexPolyhedron):
         frame = box_frame(shape)
         if frame is None:
             raise ValueError("culverin casts a box, not another convex hull: this polyhedron is no box")
-        centre, rotation, half = frame
-        return (culverin.SHAPE_BOX, tuple(map(float, centre)), quaternion(rotation),
+        middle, rotation, half = frame
+        return (culverin.SHAPE_BOX, tuple(map(float, middle)), quaternion(rotation),
                 tuple(_size(float(h), "box's half extent") for h in half))
     if type(shape) in UNSUPPORTED:
         raise TypeError(f"no Jolt shape for a {type(shape).__name__}: {UNSUPPORTED[type(shape)]}")
@@ -189,8 +188,8 @@ def add_target(world, shape) -> None:
     """Put ``shape`` into ``world`` as its one static body."""
     static = culverin.MOTION_STATIC
     if isinstance(shape, Sphere) or (isinstance(shape, Capsule) and np.array_equal(shape.a, shape.b)):
-        centre = shape.center if isinstance(shape, Sphere) else shape.a
-        world.create_body(pos=tuple(map(float, centre)), size=_size(float(shape.radius), "sphere radius"),
+        middle = shape.center if isinstance(shape, Sphere) else shape.a
+        world.create_body(pos=tuple(map(float, middle)), size=_size(float(shape.radius), "sphere radius"),
                           shape=culverin.SHAPE_SPHERE, motion=static)
     elif isinstance(shape, Capsule):
         centre, turn, size = capsule_pose(shape)
