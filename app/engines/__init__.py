@@ -33,6 +33,17 @@ DRAWS = ("random", "grazing", "degenerate")
 """The fuzzer's kinds of configuration (``physics.engines.fuzz``)."""
 
 
+def package_version(distribution: str) -> str:
+    """The installed version of ``distribution`` (an engine's binding), "unknown" when
+    its metadata is missing (a build from source not installed by pip)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "unknown"
+
+
 class EngineUnavailable(RuntimeError):
     """The engine's package is not installed (the message says which extra to install)."""
 

@@ -46,12 +46,10 @@ surfaces end -4.9e-7 (float32 round-off) to 9.98e-5 apart, so the answer carries
 from __future__ import annotations
 
 import itertools
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as installed
-
 import culverin
 import numpy as np
 
+from sweeplab.engines import package_version
 from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
                               TriangleMesh)
 from sweeplab.scene.query_log import Engine, EngineAnswer
@@ -210,11 +208,7 @@ def add_target(world, shape) -> None:
 
 class JoltAdapter:
     def __init__(self):
-        try:
-            package = installed("culverin")
-        except PackageNotFoundError:
-            package = "unknown"
-        self.info = Engine("jolt", f"culverin {package} (Jolt, f32)", "float32")
+        self.info = Engine("jolt", f"culverin {package_version('culverin')} (Jolt, f32)", "float32")
 
     def answer(self, moving, target, direction) -> EngineAnswer:
         """``ValueError`` for a shape culverin would change (below 1 mm) or Jolt refuses."""
