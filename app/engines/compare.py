@@ -109,8 +109,9 @@ def _flipped(answer: EngineAnswer, ours: SweepResult, shapes: tuple, graze_toler
     how = f"overlap by {found:.3g}" if found > 0 else f"pass {-found:.3g} apart" if found < 0 else "touch exactly"
     if abs(found) <= bound:
         return "graze", abs(found), f"{said}; the shapes {how} at their closest (a graze: within {bound:.3g})"
-    if ours.initially_overlapping:
-        return "start", abs(found), f"{said}; the shapes overlap at t = 0 (depth {float(ours.penetration_depth):.3g})"
+    if ours.initially_overlapping:  # (a GJK cast's overlap, engines.contact_offset, has no depth)
+        depth = "" if ours.penetration_depth is None else f" (depth {float(ours.penetration_depth):.3g})"
+        return "start", abs(found), f"{said}; the shapes overlap at t = 0{depth}"
     return "hit", abs(found), f"{said}; the shapes {how} at their closest"
 
 
