@@ -175,11 +175,11 @@ def compare_at_offset(answer: EngineAnswer, ours: SweepResult, precision: str,
         judged = dataclasses.replace(answer, normal=None)
     kind, size, detail = compare(judged, expected.compared, precision, tolerances, shapes=shapes)
     offset, band = answer.contact_offset or 0.0, answer.contact_tolerance or 0.0
-    side = "short of touching" if offset > 0 else "inside"
+    where = f"{abs(offset):.3g} {'short of touching' if offset > 0 else 'inside'}" if offset else "at touching"
     stops = f"{_said(expected.latest)} for a stop {offset:+.3g} apart"
     if expected.earliest is not None:
         stops = f"{_said(expected.earliest)} for a stop {offset + band:+.3g} apart to {stops}"
-    return kind, size, (f"{detail} [the engine stops {abs(offset):.3g} {side}, up to {band:.3g} farther (contact "
+    return kind, size, (f"{detail} [the engine stops {where}, up to {band:.3g} farther (contact "
                         f"offset {offset:+.3g}, tolerance {band:.3g}): sweeplab says {stops} ({expected.how}), "
                         f"{_said(ours)} at touching]")
 

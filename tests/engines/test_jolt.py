@@ -125,7 +125,8 @@ def test_a_tangent_graze_agrees_only_with_the_tolerance_accounted_for(jolt):
     graze = (Sphere([0, 2, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
     answer, ours = jolt.answer(*graze), sweep(*graze)
     assert answer.hit and 0.497 < answer.t < 0.499 and ours.t == 0.5
-    assert compare_at_offset(answer, ours, "float32", shapes=graze)[0] == "agrees"
+    kind, _, detail = compare_at_offset(answer, ours, "float32", shapes=graze)
+    assert kind == "agrees" and "[the engine stops at touching, up to 0.0001 farther (contact offset +0," in detail
     raw = dataclasses.replace(answer, contact_tolerance=None)
     assert compare_at_offset(raw, ours, "float32", shapes=graze)[0] == "t"
     assert jolt.answer(Sphere([0, 2.0002, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10]).hit is False
@@ -232,3 +233,21 @@ def test_fuzzing_jolt_sphere_pairs_finds_no_real_disagreement_but_its_back_face_
     kinds = {kind for (_, kind), n in report.counts.items() if n}
     assert report.count > 200 and kinds <= {"agrees", "start", "graze", "unsupported"}, report.counts
     assert report.counts[("random", "agrees")] > 50 and report.counts[("degenerate", "unsupported")] > 0
+
+
+def test_the_results_panel_shows_jolt_beside_sweeplab(jolt):
+    """The demo scene with "also answer with: jolt": the sphere, triangle and polygon
+    answered and agreeing; the point, segment and plane it has no shape for said so."""
+    from sweeplab.cli import DEMO_SCENE
+    from sweeplab.scene.model import load
+    from sweeplab.ui.results import report_text
+    from sweeplab.view.meshes import MeshDisplay
+    from sweeplab.view.model import build_view_model
+
+    view = build_view_model(load(DEMO_SCENE), display=MeshDisplay(engines=("jolt",)))
+    by_name = {report.name: report.engines["jolt"] for report in view.reports}
+    assert {name: report.kind for name, report in by_name.items()} == {
+        "point": "cannot", "graze sphere": "agrees", "segment": "cannot", "triangle": "agrees",
+        "missed polygon": "agrees", "plane": "cannot"}
+    assert "Jolt's plane is a solid half-space" in by_name["plane"].detail
+    assert "jolt says: hit, t = " in report_text(next(r for r in view.reports if r.name == "triangle"))
