@@ -33,10 +33,14 @@ smaller than that is refused (``ValueError``); Jolt's plane is a solid half-spac
 sweeplab's a two-sided surface; a moving triangle, polygon, mesh or polyhedron other
 than a box has no culverin cast; a zero-area triangle fails Jolt's mesh build.
 
-Conventions seen (``docs/query-log.md``): culverin casts convex shapes with
-``IgnoreBackFaces`` too, so shapes overlapping at t = 0 and moving apart answer a
-miss (sweeplab: a hit at t = 0); overlapping and approaching answer t = 0 with the
-penetration axis as the normal.  Jolt stops within its collision tolerance
+Conventions seen: culverin casts convex shapes with ``IgnoreBackFaces`` too, so a
+hit whose penetration axis does not point along the motion is dropped: spheres
+overlapping at t = 0 and moving apart answer a miss (sweeplab: a hit at t = 0), and
+so did 18 of 1,000 fuzzed box pairs overlapping at t = 0 though approaching by
+sweeplab's normal; overlapping and approaching, t = 0 with the penetration axis as
+the normal.  Where a face touches a face, that axis is unsettled: two cubes face to
+face answered t exact and a normal (0.71, 0.71, 0).  A query (a world built, one
+step, one cast) took about 2.5 ms here.  Jolt stops within its collision tolerance
 (``COLLISION_TOLERANCE``) of touching: measured over 2,000 sphere pairs hitting, the
 surfaces end -4.9e-7 (float32 round-off) to 9.98e-5 apart, so the answer carries
 ``contact_tolerance = 1e-4`` (``engines.contact_offset``): head-on that is a |dt| of
