@@ -402,7 +402,7 @@ COMMANDS: dict[str, tuple[str, Callable[[list[str]], int]]] = {
     "render": ("draw one frame of a scene to a PNG, without a window", render_main),
     "check": ("run fixtures (files, folders, --examples) without pytest", check_main),
     "triage": ("answer another engine's query log, list where it disagrees, write fixtures", triage_main),
-    "fuzz": ("differential fuzzing against an engine (fcl, rapier, box3d): disagreements shrunk", fuzz_main),
+    "fuzz": ("differential fuzzing against an engine (fcl, rapier, box3d, jolt): disagreements shrunk", fuzz_main),
     "examples": ("list the bundled example scenes", examples_main),
     "warmup": ("compile every physics kernel into numba's disk cache", warmup_main),
     "help": ("help on the editor, or on one command: sweeplab help COMMAND", help_main),

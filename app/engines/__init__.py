@@ -1,6 +1,6 @@
 """Other engines' answers to sweeplab's queries: adapters, triage and the fuzzer.
 
-An adapter (``fcl_engine``, ``rapier_engine``, ``box3d_engine``) answers a sweeplab
+An adapter (``fcl_engine``, ``rapier_engine``, ``box3d_engine``, ``jolt_engine``) answers a sweeplab
 configuration (physics shapes and a direction) with its engine's own answer, in
 sweeplab's conventions (t a fraction of the direction, the normal from the target
 towards the moving shape; an engine that stops short of contact or inside it says
@@ -21,7 +21,8 @@ if TYPE_CHECKING:  # (the command line builds its parsers from this module: no p
 
 ADAPTERS = {"fcl": ("sweeplab.engines.fcl_engine", "fcl", "python-fcl"),
             "rapier": ("sweeplab.engines.rapier_engine", "rapier", "rapier3d"),
-            "box3d": ("sweeplab.engines.box3d_engine", "box3d", "robox3d")}
+            "box3d": ("sweeplab.engines.box3d_engine", "box3d", "robox3d"),
+            "jolt": ("sweeplab.engines.jolt_engine", "jolt", "culverin (Python 3.12 or newer)")}
 """Engine name: (adapter module, pip extra, the package the extra installs)."""
 
 PAIRS = ("sphere-sphere", "sphere-capsule", "capsule-sphere", "capsule-capsule", "sphere-box", "box-sphere",
@@ -30,6 +31,17 @@ PAIRS = ("sphere-sphere", "sphere-capsule", "capsule-sphere", "capsule-capsule",
 """Moving-target pairs the fuzzer draws (``box`` is a polyhedron)."""
 DRAWS = ("random", "grazing", "degenerate")
 """The fuzzer's kinds of configuration (``physics.engines.fuzz``)."""
+
+
+def package_version(distribution: str) -> str:
+    """The installed version of ``distribution`` (an engine's binding), "unknown" when
+    its metadata is missing (a build from source not installed by pip)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "unknown"
 
 
 class EngineUnavailable(RuntimeError):

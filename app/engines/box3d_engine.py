@@ -35,12 +35,10 @@ zero normal: mapped to a hit at t = 0 with normal None (not judged).
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as installed
-
 import numpy as np
 from robox3d._ffi import ffi, lib
 
+from sweeplab.engines import package_version
 from sweeplab.physics import Plane, TriangleMesh
 from sweeplab.physics.gjk import core_and_margin
 from sweeplab.scene.query_log import Engine, EngineAnswer
@@ -95,11 +93,7 @@ def _vector(value) -> list[float]:
 
 class Box3dAdapter:
     def __init__(self):
-        try:
-            package = installed("robox3d")
-        except PackageNotFoundError:
-            package = "unknown"
-        self.info = Engine("box3d", f"robox3d {package} (Box3D, f32)", "float32")
+        self.info = Engine("box3d", f"robox3d {package_version('robox3d')} (Box3D, f32)", "float32")
 
     def answer(self, moving, target, direction) -> EngineAnswer:
         points, radius = proxy_points(moving)

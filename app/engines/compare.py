@@ -120,8 +120,9 @@ def _flipped(answer: EngineAnswer, ours: SweepResult, shapes: tuple, graze_toler
     away = max(low, -high, 0.0)  # how far the interval [low, high] is from 0
     if away <= bound:
         return "graze", away, f"{said}; the shapes {how} at their closest (a graze: within {bound:.3g})"
-    if ours.initially_overlapping:
-        return "start", away, f"{said}; the shapes overlap at t = 0 (depth {float(ours.penetration_depth):.3g})"
+    if ours.initially_overlapping:  # (a GJK cast's overlap, engines.contact_offset, has no depth)
+        depth = "" if ours.penetration_depth is None else f" (depth {float(ours.penetration_depth):.3g})"
+        return "start", away, f"{said}; the shapes overlap at t = 0{depth}"
     return "hit", away, f"{said}; the shapes {how} at their closest"
 
 

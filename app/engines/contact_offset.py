@@ -118,7 +118,8 @@ def for_separation(ours: SweepResult, moving, target, direction, separation: flo
         if not cast.hit:
             return MISS, "sweeplab's GJK cast, its margin grown"
         return (SweepResult(hit=True, t=cast.t, point=cast.point, normal=cast.normal, face_index=None,
-                            penetration_depth=None, initially_overlapping=False, feature=Feature(None, None)),
+                            penetration_depth=None, initially_overlapping=cast.status == "overlap at start",
+                            feature=Feature(None, None)),
                 "sweeplab's GJK cast, its margin grown")
     return at_offset(ours, separation, direction), "moved to first order, t0 + (s0 - offset)/|d·n|"
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import fcl
 import numpy as np
 
+from sweeplab.engines import package_version
 from sweeplab.scene.query_log import Engine, EngineAnswer
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, TriangleMesh
 
@@ -32,16 +33,6 @@ SOLVERS = {"conservative_advancement": fcl.CCDSolverType.CCDC_CONSERVATIVE_ADVAN
 
 UNSUPPORTED = {Plane: "continuousCollide with fcl's Plane crashed the process"}
 """Shape types with no fcl geometry, and why (every other shape type is mapped)."""
-
-
-def version() -> str:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
-    try:
-        return installed("python-fcl")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 class FclAdapter:
@@ -57,7 +48,7 @@ class FclAdapter:
             self.request.toc_err = toc_err
         if num_max_iterations is not None:
             self.request.num_max_iterations = num_max_iterations
-        self.info = Engine("fcl", f"python-fcl {version()} ({solver})", "float64")
+        self.info = Engine("fcl", f"python-fcl {package_version('python-fcl')} ({solver})", "float64")
 
     def answer(self, moving, target, direction) -> EngineAnswer:
         if self.solver == "conservative_advancement" and isinstance(target, (Polygon, TriangleMesh)) \

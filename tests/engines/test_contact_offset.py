@@ -225,3 +225,17 @@ def test_a_flip_is_graded_from_the_farthest_stop_the_engine_may_make():
     kind, size, detail = judged(answer, *shapes)
     assert kind == "graze" and size == pytest.approx(5e-5, rel=1e-6), detail
     assert judged(dataclasses.replace(answer, contact_tolerance=1e-4), *shapes)[0] == "hit"
+
+
+@pytest.mark.parametrize("moving, target", [
+    (Sphere([0, 0, 1.5], 1.0), Sphere([0, 0, 0], 1.0)),
+    (ConvexPolyhedron([[x, y, z + 1.5] for x, y, z in CUBE]), ConvexPolyhedron(CUBE)),
+])
+def test_an_engine_missing_shapes_that_overlap_at_the_start_is_a_start_disagreement_for_every_pair(moving, target):
+    """Overlapping 0.5 deep at t = 0, moving apart, an engine with a contact tolerance
+    (Jolt: culverin ignores back faces) says miss: ``start``, the same for boxes (their
+    stop from sweeplab's GJK cast) as for spheres (their radii grown); it said ``hit``
+    for boxes."""
+    overlapping = (moving, target, [0, 0, 10])
+    assert sweep(*overlapping).initially_overlapping
+    assert judged(EngineAnswer(False, contact_tolerance=1e-4), *overlapping)[0] == "start"
