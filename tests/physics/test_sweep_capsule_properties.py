@@ -193,6 +193,18 @@ def test_translation_and_scale_invariance(kind, offset, factor):
     check()
 
 
+@pytest.mark.xfail(strict=True, reason="known: a segment moving onto a segment 7.6e-75 away answers "
+                   "'touching at t = 0' (its closest point rounds at 1.6e-17); the other way round, miss (exact)")
+def test_regression_swapped_segments_7_6e_75_apart_with_no_motion():
+    """Found by hypothesis in a newcomer's run (random examples): the capsule of
+    radius 0 a-end 7.6e-75 from the segment's end, no motion.  Exactly: a miss.
+    Both orders within round-off of touching, so ``test_swapped_subject`` lets them
+    differ; this pins the exact floats until the swapped kernel answers exactly."""
+    capsule, segment = Capsule([0.0, 1.0, 7.59723181e-75], [0.5, 0.0, 1.5], 0.0), Segment([0.0, 0, 0], [0, 1.0, 0])
+    assert not sweep(capsule, segment, np.zeros(3)).hit
+    assert not sweep(segment, capsule, np.zeros(3)).hit
+
+
 @pytest.mark.parametrize("kind", TARGETS)
 def test_swapped_subject(kind):
     @SETTINGS
@@ -201,8 +213,14 @@ def test_swapped_subject(kind):
         capsule, target, d = config
         direct = sweep(capsule, target, d)
         swapped = sweep(target, capsule, -d)
-        assert swapped.hit == direct.hit
-        if direct.hit:
+        margin = tolerance.LENGTH_RTOL * scale_of(capsule, target, d)
+
+        def gap(t):
+            return gap_at(capsule, target, t * d)
+
+        if abs(gap(minimum_time(gap))) > margin:  # a graze within round-off may go either way, as elsewhere
+            assert swapped.hit == direct.hit
+        if direct.hit and swapped.hit:
             assert abs(swapped.t - direct.t) <= tolerance.EXACT_RTOL * scale_of(capsule, target, d)
 
     check()
