@@ -32,7 +32,7 @@ from sweeplab.engines import Adapter
 from sweeplab.engines.compare import Tolerances
 from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.physics import ConvexPolyhedron, SweepResult, sweep
-from sweeplab.scene.model import SceneObject
+from sweeplab.scene.model import SceneObject, plain_copy
 from sweeplab.scene.query_log import MOVING, TARGET
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 
@@ -181,11 +181,11 @@ def shrink_configuration(adapter: Adapter, configuration, kind: str, tolerances:
     if goal is None or goal.kind != kind:
         return configuration
     floor = degeneracies(configuration)
-    state = {"moving": _plain(moving.params), "target": _plain(target.params), "direction": list(direction)}
+    state = {"moving": plain_copy(moving.params), "target": plain_copy(target.params), "direction": list(direction)}
 
     def current():
-        return (SceneObject(MOVING, moving.kind, _plain(state["moving"])),
-                SceneObject(TARGET, target.kind, _plain(state["target"])), list(state["direction"]))
+        return (SceneObject(MOVING, moving.kind, plain_copy(state["moving"])),
+                SceneObject(TARGET, target.kind, plain_copy(state["target"])), list(state["direction"]))
 
     def faithful() -> bool:
         shrunk = current()
@@ -229,11 +229,3 @@ def _get(state, path):
 def _put(state, path, value) -> None:
     _get(state, path[:-1])[path[-1]] = value
 
-
-def _plain(value):
-    """A deep copy of nested dicts and lists (the shrinker edits its own)."""
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
