@@ -66,7 +66,6 @@ class Finding:
 class FuzzReport:
     pair: str
     engine: str
-    count: int = 0
     seconds: float = 0.0
     counts: Counter = field(default_factory=Counter)
     """(draw, kind) -> how many configurations."""
@@ -74,6 +73,11 @@ class FuzzReport:
     unsupported: str = ""
     cpu_seconds: float = 0.0
     """The workers' CPU time drawing and judging the chunks (``ChunkReport.cpu_seconds``), shrinking not counted."""
+
+    @property
+    def count(self) -> int:
+        """How many configurations were judged (or refused, or crashed the engine)."""
+        return sum(self.counts.values())
 
 
 def _rotation(rng: np.random.Generator) -> np.ndarray:
@@ -397,7 +401,6 @@ def run(recipe: AdapterRecipe, pair: str, count: int, seed: int, tolerances: Tol
             report.counts.update(part.counts)
             report.findings += part.findings
             report.cpu_seconds += part.cpu_seconds
-        report.count = sum(report.counts.values())
         chosen: list[Finding] = []
         seen: Counter[tuple[str, str]] = Counter()
         for finding in report.findings:
