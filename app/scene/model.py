@@ -24,7 +24,12 @@ from sweeplab.scene.mesh_sources import as_written, resolved
 from sweeplab.scene.shape_kinds import KINDS
 
 FORMAT = "sweeplab-scene"
-VERSION = 1
+VERSION = 2
+"""Version 2 added the moving shape's turn (``rotation``, ``pivot``, ``interpolation``);
+version 1 files are read as scenes that do not turn."""
+
+INTERPOLATIONS = ("slerp", "nlerp")
+"""How the moving shape turns over the sweep (``physics.sweep.turning``)."""
 
 
 class SceneError(ValueError):
@@ -49,12 +54,25 @@ class SceneObject:
 
 @dataclass
 class Scene:
-    """Shapes in world coordinates; ``moving`` names the one swept along ``direction``."""
+    """Shapes in world coordinates; ``moving`` names the one swept along ``direction``,
+    turning by the rotation vector ``rotation`` (axis times angle in radians, the whole
+    turn over the sweep) about ``pivot`` (a world point at t = 0 that travels with the
+    translation; None: the moving shape's centroid), as ``interpolation`` says
+    (``"slerp"``: constant angular velocity, ``"nlerp"``: Box2D's normalized lerp).  A
+    zero ``rotation`` is the linear sweep."""
 
     objects: list[SceneObject] = field(default_factory=list)
     moving: str | None = None
     direction: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
     options: dict = field(default_factory=lambda: {"ignore_separating": False})
+    rotation: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    pivot: list[float] | None = None
+    interpolation: str = "slerp"
+
+    @property
+    def turns(self) -> bool:
+        """Whether the moving shape turns (a nonzero ``rotation``)."""
+        return any(component != 0 for component in self.rotation)
 
     def object(self, name: str) -> SceneObject:
         for scene_object in self.objects:
@@ -83,7 +101,9 @@ class Scene:
     def to_json(self, folder: str | None = None) -> dict:
         """The file's contents, for a file in ``folder`` (``SceneObject.to_json``)."""
         return {"format": FORMAT, "version": VERSION, "objects": [o.to_json(folder) for o in self.objects],
-                "moving": self.moving, "direction": list(self.direction), "options": dict(self.options)}
+                "moving": self.moving, "direction": list(self.direction), "options": dict(self.options),
+                "rotation": list(self.rotation), "pivot": None if self.pivot is None else list(self.pivot),
+                "interpolation": self.interpolation}
 
     @classmethod
     def from_json(cls, data, folder: str | None = None) -> Scene:
@@ -114,13 +134,20 @@ class Scene:
         ignore_separating = options.get("ignore_separating", False)
         if not isinstance(ignore_separating, bool):
             raise SceneError(f"\"ignore_separating\" must be true or false, got {brief(ignore_separating)}")
-        return cls(objects, moving, direction, {"ignore_separating": ignore_separating})
+        rotation = _floats(data.get("rotation", [0, 0, 0]), "rotation", 3)
+        pivot = data.get("pivot")
+        pivot = None if pivot is None else _floats(pivot, "pivot", 3)
+        interpolation = data.get("interpolation", "slerp")
+        if interpolation not in INTERPOLATIONS:
+            raise SceneError(f"\"interpolation\" must be one of {', '.join(INTERPOLATIONS)}, got {brief(interpolation)}")
+        return cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot, interpolation)
 
     def copy(self) -> Scene:
         """A deep copy (a scene is plain data; ``plain_copy`` is ~9x faster than
         ``copy.deepcopy``, and every edit copies the scene twice)."""
         return Scene([SceneObject(o.name, o.kind, plain_copy(o.params)) for o in self.objects], self.moving,
-                     list(self.direction), dict(self.options))
+                     list(self.direction), dict(self.options), list(self.rotation),
+                     None if self.pivot is None else list(self.pivot), self.interpolation)
 
 
 def plain_copy(value):

@@ -77,7 +77,7 @@ def test_save_is_atomic_and_leaves_no_temporary(tmp_path):
         save(broken, path)
     assert path.read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scene.json"]
-    assert json.loads(before)["version"] == 1
+    assert json.loads(before)["version"] == 2
 
 
 def test_saving_through_a_symbolic_link_writes_its_target(tmp_path):
