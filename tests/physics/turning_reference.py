@@ -33,7 +33,7 @@ at most at L = |d| + ω max ρ over the core's corners (the farthest point of a
 convex core from the pivot is a corner): the distance is L-Lipschitz in t.
 
 Distance.  Between two convex cores: the smallest of corner-corner, corner-edge,
-corner-face (a projection strictly inside a triangle) and edge-edge (the interior
+corner-face (a projection into a triangle) and edge-edge (the interior
 closest points of two non-parallel edges) distances — every candidate is the
 distance between two points of the cores, so the minimum is never below the true
 distance by more than round-off, and the closest pair is among them — and zero where
@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, TriangleMesh)
+from sweeplab.physics import Capsule, Plane, Point, Polygon, Segment, Sphere, TriangleMesh
 from tests.physics.bodies import Body, body_of
 
 INTERPOLATIONS = ("slerp", "nlerp")
@@ -79,7 +79,7 @@ bracket's width for a transversal crossing (5.7e-14, a few hundred ulps of t nea
 1: below any time tolerance the tests use, above t's own rounding)."""
 
 BUDGET = 60_000
-"""Most distance evaluations of one search before it gives up (``Undecided``):
+"""Most distance evaluations of one search (``Undecided`` where it would need more):
 a transversal crossing takes a few hundred; a graze within ~1e-9 of the level,
 tens of thousands."""
 
@@ -197,7 +197,8 @@ def _point_segment(p, a, b) -> np.ndarray:
 
 
 def _point_face(p, a, b, c) -> np.ndarray:
-    """|height of p over triangle a, b, c| where p projects strictly inside it, else inf."""
+    """|height of p over triangle a, b, c| where p projects into it (its boundary
+    included: a fan's diagonals are no edges of the face), else inf."""
     normal = np.cross(b - a, c - a)
     length = np.linalg.norm(normal, axis=-1)
     unit = normal / np.where(length > 0, length, 1.0)[..., None]
@@ -205,7 +206,7 @@ def _point_face(p, a, b, c) -> np.ndarray:
     projected = p - height[..., None] * unit
     inside = length > 0
     for start, end in ((a, b), (b, c), (c, a)):
-        inside = inside & (np.sum(np.cross(end - start, projected - start) * normal, axis=-1) > 0)
+        inside = inside & (np.sum(np.cross(end - start, projected - start) * normal, axis=-1) >= 0)
     return np.where(inside, np.abs(height), np.inf)
 
 
@@ -360,8 +361,9 @@ class TurningSweep:
                      for target in self.targets]
         return np.min(distances, axis=0) - posed.radius
 
-    def first_below(self, level: float, end: float = 1.0) -> Bracket:
-        """The first t in [0, end] where the distance is <= ``level`` (module docstring)."""
+    def first_below(self, level: float, end: float = 1.0, budget: int = BUDGET) -> Bracket:
+        """The first t in [0, end] where the distance is <= ``level`` (module docstring),
+        in at most ``budget`` distance evaluations (else ``Undecided``)."""
         bound = self.speed_bound
         times = np.linspace(0.0, end, GRID + 1)
         gaps = self.gaps(times)
@@ -379,7 +381,7 @@ class TurningSweep:
             if b - a <= RESOLUTION:
                 lower = a if lower is None else lower
                 continue
-            if evaluations > BUDGET:
+            if evaluations + SPLIT - 1 > budget:
                 raise Undecided(f"no decision at level {level} after {evaluations} distances, near t = {a}")
             cuts = np.linspace(a, b, SPLIT + 1)
             inner = self.gaps(cuts[1:-1])
