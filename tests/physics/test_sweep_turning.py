@@ -139,14 +139,15 @@ def test_the_steps_are_the_answers_and_shrink():
     result = sweep(box, Plane((0.0, 0.0, 1.0), 0.1), (0.0, 0.0, -0.2), rotation=(0.8, 0.0, 0.0))
     assert len(steps) == result.advancement.iterations
     assert steps[-1].t + steps[-1].advance == result.t
-    assert all(later.distance < earlier.distance for earlier, later in zip(steps, steps[1:]))
+    assert all(later.distance < earlier.distance for earlier, later in zip(steps, steps[1:], strict=False))
 
 
 def test_posed_and_centroid():
     box = ConvexPolyhedron.box((1.0, 2.0, 3.0), center=(1.0, 1.0, 1.0))
     assert centroid(box) == pytest.approx([1.0, 1.0, 1.0], abs=1e-15)
     turned = posed(box, Motion((0.0, 0.0, 1.0), (0.0, 0.0, math.pi)), 1.0)
-    assert sorted(map(tuple, np.round(turned.vertices, 12))) == sorted(map(tuple, np.round(box.vertices + (0, 0, 1), 12)))
+    expected = box.vertices + (0.0, 0.0, 1.0)
+    assert sorted(map(tuple, np.round(turned.vertices, 12))) == sorted(map(tuple, np.round(expected, 12)))
     assert speed_bound(Sphere((3.0, 0.0, 0.0), 1.0), Motion((0.0, 1.0, 0.0), (0.0, 0.0, 2.0), pivot=(0, 0, 0))) == 7.0
 
 
