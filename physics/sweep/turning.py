@@ -48,12 +48,13 @@ import numpy as np
 
 from sweeplab.physics import tolerance
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype
+from sweeplab.physics.result import FEATURE_KINDS, MISS, Feature, SweepResult, answer_dtype
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle,
                                      TriangleMesh, vector_argument)
 from sweeplab.physics.sweep import advancement
 from sweeplab.physics.sweep.advancement import (AT_START, HIT, MOTION_WIDTH, NLERP, SLERP, UNDECIDED, mesh_lanes,
-                                                pair_lanes, traced_advance)
+                                                one_advance, pair_lanes, traced_advance)
+from sweeplab.physics.sweep.scalar import LaneKernel, lane_form, plain_vector
 
 INTERPOLATIONS = {"slerp": SLERP, "nlerp": NLERP}
 """Interpolation names and their kernel codes."""
@@ -269,9 +270,90 @@ def speed_bound(shape: Shape, motion: Motion) -> float:
 
 # --- answers -------------------------------------------------------------------------------
 
-def sweep_turning(moving: Shape, target: Shape, motion: Motion) -> SweepResult:
-    """``sweep(moving, target, direction, rotation=...)`` (``motion`` holds them)."""
-    return time_of_impact(moving, motion, target, STILL)
+class Body(NamedTuple):
+    """A float64 shape as ``one_advance`` takes it: its ``core`` (k, 3), ``radius``, the
+    ``centroid`` as three floats and ``plane`` (normal, offset; NaN but for a plane)."""
+
+    core: np.ndarray
+    radius: float
+    centroid: tuple
+    plane: np.ndarray
+
+
+def body_of(shape: Shape) -> Body | None:
+    """``shape``'s ``Body`` (None: a mesh, or not float64)."""
+    if isinstance(shape, TriangleMesh):
+        return None
+    if isinstance(shape, Plane):
+        if shape.normal.dtype != np.float64 or shape.offset.dtype != np.float64:
+            return None
+        plane = np.array([*shape.normal.tolist(), float(shape.offset)])
+        x, y, z = centroid(shape).tolist()
+        return Body(np.zeros((1, 3)), 0.0, (x, y, z), plane)
+    points, radius = core_of(shape)
+    if points.dtype != np.float64 or np.asarray(radius).dtype != np.float64:
+        return None
+    x, y, z = centroid(shape).tolist()
+    return Body(np.array(points, np.float64), float(radius), (x, y, z), np.full(4, math.nan))
+
+
+_one_advance = LaneKernel(one_advance)
+
+_STILL_ROW = STILL.rows(np.zeros(3), ())[0]
+
+
+def one_pair(moving: Shape, target: Shape, direction, rotation, pivot, interpolation: str) -> SweepResult | None:
+    """The answer of one unbatched turning sweep of float64 convex shapes (or a plane
+    target) given as plain vectors, where it is decided after t = 0; else None (the
+    general path answers, and raises for what it must)."""
+    d, r = plain_vector(direction), plain_vector(rotation)
+    p = None if pivot is None else plain_vector(pivot)
+    code = INTERPOLATIONS.get(interpolation)
+    if d is None or r is None or (pivot is not None and p is None) or code is None:
+        return None
+    angle = math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])
+    if not (math.isfinite(angle) and 0.0 < angle and math.isfinite(d[0] + d[1] + d[2])) \
+            or (p is not None and not math.isfinite(p[0] + p[1] + p[2])) or (code == NLERP and angle >= math.pi):
+        return None
+    if moving.batch_shape != () or isinstance(moving, (Plane, TriangleMesh)) or target.batch_shape != () \
+            or (isinstance(moving, Polygon) and isinstance(target, Plane)):
+        return None
+    a, b = lane_form(moving, body_of), lane_form(target, body_of)
+    if a is None or b is None:
+        return None
+    pivot_point = a.centroid if p is None else p
+    motion = np.array([*d, r[0] / angle, r[1] / angle, r[2] / angle, angle, *pivot_point, float(code)])
+    status, t, iterations, point, normal, code_a, index_a, code_b, index_b, spans = \
+        (_one_advance.machine_code or _one_advance)(a.core, a.radius, motion, b.core, b.radius, _STILL_ROW, b.plane,
+                                                    tolerance.TURNING_TOUCH_RTOL)
+    if status == AT_START:
+        return None
+    if status != HIT:
+        steps = Advancement(int(iterations), status != UNDECIDED, float(t) if status == UNDECIDED else 1.0)
+        return dataclasses.replace(MISS, advancement=steps)
+    code_b, index_b = _feature(target, int(code_b), int(index_b), spans[1])
+    code_a, index_a = _feature(moving, int(code_a), int(index_a), spans[0])
+    result = object.__new__(SweepResult)
+    fields = result.__dict__
+    fields["hit"], fields["t"] = True, float(t)
+    fields["point"], fields["normal"] = np.array(point), np.array(normal)
+    fields["face_index"] = index_b if isinstance(target, ConvexPolyhedron) and code_b == FACE else None
+    fields["penetration_depth"], fields["initially_overlapping"] = None, False
+    fields["feature"] = Feature(kind=FEATURE_KINDS[code_b], index=index_b)
+    fields["moving_feature"] = Feature(kind=FEATURE_KINDS[code_a], index=index_a)
+    fields["advancement"] = Advancement(int(iterations), True, float(t))
+    return result
+
+
+def _feature(shape: Shape, code: int, index: int, span) -> tuple[int, int]:
+    """One contact's (code, index) of ``shape``'s feature (``_features``)."""
+    if isinstance(shape, Sphere):
+        return FACE, 0
+    if isinstance(shape, Plane):
+        return FACE, 0
+    if isinstance(shape, ConvexPolyhedron):
+        return _polyhedron_feature(shape, span)
+    return code, index
 
 
 def time_of_impact(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepResult:
