@@ -342,11 +342,11 @@ def test_float32_answers_close_to_float64(turning):
     distance crosses the band ``FLOAT32_RTOL x scale``."""
     try:
         single = _float32(turning)
-    except ValueError:  # a polygon no longer planar once rounded
+        double = Turning(as_float64(single.moving), as_float64(single.target), single.direction.astype(float),
+                         single.rotation.astype(float), None if single.pivot is None else single.pivot.astype(float),
+                         single.interpolation)
+    except ValueError:  # a polygon no longer planar once rounded (to float32's or, after, to float64's slack)
         assume(False)
-    double = Turning(single.moving if isinstance(single.moving, TriangleMesh) else as_float64(single.moving),
-                     as_float64(single.target), single.direction.astype(float), single.rotation.astype(float),
-                     None if single.pivot is None else single.pivot.astype(float), single.interpolation)
     try:
         earliest, latest = _window(double, tolerance.FLOAT32_RTOL * double.scale)
     except Undecided:

@@ -12,12 +12,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Segment, Sphere, sweep, tolerance
-from tests.physics.bodies import Body, gap
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
+from tests.physics.bodies import Body, body_of
+from tests.physics.bodies import core_distance as core_distance_exactly
 from tests.physics.strategies import unit_vector
 from tests.physics.test_sweep_turning_properties import Turning, check_answer, turnings
-from tests.physics.turning_reference import (RESOLUTION, TurningSweep, Undecided, centroid, largest_angular_speed,
-                                             rotation_matrices)
+from tests.physics.turning_reference import (RESOLUTION, TurningSweep, Undecided, centroid, core_distance,
+                                             largest_angular_speed, rotation_matrices)
 
 SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -118,16 +119,34 @@ def _body_at(reference: TurningSweep, t: float) -> Body:
 @example(Turning(ConvexPolyhedron.box([1.0, 1, 1], [0.0, 0, 2]), Point([0.0, 0, 0]), np.array([0.0, 0, -2]),
                  np.zeros(3), None, "slerp"), 0.0)
 def test_the_distance_is_the_brute_force_bodies_distance(turning, t):
-    """At any pose, the NumPy feature distance is ``tests.physics.bodies.gap`` (exact
-    intersection tests in rationals) to round-off.  The example: a point below a box
+    """At any pose, the NumPy feature distance of the cores is
+    ``tests.physics.bodies.core_distance`` (exact intersection tests in rationals) to
+    round-off.  The example: a point below a box
     face's centre, which lies on the diagonal of the face's fan; the corner-face
     distance took only projections strictly inside a fan triangle and answered
     sqrt(2) (to the nearest edge) for 1."""
-    from tests.physics.bodies import body_of
-
     reference = turning.reference()
-    expected = gap(_body_at(reference, t), body_of(turning.target))
-    assert float(reference.gaps([t])[0]) == pytest.approx(expected, abs=tolerance.EXACT_RTOL * turning.scale)
+    expected = core_distance_exactly(_body_at(reference, t), body_of(turning.target))
+    assert float(core_distance(reference.posed([t]), reference.targets[0])[0]) == pytest.approx(
+        expected, abs=tolerance.EXACT_RTOL * turning.scale)
+
+
+@pytest.mark.parametrize(("moving", "target", "depth"), [
+    # boxes overlapping by 0.25 along x (the least of x 0.25, y 2, z 2)
+    (ConvexPolyhedron.box([1.0, 1, 1], [1.75, 0, 0]), ConvexPolyhedron.box([1.0, 1, 1]), 0.25),
+    # a sphere's centre 0.125 inside a box face, radius 0.5: 0.625 deep
+    (Sphere([0.0, 0, 0.875], 0.5), ConvexPolyhedron.box([1.0, 1, 1]), 0.625),
+    # a segment through a triangle, 0.375 from its edge y = 0: its shortest way out
+    (Segment([0.0, 0.375, -1], [0.0, 0.375, 1]), Triangle([-1.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), 0.375),
+    # a capsule across a plane, ends 0.25 below and 1.5 above, radius 0.5: 0.75 deep
+    (Capsule([0.0, 0, -0.25], [0.0, 0, 1.5], 0.5), Plane([0.0, 0, 1], 0.0), 0.75),
+    # a point in a triangle and crossing segments: no volume, depth 0 (radii only)
+    (Sphere([0.25, 0.25, 0], 0.5), Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), 0.5),
+    (Segment([-1.0, 0, 0], [1.0, 0, 0]), Segment([0.0, -1, 0], [0.0, 1, 0]), 0.0),
+])
+def test_intersecting_shapes_are_minus_their_penetration_depth_apart(moving, target, depth):
+    reference = TurningSweep(moving, target, (0.0, 0, 0), (0.0, 0, 0))
+    assert float(reference.gaps([0.0])[0]) == pytest.approx(-depth, abs=1e-15)
 
 
 def test_a_crossing_is_bracketed_within_the_resolution():

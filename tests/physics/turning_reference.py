@@ -39,13 +39,19 @@ distance between two points of the cores, so the minimum is never below the true
 distance by more than round-off, and the closest pair is among them — and zero where
 the cores intersect: a corner inside a solid, an edge through a triangle (float
 orientation tests; where they misjudge, the shapes touch within round-off and the
-candidates are ~0 too).  Minus both radii.  Against a plane (two-sided): zero where
-the corners straddle it, else the smallest |height|.
+candidates are ~0 too).  Where they intersect, the distance is signed: minus the
+penetration depth, the smallest overlap of the cores' projections on the separating
+axis test's candidate axes (faces' normals, edges' cross products), 0 where the
+Minkowski difference has no volume (a point in a triangle: there the distance never
+goes below minus the radii, the search's ``floor``).  The signed distance of the
+origin to the moving Minkowski difference is L-Lipschitz as well.  Minus both radii.
+Against a plane (two-sided): the smallest |height|, or where the corners straddle it
+minus the shorter way off.
 
 Search (``first_below``): the first t in [0, end] where the distance is <= a
 ``level``.  [0, end] is cut into ``GRID`` intervals; an interval [a, b] with
 distances da, db cannot hold a distance <= level when the Lipschitz lower bound's
-minimum over it, (da + db - L (b - a)) / 2, is above the level; the first interval
+minimum over it, (da + db - L (b - a)) / 2, or the floor is above the level; the first interval
 that can is cut into ``SPLIT`` pieces, and so on (a bisection with ``SPLIT`` - 1
 samples at a time), down to ``RESOLUTION``.  The answer brackets the crossing:
 ``lower`` (the distance is certified > level on [0, lower), up to the distance's
@@ -178,6 +184,11 @@ class Cores:
                      np.asarray(body.edges, float).reshape(1, -1, 2, 3),
                      np.asarray(body.triangles, float).reshape(1, -1, 3, 3), body.solid, body.radius)
 
+    @property
+    def dimension(self) -> int:
+        """3 for a solid, 2 for a flat polygon, 1 for a segment, 0 for a point."""
+        return 3 if self.solid else 2 if self.triangles.shape[1] else 1 if self.edges.shape[1] else 0
+
     def posed(self, rotations: np.ndarray, pivot: np.ndarray, shifts: np.ndarray) -> Cores:
         """The core moved by x -> pivot + shift + R (x - pivot), one (R, shift) per time:
         ``rotations`` (N, 3, 3), ``shifts`` (N, 3)."""
@@ -283,13 +294,52 @@ def core_distance(moving: Cores, target: Cores) -> np.ndarray:
     return distance
 
 
+def _normals(cores: Cores) -> np.ndarray:
+    """The fan triangles' (unnormalized) normals, (N, T, 3)."""
+    a, b, c = (cores.triangles[:, :, k] for k in range(3))
+    return np.cross(b - a, c - a)
+
+
+def penetration_depth(moving: Cores, target: Cores) -> np.ndarray:
+    """How far apart the cores must be moved to stop intersecting, at each time (N,):
+    the smallest overlap of their projections over the separating axis test's
+    candidates (the faces' normals of both, the cross products of their edges: the
+    facet normals of the Minkowski difference of two polytopes), 0 where it has no
+    volume (no candidate, or an overlap of 0: a point in a triangle, crossing
+    segments).  Meaningful where the cores intersect."""
+    count = max(len(moving.corners), len(target.corners))
+    e, f = moving.edges[:, :, None], target.edges[:, None, :]
+    crosses = np.cross(e[..., 1, :] - e[..., 0, :], f[..., 1, :] - f[..., 0, :])
+    parts = [np.broadcast_to(part, (count,) + part.shape[1:])
+             for part in (_normals(moving), _normals(target), crosses.reshape(len(crosses), -1, 3))]
+    axes = np.concatenate(parts, axis=1)
+    if axes.shape[1] == 0:
+        return np.zeros(count)
+    lengths = np.linalg.norm(axes, axis=-1)
+    on_moving = np.einsum("nkd,ncd->nkc", axes, np.broadcast_to(moving.corners, (count,) + moving.corners.shape[1:]))
+    on_target = np.einsum("nkd,ncd->nkc", axes, np.broadcast_to(target.corners, (count,) + target.corners.shape[1:]))
+    overlap = np.minimum(on_moving.max(axis=2) - on_target.min(axis=2), on_target.max(axis=2) - on_moving.min(axis=2))
+    overlap = np.where(lengths > 0, overlap / np.where(lengths > 0, lengths, 1.0), np.inf)
+    deepest = overlap.min(axis=1)  # inf where every candidate is a zero vector
+    return np.where(np.isfinite(deepest), np.clip(deepest, 0.0, None), 0.0)
+
+
+def signed_distance(moving: Cores, target: Cores) -> np.ndarray:
+    """The cores' distance where they are apart, minus their penetration depth where
+    they intersect."""
+    distance = core_distance(moving, target)
+    return np.where(distance > 0, distance, -penetration_depth(moving, target))
+
+
 def plane_distance(moving: Cores, plane) -> np.ndarray:
-    """Distance of the core to a two-sided plane (unit normal, offset): 0 where its
-    corners straddle it, else the smallest |height|."""
+    """Signed distance of the core to a two-sided plane (unit normal, offset): where
+    its corners straddle it, minus the shorter way off (the smaller of the highest and
+    the lowest corner's |height|), else the smallest |height|."""
     normal, offset = plane
     heights = moving.corners @ np.asarray(normal, float) - offset
-    straddles = (heights.min(axis=1) <= 0) & (heights.max(axis=1) >= 0)
-    return np.where(straddles, 0.0, np.abs(heights).min(axis=1))
+    highest, lowest = heights.max(axis=1), heights.min(axis=1)
+    straddles = (lowest <= 0) & (highest >= 0)
+    return np.where(straddles, -np.minimum(highest, -lowest), np.abs(heights).min(axis=1))
 
 
 # --- the sweep ------------------------------------------------------------------------------
@@ -357,14 +407,23 @@ class TurningSweep:
     def gaps_of(self, posed: Cores) -> np.ndarray:
         """Distance of a posed moving core to the target, minus both radii."""
         distances = [plane_distance(posed, target) if isinstance(target, tuple) else
-                     core_distance(posed, target) - target.radius
+                     signed_distance(posed, target) - target.radius
                      for target in self.targets]
         return np.min(distances, axis=0) - posed.radius
+
+    @property
+    def floor(self) -> float:
+        """A lower bound of the distance: minus both radii where the cores' Minkowski
+        difference has no volume (their dimensions sum below 3: a point and a
+        triangle, two segments), whose penetration depth is 0; else -inf."""
+        flat = [2 if isinstance(target, tuple) else target.dimension for target in self.targets]
+        radius = min(0.0 if isinstance(target, tuple) else target.radius for target in self.targets)
+        return -(self.core.radius + radius) if self.core.dimension + max(flat) < 3 else -math.inf
 
     def first_below(self, level: float, end: float = 1.0, budget: int = BUDGET) -> Bracket:
         """The first t in [0, end] where the distance is <= ``level`` (module docstring),
         in at most ``budget`` distance evaluations (else ``Undecided``)."""
-        bound = self.speed_bound
+        bound, floor = self.speed_bound, self.floor
         times = np.linspace(0.0, end, GRID + 1)
         gaps = self.gaps(times)
         evaluations = len(times)
@@ -374,8 +433,8 @@ class TurningSweep:
         lower = None
         while pending:
             a, b, gap_a, gap_b = pending.pop()
-            if gap_b > level and (gap_a + gap_b - bound * (b - a)) / 2 > level:
-                continue  # the Lipschitz bound keeps [a, b] above the level
+            if gap_b > level and max((gap_a + gap_b - bound * (b - a)) / 2, floor) > level:
+                continue  # the Lipschitz bound (or the floor) keeps [a, b] above the level
             if gap_b <= level and b - a <= RESOLUTION:
                 return Bracket(a if lower is None else lower, float(b), evaluations)
             if b - a <= RESOLUTION:
