@@ -165,9 +165,20 @@ def surface_gap(point, cores_list) -> float:
     return min(gaps)
 
 
-def check_answer(turning: Turning, answer) -> None:
+def _overlap_before(reference: TurningSweep, level: float, end: float, deepest: float | None) -> float | None:
+    """A time in [0, end] where the distance is <= ``level``, or None: by the
+    reference's search, or, given the time ``deepest`` up to which the distance falls
+    and after which it rises (a built graze), where it is lowest."""
+    if deepest is None:
+        return reference.first_below(level, end=end).upper
+    lowest = min(end, deepest)
+    return lowest if float(reference.gaps([lowest])[0]) <= level else None
+
+
+def check_answer(turning: Turning, answer, deepest: float | None = None) -> None:
     """The judgement of the module docstring; rejects (``assume``) the rare example
-    whose graze the reference cannot settle."""
+    whose graze the reference cannot settle.  ``deepest``: the distance falls until
+    then and rises after (``_overlap_before``), for grazes built so."""
     reference, touch = turning.reference(), turning.touch
     try:
         if not answer.hit:
@@ -175,8 +186,8 @@ def check_answer(turning: Turning, answer) -> None:
             certified = 1.0 if steps is None or steps.converged else float(steps.safe_until)
             if steps is not None and not steps.converged and currently_in_test_context():
                 event("unconverged")  # (hypothesis' statistics)
-            bracket = reference.first_below(-touch, end=certified)
-            assert bracket.upper is None, f"missed an overlap at t = {bracket.upper}: {answer}"
+            overlap = _overlap_before(reference, -touch, certified, deepest)
+            assert overlap is None, f"missed an overlap at t = {overlap}: {answer}"
             return
         t = answer.t
         assert 0.0 <= t <= 1.0
@@ -186,8 +197,8 @@ def check_answer(turning: Turning, answer) -> None:
             assert answer.initially_overlapping or gap >= -touch
             return
         assert gap >= -touch, f"deep at t = {t}: gap {gap}"
-        bracket = reference.first_below(-touch, end=t)
-        assert bracket.upper is None, f"late: overlapping at t = {bracket.upper} < {t}"
+        overlap = _overlap_before(reference, -touch, t, deepest)
+        assert overlap is None, f"late: overlapping at t = {overlap} < {t}"
     except Undecided:
         assume(False)
     posed = reference.posed([t])

@@ -4,10 +4,12 @@ independent reference (``tests.physics.turning_reference``)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
-from sweeplab.physics import Point, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import Capsule, Point, Segment, Sphere, Triangle, sweep, tolerance
 from tests.physics.test_sweep_turning_properties import Turning, check_answer
 from tests.physics.turning_reference import TurningSweep
 
@@ -52,3 +54,19 @@ def test_a_zero_area_triangle_grazing_a_point_stops_early_but_certified():
     answer = turning.answer()
     assert not answer.hit
     check_answer(turning, answer)
+
+
+@pytest.mark.xfail(strict=True, reason="a zero-radius core turning through a point is not reported: advance() stops "
+                                       "with 'no progress' (the separation along its axis gone while the distance "
+                                       "is not) just before the crossing and answers converged False, safe_until "
+                                       "0.785398160982554 (17 steps); the same for a point 1.5 or 2 - 1.7e-14 from "
+                                       "the pivot, a segment or a zero-radius capsule")
+@pytest.mark.parametrize("moving", [Segment([0.0, 0, 0], [2.0, 0, 0]), Capsule([0.0, 0, 0], [2.0, 0, 0], 0.0)])
+def test_a_rod_turning_through_a_point_hits_it(moving):
+    """A rod of 2 along +x turning by 2 rad about its end (the origin, +z) passes
+    through the point (0, 3/2, 0) at φ = π/2, t = π/4: a transversal crossing (the
+    point 3/2 out along the rod, moving at 3/2 x 2 per unit t)."""
+    answer = sweep(moving, Point([0.0, 1.5, 0]), [0.0, 0, 0], rotation=[0.0, 0, 2.0], pivot=[0.0, 0, 0])
+    assert answer.advancement.converged
+    assert answer.hit and answer.t == pytest.approx(math.pi / 4, abs=tolerance.EXACT_RTOL)
+    np.testing.assert_allclose(answer.point, [0.0, 1.5, 0], rtol=0, atol=tolerance.EXACT_RTOL)
