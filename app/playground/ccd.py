@@ -50,15 +50,19 @@ between a contact left and the sweep's touching tolerance (2^-48 of the pair's s
 @dataclass(frozen=True)
 class Mover:
     """``shape`` moving over a window: its centre of mass ``pivot`` covers ``chord`` and
-    the shape turns by the rotation vector ``turn`` about it (None: not turning).
-    ``slop`` is how far a turning sweep may leave it inside what it meets (module
-    docstring)."""
+    the shape turns by the rotation vector ``turn`` about it (None: not turning);
+    ``reach`` is the farthest a point of the shape lies from ``pivot``."""
 
     shape: Shape
     chord: np.ndarray
     turn: np.ndarray | None = None
     pivot: np.ndarray | None = None
-    slop: float = 0.0
+    reach: float = 0.0
+
+    @property
+    def slop(self) -> float:
+        """How far a turning sweep may leave it inside what it meets: ``TURN_SLOP · reach``."""
+        return TURN_SLOP * self.reach
 
 
 class Hit(NamedTuple):
@@ -107,7 +111,19 @@ def first_contact(mover: Mover, target: Mover) -> Hit | None:
         depth = float(found.penetration_depth) if found.initially_overlapping else 0.0
         return Hit(fraction, np.asarray(found.point, float) + fraction * target.chord,  # back to the world
                    np.asarray(found.normal, float), depth)
-    return _turning(mover, target)
+    return _turning(mover, target) if may_meet(mover, target) else None
+
+
+def may_meet(mover: Mover, target: Mover) -> bool:
+    """Whether the pair can meet over the window, by a linear sweep: a turn about the
+    pivot keeps every point of the shape at its distance from the pivot, so a turning
+    shape stays in its ball about the pivot (radius ``reach``, widened by the slop,
+    far above rounding) as that ball travels the chord; swept by the relative chord
+    against the other (its ball too when it turns), a miss is a miss of the turning
+    sweep, at a linear sweep's cost (a ``time_of_impact`` costs milliseconds)."""
+    def bound(side: Mover) -> Shape:
+        return side.shape if side.turn is None else Sphere(side.pivot, side.reach + side.slop)
+    return bool(sweep(bound(mover), bound(target), mover.chord - target.chord).hit)
 
 
 MAX_LIFTS = 3
@@ -129,13 +145,13 @@ def _turning(mover: Mover, target: Mover) -> Hit | None:
         fraction = float(found.t)
         point, normal = np.asarray(found.point, float), np.asarray(found.normal, float)
         depth = float(found.penetration_depth) if found.initially_overlapping else 0.0
-        if fraction > 0 or lifts == MAX_LIFTS or not _leaves(mover, target, point, normal):
+        if fraction > 0 or lifts == MAX_LIFTS or not leaves(mover, target, point, normal):
             return Hit(fraction, point, normal, max(depth + float(lift @ normal), 0.0))
         lift = lift + (depth + mover.slop) * normal
     raise AssertionError("unreachable: the last lift returns")
 
 
-def _leaves(mover: Mover, target: Mover, point: np.ndarray, normal: np.ndarray) -> bool:
+def leaves(mover: Mover, target: Mover, point: np.ndarray, normal: np.ndarray) -> bool:
     """Whether the two points at ``point`` at the window's start do not approach by more
     than ``mover.slop`` over the window, along ``normal``: each point moves at
 

@@ -57,7 +57,7 @@ import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
 from sweeplab.physics.shapes import Shape
-from sweeplab.playground.ccd import TURN_SLOP, Mover, first_contact, still, turn_over
+from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
 from sweeplab.playground.patch import contact_patch
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -141,7 +141,7 @@ class Body:
         centre of mass covering ``chord``, turning at its angular velocity about it."""
         reach = self.reach()
         turn = turn_over(self.angular_velocity, window, self.core_reach(), reach)
-        return Mover(self.world_shape(), chord, turn, self.position, TURN_SLOP * reach)
+        return Mover(self.world_shape(), chord, turn, self.position, reach)
 
     def inverse_inertia(self) -> np.ndarray:
         """World-space inverse inertia: R I⁻¹ Rᵀ (built once per rotation)."""
