@@ -22,7 +22,11 @@ a turning body may leave one contact and meet the shape elsewhere within the win
 approach each other by more than the mover's ``slop`` over the window is *left*,
 and the mover is lifted off it by ``slop`` along its normal and swept again
 (``_turning``); a contact found lifted is reported as deep as the lift is along its
-normal (at most ``slop``: pushed out by the world).
+normal (at most ``slop``: pushed out by the world).  A turning sweep that runs out of
+iterations (``advancement.converged`` False) answers no contact, and the window is
+then not certified past its ``safe_until``; not met in the playground's worlds (876
+sweeps of bench/playground.py's three worlds over 300 steps: all converged, in at most
+19 of the 1000 iterations allowed).
 """
 
 from __future__ import annotations
