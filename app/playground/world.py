@@ -8,14 +8,15 @@ A step of ``dt``:
 1. **Continuous collision.**  Every body's motion over the time left, translation
    and turn, is swept against every static shape and every other body
    (``ccd.first_contact``: pairs of bodies by their relative motion, or both
-   motions in the world when one turns), ignoring contacts a body is already leaving.  All
-   bodies advance to the earliest contact, it is resolved, and the rest of the time
-   is swept again, at most ``MAX_SUBSTEPS`` times a step.  A pair resolved touching
-   is not swept again in the step while neither body's velocity changes (nor
-   turns: a turning body may leave a contact and meet the shape elsewhere); when
-   one does, the pairs still touching that
-   body (this step's, and those touching at the end of the last) are solved with
-   the new contact as one group (a stack), and the others are swept again.
+   motions in the world when one turns), ignoring contacts a body is already
+   leaving.  All bodies advance to the earliest contact, it is resolved, and the
+   rest of the time is swept again, at most ``MAX_SUBSTEPS`` times a step.  A pair
+   resolved touching is not swept again in the step while neither body's velocity
+   changes, unless one of them turns (a turning body may leave a contact and meet
+   the shape elsewhere: a box rocking off an edge onto a face); when a velocity
+   changes, the pairs still touching that body (this step's, and those touching at
+   the end of the last) are solved with the new contact as one group (a stack), and
+   the others are swept again.
 2. **Motion.**  Gravity is integrated exactly over the time a body moves
    (x += v·τ + ½g·τ², v += g·τ: for a constant force this is the motion itself, so
    energy is kept to rounding — semi-implicit Euler would lose it at every bounce
