@@ -90,9 +90,7 @@ def test_a_pass_beyond_the_band_is_a_miss(name, interpolation):
 
 
 @pytest.mark.parametrize("interpolation", ["slerp", "nlerp"])
-@pytest.mark.parametrize("name", ["arm", "box", pytest.param("rod", marks=pytest.mark.xfail(
-    strict=True, reason="a rod turning through a point is not reported (converged False): "
-                        "test_sweep_turning_regressions.test_a_rod_turning_through_a_point_hits_it"))])
+@pytest.mark.parametrize("name", sorted(BUILDERS))
 def test_an_overlap_beyond_the_band_is_a_hit_before_the_deepest_point(name, interpolation):
     build, size = BUILDERS[name]
     turning = build(-4 * BAND * size, interpolation)

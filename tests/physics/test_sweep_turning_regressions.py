@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from sweeplab.physics import Capsule, Point, Segment, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
 from tests.physics.test_sweep_turning_properties import Turning, check_answer
 from tests.physics.turning_reference import TurningSweep
 
@@ -56,17 +56,49 @@ def test_a_zero_area_triangle_grazing_a_point_stops_early_but_certified():
     check_answer(turning, answer)
 
 
-@pytest.mark.xfail(strict=True, reason="a zero-radius core turning through a point is not reported: advance() stops "
-                                       "with 'no progress' (the separation along its axis gone while the distance "
-                                       "is not) just before the crossing and answers converged False, safe_until "
-                                       "0.785398160982554 (17 steps); the same for a point 1.5 or 2 - 1.7e-14 from "
-                                       "the pivot, a segment or a zero-radius capsule")
 @pytest.mark.parametrize("moving", [Segment([0.0, 0, 0], [2.0, 0, 0]), Capsule([0.0, 0, 0], [2.0, 0, 0], 0.0)])
 def test_a_rod_turning_through_a_point_hits_it(moving):
     """A rod of 2 along +x turning by 2 rad about its end (the origin, +z) passes
     through the point (0, 3/2, 0) at φ = π/2, t = π/4: a transversal crossing (the
-    point 3/2 out along the rod, moving at 3/2 x 2 per unit t)."""
+    point 3/2 out along the rod, moving at 3/2 x 2 per unit t).  Found by the
+    grazing family (the rod's end past a point): advance() stopped 'no progress' just
+    before the crossing, converged False, safe_until 0.785398160982554 after 17 steps;
+    passes since main's a1fb478 (a segment core advanced piece by piece)."""
     answer = sweep(moving, Point([0.0, 1.5, 0]), [0.0, 0, 0], rotation=[0.0, 0, 2.0], pivot=[0.0, 0, 0])
     assert answer.advancement.converged
     assert answer.hit and answer.t == pytest.approx(math.pi / 4, abs=tolerance.EXACT_RTOL)
     np.testing.assert_allclose(answer.point, [0.0, 1.5, 0], rtol=0, atol=tolerance.EXACT_RTOL)
+
+
+@pytest.mark.xfail(strict=True, reason="float32: the advancement stops 'no progress' after 2 steps, converged False, "
+                                       "safe_until 0.4999999981749039, where float64 and the float32 linear sweep "
+                                       "hit at 0.5 (a float32 distance cannot get within TURNING_TOUCH_RTOL, 2^-48, "
+                                       "of the size)")
+def test_a_float32_sphere_turning_about_its_centre_hits_a_tilted_plane():
+    """A float32 sphere (radius 1/2, at the origin, turning 1 rad about its centre:
+    nothing changes) moving 1 along a plane's unit normal towards it (offset 1): it
+    touches at t = 1/2, as its linear sweep says."""
+    f = np.float32
+    normal = np.array([0.0, 0.9284766908852594, 0.3713906763541037], f)
+    answer = sweep(Sphere(np.zeros(3, f), f(0.5)), Plane(normal, f(1.0)), normal, rotation=np.array([0, 0, 1], f))
+    assert answer.hit and answer.t == pytest.approx(0.5, abs=tolerance.FLOAT32_RTOL)
+
+
+@pytest.mark.xfail(strict=True, reason="a float32 polyhedron's turning answer comes in float64 (point dtype float64)")
+def test_a_float32_box_turning_answers_in_float32():
+    """The contract: float32 inputs give float32 answers (a float32 capsule's do)."""
+    f = np.float32
+    answer = sweep(ConvexPolyhedron.box(np.array([0.5, 0.5, 0.5], f)), Plane(np.array([0, 0, 1], f), f(2.0)),
+                   np.array([0, 0, 2], f), rotation=np.array([0.3, 0, 0], f))
+    assert answer.hit and answer.point.dtype == np.float32 and answer.normal.dtype == np.float32
+
+
+@pytest.mark.xfail(strict=True, reason="float32: t is rounded to float32 (0.5816187858581543) but safe_until is "
+                                       "not (0.5816188084220294): the answer certifies no contact until after the "
+                                       "contact it reports")
+def test_a_float32_hit_is_safe_until_its_time():
+    """``Advancement.safe_until`` is t for a hit (turning's docstring)."""
+    f = np.float32
+    answer = sweep(Capsule(np.zeros(3, f), np.array([1, 0, 0], f), f(0.25)), Sphere(np.array([0, 0, 2], f), f(0.5)),
+                   np.array([0, 0, 2], f), rotation=np.array([0, 0.3, 0], f))
+    assert answer.hit and answer.advancement.safe_until <= answer.t
