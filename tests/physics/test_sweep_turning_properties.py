@@ -165,6 +165,13 @@ def surface_gap(point, cores_list) -> float:
     return min(gaps)
 
 
+def _certified(miss) -> float:
+    """How far a miss is certified contact-free: 1, or ``safe_until`` where the
+    advancement did not converge (then the time found beyond may hold a contact)."""
+    steps = miss.advancement
+    return 1.0 if steps is None or steps.converged else float(steps.safe_until)
+
+
 def _overlap_before(reference: TurningSweep, level: float, end: float, deepest: float | None) -> float | None:
     """A time in [0, end] where the distance is <= ``level``, or None: by the
     reference's search, or, given the time ``deepest`` up to which the distance falls
@@ -182,9 +189,8 @@ def check_answer(turning: Turning, answer, deepest: float | None = None) -> None
     reference, touch = turning.reference(), turning.touch
     try:
         if not answer.hit:
-            steps = answer.advancement  # None: a linear sweep
-            certified = 1.0 if steps is None or steps.converged else float(steps.safe_until)
-            if steps is not None and not steps.converged and currently_in_test_context():
+            certified = _certified(answer)
+            if certified < 1 and currently_in_test_context():
                 event("unconverged")  # (hypothesis' statistics)
             overlap = _overlap_before(reference, -touch, certified, deepest)
             assert overlap is None, f"missed an overlap at t = {overlap}: {answer}"
@@ -306,7 +312,7 @@ def test_translation_leaves_the_answer(turning, offset):
             assert earliest - tolerance.TIME_ATOL <= answer.t, (earliest, answer)
             assert latest is None or answer.t <= latest + tolerance.TIME_ATOL, (latest, answer)
         else:
-            assert latest is None, answer
+            assert latest is None or latest > _certified(answer), answer
 
 
 @SETTINGS
@@ -368,6 +374,6 @@ def test_float32_answers_close_to_float64(turning):
             assert earliest - tolerance.FLOAT32_RTOL <= result.t, (earliest, result)
             assert latest is None or result.t <= latest + tolerance.FLOAT32_RTOL, (latest, result)
         else:
-            assert latest is None, result
+            assert latest is None or latest > _certified(result), result
     if answer.hit:
         assert np.asarray(answer.point).dtype == np.float32

@@ -84,10 +84,11 @@ RESOLUTION = 2.0 ** -44
 bracket's width for a transversal crossing (5.7e-14, a few hundred ulps of t near
 1: below any time tolerance the tests use, above t's own rounding)."""
 
-BUDGET = 60_000
+BUDGET = 8_000
 """Most distance evaluations of one search (``Undecided`` where it would need more):
-a transversal crossing takes a few hundred; a graze within ~1e-9 of the level,
-tens of thousands."""
+a transversal crossing takes a few hundred (at most 935 in 300 random turning
+sweeps); a graze within ~1e-9 of the level, tens of thousands.  60,000 let one
+example of the thin family take 36 s (a box against a mesh); 8,000 costs ~1 s."""
 
 
 class Undecided(RuntimeError):
