@@ -28,6 +28,7 @@ ulps, built) are in ``test_sweep_turning_grazing``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -377,3 +378,34 @@ def test_float32_answers_close_to_float64(turning):
             assert latest is None or latest > _certified(result), result
     if answer.hit:
         assert np.asarray(answer.point).dtype == np.float32
+
+
+# --- the judgement can fail ------------------------------------------------------------------
+
+def _box_onto_box() -> Turning:
+    """A box falling 2 onto another while turning 1/2 rad about x: a transversal hit."""
+    return Turning(ConvexPolyhedron.box([0.5, 0.5, 0.5], [0.0, 0, 2]), ConvexPolyhedron.box([1.0, 1, 0.5]),
+                   np.array([0.0, 0, -2]), np.array([0.5, 0, 0]), None, "slerp")
+
+
+@pytest.mark.parametrize(("change", "complaint"), [
+    ({"t": +1e-6}, "deep at t"),
+    ({"t": -1e-6}, "not touching"),
+    ({"normal": np.array([0.6, 0, 0.8])}, "not a separating direction"),
+    ({"point": np.array([0.0, 0, 1e-6])}, "point off"),
+    ({"hit": False}, "missed an overlap"),
+])
+def test_check_answer_rejects_a_wrong_answer(change, complaint):
+    """The judgement sees an answer made late, early, with a tilted normal, a point
+    moved off the shapes, or a hit turned into a miss."""
+    turning = _box_onto_box()
+    right = turning.answer()
+    check_answer(turning, right)
+    values = {"t": right.t + change.get("t", 0.0), "point": right.point + change.get("point", 0.0),
+              "normal": change.get("normal", right.normal)}
+    wrong = dataclasses.replace(right, **values)
+    if change.get("hit") is False:
+        wrong = dataclasses.replace(right, hit=False, t=None, point=None, normal=None,
+                                    advancement=right.advancement._replace(safe_until=1.0))
+    with pytest.raises(AssertionError, match=complaint):
+        check_answer(turning, wrong)

@@ -201,3 +201,17 @@ def test_at_zero_rotation_the_reference_agrees_with_the_linear_kernels(turning):
     checked against other references elsewhere): its distance and search are sound."""
     linear = Turning(turning.moving, turning.target, turning.direction, np.zeros(3), turning.pivot, "slerp")
     check_answer(linear, sweep(linear.moving, linear.target, linear.direction))
+
+
+@pytest.mark.parametrize(("moving", "target", "floor"), [
+    (Sphere([0.0, 0, 2], 0.5), Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), -0.5),  # 0 + 2 < 3
+    (Segment([0.0, 0, 2], [1.0, 0, 2]), Capsule([0.0, 0, 0], [0.0, 1, 0], 0.25), -0.25),  # 1 + 1 < 3
+    (Segment([0.0, 0, 2], [1.0, 0, 2]), Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), -math.inf),  # 1 + 2
+    (Point([0.0, 0, 2]), ConvexPolyhedron.box([1.0, 1, 1]), -math.inf),  # 0 + 3
+    (Segment([0.0, 0, 2], [1.0, 0, 2]), Plane([0.0, 0, 1], 0.0), -math.inf),  # a plane counts as 2
+    (Point([0.0, 0, 2]), Plane([0.0, 0, 1], 0.0), 0.0),
+])
+def test_the_floor_is_minus_the_radii_only_without_volume(moving, target, floor):
+    """Cores whose dimensions sum below 3 cannot be deeper than their radii; any other
+    pair can (a segment through a triangle, a point in a box)."""
+    assert TurningSweep(moving, target, (0.0, 0, 0), (0.0, 0, 1)).floor == floor
