@@ -409,3 +409,19 @@ def test_check_answer_rejects_a_wrong_answer(change, complaint):
                                     advancement=right.advancement._replace(safe_until=1.0))
     with pytest.raises(AssertionError, match=complaint):
         check_answer(turning, wrong)
+
+
+@pytest.mark.parametrize(("apart", "accepted"), [(0.5, True), (2.0, False)])
+def test_check_answer_takes_touching_to_the_touch_band(apart, accepted):
+    """An answer early by ``apart`` x touch of separation (at the approach speed) is
+    touching within the band (0.5: accepted) or not (2: rejected)."""
+    turning = _box_onto_box()
+    right = turning.answer()
+    reference, step = turning.reference(), 1e-7
+    speed = float(reference.gaps([right.t - step])[0] - reference.gaps([right.t])[0]) / step
+    early = dataclasses.replace(right, t=right.t - apart * turning.touch / speed)
+    if accepted:
+        check_answer(turning, early)
+    else:
+        with pytest.raises(AssertionError, match="not touching"):
+            check_answer(turning, early)
