@@ -30,10 +30,7 @@ def turn_time(phi: float, theta: float, interpolation: str) -> float:
     return phi / theta if interpolation == "slerp" else nlerp_time(phi, theta)
 
 
-@pytest.mark.parametrize("interpolation", [pytest.param("slerp", marks=pytest.mark.xfail(
-    strict=True, reason="passed before main's a1fb478..bca5475 were merged; now the normal and point are 4.4e-11 "
-                        "off (t is right): the stale axis of test_sweep_turning_regressions."
-                        "test_a_fast_spinning_point_touches_where_its_contact_point_is, it seems")), "nlerp"])
+@pytest.mark.parametrize("interpolation", ["slerp", "nlerp"])
 @pytest.mark.parametrize("moving", [Segment([0.0, 0, 0], [2.0, 0, 0]), Capsule([0.0, 0, 0], [2.0, 0, 0], 0.0)])
 def test_a_rod_turning_about_its_end_meets_a_sphere(moving, interpolation):
     """A rod of length 2 along +x from the pivot (the origin) turns by θ = 2.5 about

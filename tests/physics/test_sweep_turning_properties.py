@@ -47,14 +47,6 @@ SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 MOVING_KINDS = ("point", "sphere", "segment", "capsule", "triangle", "polygon", "polyhedron")
 TARGET_KINDS = ("point", "sphere", "segment", "capsule", "plane", "triangle", "polygon", "polyhedron", "mesh")
-STALE_AXIS_RTOL = 1e-7
-"""Unit: fraction of the configuration's scale.  How far a hit's point may lie off
-the moving shape until the known defect of
-``test_sweep_turning_regressions.test_a_fast_spinning_point_touches_where_its_contact_point_is``
-is fixed (the point and normal come from the advance before the last: up to 6e-9 of
-the scale seen against spheres and capsules, 1e-15 elsewhere); then 0 (set to 0,
-the fast-spinning family fails within 30 examples)."""
-
 SURFACES = ("triangle", "polygon", "plane", "mesh")
 """Kinds without a volume: two of them have no sweep (``physics.sweep.dispatch.SURFACES``)."""
 INTERPOLATIONS = ("slerp", "nlerp")
@@ -210,8 +202,7 @@ def check_answer(turning: Turning, answer, deepest: float | None = None) -> None
         assume(False)
     posed = reference.posed([t])
     assert surface_gap(answer.point, reference.targets) <= touch, "point off the target"
-    assert surface_gap(answer.point, [posed]) <= touch + STALE_AXIS_RTOL * turning.scale, \
-        "point off the moving shape"
+    assert surface_gap(answer.point, [posed]) <= touch, "point off the moving shape"
     normal = np.asarray(answer.normal, float)
     assert abs(np.linalg.norm(normal) - 1) <= tolerance.NORMAL_ATOL
     if isinstance(turning.target, TriangleMesh):
