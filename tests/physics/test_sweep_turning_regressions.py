@@ -9,7 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Point, Segment, Sphere, Triangle, sweep, tolerance
+from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle, sweep,
+                              tolerance)
 from tests.physics.test_sweep_turning_properties import Turning, check_answer
 from tests.physics.turning_reference import TurningSweep
 
@@ -102,3 +103,44 @@ def test_a_float32_hit_is_safe_until_its_time():
     answer = sweep(Capsule(np.zeros(3, f), np.array([1, 0, 0], f), f(0.25)), Sphere(np.array([0, 0, 2], f), f(0.5)),
                    np.array([0, 0, 2], f), rotation=np.array([0, 0.3, 0], f))
     assert answer.hit and answer.advancement.safe_until <= answer.t
+
+
+def _thin_box(z: float) -> ConvexPolyhedron:
+    """A box 2 x 2 wide and 2e-6 thick about height ``z`` (the thin family's)."""
+    corners = [[x, y, z + h] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for h in (-1e-06, 1e-06)]
+    return ConvexPolyhedron(np.array(corners))
+
+
+TRIANGLE = np.array([[-0.4, 0.0, 0.0], [-0.2161209223472559, -0.33658839392315865, 0.0],
+                     [0.16645873461885696, -0.3637189707302727, 0.0]])
+"""A small triangle the thin box's face covers (found by the thin family)."""
+SLIDE = np.array([-0.14988739590946631, -0.23343578821781044])
+TILT = np.array([0.0, 1e-10, 0.0])
+"""The thin family's sideways motion and turn: 1e-10 rad about y."""
+
+
+@pytest.mark.xfail(strict=True, reason="1000 steps, converged False, safe_until 0.9999995000059964: past the contact "
+                                       "(the linear sweep's t is 0.9999995; at safe_until the lead's own turning.posed "
+                                       "puts the box's lowest corner 1.1e-10 below the triangle, the reference's "
+                                       "signed distance is -4e-11): certified contact-free where it is not")
+def test_a_thin_box_falling_flat_onto_a_triangle_is_not_certified_past_the_contact():
+    """The thin box at z = 2 falls 2 (and slides) flat onto a triangle at z = 0,
+    turning 1e-10 rad: its face meets the triangle at t = 0.9999995."""
+    turning = Turning(_thin_box(2.0), Polygon(TRIANGLE), np.array([*SLIDE, -2.0]), TILT, None, "slerp")
+    answer = turning.answer()
+    if not answer.hit:
+        assert answer.advancement.safe_until <= 0.9999995
+    check_answer(turning, answer)
+
+
+@pytest.mark.xfail(strict=True, reason="hit at 0.9999974999699915, late: the box's top is 8.8e-11 past the "
+                                       "triangle there (turning.posed), the reference's signed distance -1.3e-11; "
+                                       "the linear sweep answers 0.9999975")
+def test_a_thin_box_rising_flat_onto_a_triangle_touches_on_time():
+    """The thin box at z = 0 rises 0.4 (and slides) flat onto a triangle at z = 0.4,
+    turning 1e-10 rad: its face meets the triangle at t = (0.4 - 1e-6) / 0.4."""
+    turning = Turning(_thin_box(0.0), Polygon(TRIANGLE + [0.0, 0.0, 0.4]), np.array([*SLIDE, 0.4000000000000001]),
+                      TILT, None, "slerp")
+    answer = turning.answer()
+    assert answer.hit and answer.t == pytest.approx(0.9999975, abs=tolerance.EXACT_RTOL)
+    check_answer(turning, answer)
