@@ -331,7 +331,8 @@ def distinct_rows(simplex, rows, count):
 def feature_axis(simplex_a, simplex_b, indices, count, v, distance):
     """The unit axis from A to B to advance along: the closest features' normal where
     they span a plane (a face of B, else of A: the normal of three of its points; two
-    edges: their cross product), else v / |v|.  Near contact v is the small difference
+    edges: their cross product; an edge and a vertex: v less its part along the edge),
+    else v / |v|.  Near contact v is the small difference
     of large coordinates and its direction is off by about ulp(size) / |v|, which over a
     wide face loses more separation than is left; a face's own normal does not.
     Oriented along v; (0, 0, 0) where the cores meet."""
@@ -346,6 +347,12 @@ def feature_axis(simplex_a, simplex_b, indices, count, v, distance):
         normal = cross(sub(row(simplex_a, a1), row(simplex_a, a0)), sub(row(simplex_a, a2), row(simplex_a, a0)))
     elif n_a == 2 and n_b == 2:
         normal = cross(sub(row(simplex_a, a1), row(simplex_a, a0)), sub(row(simplex_b, b1), row(simplex_b, b0)))
+    elif n_a == 2 or n_b == 2:  # an edge and a vertex: v without its part along the edge
+        edge = sub(row(simplex_a, a1), row(simplex_a, a0)) if n_a == 2 else \
+            sub(row(simplex_b, b1), row(simplex_b, b0))
+        edge_squared = dot(edge, edge)
+        if edge_squared > 0.0:
+            normal = sub(v, scale(dot(v, edge) / edge_squared, edge))
     length = sqrt(dot(normal, normal))
     if length > 0.0:
         sign = 1.0 if dot(normal, v) >= 0.0 else -1.0
