@@ -34,19 +34,15 @@ def test_a_fast_spinning_point_touches_where_its_contact_point_is():
     assert np.linalg.norm(answer.normal - where / np.linalg.norm(where)) <= tolerance.TURNING_TOUCH_RTOL * size
 
 
-@pytest.mark.xfail(strict=True, reason="since main's be0d761 it hits (t 0.6935011007915216, the distance 7.3e-15 "
-                                       "there), but its normal (-0.03590792992262461, -0.9780636150352987, "
-                                       "0.2051881709864263) has 0.0093 along the moving edge it reports: no "
-                                       "closest-feature normal of an edge touching a point (moving by 0.005 along it "
-                                       "opens 4.3e-5 less than 0.005)")
 def test_a_zero_area_triangle_grazing_a_point_is_answered_either_way_but_right():
     """A zero-area triangle (c is the midpoint of a and b) turning by nlerp past a
     point that comes within ~1e-12 of it near t = 0.69350110079 (the reference's
     band is reached; no overlap is possible: both have no volume).  The sweep gave
     up after 7 steps ('no progress': the separation along its axis gone while the
     distance was not), converged False, safe_until 0.6935010998572785, short of the
-    step budget; since main's be0d761 it hits at 0.6935011007915216.  Either is
-    right if what it says holds (``check_answer``)."""
+    step budget; since main's be0d761 it hits at 0.6935011007915216, its normal
+    0.0093 along the edge until 2357efa.  Either answer is right if what it says
+    holds (``check_answer``)."""
     moving = Triangle([1.135803028031567, 1e-08, 1.22332418406235],
                       [1.3396294752863187, -0.2895725353056897, -9.755419739708704e-08],
                       [1.2377162516589428, -0.14478626265284486, 0.6116620432540764])
