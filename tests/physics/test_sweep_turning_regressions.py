@@ -140,3 +140,22 @@ def test_a_thin_box_rising_flat_onto_a_triangle_touches_on_time():
     answer = turning.answer()
     assert answer.hit and answer.t == pytest.approx(0.9999975, abs=tolerance.EXACT_RTOL)
     check_answer(turning, answer)
+
+
+@pytest.mark.xfail(strict=True, reason="hit at 0.8604098794941909 with the polygon's face normal (0, 0, 1) and "
+                                       "feature face 0, but the point (-0.10566264414179166, 4.026777255480364, -3.2) "
+                                       "is on the polygon's edge from its 2nd to 3rd corner and the box reaches below "
+                                       "the polygon's plane beside it: moving the box 0.0109 along the normal opens "
+                                       "only 0.0091 (an edge-edge contact reported as a face)")
+def test_a_thin_box_meeting_a_polygon_edge_gets_a_separating_normal():
+    """A thin box (2e-6) turning 2.66 rad and moving onto a small pentagon (with a
+    1.1e-11 sliver edge) at z = -3.2, found by the thin family."""
+    box = ConvexPolyhedron(np.array([[x, y, z] for x in (2.453125, 3.546875) for y in (-1.0, 1.0)
+                                     for z in (2.218749, 2.218751)]))
+    pentagon = Polygon(np.array([[-0.1125, 4.0, -3.2], [-0.1125, 4.000000000011251, -3.2],
+                                 [-0.09872803821266694, 4.053935373092973, -3.2],
+                                 [-0.060784009410165735, 4.094665485790888, -3.2],
+                                 [0.046816519111553524, 4.102295960517889, -3.2]]))
+    turning = Turning(box, pentagon, np.array([-3.337147034914368, 4.306152159536345, -5.80438232421875]),
+                      np.array([1.4777559915062746, 2.216633987259412, 0.0]), None, "slerp")
+    check_answer(turning, turning.answer())
