@@ -111,3 +111,19 @@ def test_unit_normals_and_overlap_contacts_on_the_target(moving_kind, target_kin
                                         margin), f"moving by depth x normal does not leave them just touching: {result}"
 
     check()
+
+
+@pytest.mark.xfail(strict=True, reason="float32: the overlap's point is (-0.41325561, 0.68026644, -0.44026643), 0.42 "
+                                       "off the target segment; float64 answers (-2.8e-17, 0.68026644, -0.31973356) "
+                                       "on it, with the same depth 0.4616879 and normal")
+def test_a_float32_turned_box_overlapping_a_segment_reports_a_point_on_it():
+    """Found by ``test_unit_normals_and_overlap_contacts_on_the_target`` (a turned box
+    over a zero-radius capsule, no motion) in r9-ref's run of 2026-11-27."""
+    corners = np.array([[x, y, z] for x, z in ((-0.6000000000000001, 0.19999999999999973),
+                                               (-0.31999999999999995, -0.7600000000000002),
+                                               (1.3199999999999998, 0.7600000000000002),
+                                               (1.6, -0.19999999999999973)) for y in (-1.0, 1.0)], np.float32)
+    segment = Capsule(np.array([0, 0, -1], np.float32), np.array([0, 1, 0], np.float32), np.float32(0))
+    answer = sweep(ConvexPolyhedron(corners), segment, np.zeros(3, np.float32))
+    assert answer.initially_overlapping
+    assert surface_distance(answer.point, body_of(segment)) <= tolerance.FLOAT32_RTOL * 2
