@@ -22,6 +22,7 @@ from sweeplab.scene.atomic import write_text_atomically
 from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
 from sweeplab.scene.mesh_sources import as_written, resolved
 from sweeplab.scene.shape_kinds import KINDS
+from sweeplab.physics.sweep.turning import Motion, centroid
 
 FORMAT = "sweeplab-scene"
 VERSION = 2
@@ -73,6 +74,24 @@ class Scene:
     def turns(self) -> bool:
         """Whether the moving shape turns (a nonzero ``rotation``)."""
         return any(component != 0 for component in self.rotation)
+
+    def turn(self, dtype: type = np.float64) -> dict:
+        """``sweep``'s keyword arguments for the moving shape's turn, the numbers in
+        ``dtype``: ``rotation``, ``pivot`` (None: the centroid) and ``interpolation``;
+        empty when the scene does not turn, so a linear scene is swept exactly as
+        before the turn existed."""
+        if not self.turns:
+            return {}
+        return {"rotation": np.asarray(self.rotation, dtype),
+                "pivot": None if self.pivot is None else np.asarray(self.pivot, dtype),
+                "interpolation": self.interpolation}
+
+    def motion(self, moving_shape) -> Motion:
+        """The moving shape's motion over the sweep (``turning.Motion``, float64): the
+        direction, the turn, and the pivot, the scene's or ``moving_shape``'s centroid
+        (``turning.centroid``).  ``ValueError`` for a turn the physics refuses."""
+        pivot = centroid(moving_shape) if self.pivot is None else self.pivot
+        return Motion(self.direction, self.rotation, pivot, self.interpolation)
 
     def object(self, name: str) -> SceneObject:
         for scene_object in self.objects:
@@ -139,7 +158,9 @@ class Scene:
         pivot = None if pivot is None else _floats(pivot, "pivot", 3)
         interpolation = data.get("interpolation", "slerp")
         if interpolation not in INTERPOLATIONS:
-            raise SceneError(f"\"interpolation\" must be one of {', '.join(INTERPOLATIONS)}, got {brief(interpolation)}")
+            raise SceneError(f"\"interpolation\" must be one of {', '.join(INTERPOLATIONS)}, "
+                             f"got {brief(interpolation)}")
+        turn_refusal(rotation, interpolation)
         return cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot, interpolation)
 
     def copy(self) -> Scene:
@@ -148,6 +169,16 @@ class Scene:
         return Scene([SceneObject(o.name, o.kind, plain_copy(o.params)) for o in self.objects], self.moving,
                      list(self.direction), dict(self.options), list(self.rotation),
                      None if self.pivot is None else list(self.pivot), self.interpolation)
+
+
+def turn_refusal(rotation: list[float], interpolation: str) -> None:
+    """``SceneError`` naming "rotation" for a turn the physics would refuse (nlerp
+    cannot turn by pi or more in one sweep): the physics' own check
+    (``turning.Motion``), so a file and a sweep refuse the same turns."""
+    try:
+        Motion((0.0, 0.0, 0.0), rotation, None, interpolation)
+    except ValueError as error:
+        raise SceneError(f"\"rotation\" {brief(rotation)} with {interpolation}: {error}") from None
 
 
 def plain_copy(value):
@@ -209,7 +240,7 @@ def _object_from_json(entry, position: int, folder: str | None) -> SceneObject:
 
 def save(scene: Scene, path: str | os.PathLike) -> None:
     """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one.
-    ``SceneError`` naming the object (or the direction) that holds NaN or infinity,
+    ``SceneError`` naming the object (or the direction, rotation or pivot) that holds NaN or infinity,
     which ``load`` would refuse: nothing is written."""
     data = scene.to_json(folder_of(path))
     try:
@@ -220,12 +251,18 @@ def save(scene: Scene, path: str | os.PathLike) -> None:
 
 
 def _not_finite(data: dict) -> str:
-    """What in a scene's JSON holds NaN or infinity: "object 'NAME'" or "the direction"."""
+    """What in a scene's JSON holds NaN or infinity: "object 'NAME'", "the rotation",
+    "the pivot" or "the direction"."""
     for entry in data["objects"]:
         try:
             json.dumps(entry["params"], allow_nan=False)
         except ValueError:
             return f"object {brief(entry['name'])}"
+    for name in ("rotation", "pivot"):
+        try:
+            json.dumps(data[name], allow_nan=False)
+        except ValueError:
+            return f"the {name}"
     return "the direction"
 
 
