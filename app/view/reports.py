@@ -113,13 +113,18 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     every ``PROGRESS_STEP`` targets reported, and of the last.  A sweep whose kernels
     are not compiled yet and too large to run as Python (``kernels.KernelsPending``,
     under the editor's ``defer`` policy) is reported "pending"; a lens or second
-    opinion that is, is left out and named in ``pending_parts``."""
+    opinion that is, is left out and named in ``pending_parts``.
+
+    A turning scene (``Scene.turns``) is swept with its turn (``Scene.turn``: the
+    float32 lens in float32), records no trace, and has no second opinion, no other
+    engine's answer and no mesh-against-mesh narrowphase: those sweep without
+    turning, and each report says so rather than compare a linear answer."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.moving_object()
     moving = build_shape(moving_object.kind, moving_object.params)
     moving_single, moving_unfit = float32_twin(moving_object) if float32 else (None, "")
-    options = {"ignore_separating": scene.options["ignore_separating"]}
+    options = {"ignore_separating": scene.options["ignore_separating"], **scene.turn()}
     answers = _untraced_answers(moving_object, moving, scene, options)
     reports, pending, extras = [], [], []
     targets = scene.targets()
@@ -127,9 +132,13 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         if progress is not None and done % PROGRESS_STEP == 0:
             progress(done, len(targets))
         mesh_pair = {moving_object.kind, target_object.kind} == {"mesh"}
-        trace = _trace_for(moving_object.kind, target_object.kind)
+        trace = None if scene.turns else _trace_for(moving_object.kind, target_object.kind)
         try:
             target = build_shape(target_object.kind, target_object.params)
+            if mesh_pair and scene.turns:
+                reports.append(TargetReport(target_object.name, target_object.kind, "unsupported",
+                                            message=f"mesh against mesh: {LINEAR_ONLY}"))
+                continue
             if mesh_pair:
                 reports.append(_mesh_pair_report(target_object, moving, target, scene.direction, reference))
                 continue
@@ -158,7 +167,8 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     for report, result, target_object, target, trace in extras:
         if float32:
             report.single, report.single_message = _float32_answer(moving_single, moving_unfit, target_object,
-                                                                   scene.direction, options)
+                                                                   scene.direction,
+                                                                   options | scene.turn(np.float32))
             if report.single_message == PENDING:
                 pending.append("float32")
         if isinstance(trace, SatTrace):
@@ -175,9 +185,13 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                         sphere, target, scene.direction, result.t, scene_scale(scene))
                 except KernelsPending:
                     pending.append("mesh contacts")
-        if engines:
+        if engines and scene.turns:
+            report.engines = {name: EngineReport(None, "cannot", f"the scene turns: {LINEAR_ONLY}") for name in engines}
+        elif engines:
             report.engines = engine_reports(engines, moving, target, scene.direction, result)
-        if reference:
+        if reference and scene.turns:
+            report.message = "; ".join(filter(None, [report.message, f"no second opinion: {LINEAR_ONLY}"]))
+        elif reference:
             try:
                 report.reference = second_opinion(moving, target, scene.direction)
             except KernelsPending:
@@ -190,6 +204,10 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         pending_parts.extend(dict.fromkeys(pending))
     return reports
 
+
+LINEAR_ONLY = "it sweeps without turning, so it has no answer to a turning scene"
+"""Why a turning scene has no second opinion, other engine's answer or mesh-against-mesh
+narrowphase (each of those sweeps by translation only)."""
 
 PENDING = "compiling its kernels: too large to answer as Python meanwhile"
 """The message of an answer waiting for the background compile (``editor.compiling``)."""
@@ -212,7 +230,10 @@ def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dic
     """Sweeps of the targets that record no trace, by name, in as few kernel calls as
     ``sweep_each`` makes (one for a sphere or point against every core target).  Empty
     when one of them cannot be built or swept: the caller then sweeps each target on
-    its own and reports each failure on its target."""
+    its own and reports each failure on its target; and when the scene turns
+    (``sweep_each`` sweeps without turning)."""
+    if scene.turns:
+        return {}
     untraced = [target for target in scene.targets() if _trace_for(moving_object.kind, target.kind) is None
                 and "mesh" not in (moving_object.kind, target.kind)]
     try:

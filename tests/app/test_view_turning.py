@@ -1,0 +1,137 @@
+"""The editor's answers for a scene that turns (#35): every target swept with the
+scene's rotation, pivot and interpolation; the time-of-impact and end poses turned;
+the parts of the view that picture a linear sweep say so instead of drawing it."""
+
+import math
+
+import numpy as np
+import pytest
+
+from sweeplab.physics import tolerance
+from sweeplab.physics.sweep.turning import posed
+from sweeplab.scene.model import Scene, SceneObject
+from sweeplab.scene.shape_kinds import build_shape
+from sweeplab.view.meshes import MeshDisplay
+from sweeplab.view.model import END, START, TIME_OF_IMPACT, build_view_model
+from sweeplab.view.scan import ScanSpec, run_scan
+
+CONTACT_ANGLE = math.acos(1 / 6)
+"""A bar (a capsule of radius 0.05 along x, 4 long, centred at the origin) turning about
+z in place reaches a ball of radius 0.2 at (0, 1.5, 0) when the ball's centre is
+0.05 + 0.2 from the bar's line: 1.5 cos(angle) = 0.25 (the bar's nearest point,
+1.5 sin(angle) from the pivot, is inside the bar's half-length 2)."""
+QUARTER = math.pi / 2
+
+
+def bar_scene(interpolation: str = "slerp", pivot: list[float] | None = None) -> Scene:
+    """The bar turning a quarter turn about z, no translation: it reaches the ball;
+    without the turn it stays 1.5 - 0.25 away."""
+    return Scene([SceneObject("bar", "capsule", {"a": [-2.0, 0.0, 0.0], "b": [2.0, 0.0, 0.0], "radius": 0.05}),
+                  SceneObject("ball", "sphere", {"center": [0.0, 1.5, 0.0], "radius": 0.2})],
+                 "bar", [0.0, 0.0, 0.0], rotation=[0.0, 0.0, QUARTER], pivot=pivot, interpolation=interpolation)
+
+
+def nlerp_time(angle: float, whole: float) -> float:
+    """t at which the nlerp of identity and a turn by ``whole`` about z has turned by
+    ``angle``: tan(angle / 2) = t sin(whole / 2) / (1 - t + t cos(whole / 2))."""
+    k = math.tan(angle / 2)
+    return k / (math.sin(whole / 2) + k * (1 - math.cos(whole / 2)))
+
+
+def about_z(points: np.ndarray, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return points @ np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def drawable(view, fill):
+    return next(d for d in view.drawables if d.fill == fill)
+
+
+@pytest.mark.parametrize("interpolation, expected", [("slerp", CONTACT_ANGLE / QUARTER),
+                                                     ("nlerp", nlerp_time(CONTACT_ANGLE, QUARTER))])
+def test_the_answer_is_the_turning_sweeps_and_the_impact_pose_is_turned(interpolation, expected):
+    """t by hand (0.8934 slerp, 0.8782 nlerp); the orange pose is the start drawing
+    turned about the pivot by the angle at t, which is where ``turning.posed`` puts
+    the bar; the end pose is the whole quarter turn."""
+    scene = bar_scene(interpolation)
+    view = build_view_model(scene)
+    report = view.reports[0]
+    assert report.status == "hit" and abs(report.result.t - expected) <= tolerance.TIME_ATOL
+    assert view.time_of_impact == report.result.t
+    normal = np.array([math.sqrt(35) / 6, -1 / 6, 0.0])  # from the ball towards the bar's line
+    np.testing.assert_allclose(report.result.normal, normal, atol=1e-6)
+    np.testing.assert_allclose(report.result.point, [0.0, 1.5, 0.0] + 0.2 * normal, atol=1e-6)
+    start, impact, end = (drawable(view, fill).mesh for fill in (START, TIME_OF_IMPACT, END))
+    angle = CONTACT_ANGLE + (report.result.t - expected) * QUARTER  # the angle at the t answered
+    if interpolation == "nlerp":
+        angle = 2 * math.atan2(report.result.t * math.sin(QUARTER / 2),
+                               1 - report.result.t + report.result.t * math.cos(QUARTER / 2))
+    for name in ("triangles", "outline", "points"):
+        np.testing.assert_allclose(getattr(impact, name), about_z(getattr(start, name), angle), atol=1e-12)
+        np.testing.assert_allclose(getattr(end, name), about_z(getattr(start, name), QUARTER), atol=1e-12)
+    bar = posed(build_shape("capsule", scene.object("bar").params), scene.motion(build_shape(
+        "capsule", scene.object("bar").params)), report.result.t)
+    np.testing.assert_allclose(np.stack([bar.a, bar.b]), about_z(np.array([[-2.0, 0, 0], [2.0, 0, 0]]), angle),
+                               atol=1e-12)
+
+
+def test_without_the_turn_the_bar_misses_and_its_poses_are_translated():
+    scene = bar_scene()
+    scene.rotation = [0.0, 0.0, 0.0]
+    scene.direction = [0.0, 0.0, 1.0]
+    view = build_view_model(scene)
+    assert view.reports[0].status == "miss" and view.time_of_impact is None
+    start, end = (drawable(view, fill).mesh for fill in (START, END))
+    np.testing.assert_array_equal(end.triangles, start.triangles + [0.0, 0.0, 1.0])
+
+
+def test_a_pivot_off_the_centroid_swings_the_bar_about_it():
+    """About its end P = (-2, 0, 0) the bar points along (cos a, sin a) after a turn by
+    a; the ball's centre C = (0, 1.5, 0) is (C - P) x u = 2 sin a - 1.5 cos a from its
+    line, -1.5 at the start: it is met where that reaches -0.25, a = atan2(1.5, 2) -
+    asin(0.25 / 2.5) = 0.5433 (t = 0.3459; the nearest point of the line is
+    2 cos a + 1.5 sin a = 2.5 from P, inside the bar's length 4)."""
+    scene = bar_scene(pivot=[-2.0, 0.0, 0.0])
+    report = build_view_model(scene).reports[0]
+    angle = math.atan2(1.5, 2.0) - math.asin(0.25 / 2.5)
+    assert 2 * math.sin(angle) - 1.5 * math.cos(angle) == pytest.approx(-0.25, abs=1e-12)
+    assert report.status == "hit" and abs(report.result.t - angle / QUARTER) <= tolerance.TIME_ATOL
+
+
+def test_the_float32_lens_turns_too_and_the_linear_second_opinions_are_not_asked():
+    """The float32 lens sweeps the same turn in float32; the reference, other engines and
+    the Minkowski picture sweep by translation only: each says so."""
+    display = MeshDisplay(minkowski=True, engines=("fcl",))
+    view = build_view_model(bar_scene(), float32=True, reference=True, display=display)
+    report = view.reports[0]
+    assert report.single.t.dtype == np.float32 and abs(float(report.single.t) - report.result.t) <= 1e-5
+    assert report.reference is None and report.disagreement == ""
+    assert "no second opinion: it sweeps without turning" in report.message
+    assert report.engines["fcl"].kind == "cannot" and "the scene turns" in report.engines["fcl"].detail
+    assert [part.split(":")[0] for part in view.not_shown] == ["teaching view"]
+    assert not [d for d in view.drawables if d.fill[:3] == (0.2, 0.85, 0.75)]  # no Minkowski surface drawn
+
+
+def test_every_contact_along_a_turning_path_is_not_listed_but_said_why():
+    view = build_view_model(bar_scene(), intervals=True)
+    assert view.intervals == [] and len(view.unlisted) == 1
+    assert view.unlisted[0].startswith("ball: a turning shape may touch a convex target over several intervals")
+
+
+def test_a_turn_the_physics_refuses_is_reported_on_every_target_and_the_view_still_builds():
+    """An edit may leave nlerp with a half turn (the file loader refuses it): the
+    editor reports it and draws the start pose, never crashes."""
+    scene = bar_scene("nlerp")
+    scene.rotation = [0.0, 0.0, math.pi]
+    view = build_view_model(scene)
+    assert view.reports[0].status == "invalid" and "rotation" in view.reports[0].message
+    assert view.not_shown and view.not_shown[0].startswith("the end pose:")
+    assert [d.fill for d in view.drawables if d.fill in (START, END, TIME_OF_IMPACT)] == [START]
+
+
+def test_a_scan_sweeps_each_lane_with_the_turn():
+    """Moving the ball along y by +-1e-3: t follows 1.5 cos(angle) = 0.25 lane by lane."""
+    result = run_scan(bar_scene(), ScanSpec("ball", "ball", "center", component=1, epsilon=1e-3, steps=5))
+    assert result.message == "" and result.hit.all()
+    expected = [math.acos(0.25 / (1.5 + offset)) / QUARTER for offset in result.offsets]
+    np.testing.assert_allclose(result.t, expected, atol=tolerance.TIME_ATOL)
