@@ -317,7 +317,7 @@ def test_an_nlerp_turn_of_pi_or_more_is_refused_at_load_naming_the_rotation(tmp_
     if not refused:
         assert load(path).rotation == [0.0, 0.0, float(angle)]
         return
-    with pytest.raises(SceneError, match=r'turn.json: "rotation" \[0.0, 0.0, 3.\d+\] with nlerp: .*rotation'):
+    with pytest.raises(SceneError, match=r'turn.json: "rotation" \[0.0, 0.0, 3.\d+\] with nlerp: '):
         load(path)
 
 
