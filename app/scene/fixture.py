@@ -175,13 +175,21 @@ def answers(scene: Scene, precision: str = "float64", use_reference: bool = Fals
 
 
 def require_converged(name: str, result: SweepResult) -> None:
-    """``FixtureError`` when a turning sweep's conservative advancement ran out of
-    iterations (``result.advancement.converged`` False): its miss only says that no
-    contact came before ``safe_until``."""
+    """``FixtureError`` naming target ``name`` when ``result`` is no answer (``unfinished``)."""
+    why = unfinished(result)
+    if why:
+        raise FixtureError(f"target {brief(name)}: {why}")
+
+
+def unfinished(result: SweepResult) -> str:
+    """Why a turning sweep's answer is none ("" when it is one): its conservative
+    advancement ran out of iterations (``result.advancement.converged`` False), so its
+    miss only says that no contact comes before ``safe_until``."""
     advancement = result.advancement
-    if advancement is not None and not advancement.converged:
-        raise FixtureError(f"target {brief(name)}: the conservative advancement ran out of iterations "
-                           f"({advancement.iterations}); contact-free only until t = {advancement.safe_until!r}")
+    if advancement is None or advancement.converged:
+        return ""
+    return (f"the conservative advancement ran out of iterations ({advancement.iterations}); contact-free only "
+            f"until t = {advancement.safe_until!r}")
 
 
 def make_fixture(scene: Scene, *, source: str = "current", note: str = "", known_failing: str | None = None,

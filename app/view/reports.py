@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sweeplab.scene.fixture import unfinished
 from sweeplab.scene.model import Scene
 from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.scene.shape_kinds import KINDS, build_shape, mesh_shape
@@ -35,8 +36,10 @@ the feature pair)."""
 
 @dataclass
 class TargetReport:
-    """One target's answer: ``status`` is hit, miss, overlap, unsupported, invalid or
-    pending (its kernels are compiling: ``editor.compiling``).
+    """One target's answer: ``status`` is hit, miss, overlap, unsupported, invalid,
+    pending (its kernels are compiling: ``editor.compiling``) or unfinished (a turning
+    sweep whose conservative advancement ran out of iterations: ``message`` says up to
+    when it is certified contact-free; no hit or miss is claimed).
 
     ``single`` is the same sweep in float32 (the precision lens; ``single_message``
     says why there is none, e.g. a value beyond float32's range), ``reference`` the
@@ -157,8 +160,9 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         except KernelsPending:
             reports.append(TargetReport(target_object.name, target_object.kind, "pending", message=PENDING))
             continue
-        status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
-        report = TargetReport(target_object.name, target_object.kind, status, result)
+        why = unfinished(result)
+        status = "unfinished" if why else "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
+        report = TargetReport(target_object.name, target_object.kind, status, result, message=why)
         reports.append(report)
         extras.append((report, result, target_object, target, trace))
     # Every target's own answer first, then the lenses and second opinions: where the
