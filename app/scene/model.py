@@ -22,7 +22,7 @@ from sweeplab.scene.atomic import write_text_atomically
 from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
 from sweeplab.scene.mesh_sources import as_written, resolved
 from sweeplab.scene.shape_kinds import KINDS
-from sweeplab.physics.sweep.turning import Motion, centroid
+from sweeplab.physics.sweep.turning import Motion
 
 FORMAT = "sweeplab-scene"
 VERSION = 2
@@ -85,13 +85,6 @@ class Scene:
         return {"rotation": np.asarray(self.rotation, dtype),
                 "pivot": None if self.pivot is None else np.asarray(self.pivot, dtype),
                 "interpolation": self.interpolation}
-
-    def motion(self, moving_shape) -> Motion:
-        """The moving shape's motion over the sweep (``turning.Motion``, float64): the
-        direction, the turn, and the pivot, the scene's or ``moving_shape``'s centroid
-        (``turning.centroid``).  ``ValueError`` for a turn the physics refuses."""
-        pivot = centroid(moving_shape) if self.pivot is None else self.pivot
-        return Motion(self.direction, self.rotation, pivot, self.interpolation)
 
     def object(self, name: str) -> SceneObject:
         for scene_object in self.objects:

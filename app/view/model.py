@@ -229,11 +229,8 @@ def _add_engine_answer(view: ViewModel, scene: Scene, answer: EngineAnswer, scal
     moving = scene.moving_object()
     if not answer.hit or answer.t is None or beyond_float32(moving.params):
         return
-    try:
-        view.lines.append(LineBatch(drawn_at(scene, drawn_mesh(moving.kind, moving.params), answer.t).outline,
-                                    ENGINE, 2.5, on_top=True))
-    except ValueError as error:  # a turn the physics refuses
-        view.not_shown.append(f"the engine's pose: {error}")
+    outline = drawn_mesh(moving.kind, moving.params).outline
+    view.lines.append(LineBatch(outline + answer.t * np.asarray(scene.direction, float), ENGINE, 2.5, on_top=True))
     if answer.point is not None:
         view.points.append(PointBatch(np.asarray([answer.point], float), ENGINE, 14.0))
         if answer.normal is not None:
@@ -267,46 +264,23 @@ def _add_intervals(view: ViewModel, scene: Scene) -> None:
 
 
 def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: float) -> None:
-    """The moving shape at the start, at the end and at the time of impact (turned as
-    the scene turns: ``drawn_at``), the direction arrow, and for a scene that does not
-    turn the straight paths of its anchor points (and a sphere's swept capsule)."""
     moving_object = scene.moving_object()
     kind = KINDS[moving_object.kind]
     direction = np.asarray(scene.direction, float)
-    if moving_object.kind == "sphere" and not scene.turns:
+    if moving_object.kind == "sphere":
         center = np.asarray(moving_object.params["center"], float)
         path = tessellate.capsule(center, center + direction, moving_object.params["radius"])
         view.drawables.append(Drawable(tessellate.Mesh(path.triangles, convex=path.convex), PATH, PATH, 0.0))
     anchors = kind.anchor_points(moving_object.params)
-    if not scene.turns:
-        view.lines.append(LineBatch(np.stack([anchors, anchors + direction], axis=1), START[:3] + (0.6,), 1.5))
+    view.lines.append(LineBatch(np.stack([anchors, anchors + direction], axis=1), START[:3] + (0.6,), 1.5))
     pivot = kind.pivot(moving_object.params)
     head = min(0.2, scale / max(float(np.linalg.norm(direction)), 1e-12))
     view.lines.append(LineBatch(tessellate.arrows(pivot, direction, head),
                                 START, 2.0))
-    try:
-        view.drawables.append(Drawable(drawn_at(scene, mesh, 1.0), END, END[:3] + (0.6,), 1.0))
-        if view.time_of_impact is not None:
-            view.drawables.append(Drawable(drawn_at(scene, mesh, view.time_of_impact), TIME_OF_IMPACT))
-    except ValueError as error:  # a turn the physics refuses (each target's report says so too)
-        view.not_shown.append(f"the end pose: {error}")
+    view.drawables.append(Drawable(mesh.translated(direction), END, END[:3] + (0.6,), 1.0))
+    if view.time_of_impact is not None:
+        view.drawables.append(Drawable(mesh.translated(view.time_of_impact * direction), TIME_OF_IMPACT))
     view.drawables.append(Drawable(mesh, START))
-
-
-def drawn_at(scene: Scene, mesh: tessellate.Mesh, t: float) -> tessellate.Mesh:
-    """The moving shape's drawing ``mesh`` (at t = 0) at time ``t`` of the sweep:
-    translated by t * direction, or where the scene turns, every vertex x carried to
-
-        pivot + t * direction + R(t) (x - pivot)
-
-    by the scene's motion (``Scene.motion``), the pose ``turning.posed`` gives the
-    physics shape.  ``ValueError`` for a turn the physics refuses."""
-    if not scene.turns:
-        return mesh.translated(t * np.asarray(scene.direction, float))
-    moving_object = scene.moving_object()
-    motion = scene.motion(build_shape(moving_object.kind, moving_object.params))
-    return tessellate.Mesh(motion.point(mesh.triangles, t), motion.point(mesh.outline, t),
-                           motion.point(mesh.points, t), mesh.convex)
 
 
 def _add_feature(view: ViewModel, kind, params: dict, result: SweepResult) -> None:
