@@ -327,7 +327,15 @@ def test_a_turning_tests_header_and_arguments(tmp_path):
     assert f"const Vec3 pivot{{{', '.join(float(v).hex() for v in [1000.1, 1000.2, 5.000000000000001])}}};" in cpp
     assert "const Vec3 rotation{0x1.ccccccccccccdp-1, 0x0.0p+0, 0x1.999999999999ap-2};" in cpp
     assert cpp.count("f(moving, target, direction, rotation, pivot, Interpolation::Slerp);") == 3
-    assert "rotation.x 0.9 -> 0.8999999761581421" in rust and "pivot.x 1000.1 -> 1000.0999755859375" in rust
+    assert "let rotation = Vec3 { x: f32::from_bits(0x3f666666), y: f32::from_bits(0x00000000), " \
+           "z: f32::from_bits(0x3ecccccd) };" in rust  # 0.9 and 0.4 rounded
+    assert "let pivot = Vec3 { x: f32::from_bits(0x447a0666), y: f32::from_bits(0x447a0ccd), " \
+           "z: f32::from_bits(0x40a00000) };" in rust  # the ball's centre as written: 1000.1 rounded, ...
+    exact = Scene([SceneObject("ball", "sphere", {"center": [0.0, 0.0, 5.0], "radius": 1.0}),
+                   SceneObject("rock", "sphere", {"center": [0.0, 0.0, 0.0], "radius": 0.5})], "ball",
+                  [0.0, 0.0, -10.0], rotation=[0.9, 0.0, 0.5], pivot=[0.1, 0.0, 7.0])
+    assert "// Rounded to the nearest float32: rotation.x 0.9 -> 0.8999999761581421; pivot.x 0.1 -> " \
+           "0.10000000149011612." in rust_source(exact, "f", "float32")
     assert "let answer = f(&moving, &target, direction, rotation, pivot, Interpolation::Slerp);" in rust
     linear = cpp_source(PRECISION_SCENE, "f")
     assert "rotation" not in linear and "Interpolation" not in linear
