@@ -153,8 +153,9 @@ class Scene:
         if interpolation not in INTERPOLATIONS:
             raise SceneError(f"\"interpolation\" must be one of {', '.join(INTERPOLATIONS)}, "
                              f"got {brief(interpolation)}")
-        turn_refusal(rotation, interpolation)
-        return cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot, interpolation)
+        scene = cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot, interpolation)
+        check_turn(scene)
+        return scene
 
     def copy(self) -> Scene:
         """A deep copy (a scene is plain data; ``plain_copy`` is ~9x faster than
@@ -164,14 +165,18 @@ class Scene:
                      None if self.pivot is None else list(self.pivot), self.interpolation)
 
 
-def turn_refusal(rotation: list[float], interpolation: str) -> None:
-    """``SceneError`` naming "rotation" for a turn the physics would refuse (nlerp
-    cannot turn by pi or more in one sweep): the physics' own check
-    (``turning.Motion``), so a file and a sweep refuse the same turns."""
+def check_turn(scene: Scene) -> None:
+    """``SceneError`` naming "rotation" for a turn the physics would refuse: nlerp by pi
+    or more in one sweep (the physics' own check, ``turning.Motion``, so a file and a
+    sweep refuse the same turns), or any turn with ``ignore_separating`` (a turning
+    sweep takes none: ``physics.sweep``)."""
     try:
-        Motion((0.0, 0.0, 0.0), rotation, None, interpolation)
+        Motion((0.0, 0.0, 0.0), scene.rotation, None, scene.interpolation)
     except ValueError as error:
-        raise SceneError(f"\"rotation\" {brief(rotation)} with {interpolation}: {error}") from None
+        raise SceneError(f"\"rotation\" {brief(scene.rotation)} with {scene.interpolation}: {error}") from None
+    if scene.turns and scene.options["ignore_separating"]:
+        raise SceneError(f"\"rotation\" {brief(scene.rotation)} with \"ignore_separating\": a turning sweep keeps "
+                         "every contact at t = 0 (it takes no ignore_separating); set one of them back")
 
 
 def plain_copy(value):

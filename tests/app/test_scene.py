@@ -321,6 +321,17 @@ def test_an_nlerp_turn_of_pi_or_more_is_refused_at_load_naming_the_rotation(tmp_
         load(path)
 
 
+def test_a_turn_with_ignore_separating_is_refused_at_load(tmp_path):
+    """The physics refuses ignore_separating with a turn; without the turn it loads."""
+    path = tmp_path / "turn.json"
+    data = {**_with_turn([0.0, 0.0, 1.0], "slerp"), "options": {"ignore_separating": True}}
+    path.write_text(json.dumps(data))
+    with pytest.raises(SceneError, match='"rotation" \\[0.0, 0.0, 1.0\\] with "ignore_separating"'):
+        load(path)
+    path.write_text(json.dumps({**data, "rotation": [0.0, 0.0, 0.0]}))
+    assert load(path).options["ignore_separating"]
+
+
 @pytest.mark.parametrize("change, message", [
     ({"rotation": [0.0, 1.0]}, "rotation must be a list of 3 numbers"),
     ({"rotation": [0.0, "1", 0.0]}, "rotation must hold finite numbers"),
