@@ -153,7 +153,8 @@ class Scene:
         if interpolation not in INTERPOLATIONS:
             raise SceneError(f"\"interpolation\" must be one of {', '.join(INTERPOLATIONS)}, "
                              f"got {brief(interpolation)}")
-        scene = cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot, interpolation)
+        scene = cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot,
+                    interpolation)
         check_turn(scene)
         return scene
 

@@ -125,3 +125,42 @@ def test_copy_as_pytest_of_a_linear_scene_is_as_before():
     source = pytest_source(scene, "test_copied")
     assert "rotation=" not in source and "advancement" not in source
     assert "result = sweep(moving, Sphere([0.0, 1.5, 0.0], 0.2), direction)" in source
+
+
+def _unconverged():
+    """A miss whose conservative advancement ran out of steps (as the budget leaves it)."""
+    import dataclasses
+
+    from sweeplab.physics.result import MISS
+    from sweeplab.physics.sweep.turning import Advancement
+
+    return dataclasses.replace(MISS, advancement=Advancement(1000, False, 0.25))
+
+
+def test_an_unconverged_turning_answer_is_no_answer_to_pin_or_pass(monkeypatch):
+    """Its hit is False, but only [0, 0.25) is certified: a fixture expecting a miss
+    must not pass on it, nor be made from it; converged and linear answers are answers."""
+    from sweeplab.scene import fixture
+
+    assert fixture.unfinished(_unconverged()) == ("the conservative advancement ran out of iterations (1000); "
+                                                  "contact-free only until t = 0.25")
+    linear = bar_scene()
+    linear.rotation = [0.0, 0.0, 0.0]
+    assert fixture.unfinished(fixture.answers(bar_scene())["ball"]) == ""  # converged
+    assert fixture.unfinished(fixture.answers(linear)["ball"]) == ""  # no advancement at all
+    monkeypatch.setattr(fixture, "sweep", lambda *arguments, **keywords: _unconverged())
+    report = run_fixture(make_fixture(bar_scene(), source="typed", typed={"ball": {"hit": False}}))
+    assert not report.passed and report.errors == ["target 'ball': the conservative advancement ran out of "
+                                                   "iterations (1000); contact-free only until t = 0.25"]
+    with pytest.raises(FixtureError, match="target 'ball': the conservative advancement ran out"):
+        make_fixture(bar_scene())
+
+
+def test_the_editor_reports_an_unconverged_target_as_unfinished(monkeypatch):
+    from sweeplab.view import reports
+
+    monkeypatch.setattr(reports, "sweep", lambda *arguments, **keywords: _unconverged())
+    report = reports.sweep_targets(bar_scene())[0]
+    assert report.status == "unfinished" and report.time is None
+    assert report.message == ("the conservative advancement ran out of iterations (1000); contact-free only until "
+                              "t = 0.25")
