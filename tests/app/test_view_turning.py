@@ -125,3 +125,22 @@ def test_regression_a_bar_turning_onto_a_ball_stalls_a_step_before_touching():
                    [0.0, 0.0, 0.0], rotation=[0.0, 0.0, QUARTER])
     assert result.advancement.converged and result.hit
     assert abs(result.t - math.acos(0.25 / 1.501) / QUARTER) <= tolerance.TIME_ATOL
+
+
+def test_a_turning_box_names_its_feature_pair_and_draws_its_corner_where_it_touches():
+    """A unit box turning about x in place meets the plane z = -0.65 when its lowest
+    edge, -0.5 (cos a + sin a) below its centre, gets there: a = asin(1.3 / sqrt 2) -
+    pi/4 of a turn of pi/4 (t = 0.4848).  The physics names vertex 0 (-0.5, -0.5, -0.5)
+    of that edge: the corner the view draws is that vertex turned by a, on the plane."""
+    box = [[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+    scene = Scene([SceneObject("box", "polyhedron", {"vertices": box, "origin": [0.0, 0.0, 0.0],
+                                                     "axes": [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]}),
+                   SceneObject("floor", "plane", {"normal": [0.0, 0.0, 1.0], "offset": -0.65})],
+                  "box", [0.0, 0.0, 0.0], rotation=[math.pi / 4, 0.0, 0.0])
+    report = build_view_model(scene).reports[0]
+    angle = math.asin(1.3 / math.sqrt(2)) - math.pi / 4
+    assert report.status == "hit" and abs(report.result.t - angle / (math.pi / 4)) <= tolerance.TIME_ATOL
+    assert report.message == "feature pair: vertex 0 of the moving shape, face 0 of the target"
+    turned = [-0.5, -0.5 * math.cos(angle) + 0.5 * math.sin(angle), -0.5 * math.sin(angle) - 0.5 * math.cos(angle)]
+    np.testing.assert_allclose(report.moving_feature, [turned], atol=1e-9)
+    assert abs(turned[2] + 0.65) <= 1e-15
