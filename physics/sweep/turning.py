@@ -164,7 +164,9 @@ class Motion:
         rows[..., 7:10], rows[..., 10] = pivot, INTERPOLATIONS[self.interpolation]
         return rows.reshape(-1, MOTION_WIDTH)
 
+    @property
     def batch_shape(self) -> tuple:
+        """The broadcast batch shape of the direction, rotation and pivot."""
         shapes = [self.direction.shape[:-1], self.rotation.shape[:-1]]
         if self.pivot is not None:
             shapes.append(self.pivot.shape[:-1])
@@ -208,16 +210,20 @@ def centroid(shape: Shape) -> np.ndarray:
 def _volume_centroid(vertices: np.ndarray, faces) -> np.ndarray:
     """Σ V_k c_k / Σ V_k over the tetrahedra (apex, f0, fi, fi+1) of every face fan, the
     apex the vertex mean: V_k = det(f0 - apex, fi - apex, fi+1 - apex) / 6 and
-    c_k = (apex + f0 + fi + fi+1) / 4."""
+    c_k = (apex + f0 + fi + fi+1) / 4; computed from the apex at unit size (volumes
+    cube lengths: 1e103 cubed overflows)."""
     apex = vertices.mean(axis=-2)
+    spread = np.abs(vertices - apex[..., None, :]).max(axis=(-2, -1))
+    unit = np.ldexp(1.0, -np.frexp(np.where(spread > 0, spread, 1.0))[1])[..., None, None]  # (volumes cube lengths)
+    relative = (vertices - apex[..., None, :]) * unit
     total, moment = 0.0, 0.0
     for face in faces:
         for i in range(1, len(face) - 1):
-            a, b, c = vertices[..., face[0], :], vertices[..., face[i], :], vertices[..., face[i + 1], :]
-            volume = np.einsum("...i,...i->...", a - apex, np.cross(b - apex, c - apex)) / 6.0
+            a, b, c = relative[..., face[0], :], relative[..., face[i], :], relative[..., face[i + 1], :]
+            volume = np.einsum("...i,...i->...", a, np.cross(b, c)) / 6.0
             total = total + volume
-            moment = moment + volume[..., None] * (apex + a + b + c) / 4.0
-    return moment / np.asarray(total)[..., None]
+            moment = moment + volume[..., None] * (a + b + c) / 4.0
+    return apex + moment / np.asarray(total)[..., None] / unit[..., 0]
 
 
 def posed(shape: Shape, motion: Motion, t) -> Shape:
@@ -272,12 +278,14 @@ def speed_bound(shape: Shape, motion: Motion) -> float:
 
 class Body(NamedTuple):
     """A float64 shape as ``one_advance`` takes it: its ``core`` (k, 3), ``radius``, the
-    ``centroid`` as three floats and ``plane`` (normal, offset; NaN but for a plane)."""
+    ``centroid`` as three floats, ``plane`` (normal, offset; NaN but for a plane) and
+    ``size`` (its largest |coordinate|, radius or offset)."""
 
     core: np.ndarray
     radius: float
     centroid: tuple
     plane: np.ndarray
+    size: float
 
 
 def body_of(shape: Shape) -> Body | None:
@@ -289,12 +297,13 @@ def body_of(shape: Shape) -> Body | None:
             return None
         plane = np.array([*shape.normal.tolist(), float(shape.offset)])
         x, y, z = centroid(shape).tolist()
-        return Body(np.zeros((1, 3)), 0.0, (x, y, z), plane)
+        return Body(np.zeros((1, 3)), 0.0, (x, y, z), plane, abs(float(shape.offset)))
     points, radius = core_of(shape)
     if points.dtype != np.float64 or np.asarray(radius).dtype != np.float64:
         return None
     x, y, z = centroid(shape).tolist()
-    return Body(np.array(points, np.float64), float(radius), (x, y, z), np.full(4, math.nan))
+    core = np.array(points, np.float64)
+    return Body(core, float(radius), (x, y, z), np.full(4, math.nan), max(float(np.abs(core).max()), float(radius)))
 
 
 _one_advance = LaneKernel(one_advance)
@@ -319,7 +328,8 @@ def one_pair(moving: Shape, target: Shape, direction, rotation, pivot, interpola
             or (isinstance(moving, Polygon) and isinstance(target, Plane)):
         return None
     a, b = lane_form(moving, body_of), lane_form(target, body_of)
-    if a is None or b is None:
+    if a is None or b is None or not UNIT_BAND[0] <= max(a.size, b.size, *map(abs, d), *map(abs, p or (0.0,))) \
+            <= UNIT_BAND[1]:
         return None
     pivot_point = a.centroid if p is None else p
     motion = np.array([*d, r[0] / angle, r[1] / angle, r[2] / angle, angle, *pivot_point, float(code)])
@@ -391,7 +401,7 @@ def _swapped(result: SweepResult) -> SweepResult:
 
 def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepResult:
     dtype = answer_dtype(*(shape for shape in (a, b) if not isinstance(shape, TriangleMesh)), motion_a.direction)
-    batch_shape = np.broadcast_shapes(a.batch_shape, motion_a.batch_shape(), motion_b.batch_shape(),
+    batch_shape = np.broadcast_shapes(a.batch_shape, motion_a.batch_shape, motion_b.batch_shape,
                                       () if isinstance(b, TriangleMesh) else b.batch_shape)
     count = math.prod(batch_shape)
     core_a, radius_a = core_of(a)
@@ -410,15 +420,38 @@ def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepRes
             core_b, radius_b, plane = _flat(points_b, batch_shape, 2), _flat(radii_b, batch_shape, 0), \
                 np.full((count, 4), math.nan)
             rows_b = motion_b.rows(centroid(b), batch_shape)
-        pair_lanes(count, cores_a, _flat(radius_a, batch_shape, 0), rows_a, core_b, radius_b, rows_b, plane,
-                   tolerance.TURNING_TOUCH_RTOL, *lanes.outputs())
+        radii_a = _flat(radius_a, batch_shape, 0)
+        lengths = (cores_a, radii_a, rows_a[:, 0:3], rows_a[:, 7:10], core_b, radius_b, rows_b[:, 0:3],
+                   rows_b[:, 7:10], plane[:, 3])
+        factor = unit_factor(lengths)
+        if factor != 1.0:  # exact: a power of two
+            for length in lengths:
+                length *= factor
+        pair_lanes(count, cores_a, radii_a, rows_a, core_b, radius_b, rows_b, plane, tolerance.TURNING_TOUCH_RTOL,
+                   *lanes.outputs())
+        lanes.point /= factor
     return _result(a, motion_a, b, motion_b, lanes, batch_shape, dtype)
+
+
+UNIT_BAND = (2.0 ** -64, 2.0 ** 64)
+"""The sizes a turning sweep is answered at as given; beyond, at unit size (``unit_factor``)."""
+
+
+def unit_factor(lengths) -> float:
+    """1 where the largest |length| is within ``UNIT_BAND``, else the power of two that
+    takes it to [1, 2): the kernels square lengths (GJK, the advancement's roots), and
+    2^±64 squared is far inside float64.  Scaling every length by it is exact, and the
+    answer's t and normal do not change (the point is scaled back)."""
+    size = max(float(np.max(np.abs(length), initial=0.0, where=~np.isnan(length))) for length in lengths)
+    if size == 0.0 or UNIT_BAND[0] <= size <= UNIT_BAND[1]:
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(size)[1] + 1)
 
 
 def _flat(array, batch_shape: tuple, element_dims: int) -> np.ndarray:
     array = np.asarray(array, np.float64)
     element = array.shape[array.ndim - element_dims:] if element_dims else ()
-    return np.ascontiguousarray(np.broadcast_to(array, batch_shape + element).reshape((-1,) + element))
+    return np.array(np.broadcast_to(array, batch_shape + element).reshape((-1,) + element))  # (a writable copy)
 
 
 class _Lanes:
@@ -559,7 +592,7 @@ def advancement_steps(moving: Shape, target: Shape, direction, *, rotation, pivo
     if not motion.turns:
         return []
     if moving.batch_shape != () or isinstance(target, TriangleMesh) or target.batch_shape != () \
-            or motion.batch_shape() != ():
+            or motion.batch_shape != ():
         raise ValueError("advancement_steps takes one moving shape, one convex or plane target and one motion")
     core_a, radius_a = core_of(moving)
     if isinstance(target, Plane):
