@@ -19,7 +19,7 @@ from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.view import meshes
 from sweeplab.view.meshes import MeshReport
-from sweeplab.physics import ConvexPolyhedron, Point, Sphere, SweepResult, TriangleMesh, sweep, tolerance
+from sweeplab.physics import ConvexPolyhedron, Feature, Point, Sphere, SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.kernels import KernelsPending
 from sweeplab.physics.shapes import Shape
 from sweeplab.physics.sweep import sweep_each
@@ -188,7 +188,7 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                                                      f"{moving_feature.index} of the moving shape, {feature.kind} "
                                                      f"{feature.index} of the target"]))
             if isinstance(moving, ConvexPolyhedron):
-                report.moving_feature = turned_feature(moving, result, scene)
+                report.moving_feature = turned_feature(moving, moving_feature, result.t, scene)
         if isinstance(trace, TraversalTrace):  # one mesh in the pair (``_trace_for``)
             report.mesh = MeshReport(trace=trace)
             if isinstance(target, TriangleMesh) and isinstance(moving, (Sphere, Point)):
@@ -229,16 +229,16 @@ PROGRESS_STEP = 10_000
 """Targets swept between two ``progress`` reports of ``sweep_targets``."""
 
 
-def turned_feature(moving: ConvexPolyhedron, result: SweepResult, scene: Scene) -> np.ndarray:
-    """The corners (k, 3) of a turning polyhedron's feature at the contact
-    (``result.moving_feature``: a vertex, an edge of ``moving.edges`` or a face of
-    ``moving.faces``) where the scene's motion has them at the time of impact:
+def turned_feature(moving: ConvexPolyhedron, feature: Feature, t: float, scene: Scene) -> np.ndarray:
+    """The corners (k, 3) of a turning polyhedron's ``feature`` (its ``moving_feature``
+    at the contact: a vertex, an edge of ``moving.edges`` or a face of
+    ``moving.faces``) where the scene's motion has them at the time of impact ``t``:
 
         pivot + t direction + R(t) (x - pivot)    (pivot: the scene's, else the centroid)"""
-    kind, index = result.moving_feature.kind, result.moving_feature.index
+    kind, index = feature.kind, feature.index
     rows = [index] if kind == "vertex" else list(moving.edges[index]) if kind == "edge" else list(moving.faces[index])
     motion = Motion(scene.direction, scene.rotation, scene.pivot, scene.interpolation)
-    return motion.point(np.asarray(moving.vertices, np.float64)[rows], result.t, centroid(moving))
+    return motion.point(np.asarray(moving.vertices, np.float64)[rows], t, centroid(moving))
 
 
 def _trace_for(moving_kind: str, target_kind: str) -> TraversalTrace | SatTrace | None:
