@@ -71,6 +71,16 @@ then answers ``UNDECIDED``.  A contact made by translating converges in a few st
 one made by turning, whose bound counts the farthest point's speed, in tens; only
 near-grazing turns (a minimum distance just above the tolerance) come near it."""
 
+DISTANCE_ROUNDING = 8.0 * 2.220446049250313e-16
+"""How far GJK's distance may be off, as a fraction of the pair's size: twice the
+4 ulps its bounds meet within (``gjk.closest_between``).  The fallback step for cores
+too close for their axis takes it off the distance."""
+
+WELL_APART = 2.0 ** -20
+"""Cores this far apart (a fraction of the pair's size) have an axis sharp to about
+ulp / 2^-20 = 2e-10 rad: a hit takes the normal of its own closest points there (a
+rounded shape's cores stay its radii apart); closer, the normal of the step before."""
+
 HIT, MISS, AT_START, UNDECIDED = range(4)
 """Status of an advancement: touching at t > 0; never touching in [0, bound]; touching
 or overlapping at t = 0 (the linear test at t = 0 answers it); out of steps."""
@@ -148,6 +158,21 @@ def lever_arms(points, motion, t, out):
         r = sub(row(points, i), pivot)
         along_axis = dot(r, axis)
         out[i] = sqrt(maximum(dot(r, r) - along_axis * along_axis, 0.0))
+
+
+@kernel
+def fastest_approach(levers_a, motion_a, levers_b, motion_b):
+    """The most the distance between the bodies can fall per unit t: |d_A - d_B| plus
+    each body's largest angular speed times its longest lever arm."""
+    relative = sub((motion_a[0], motion_a[1], motion_a[2]), (motion_b[0], motion_b[1], motion_b[2]))
+    speed = sqrt(dot(relative, relative))
+    for levers, motion in ((levers_a, motion_a), (levers_b, motion_b)):
+        if motion[6] > 0.0:
+            longest = 0.0
+            for i in range(len(levers)):
+                longest = maximum(longest, levers[i])
+            speed += angular_speeds(motion[6], int(motion[10]))[1] * longest
+    return speed
 
 
 @kernel
@@ -352,10 +377,13 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
     indices = np.full((2, 4), -1, np.int64)
     split_scratch = (np.empty((2, 3)), np.empty(2), np.full((2, 4), -1, np.int64))
     radii = radius_a + radius_b
-    tolerance = relative_tolerance * scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
+    size = scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
+    tolerance = relative_tolerance * size
+    rounding = DISTANCE_ROUNDING * size
     levers_a, levers_b = np.empty(core_a.shape[0]), np.empty(core_b.shape[0])
     lever_arms(core_a, motion_a, 0.0, levers_a)
     lever_arms(core_b, motion_b, 0.0, levers_b)
+    fastest = fastest_approach(levers_a, motion_a, levers_b, motion_b)
     side = 0.0
     if plane[0] == plane[0]:  # which side of the plane A starts on (its first core point's)
         height = dot((plane[0], plane[1], plane[2]), row(core_a, 0)) - plane[3]
@@ -377,8 +405,11 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
             if t == 0.0:
                 normal = (-axis[0], -axis[1], -axis[2])
                 return AT_START, 0.0, iterations, add(on_b, scale(radius_b, normal)), normal, indices, count
-            # the normal and features of the last advance: its axis is the one the shapes closed along, found
-            # while they were apart by more than rounding (at touching GJK's direction and simplex are noise)
+            if distance > WELL_APART * size:  # rounded shapes: the cores' own axis is sharp at touching
+                normal = (-axis[0], -axis[1], -axis[2])
+                return HIT, t, iterations, add(on_b, scale(radius_b, normal)), normal, indices, count
+            # cores that meet: the normal and features of the last advance, whose axis the shapes closed along,
+            # found while they were apart by more than rounding (at touching GJK's direction and simplex are noise)
             normal = (-last_axis[0], -last_axis[1], -last_axis[2])
             return HIT, t, iterations, add(on_b, scale(radius_b, normal)), normal, last_indices, last_count
         if iterations == MAX_ADVANCES:
@@ -387,11 +418,16 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
         if posed_a.shape[0] == 2 and step < math.inf:  # a segment core: its pieces each with their own axis
             step = maximum(step, split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t,
                                                on_a, gap, split_scratch))
+        if not step > 0.0 and gap > 2.0 * rounding:
+            # cores closer than their axis can be told (a zero-radius rod through a point: the axis is off by
+            # ulp(size) / distance, and its far end's separation along it is gone): the distance itself, less its
+            # rounding, over the fastest any point can approach
+            step = (gap - 2.0 * rounding) / fastest
         if iterations < steps:
             trace[0][iterations], trace[1][iterations], trace[2][iterations], trace[3][iterations] = \
                 t, separated, separated / step, step
         iterations += 1
-        if not step > 0.0:  # the separation along the axis is gone while the distance is not: no progress
+        if not step > 0.0:  # no bound allows a step: the distance is within rounding but not the tolerance
             return UNDECIDED, t, iterations, nan3, nan3, indices, count
         if t + step > bound:
             return MISS, math.nan, iterations, nan3, nan3, indices, count
