@@ -81,16 +81,17 @@ class Turning(EditorParts):
 
     # --- the Conservative advancement panel ---------------------------------------
 
-    def advancement(self) -> AdvancementReport | str:
+    def advancement(self, view: ViewModel | None = None) -> AdvancementReport | str:
         """The advancement against the panel's target (``advancement_target``), or a
-        sentence saying why there is none.  Computed once per scene revision and target."""
+        sentence saying why there is none.  Computed once per scene revision and target.
+        ``view``: the view model it reads the targets' answers from (default ``view()``)."""
         scene = self.scene
         if scene.moving is None:
             return "The scene has no moving shape."
         if not scene.turns:
             return ("The sweep does not turn: a linear sweep is answered in closed form, with no iterations. "
                     "Set a rotation (the gizmo's ring on the end pose, or the Inspector) to see them.")
-        view = self.view()
+        view = view or self.view()
         target = advancement_target(scene, self.selected, view.earliest)
         if target is None:
             return "The scene has no target."
@@ -112,7 +113,7 @@ class Turning(EditorParts):
         """``view`` with the moving shape's outline at the chosen iteration's t added
         (a copy, kept while neither changes: the renderer rebuilds its buffers only for
         a new view model)."""
-        report = self.advancement() if self.advancement_step is not None else None
+        report = self.advancement(view) if self.advancement_step is not None else None
         if not isinstance(report, AdvancementReport) or not report.steps:
             return view
         index = min(self.advancement_step or 0, len(report.steps) - 1)

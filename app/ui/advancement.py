@@ -16,6 +16,8 @@ from sweeplab.view.advancement import AdvancementReport
 
 COLUMNS = ("iteration", "t", "distance", "bound", "advance")
 
+SLIDER = "iteration"
+
 TABLE_HEIGHT = 150.0
 """Pixels of the iteration table (scrolled past that), leaving the plot its room."""
 
@@ -39,8 +41,10 @@ def _iterations(editor: Editor, report: AdvancementReport) -> None:
     if not steps:
         return
     shown = editor.advancement_step
-    changed, index = imgui.slider_int("pose at iteration", -1 if shown is None else min(shown, len(steps) - 1),
-                                      -1, len(steps) - 1, "none" if shown is None else "%d")
+    imgui.set_next_item_width(imgui.get_content_region_avail().x - imgui.calc_text_size(SLIDER).x
+                              - imgui.get_style().item_inner_spacing.x)
+    changed, index = imgui.slider_int(SLIDER, -1 if shown is None else min(shown, len(steps) - 1),
+                                      -1, len(steps) - 1, "no pose" if shown is None else "pose at %d")
     remember("advancement slider")
     if changed:
         editor.show_advancement_step(None if index < 0 else index)
@@ -51,8 +55,7 @@ def _iterations(editor: Editor, report: AdvancementReport) -> None:
         imgui.table_headers_row()
         for number, step in enumerate(steps):
             imgui.table_next_row()
-            for column, text in enumerate((str(number), repr(step.t), repr(step.distance), repr(step.bound),
-                                           repr(step.advance))):
+            for column, text in enumerate((str(number), *(repr(float(value)) for value in step[:4]))):
                 imgui.table_set_column_index(column)
                 imgui.text(text)
         imgui.end_table()
