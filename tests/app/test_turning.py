@@ -103,6 +103,9 @@ def test_the_pivot_handle_moves_the_pivot_from_the_centroid_and_reset_returns_to
     assert editor.scene.pivot is None
     editor.undo()
     assert editor.scene.pivot == [-5.5, 0.0, 0.0]
+    editor.set_pivot([-5.5, -0.0, 1e-300])
+    editor.shift_pivot([0.25, 0.0, 0.0])  # the coordinates the drag leaves alone are kept, -0.0 too
+    assert [value.hex() for value in editor.scene.pivot] == [(-5.25).hex(), (-0.0).hex(), (1e-300).hex()]
     editor.toggle_end_pose()
     assert editor.end_pose and not editor.pivot_handle
 
