@@ -126,15 +126,14 @@ class Driver:
                 return True
         return False
 
-    def drag_gizmo_ring(self, centre_world, axis: int, pixels: float = 40.0, drag=None) -> bool:
+    def drag_gizmo_ring(self, centre_world, axis: int, pixels: float = 40.0) -> tuple | None:
         """Drag the end pose's ring about world ``axis`` (centred at ``centre_world``):
         from a point of the ring half-way between its two other axes, along the ring,
         trying each such point (four) at ring radii of 28-120 pixels.  On screen the
         rings cross each other and the view-axis ring: a drag that turned about another
         axis (the rotation changed off ``axis``) is undone and the next point tried.
-        True when a drag turned the end pose about ``axis`` alone.  ``drag``: how to
-        drag (default ``self.drag``: pyglet events; or real X events)."""
-        drag = drag or self.drag
+        The (start, end) pixels of the drag that turned the end pose about ``axis``
+        alone; None when none did."""
         centre_world, editor = np.asarray(centre_world, float), self.editor
         across, along = np.eye(3)[(axis + 1) % 3], np.eye(3)[(axis + 2) % 3]
         centre, step = self.screen(centre_world), 0.05 * editor.camera.distance
@@ -148,13 +147,14 @@ class Driver:
                 start = self.screen(world)
                 way = self.screen(world + tangent * 0.2 * step) - start
                 revision, before = editor.history.revision, list(editor.scene.rotation)
-                drag(start, start + way / np.linalg.norm(way) * pixels)
+                end = start + way / np.linalg.norm(way) * pixels
+                self.drag(start, end)
                 if editor.history.revision == revision:
                     continue
                 if all(editor.scene.rotation[k] == before[k] for k in others):
-                    return True
+                    return start, end
                 editor.undo()
-        return False
+        return None
 
 
 def gizmo_drag(driver: Driver) -> dict:
@@ -580,7 +580,7 @@ def ring_drag(driver: Driver) -> dict:
     editor = driver.editor
     _turning(driver)
     before = [v.hex() for v in editor.scene.rotation]
-    took = driver.drag_gizmo_ring(_end_pivot(editor), 2)
+    took = driver.drag_gizmo_ring(_end_pivot(editor), 2) is not None
     after = [v.hex() for v in editor.scene.rotation]
     driver.press(key.Z, key.MOD_CTRL)
     return {"took": took, "before": before, "after": after, "undone": [v.hex() for v in editor.scene.rotation],
@@ -588,7 +588,8 @@ def ring_drag(driver: Driver) -> dict:
 
 
 def ring_drag_x11(driver: Driver) -> dict:
-    """The end pose's z ring dragged with real X events (xdotool, under Xvfb)."""
+    """The end pose's z ring dragged with real X events (xdotool, under Xvfb), where a
+    drag with pyglet's events (then undone) found it: the rotation before and after."""
     import subprocess
 
     editor = driver.editor
@@ -612,8 +613,14 @@ def ring_drag_x11(driver: Driver) -> dict:
     xdotool("windowfocus", "--sync", window_id)
     _turning(driver)
     before = [v.hex() for v in editor.scene.rotation]
-    took = driver.drag_gizmo_ring(_end_pivot(editor), 2, drag=drag)
-    return {"took": took, "before": before, "after": [v.hex() for v in editor.scene.rotation]}
+    found = driver.drag_gizmo_ring(_end_pivot(editor), 2)
+    if found is None:
+        return {"took": False, "before": before, "after": before}
+    editor.undo()
+    revision = editor.history.revision
+    drag(*found)
+    return {"took": editor.history.revision != revision, "before": before,
+            "after": [v.hex() for v in editor.scene.rotation]}
 
 
 def pivot_drag(driver: Driver) -> dict:
