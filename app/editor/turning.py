@@ -84,7 +84,7 @@ class Turning(EditorParts):
     def advancement(self, view: ViewModel | None = None) -> AdvancementReport | str:
         """The advancement against the panel's target (``advancement_target``), or a
         sentence saying why there is none.  Computed once per scene revision and target.
-        ``view``: the view model it reads the targets' answers from (default ``view()``)."""
+        ``view``: the view model whose earliest hit it falls back on (default ``view()``)."""
         scene = self.scene
         if scene.moving is None:
             return "The scene has no moving shape."
@@ -97,9 +97,8 @@ class Turning(EditorParts):
             return "The scene has no target."
         key = (self.history.revision, target)
         if self._advancement is None or self._advancement[0] != key:
-            result = next((r.result for r in view.reports if r.name == target), None)
             try:
-                found: AdvancementReport | str = advancement_report(scene, target, result)
+                found: AdvancementReport | str = advancement_report(scene, target)
             except (ValueError, TypeError) as error:
                 found = f"No advancement against {target}: {error}"
             self._advancement = key, found

@@ -11,9 +11,10 @@ stepped over.  Between iterations i and i + 1 the shapes actually closed the gap
 
 and the overestimate  bound_i / approach_i  says how far each step fell short of the
 step an exact speed would have allowed: with an overestimate k every step covers
-about 1/k of the gap left, and the iterations pile up.  (The bound is |direction|,
-the translation's share, plus the turn's: angular speed times the shape's reach
-from the pivot; ``turning.speed_bound``.)
+about 1/k of the gap left, and the iterations pile up.  (Each iteration measures its
+distance along its own closest features' axis, and its bound is on the fall of the
+separation along that axis: the numbers compare the bound with what the distance did.)
+Where the distance did not shrink, the shapes were not approaching: no overestimate.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweeplab.physics import SweepResult
+from sweeplab.physics import SweepResult, sweep
 from sweeplab.physics.sweep.turning import AdvanceStep, advancement_steps
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import build_shape
@@ -55,18 +56,20 @@ def advancement_target(scene: Scene, selected: str | None, earliest: str | None)
     return names[0] if names else None
 
 
-def advancement_report(scene: Scene, target: str, result: SweepResult | None) -> AdvancementReport:
+def advancement_report(scene: Scene, target: str) -> AdvancementReport:
     """The iterations of the turning sweep of the scene's moving shape against
-    ``target``, with ``result`` (that sweep's answer, for whether it converged)
-    explained.  ``ValueError`` for a motion the physics refuses."""
+    ``target``, explained with that sweep's answer (asked here with the very
+    arguments the iterations are taken with, so the two cannot disagree).
+    ``ValueError`` for a motion or pair the physics refuses."""
     moving, target_object = scene.moving_object(), scene.object(target)
-    steps = advancement_steps(build_shape(moving.kind, moving.params),
-                              build_shape(target_object.kind, target_object.params),
-                              np.asarray(scene.direction, float), rotation=np.asarray(scene.rotation, float),
-                              pivot=pivot_of(scene), interpolation=scene.interpolation)
+    shapes = build_shape(moving.kind, moving.params), build_shape(target_object.kind, target_object.params)
+    motion = {"rotation": np.asarray(scene.rotation, float), "pivot": pivot_of(scene),
+              "interpolation": scene.interpolation}
+    direction = np.asarray(scene.direction, float)
+    steps = advancement_steps(*shapes, direction, **motion)
     overestimates = overestimates_of(steps)
-    return AdvancementReport(target, steps, overestimates,
-                             explain(steps, overestimates, float(np.linalg.norm(scene.direction)), result))
+    return AdvancementReport(target, steps, overestimates, explain(steps, overestimates, sweep(*shapes, direction,
+                                                                                              **motion)))
 
 
 def overestimates_of(steps: list[AdvanceStep]) -> np.ndarray:
@@ -79,32 +82,36 @@ def overestimates_of(steps: list[AdvanceStep]) -> np.ndarray:
     return np.array(ratios, float)
 
 
-def explain(steps: list[AdvanceStep], overestimates: np.ndarray, translation_speed: float,
-            result: SweepResult | None) -> str:
-    """What the iterations' numbers say: how many, whether they converged, and, when
-    the median overestimate is ``SLOW_OVERESTIMATE`` or more, that the bound was the
-    cause (its translation and turn shares)."""
+def explain(steps: list[AdvanceStep], overestimates: np.ndarray, result: SweepResult | None) -> str:
+    """What the iterations' numbers say: how many, how they ended (``result``: the
+    sweep's answer), and, where the distance shrank, whether the bound was close to how
+    fast it fell — a median overestimate of ``SLOW_OVERESTIMATE`` or more is a slow
+    convergence.  Pairs of iterations where it did not shrink (the shapes not
+    approaching there) are named, not counted as slow."""
     count = len(steps)
-    advancement = None if result is None else result.advancement
     lines = [f"{count} iteration{'s' if count != 1 else ''}."]
+    advancement = None if result is None else result.advancement
     if advancement is not None and not advancement.converged:
         lines.append(f"The iteration budget ran out: no contact is certified before t = {advancement.safe_until:.6g}, "
                      "and no time of impact is reported.")
-    if len(overestimates) == 0:
-        return " ".join(lines)
-    median = float(np.median(overestimates))
-    largest = int(np.argmax(overestimates))
-    bound = steps[largest].bound
-    if median >= SLOW_OVERESTIMATE:
-        lines.append(f"Converged slowly: the speed bound was a median {median:.3g}x the speed at which the shapes "
-                     f"actually approached (largest {overestimates[largest]:.3g}x, from iteration {largest}), so each "
-                     f"step covered about 1/{median:.3g} of the gap left.")
-        lines.append(f"Of the bound {bound:.6g} at iteration {largest}, {translation_speed:.6g} is the translation "
-                     f"(|direction|) and {max(bound - translation_speed, 0.0):.6g} the turn.")
-    else:
-        lines.append(f"The speed bound was close to the actual approach (a median {median:.3g}x), so each step "
-                     "covered most of the gap left.")
-    stalled = np.flatnonzero(np.isinf(overestimates))
-    if len(stalled):
-        lines.append(f"Between iterations {stalled[0]} and {stalled[0] + 1} the distance did not shrink.")
+    elif result is not None and result.hit:
+        lines.append(f"Contact at t = {result.t:.9g}.")
+    elif result is not None:
+        lines.append("No contact: the last advance went past t = 1.")
+    shrank = np.isfinite(overestimates)
+    if shrank.any():
+        median = float(np.median(overestimates[shrank]))
+        largest = int(np.argmax(np.where(shrank, overestimates, -np.inf)))
+        if median >= SLOW_OVERESTIMATE:
+            lines.append(f"Converged slowly: where the distance shrank, the speed bound was a median {median:.3g}x the "
+                         f"speed at which it actually fell (largest {overestimates[largest]:.3g}x, iterations "
+                         f"{largest} to {largest + 1}), so each step covered about 1/{median:.3g} of the gap left.")
+        else:
+            lines.append(f"Where the distance shrank, the speed bound was close to the speed at which it fell (a "
+                         f"median {median:.3g}x): each step covered most of the gap left.")
+    grew = np.flatnonzero(~shrank)
+    if len(grew):
+        more = f" (and {len(grew) - 1} later pair{'s' if len(grew) > 2 else ''})" if len(grew) > 1 else ""
+        lines.append(f"From iteration {grew[0]} to {grew[0] + 1}{more} the distance did not shrink: the shapes were "
+                     "not approaching there.")
     return " ".join(lines)
