@@ -1,4 +1,4 @@
-"""The Inspector's fields for the sweep's turn: the rotation vector (exact), the angle
+"""The Inspector's fields for the sweep's turn: the rotation vector (exact), its angle
 in degrees (any size: a gizmo ring gives at most a half turn each way from where a
 drag starts, a typed angle several turns), the interpolation, and the pivot (shown as
 "centroid" until set; dragged with the gizmo on the pivot, P)."""
@@ -22,12 +22,15 @@ def turn_fields(editor: Editor) -> None:
     if changed:
         editor.set_rotation(rotation)
     angle = math.degrees(math.sqrt(sum(component * component for component in scene.rotation)))
-    changed, degrees = exact_number_field("turn (degrees)", angle)
+    changed, degrees = exact_number_field("degrees", angle, "turn in degrees")
     remember("turn degrees")
     if changed:
         editor.set_turn_angle(math.radians(degrees))
+    imgui.text("interpolation")
+    imgui.same_line()
+    imgui.set_next_item_width(-1)
     position = INTERPOLATIONS.index(scene.interpolation)
-    changed, position = imgui.combo("interpolation", position, list(INTERPOLATIONS))
+    changed, position = imgui.combo("##interpolation", position, list(INTERPOLATIONS))
     remember("interpolation")
     if changed:
         editor.set_interpolation(INTERPOLATIONS[position])

@@ -103,6 +103,23 @@ class Driver:
             self.frames(1)
         self.frames(4)
 
+    def x_window(self) -> str:
+        """The window's X id (under Xvfb), for ``xdotool``."""
+        import subprocess
+
+        (window_id,) = subprocess.run(["xdotool", "search", "--name", "sweeplab"], check=True, capture_output=True,
+                                      text=True).stdout.split()
+        return window_id
+
+    def xdotool(self, *arguments: str) -> None:
+        """Real X events (xdotool, under Xvfb), then a few frames for the window to take them."""
+        import subprocess
+
+        subprocess.run(["xdotool", *arguments], check=True)
+        for _ in range(4):
+            time.sleep(0.02)
+            self.frames(1)
+
     def field_centre(self, name: str) -> tuple[float, float]:
         x0, y0, x1, y1 = DRAWN[name].rect
         return (x0 + x1) / 2, (y0 + y1) / 2
@@ -296,17 +313,8 @@ def shift_click_x11(driver: Driver) -> dict:
     """Real X events (xdotool, under Xvfb): click a scene list row, Shift-click another,
     then Delete; then click a shape in the 3D view and Shift-click another.  The
     selection after each, and the shapes left after Delete."""
-    import subprocess
-
     editor, window = driver.editor, driver.window
-    (window_id,) = subprocess.run(["xdotool", "search", "--name", "sweeplab"], check=True, capture_output=True,
-                                  text=True).stdout.split()
-
-    def xdotool(*arguments: str) -> None:
-        subprocess.run(["xdotool", *arguments], check=True)
-        for _ in range(4):
-            time.sleep(0.02)
-            driver.frames(1)
+    window_id, xdotool = driver.x_window(), driver.xdotool
 
     def click(x: float, y: float, shift: bool = False) -> None:
         xdotool("mousemove", "--window", window_id, str(round(x)), str(round(y)))
@@ -590,17 +598,8 @@ def ring_drag(driver: Driver) -> dict:
 def ring_drag_x11(driver: Driver) -> dict:
     """The end pose's z ring dragged with real X events (xdotool, under Xvfb), where a
     drag with pyglet's events (then undone) found it: the rotation before and after."""
-    import subprocess
-
     editor = driver.editor
-    (window_id,) = subprocess.run(["xdotool", "search", "--name", "sweeplab"], check=True, capture_output=True,
-                                  text=True).stdout.split()
-
-    def xdotool(*arguments: str) -> None:
-        subprocess.run(["xdotool", *arguments], check=True)
-        for _ in range(3):
-            time.sleep(0.02)
-            driver.frames(1)
+    window_id, xdotool = driver.x_window(), driver.xdotool
 
     def drag(start, end, steps: int = 8) -> None:
         xdotool("mousemove", "--window", window_id, str(round(start[0])), str(round(start[1])))
