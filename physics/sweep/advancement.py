@@ -544,3 +544,19 @@ def mesh_lanes(tree, vertices, faces, core, radius, motion, mesh_motion, relativ
         for k in range(3):
             point[i, k], normal[i, k] = answer[3][k], answer[4][k]
         store_features(i, answer[5], answer[6], core.shape[1], 3, codes, features, spans)
+
+
+@entry
+def one_advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance):
+    """One pair's ``advance`` to 1 for Python (``turning``'s scalar path): (status, t,
+    iterations, point, normal, A's feature code and index, B's, the spanning rows
+    (2, 4))."""
+    no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
+    status, t, iterations, point, normal, indices, count = advance(
+        core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, 1.0, no_trace)
+    code_a, index_a = polygon_feature(indices[0], count, core_a.shape[0])
+    code_b, index_b = polygon_feature(indices[1], count, core_b.shape[0])
+    for body in range(2):
+        for k in range(count, 4):
+            indices[body, k] = -1
+    return status, t, iterations, point, normal, code_a, index_a, code_b, index_b, indices

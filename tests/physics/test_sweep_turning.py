@@ -174,3 +174,44 @@ def test_nlerp_just_below_pi_is_taken():
 def test_a_plane_cannot_turn():
     with pytest.raises(ValueError, match="Plane cannot turn"):
         sweep(Plane((0.0, 0.0, 1.0), 0.0), Sphere((0.0, 0.0, 2.0), 0.5), (0.0, 0.0, 1.0), rotation=(0.1, 0.0, 0.0))
+
+
+TOUCH_RTOL = 2.0 ** -48
+"""``tolerance.TURNING_TOUCH_RTOL`` written out: a changed constant must fail here."""
+
+
+def rod_gap(t, theta, center, radius):
+    """The gap between a radius-0 rod from the origin to 2 (cos θt, sin θt, 0) and a ball."""
+    end = 2.0 * np.array([math.cos(theta * t), math.sin(theta * t), 0.0])
+    along = min(max(float(np.dot(center, end)) / 4.0, 0.0), 1.0)
+    return float(np.linalg.norm(np.asarray(center) - along * end)) - radius
+
+
+def test_the_answer_touches_within_the_tolerance_and_the_step_before_did_not():
+    """A rod turning about its end onto a ball at half its length: the fixed-axis bound
+    counts the tip's speed, twice the contact's, so each step halves the gap and one of
+    them falls in any window of a factor 10 around the tolerance (size 2: the rod's end)."""
+    theta, center = math.pi / 2, (math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0)
+    rod, ball = Capsule((0.0, 0.0, 0.0), (2.0, 0.0, 0.0), 0.0), Sphere(center, 0.1)
+    arguments = dict(rotation=(0.0, 0.0, theta), pivot=(0.0, 0.0, 0.0))
+    result = sweep(rod, ball, (0.0, 0.0, 0.0), **arguments)
+    steps = advancement_steps(rod, ball, (0.0, 0.0, 0.0), **arguments)
+    tolerance = TOUCH_RTOL * 2.0
+    assert -1e-16 <= rod_gap(result.t, theta, center, 0.1) <= tolerance
+    assert steps[-1].distance > tolerance
+    last = steps[-8:]
+    assert all(0.4 < later.distance / earlier.distance < 0.6 for earlier, later in zip(last, last[1:], strict=False))
+
+
+@pytest.mark.parametrize("size", [2.0 ** -700, 1e-100, 2.0 ** -65, 2.0 ** -63, 1.0, 2.0 ** 63, 2.0 ** 65, 1e100,
+                                  2.0 ** 700])
+def test_any_size_gets_its_unit_size_twin_s_answer(size):
+    """Lengths beyond 2^±64 are answered at unit size (``turning.unit_factor``): the same t
+    as at size 1 to rounding, the point scaled back."""
+    def query(scale):
+        box = ConvexPolyhedron.box((scale, scale, scale), center=(0.0, 0.0, 3.0 * scale))
+        return sweep(box, Sphere((0.0, 0.0, 0.0), 0.5 * scale), (0.0, 0.0, -3.0 * scale), rotation=(0.5, 0.3, 0.0))
+    unit, scaled = query(1.0), query(size)
+    assert scaled.hit and scaled.t == pytest.approx(unit.t, abs=1e-15)
+    assert scaled.point / size == pytest.approx(unit.point, abs=1e-14)
+    assert scaled.advancement.iterations == unit.advancement.iterations
