@@ -13,13 +13,13 @@ import pytest
 from sweeplab.cli import DEMO_SCENE, example_scenes
 from sweeplab.editor import Editor
 from sweeplab.physics import sweep
-from sweeplab.physics.sweep.turning import AdvanceStep, Motion
+from sweeplab.physics.sweep.turning import AdvanceStep, Motion, posed
 from sweeplab.scene.model import Scene, load
 from sweeplab.scene.shape_kinds import build_shape, drawn_mesh
 from sweeplab.view import model as view_model
 from sweeplab.view.advancement import SLOW_OVERESTIMATE, explain, overestimates_of
 from sweeplab.view.model import build_view_model
-from sweeplab.view.turn import ARC_SAMPLES, GHOSTS, pivot_of, posed_mesh
+from sweeplab.view.turn import ARC_SAMPLES, GHOSTS, motion_of, pivot_of, posed_mesh
 from tests.app.test_gizmo_turn import about_z
 
 TURNING = example_scenes()["turning"]
@@ -134,6 +134,17 @@ def test_a_turning_sweep_is_drawn_with_ghosts_the_pivot_and_the_arc():
     np.testing.assert_allclose(impact.mesh.outline, posed_mesh(mesh, motion, view.time_of_impact).outline,
                                atol=1e-12)
     assert not np.allclose(impact.mesh.outline, mesh.outline + view.time_of_impact * np.asarray(scene.direction))
+
+
+def test_a_drawing_is_posed_where_the_physics_poses_the_shape():
+    """``posed_mesh`` (the drawing) and ``turning.posed`` (the physics' shape at t) put
+    the bat's corners at the same floats."""
+    scene = load(TURNING)
+    moving = scene.moving_object()
+    for t in (0.0, 0.4, 1.0):
+        drawn = posed_mesh(drawn_mesh(moving.kind, moving.params), motion_of(scene), t).points
+        shape = posed(build_shape(moving.kind, moving.params), motion_of(scene), t)
+        np.testing.assert_array_equal(np.sort(drawn, axis=0), np.sort(np.asarray(shape.vertices), axis=0))
 
 
 def test_a_linear_sweep_draws_no_ghosts():
