@@ -62,14 +62,16 @@ def advancement_report(scene: Scene, target: str) -> AdvancementReport:
     arguments the iterations are taken with, so the two cannot disagree).
     ``ValueError`` for a motion or pair the physics refuses."""
     moving, target_object = scene.moving_object(), scene.object(target)
-    shapes = build_shape(moving.kind, moving.params), build_shape(target_object.kind, target_object.params)
-    motion = {"rotation": np.asarray(scene.rotation, float), "pivot": pivot_of(scene),
-              "interpolation": scene.interpolation}
-    direction = np.asarray(scene.direction, float)
-    steps = advancement_steps(*shapes, direction, **motion)
+    moving_shape = build_shape(moving.kind, moving.params)
+    target_shape = build_shape(target_object.kind, target_object.params)
+    direction, rotation, pivot = (np.asarray(scene.direction, float), np.asarray(scene.rotation, float),
+                                  pivot_of(scene))
+    steps = advancement_steps(moving_shape, target_shape, direction, rotation=rotation, pivot=pivot,
+                              interpolation=scene.interpolation)
+    answer = sweep(moving_shape, target_shape, direction, rotation=rotation, pivot=pivot,
+                   interpolation=scene.interpolation)
     overestimates = overestimates_of(steps)
-    return AdvancementReport(target, steps, overestimates, explain(steps, overestimates, sweep(*shapes, direction,
-                                                                                              **motion)))
+    return AdvancementReport(target, steps, overestimates, explain(steps, overestimates, answer))
 
 
 def overestimates_of(steps: list[AdvanceStep]) -> np.ndarray:
