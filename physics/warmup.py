@@ -168,8 +168,8 @@ def _turning_run(parallel: bool) -> Callable[[], None]:
         advancement_steps(ball, box, down, rotation=turn)
         for count in (2, PARALLEL_MIN_PAIRS) if parallel else (2,):
             sweep(example(Sphere, float, count, height=3.0), box, down, rotation=turn)
-        for count in (None, PARALLEL_MIN_TURNING_WALKS) if parallel else (None,):
-            sweep(example(Sphere, float, count, height=0.3), grid_mesh(float), down, rotation=turn)
+        for walks in (None, PARALLEL_MIN_TURNING_WALKS) if parallel else (None,):
+            sweep(example(Sphere, float, walks, height=0.3), grid_mesh(float), down, rotation=turn)
     return run
 
 

@@ -43,7 +43,7 @@ import numpy as np
 from numba import prange
 
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.gjk import closest_between, largest_core
+from sweeplab.physics.gjk import closest_between, largest_core, put
 from sweeplab.physics.geometry import add, cross, dot, maximum, row, scale, sqrt, sub
 from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics.lanes import lane_loop
@@ -138,10 +138,12 @@ def angular_speeds(angle, interpolation):
 
 
 @kernel
-def lever_arms(points, motion, out):
-    """``out[i]``: the distance of ``points[i]`` from the turn's axis line through the
-    pivot, which the turn keeps (so it bounds the turning speed at every t)."""
+def lever_arms(points, motion, t, out):
+    """``out[i]``: the distance of ``points[i]`` (posed at t) from the turn's axis line
+    through the pivot (at t), which the turn keeps (so it bounds the turning speed at
+    every t)."""
     direction, axis, angle, pivot, interpolation = motion_parts(motion)
+    pivot = add(pivot, scale(t, direction))
     for i in range(points.shape[0]):
         r = sub(row(points, i), pivot)
         along_axis = dot(r, axis)
@@ -197,6 +199,51 @@ def safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis,
             if denominator > 0.0:
                 step = min(step, 2.0 * gap / denominator)
     return step, least
+
+
+@kernel
+def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t, on_a, gap, split_scratch):
+    """A safe step for a segment core A (``safe_advance``'s, taken piece by piece).
+
+    Along one fixed axis a turning segment's far end limits the step: it approaches
+    the plane through B's support at its own speed, though B is not under it, so the
+    steps converge only by the ratio of the contact's lever to the end's (a rod hit
+    near its pivot: thousands of steps).  The distance from A to B is the least over
+    pieces of A, so A is cut around its closest point c into [a0, c - δ], [c - δ, c + δ]
+    and [c + δ, a1], each advanced along its own closest features' axis; the middle
+    piece's ends are within δ of c, so its bound is nearly the contact's speed, and the
+    outer pieces are at least about δ² / (2 R) further from B than c is.  The best of a
+    few δ (about sqrt(gap × length)) is taken.  0: no piece cut helps."""
+    piece, levers, indices = split_scratch
+    scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
+    start, edge = row(posed_a, 0), sub(row(posed_a, 1), row(posed_a, 0))
+    length_squared = dot(edge, edge)
+    if length_squared == 0.0:
+        return 0.0
+    length = sqrt(length_squared)
+    middle = min(max(dot(sub(on_a, start), edge) / length_squared, 0.0), 1.0)
+    base = sqrt(maximum(gap, 0.0) * length)
+    best = 0.0
+    for delta in (0.25 * base, base, 4.0 * base, 0.25 * length):
+        low, high = max(middle - delta / length, 0.0), min(middle + delta / length, 1.0)
+        step = math.inf
+        for first, last in ((0.0, low), (low, high), (high, 1.0)):
+            if last <= first and not (first == low and last == high):  # (an empty outer piece)
+                continue
+            put(piece, 0, add(start, scale(first, edge)))
+            put(piece, 1, add(start, scale(last, edge)))
+            lever_arms(piece, motion_a, t, levers)
+            distance, lower, axis, on_piece, on_b, count = separation(piece, posed_b, plane, side, motion_b, t,
+                                                                      scratch, indices)
+            if not distance - radii > 0.0:
+                step = 0.0
+                break
+            piece_step, separated = safe_advance(piece, levers, motion_a, posed_b, levers_b, motion_b, axis, radii, t)
+            step = min(step, piece_step)
+            if step <= best:
+                break
+        best = maximum(best, step)
+    return best
 
 
 @kernel
@@ -303,11 +350,12 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
     posed_a, posed_b = np.empty(core_a.shape), np.empty(core_b.shape)
     scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
     indices = np.full((2, 4), -1, np.int64)
+    split_scratch = (np.empty((2, 3)), np.empty(2), np.full((2, 4), -1, np.int64))
     radii = radius_a + radius_b
     tolerance = relative_tolerance * scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
     levers_a, levers_b = np.empty(core_a.shape[0]), np.empty(core_b.shape[0])
-    lever_arms(core_a, motion_a, levers_a)
-    lever_arms(core_b, motion_b, levers_b)
+    lever_arms(core_a, motion_a, 0.0, levers_a)
+    lever_arms(core_b, motion_b, 0.0, levers_b)
     side = 0.0
     if plane[0] == plane[0]:  # which side of the plane A starts on (its first core point's)
         height = dot((plane[0], plane[1], plane[2]), row(core_a, 0)) - plane[3]
@@ -336,6 +384,9 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
         if iterations == MAX_ADVANCES:
             return UNDECIDED, t, iterations, nan3, nan3, indices, count
         step, separated = safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis, radii, t)
+        if posed_a.shape[0] == 2 and step < math.inf:  # a segment core: its pieces each with their own axis
+            step = maximum(step, split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t,
+                                               on_a, gap, split_scratch))
         if iterations < steps:
             trace[0][iterations], trace[1][iterations], trace[2][iterations], trace[3][iterations] = \
                 t, separated, separated / step, step

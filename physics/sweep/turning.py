@@ -88,6 +88,11 @@ class Motion:
     Arrays broadcast like a batch.  Raises ``ValueError`` naming the argument."""
 
     __slots__ = ("direction", "rotation", "pivot", "interpolation", "angle")
+    direction: np.ndarray
+    rotation: np.ndarray
+    pivot: np.ndarray | None
+    interpolation: str
+    angle: np.ndarray
 
     def __init__(self, direction=(0.0, 0.0, 0.0), rotation=(0.0, 0.0, 0.0), pivot=None, interpolation: str = "slerp"):
         direction = vector_argument(direction, "direction")
@@ -396,7 +401,8 @@ def _swapped(result: SweepResult) -> SweepResult:
     """The answer with the shapes' roles exchanged: the normal reversed, the features
     exchanged (the touching point stays: both surfaces meet there)."""
     normal = None if result.normal is None else -result.normal
-    return dataclasses.replace(result, normal=normal, feature=result.moving_feature, moving_feature=result.feature)
+    moving = result.moving_feature if result.moving_feature is not None else Feature(kind=None, index=None)
+    return dataclasses.replace(result, normal=normal, feature=moving, moving_feature=result.feature)
 
 
 def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepResult:
@@ -596,7 +602,7 @@ def advancement_steps(moving: Shape, target: Shape, direction, *, rotation, pivo
         raise ValueError("advancement_steps takes one moving shape, one convex or plane target and one motion")
     core_a, radius_a = core_of(moving)
     if isinstance(target, Plane):
-        core_b, radius_b = np.zeros((1, 3)), 0.0
+        core_b, radius_b = np.zeros((1, 3)), np.zeros(())
         plane = np.array([*target.normal, float(target.offset)], np.float64)
     else:
         core_b, radius_b = core_of(target)

@@ -180,27 +180,34 @@ TOUCH_RTOL = 2.0 ** -48
 """``tolerance.TURNING_TOUCH_RTOL`` written out: a changed constant must fail here."""
 
 
-def rod_gap(t, theta, center, radius):
-    """The gap between a radius-0 rod from the origin to 2 (cos θt, sin θt, 0) and a ball."""
-    end = 2.0 * np.array([math.cos(theta * t), math.sin(theta * t), 0.0])
-    along = min(max(float(np.dot(center, end)) / 4.0, 0.0), 1.0)
-    return float(np.linalg.norm(np.asarray(center) - along * end)) - radius
-
-
 def test_the_answer_touches_within_the_tolerance_and_the_step_before_did_not():
-    """A rod turning about its end onto a ball at half its length: the fixed-axis bound
-    counts the tip's speed, twice the contact's, so each step halves the gap and one of
-    them falls in any window of a factor 10 around the tolerance (size 2: the rod's end)."""
+    """A plate (a box 2 long, 0.02 thick) turning about its end onto a ball at half its
+    length: the fixed-axis bound counts the far corners' speed, twice the contact's, so
+    each step halves the gap and one of them falls in any window of a factor 10 around
+    the tolerance (size 2: the plate's end).  The plate's side face is
+    sin(π/4 - φ) - 0.01 from the ball's center."""
     theta, center = math.pi / 2, (math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0)
-    rod, ball = Capsule((0.0, 0.0, 0.0), (2.0, 0.0, 0.0), 0.0), Sphere(center, 0.1)
+    plate, ball = ConvexPolyhedron.box((1.0, 0.01, 0.01), center=(1.0, 0.0, 0.0)), Sphere(center, 0.1)
     arguments = dict(rotation=(0.0, 0.0, theta), pivot=(0.0, 0.0, 0.0))
-    result = sweep(rod, ball, (0.0, 0.0, 0.0), **arguments)
-    steps = advancement_steps(rod, ball, (0.0, 0.0, 0.0), **arguments)
+    result = sweep(plate, ball, (0.0, 0.0, 0.0), **arguments)
+    steps = advancement_steps(plate, ball, (0.0, 0.0, 0.0), **arguments)
     tolerance = TOUCH_RTOL * 2.0
-    assert -1e-16 <= rod_gap(result.t, theta, center, 0.1) <= tolerance
+    assert -1e-16 <= math.sin(math.pi / 4 - theta * result.t) - 0.01 - 0.1 <= tolerance
     assert steps[-1].distance > tolerance
     last = steps[-8:]
     assert all(0.4 < later.distance / earlier.distance < 0.6 for earlier, later in zip(last, last[1:], strict=False))
+
+
+def test_a_long_rod_hit_near_its_pivot_converges_in_a_few_steps():
+    """A capsule core is advanced piece by piece (``advancement.split_advance``): a rod
+    10 long hit at 0.2 from its pivot took ~ln(1e-15) / ln(1 - 0.02) = 1,700 steps on
+    its end's bound; its pieces take ten."""
+    rod, center = Capsule((0.0, 0.0, 0.0), (10.0, 0.0, 0.0), 0.0), (0.2 * math.sqrt(0.5), 0.2 * math.sqrt(0.5), 0.0)
+    result = sweep(rod, Sphere(center, 0.05), (0.0, 0.0, 0.0), rotation=(0.0, 0.0, math.pi / 2),
+                   pivot=(0.0, 0.0, 0.0))
+    expected = (math.pi / 4 - math.asin(0.05 / 0.2)) / (math.pi / 2)
+    assert result.t == pytest.approx(expected, abs=1e-13)
+    assert result.advancement.iterations <= 20
 
 
 @pytest.mark.parametrize("size", [2.0 ** -700, 1e-100, 2.0 ** -65, 2.0 ** -63, 1.0, 2.0 ** 63, 2.0 ** 65, 1e100,
