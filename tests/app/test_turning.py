@@ -232,3 +232,13 @@ def test_the_advancement_says_how_it_ended():
     result = sweep(build_shape("polyhedron", scene.moving_object().params),
                    build_shape("polyhedron", scene.object("wall").params), scene.direction, rotation=scene.rotation)
     assert result.hit and f"Contact at t = {result.t:.9g}." in hit.explanation
+
+
+def test_a_mesh_target_has_no_advancement_table_and_the_panel_says_why():
+    """``advancement_steps`` takes a convex or plane target: against a mesh the panel
+    shows the physics' reason instead of a table (the editor does not raise)."""
+    editor = Editor(load(example_scenes()["meshes"]), clock=lambda: 0.0)
+    editor.set_rotation([0.0, 0.0, 1.0])
+    editor.select("hills")
+    said = editor.advancement()
+    assert isinstance(said, str) and said.startswith("No advancement against hills: ") and "convex" in said
