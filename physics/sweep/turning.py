@@ -282,13 +282,12 @@ def speed_bound(shape: Shape, motion: Motion) -> float:
 # --- answers -------------------------------------------------------------------------------
 
 class Body(NamedTuple):
-    """A float64 shape as ``one_advance`` takes it: its ``core`` (k, 3), ``radius``, the
-    ``centroid`` as three floats, ``plane`` (normal, offset; NaN but for a plane) and
-    ``size`` (its largest |coordinate|, radius or offset)."""
+    """A float64 shape as ``one_advance`` takes it: its ``core`` (k, 3), ``radius``,
+    ``plane`` (normal, offset; NaN but for a plane) and ``size`` (its largest
+    |coordinate|, radius or offset)."""
 
     core: np.ndarray
     radius: float
-    centroid: tuple
     plane: np.ndarray
     size: float
 
@@ -301,14 +300,18 @@ def body_of(shape: Shape) -> Body | None:
         if shape.normal.dtype != np.float64 or shape.offset.dtype != np.float64:
             return None
         plane = np.array([*shape.normal.tolist(), float(shape.offset)])
-        x, y, z = centroid(shape).tolist()
-        return Body(np.zeros((1, 3)), 0.0, (x, y, z), plane, abs(float(shape.offset)))
+        return Body(np.zeros((1, 3)), 0.0, plane, abs(float(shape.offset)))
     points, radius = core_of(shape)
     if points.dtype != np.float64 or np.asarray(radius).dtype != np.float64:
         return None
-    x, y, z = centroid(shape).tolist()
     core = np.array(points, np.float64)
-    return Body(core, float(radius), (x, y, z), np.full(4, math.nan), max(float(np.abs(core).max()), float(radius)))
+    return Body(core, float(radius), np.full(4, math.nan), max(float(np.abs(core).max()), float(radius)))
+
+
+def plain_centroid(shape: Shape) -> tuple:
+    """``centroid(shape)`` as three floats (kept with the shape by ``lane_form``)."""
+    x, y, z = centroid(shape).tolist()
+    return (x, y, z)
 
 
 _one_advance = LaneKernel(one_advance)
@@ -336,7 +339,7 @@ def one_pair(moving: Shape, target: Shape, direction, rotation, pivot, interpola
     if a is None or b is None or not UNIT_BAND[0] <= max(a.size, b.size, *map(abs, d), *map(abs, p or (0.0,))) \
             <= UNIT_BAND[1]:
         return None
-    pivot_point = a.centroid if p is None else p
+    pivot_point = lane_form(moving, plain_centroid) if p is None else p
     motion = np.array([*d, r[0] / angle, r[1] / angle, r[2] / angle, angle, *pivot_point, float(code)])
     status, t, iterations, point, normal, code_a, index_a, code_b, index_b, spans = \
         (_one_advance.machine_code or _one_advance)(a.core, a.radius, motion, b.core, b.radius, _STILL_ROW, b.plane,
@@ -412,7 +415,7 @@ def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepRes
     count = math.prod(batch_shape)
     core_a, radius_a = core_of(a)
     lanes = _Lanes(count)
-    rows_a = motion_a.rows(centroid(a), batch_shape)
+    rows_a = motion_a.rows(default_pivot(a, motion_a), batch_shape)
     cores_a = _flat(core_a, batch_shape, 2)
     if isinstance(b, TriangleMesh):
         _mesh_walks(cores_a, _flat(radius_a, batch_shape, 0), rows_a, b, motion_b, batch_shape, lanes)
@@ -425,7 +428,7 @@ def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepRes
             points_b, radii_b = core_of(b)
             core_b, radius_b, plane = _flat(points_b, batch_shape, 2), _flat(radii_b, batch_shape, 0), \
                 np.full((count, 4), math.nan)
-            rows_b = motion_b.rows(centroid(b), batch_shape)
+            rows_b = motion_b.rows(default_pivot(b, motion_b), batch_shape)
         radii_a = _flat(radius_a, batch_shape, 0)
         lengths = (cores_a, radii_a, rows_a[:, 0:3], rows_a[:, 7:10], core_b, radius_b, rows_b[:, 0:3],
                    rows_b[:, 7:10], plane[:, 3])
@@ -454,6 +457,15 @@ def unit_factor(lengths) -> float:
     return math.ldexp(1.0, -math.frexp(size)[1] + 1)
 
 
+def default_pivot(shape: Shape, motion: Motion) -> np.ndarray | None:
+    """The pivot a motion without one turns ``shape`` about: its centroid; none is
+    needed where the motion has a pivot, and the origin serves one that does not turn
+    (x(t) = x + t d, exactly)."""
+    if motion.pivot is not None:
+        return None
+    return centroid(shape) if motion.turns else np.zeros(3)
+
+
 def _flat(array, batch_shape: tuple, element_dims: int) -> np.ndarray:
     array = np.asarray(array, np.float64)
     element = array.shape[array.ndim - element_dims:] if element_dims else ()
@@ -479,7 +491,7 @@ def _mesh_walks(core, radius, rows, mesh: TriangleMesh, motion: Motion, batch_sh
     pivot, direction and rotation vector taken there; the answers taken back)."""
     from sweeplab.physics.sweep.mesh import walk_arrays
     tree_arrays, _ = mesh.cached("walk arrays <f8", lambda: walk_arrays(mesh, np.dtype(np.float64)))
-    mesh_rows = motion.rows(centroid(mesh), batch_shape)
+    mesh_rows = motion.rows(default_pivot(mesh, motion), batch_shape)
     local_core = np.ascontiguousarray(mesh.to_body(core))
     for motion_rows in (rows, mesh_rows):
         motion_rows[:, 0:3] = mesh.vectors_to_body(motion_rows[:, 0:3])
@@ -487,8 +499,11 @@ def _mesh_walks(core, radius, rows, mesh: TriangleMesh, motion: Motion, batch_sh
         motion_rows[:, 7:10] = mesh.to_body(motion_rows[:, 7:10])
     vertices = np.asarray(mesh.vertices, np.float64)
     slack = tolerance.BVH_CULL_RTOL * max(float(np.abs(vertices).max()), float(np.abs(local_core).max()), 1e-300)
+    unused = ((np.empty(0), np.empty((0, 3)), np.empty((0, 3)), np.empty(0), np.empty(0, np.int64),
+               np.empty(0, np.int64), np.empty(0, np.int64)), np.zeros(1, np.int64),
+              (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64)), np.zeros(1, np.int64))
     mesh_lanes(len(radius), tree_arrays[:4], vertices, np.asarray(mesh.faces, np.int64), local_core, radius, rows,
-               mesh_rows, tolerance.TURNING_TOUCH_RTOL, slack, *lanes.outputs(), lanes.face)
+               mesh_rows, tolerance.TURNING_TOUCH_RTOL, slack, unused, *lanes.outputs(), lanes.face)
     lanes.point[...] = mesh.to_world(lanes.point)
     lanes.normal[...] = mesh.vectors_to_world(lanes.normal)
 
