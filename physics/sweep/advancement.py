@@ -71,6 +71,21 @@ then answers ``UNDECIDED``.  A contact made by translating converges in a few st
 one made by turning, whose bound counts the farthest point's speed, in tens; only
 near-grazing turns (a minimum distance just above the tolerance) come near it."""
 
+DISTANCE_ROUNDING = 8.0 * 2.220446049250313e-16
+"""How far GJK's distance may be off, as a fraction of the pair's size: twice the
+4 ulps its bounds meet within (``gjk.closest_between``).  The fallback step for cores
+too close for their axis takes it off the distance."""
+
+SLOW_STEPS = 0.25
+"""A segment core is advanced piece by piece (``split_advance``, a dozen GJK distances)
+only once a step has left more than this of the gap before it: where a vertex makes
+the contact the steps converge about quadratically and need no pieces."""
+
+WELL_APART = 2.0 ** -20
+"""Cores this far apart (a fraction of the pair's size) have an axis sharp to about
+ulp / 2^-20 = 2e-10 rad: a hit takes the normal of its own closest points there (a
+rounded shape's cores stay its radii apart); closer, the normal of the step before."""
+
 HIT, MISS, AT_START, UNDECIDED = range(4)
 """Status of an advancement: touching at t > 0; never touching in [0, bound]; touching
 or overlapping at t = 0 (the linear test at t = 0 answers it); out of steps."""
@@ -151,6 +166,21 @@ def lever_arms(points, motion, t, out):
 
 
 @kernel
+def fastest_approach(levers_a, motion_a, levers_b, motion_b):
+    """The most the distance between the bodies can fall per unit t: |d_A - d_B| plus
+    each body's largest angular speed times its longest lever arm."""
+    relative = sub((motion_a[0], motion_a[1], motion_a[2]), (motion_b[0], motion_b[1], motion_b[2]))
+    speed = sqrt(dot(relative, relative))
+    for levers, motion in ((levers_a, motion_a), (levers_b, motion_b)):
+        if motion[6] > 0.0:
+            longest = 0.0
+            for i in range(len(levers)):
+                longest = maximum(longest, levers[i])
+            speed += angular_speeds(motion[6], int(motion[10]))[1] * longest
+    return speed
+
+
+@kernel
 def approach_terms(posed, i, lever, motion, t, toward):
     """(b, a): how fast point i of a body can approach along the unit ``toward`` over
     the next h of t: toward · x_i(t + h) - toward · x_i(t) <= b h + a h² / 2.
@@ -202,7 +232,7 @@ def safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis,
 
 
 @kernel
-def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t, on_a, gap, split_scratch):
+def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t, on_a, gap):
     """A safe step for a segment core A (``safe_advance``'s, taken piece by piece).
 
     Along one fixed axis a turning segment's far end limits the step: it approaches
@@ -212,9 +242,9 @@ def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, r
     pieces of A, so A is cut around its closest point c into [a0, c - δ], [c - δ, c + δ]
     and [c + δ, a1], each advanced along its own closest features' axis; the middle
     piece's ends are within δ of c, so its bound is nearly the contact's speed, and the
-    outer pieces are at least about δ² / (2 R) further from B than c is.  The best of a
-    few δ (about sqrt(gap × length)) is taken.  0: no piece cut helps."""
-    piece, levers, indices = split_scratch
+    outer pieces are at least about δ² / (2 R) further from B than c is.  The best of
+    three δ (about sqrt(gap × length)) is taken.  0: no piece cut helps."""
+    piece, levers, indices = np.empty((2, 3)), np.empty(2), np.full((2, 4), -1, np.int64)
     scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
     start, edge = row(posed_a, 0), sub(row(posed_a, 1), row(posed_a, 0))
     length_squared = dot(edge, edge)
@@ -224,7 +254,7 @@ def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, r
     middle = min(max(dot(sub(on_a, start), edge) / length_squared, 0.0), 1.0)
     base = sqrt(maximum(gap, 0.0) * length)
     best = 0.0
-    for delta in (0.25 * base, base, 4.0 * base, 0.25 * length):
+    for delta in (0.25 * base, base, 4.0 * base):
         low, high = max(middle - delta / length, 0.0), min(middle + delta / length, 1.0)
         step = math.inf
         for first, last in ((0.0, low), (low, high), (high, 1.0)):
@@ -301,7 +331,8 @@ def distinct_rows(simplex, rows, count):
 def feature_axis(simplex_a, simplex_b, indices, count, v, distance):
     """The unit axis from A to B to advance along: the closest features' normal where
     they span a plane (a face of B, else of A: the normal of three of its points; two
-    edges: their cross product), else v / |v|.  Near contact v is the small difference
+    edges: their cross product; an edge and a vertex: v less its part along the edge),
+    else v / |v|.  Near contact v is the small difference
     of large coordinates and its direction is off by about ulp(size) / |v|, which over a
     wide face loses more separation than is left; a face's own normal does not.
     Oriented along v; (0, 0, 0) where the cores meet."""
@@ -316,6 +347,12 @@ def feature_axis(simplex_a, simplex_b, indices, count, v, distance):
         normal = cross(sub(row(simplex_a, a1), row(simplex_a, a0)), sub(row(simplex_a, a2), row(simplex_a, a0)))
     elif n_a == 2 and n_b == 2:
         normal = cross(sub(row(simplex_a, a1), row(simplex_a, a0)), sub(row(simplex_b, b1), row(simplex_b, b0)))
+    elif n_a == 2 or n_b == 2:  # an edge and a vertex: v without its part along the edge
+        edge = sub(row(simplex_a, a1), row(simplex_a, a0)) if n_a == 2 else \
+            sub(row(simplex_b, b1), row(simplex_b, b0))
+        edge_squared = dot(edge, edge)
+        if edge_squared > 0.0:
+            normal = sub(v, scale(dot(v, edge) / edge_squared, edge))
     length = sqrt(dot(normal, normal))
     if length > 0.0:
         sign = 1.0 if dot(normal, v) >= 0.0 else -1.0
@@ -350,19 +387,21 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
     posed_a, posed_b = np.empty(core_a.shape), np.empty(core_b.shape)
     scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
     indices = np.full((2, 4), -1, np.int64)
-    split_scratch = (np.empty((2, 3)), np.empty(2), np.full((2, 4), -1, np.int64))
     radii = radius_a + radius_b
-    tolerance = relative_tolerance * scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
+    size = scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
+    tolerance = relative_tolerance * size
+    rounding = DISTANCE_ROUNDING * size
     levers_a, levers_b = np.empty(core_a.shape[0]), np.empty(core_b.shape[0])
     lever_arms(core_a, motion_a, 0.0, levers_a)
     lever_arms(core_b, motion_b, 0.0, levers_b)
+    fastest = fastest_approach(levers_a, motion_a, levers_b, motion_b)
     side = 0.0
     if plane[0] == plane[0]:  # which side of the plane A starts on (its first core point's)
         height = dot((plane[0], plane[1], plane[2]), row(core_a, 0)) - plane[3]
         side = 1.0 if height >= 0.0 else -1.0
     t, iterations, steps = 0.0, 0, len(trace[0])
     nan3 = (math.nan, math.nan, math.nan)
-    last_axis, last_indices, last_count = nan3, np.full((2, 4), -1, np.int64), 0
+    last_axis, last_indices, last_count, last_gap = nan3, np.full((2, 4), -1, np.int64), 0, math.inf
     while True:
         pose_points(core_a, motion_a, t, posed_a)
         if side == 0.0:
@@ -377,26 +416,35 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
             if t == 0.0:
                 normal = (-axis[0], -axis[1], -axis[2])
                 return AT_START, 0.0, iterations, add(on_b, scale(radius_b, normal)), normal, indices, count
-            # the normal and features of the last advance: its axis is the one the shapes closed along, found
-            # while they were apart by more than rounding (at touching GJK's direction and simplex are noise)
+            if distance > WELL_APART * size:  # rounded shapes: the cores' own axis is sharp at touching
+                normal = (-axis[0], -axis[1], -axis[2])
+                return HIT, t, iterations, add(on_b, scale(radius_b, normal)), normal, indices, count
+            # cores that meet: the normal and features of the last advance, whose axis the shapes closed along,
+            # found while they were apart by more than rounding (at touching GJK's direction and simplex are noise)
             normal = (-last_axis[0], -last_axis[1], -last_axis[2])
             return HIT, t, iterations, add(on_b, scale(radius_b, normal)), normal, last_indices, last_count
         if iterations == MAX_ADVANCES:
             return UNDECIDED, t, iterations, nan3, nan3, indices, count
         step, separated = safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis, radii, t)
-        if posed_a.shape[0] == 2 and step < math.inf:  # a segment core: its pieces each with their own axis
+        if posed_a.shape[0] == 2 and step < math.inf and gap > SLOW_STEPS * last_gap:
+            # a segment core whose steps shrink its gap slowly: its pieces, each with their own axis
             step = maximum(step, split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t,
-                                               on_a, gap, split_scratch))
+                                               on_a, gap))
+        if not step > 0.0 and gap > 2.0 * rounding:
+            # cores closer than their axis can be told (a zero-radius rod through a point: the axis is off by
+            # ulp(size) / distance, and its far end's separation along it is gone): the distance itself, less its
+            # rounding, over the fastest any point can approach
+            step = (gap - 2.0 * rounding) / fastest
         if iterations < steps:
             trace[0][iterations], trace[1][iterations], trace[2][iterations], trace[3][iterations] = \
                 t, separated, separated / step, step
         iterations += 1
-        if not step > 0.0:  # the separation along the axis is gone while the distance is not: no progress
+        if not step > 0.0:  # no bound allows a step: the distance is within rounding but not the tolerance
             return UNDECIDED, t, iterations, nan3, nan3, indices, count
         if t + step > bound:
             return MISS, math.nan, iterations, nan3, nan3, indices, count
         t += step
-        last_axis, last_count = axis, count
+        last_axis, last_count, last_gap = axis, count, gap
         last_indices[:, :] = indices
 
 
