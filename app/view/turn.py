@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweeplab.physics.sweep.turning import Motion, centroid
+from sweeplab.physics.sweep.turning import Motion, centroid, posed
 from sweeplab.scene import tessellate
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import build_shape
@@ -47,9 +47,13 @@ def pivot_of(scene: Scene) -> np.ndarray:
 
 def motion_of(scene: Scene) -> Motion:
     """The scene's motion of its moving shape (``ValueError`` naming what is wrong: a
-    non-finite rotation or pivot, an nlerp turn of π or more)."""
-    return Motion(np.asarray(scene.direction, float), np.asarray(scene.rotation, float), pivot_of(scene),
-                  scene.interpolation)
+    non-finite rotation or pivot, an nlerp turn of π or more, a turn of a shape the
+    physics cannot turn — a plane — found by posing it at t = 1 as a sweep would)."""
+    motion = Motion(np.asarray(scene.direction, float), np.asarray(scene.rotation, float), pivot_of(scene),
+                    scene.interpolation)
+    moving = scene.moving_object()
+    posed(build_shape(moving.kind, moving.params), motion, 1.0)
+    return motion
 
 
 def posed_mesh(mesh: tessellate.Mesh, motion: Motion, t: float) -> tessellate.Mesh:

@@ -93,6 +93,16 @@ def test_a_non_finite_turn_or_pivot_is_refused_naming_it(editor, field, value):
     assert editor.message.startswith("not applied: ") and field in editor.message, editor.message
 
 
+def test_a_moving_plane_may_slide_but_not_turn(editor):
+    """The physics cannot turn a plane (every far point would move arbitrarily fast):
+    the edit is refused with its reason; the plane still sweeps linearly."""
+    editor.set_moving("plane")
+    editor.set_rotation([0.0, 0.0, 0.5])
+    assert editor.scene.rotation == [0.0, 0.0, 0.0] and "Plane cannot turn" in editor.message, editor.message
+    editor.set_direction([-1.0, 0.0, 0.0])
+    assert editor.scene.direction == [-1.0, 0.0, 0.0] and editor.message == ""
+
+
 def test_the_pivot_handle_moves_the_pivot_from_the_centroid_and_reset_returns_to_it(editor):
     """The mover is a ball centred at (-6, 0, 0): dragged 0.5 along x, its y and z stay
     the centroid's exactly; reset: the centroid again (``pivot`` None)."""
