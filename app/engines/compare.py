@@ -75,14 +75,17 @@ DEFAULT_TOLERANCES = Tolerances()
 
 
 def compare(answer: EngineAnswer, ours: SweepResult, precision: str, tolerances: Tolerances = DEFAULT_TOLERANCES,
-            *, shapes: tuple, contact: tuple[float, float] = (0.0, 0.0)) -> tuple[str, float, str]:
+            *, shapes: tuple, contact: tuple[float, float] = (0.0, 0.0),
+            turn: dict | None = None) -> tuple[str, float, str]:
     """(kind, size, a sentence) of the engine's answer against sweeplab's to
-    ``shapes`` = (moving, target, direction), the physics shapes of the query;
-    ``contact`` = (offset, tolerance): where the engine's contact is, as
-    ``contact_offset`` says (``ours`` is then sweeplab's answer for that contact)."""
+    ``shapes`` = (moving, target, direction), the physics shapes of the query, the
+    moving one turning as ``turn`` says (``sweep``'s keyword arguments; None or
+    empty: it does not); ``contact`` = (offset, tolerance): where the engine's
+    contact is, as ``contact_offset`` says (``ours`` is then sweeplab's answer for
+    that contact)."""
     t_tolerance, normal_tolerance, graze_tolerance = tolerances.for_precision(precision)
     if bool(answer.hit) != bool(ours.hit):
-        return _flipped(answer, ours, shapes, graze_tolerance, contact)
+        return _flipped(answer, ours, shapes, graze_tolerance, contact, turn or {})
     if not ours.hit:
         return "agrees", 0.0, "both miss"
     if answer.t is not None:
@@ -101,13 +104,13 @@ def compare(answer: EngineAnswer, ours: SweepResult, precision: str, tolerances:
 
 
 def _flipped(answer: EngineAnswer, ours: SweepResult, shapes: tuple, graze_tolerance: float,
-             contact: tuple[float, float]) -> tuple[str, float, str]:
+             contact: tuple[float, float], turn: dict) -> tuple[str, float, str]:
     """A hit/miss disagreement judged by the margin: graze, start or hit.  For an
     engine whose contact is at separation δ (up to δ + ε: ``contact``) the margin m is
     measured from there: the shapes reach m + δ past that contact, up to m + δ + ε,
     and the flip is a graze when that interval comes within the bound of 0."""
     said = f"engine says {f'hit at t = {answer.t!r}' if answer.hit else 'miss'}; sweeplab says {_said(ours)}"
-    found = margin(*shapes)
+    found = margin(*shapes, **turn)
     if found is None:
         kind = "start" if ours.initially_overlapping else "hit"
         return kind, math.inf, f"{said} (no margin known for this pair)"

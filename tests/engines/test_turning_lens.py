@@ -1,0 +1,192 @@
+"""Engine lenses for turning sweeps (#35): fcl's ``InterpMotion`` and Box3D's
+``b3TimeOfImpact`` asked the same turning queries as sweeplab, judged by triage and
+the fuzzer with the margin of the poses; skipped when an engine's extra is missing
+(CI installs them).
+
+The hand-worked configuration: a bar (half extents 1, 0.1, 0.1) turning about z
+into a small ball (radius 0.05) at distance D from the pivot, at 90° from the bar.
+Turned by φ, the ball's centre is at D cos φ from the bar's long face plane (in the
+bar's frame), so they touch where D cos φ = 0.1 + 0.05: φ = acos(0.15 / D).
+"""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from sweeplab.engines import EngineUnavailable, ask, engine
+from sweeplab.engines.campaign import AdapterRecipe
+from sweeplab.engines.fuzz import run
+from sweeplab.engines.margin import margin
+from sweeplab.physics import ConvexPolyhedron, Sphere, sweep
+from sweeplab.scene.model import SceneObject
+from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene, read_log, turn_of, write_log
+
+BAR = ConvexPolyhedron.box([1.0, 0.1, 0.1])
+BALL = Sphere([0.0, 0.9, 0.0], 0.05)
+STILL = [0.0, 0.0, 0.0]
+TURN = [0.0, 0.0, 1.5]
+TOUCH = math.acos(0.15 / 0.9) / 1.5  # about the bar's centre: t = 0.93556549838...
+FCL_T_ERROR = 1e-4
+"""How far before contact fcl's conservative advancement stops for these (measured:
+4.6e-5 for the bar; it ignores toc_err for shape pairs, fcl_engine's docstring)."""
+
+
+def adapter(name, **options):
+    try:
+        return engine(name, **options)
+    except EngineUnavailable as error:
+        pytest.skip(str(error))
+
+
+def test_fcl_turns_the_bar_about_its_centre_into_the_ball():
+    fcl = adapter("fcl")
+    assert sweep(BAR, BALL, STILL, rotation=TURN).t == pytest.approx(TOUCH, abs=1e-12)
+    answer = fcl.answer(BAR, BALL, STILL, rotation=TURN)
+    assert answer.hit and TOUCH - FCL_T_ERROR < answer.t <= TOUCH
+
+
+def test_fcl_turns_about_a_pivot_away_from_the_origin_of_its_geometry():
+    """About the bar's end (-1, 0, 0), the ball at 1.5 from it (90°): acos(0.15 / 1.5)
+    of a turn of 1.6 rad; rising by 0.05 along the axis as it turns (the ball's centre
+    stays within its face's height) changes nothing."""
+    fcl = adapter("fcl")
+    ball = Sphere([-1.0, 1.5, 0.0], 0.05)
+    touch = math.acos(0.1) / 1.6
+    for direction in (STILL, [0.0, 0.0, 0.05]):
+        assert sweep(BAR, ball, direction, rotation=[0, 0, 1.6], pivot=[-1.0, 0, 0]).t == pytest.approx(touch,
+                                                                                                    abs=1e-12)
+        answer = fcl.answer(BAR, ball, direction, rotation=[0, 0, 1.6], pivot=[-1.0, 0, 0])
+        assert answer.hit and touch - FCL_T_ERROR < answer.t <= touch
+    centred = fcl.answer(BAR, ball, STILL, rotation=[0, 0, 1.6])  # about the centre the bar misses it
+    assert centred.hit is False and sweep(BAR, ball, STILL, rotation=[0, 0, 1.6]).hit is False
+
+
+def test_fcl_answers_a_zero_turn_as_the_linear_sweep():
+    fcl = adapter("fcl")
+    query = (Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
+    assert fcl.answer(*query, rotation=[0.0, 0.0, 0.0]) == fcl.answer(*query) == fcl.answer(*query, rotation=None)
+    assert fcl.answer(*query).t == 0.3
+
+
+@pytest.mark.parametrize("angle, refused", [(math.nextafter(math.pi, 0), False), (math.pi, True),
+                                            (math.nextafter(math.pi, 4), True)])
+def test_fcl_refuses_a_turn_of_pi_or_more(angle, refused):
+    """fcl reads the turn from the end pose: at π and beyond it would turn the shorter
+    way (at, just inside and just outside π)."""
+    fcl = adapter("fcl")
+    query = (BAR, Sphere([0.0, 0.0, 3.0], 0.05), STILL)
+    if refused:
+        with pytest.raises(ValueError, match="a turn of π or more"):
+            fcl.answer(*query, rotation=[0.0, 0.0, angle])
+    else:
+        assert fcl.answer(*query, rotation=[0.0, 0.0, angle]).hit is False
+
+
+def test_fcl_refuses_what_its_motion_cannot_follow():
+    fcl = adapter("fcl")
+    with pytest.raises(ValueError, match=r"fcl turns a Sphere about its centre \[0.0, 0.9, 0.0\] only"):
+        fcl.answer(BALL, BAR, [0.0, -1.0, 0.0], rotation=TURN, pivot=[0.0, 0.0, 0.0])
+    with pytest.raises(TypeError, match="fcl turns the moving shape only by slerp, not by nlerp"):
+        ask(fcl, BAR, BALL, STILL, {"rotation": TURN, "pivot": None, "interpolation": "nlerp"})
+    rapier = adapter("rapier")
+    with pytest.raises(TypeError, match="rapier turns the moving shape not at all, not by slerp"):
+        ask(rapier, BAR, BALL, STILL, {"rotation": TURN, "pivot": None, "interpolation": "slerp"})
+
+
+@pytest.mark.parametrize("height, expected", [(0.13, 0.02), (0.2, -0.05), (0.1, 0.05)])
+def test_the_margin_of_a_turning_query_is_its_deepest_pose(height, expected):
+    """The bar turning 2.8 rad under a ball 0.13 above its centre plane at 0.9 from the
+    pivot: deepest (0.15 - 0.13 = 0.02) with the bar under it, half way; 0.2 above,
+    it passes 0.05 clear; 0.1 above, the ball's centre reaches the bar (saturated at
+    the radius).  The linear margin of the same shapes (no turn) is much shallower."""
+    ball = Sphere([0.0, 0.9, height], 0.05)
+    found = margin(BAR, ball, STILL, rotation=[0.0, 0.0, 2.8], pivot=None, interpolation="slerp")
+    assert found == pytest.approx(expected, abs=1e-12)
+    assert margin(BAR, ball, STILL, rotation=[0.0, 0.0, 0.0]) == margin(BAR, ball, STILL) < expected
+
+
+def _turning_log(tmp_path, answer, turn: dict) -> str:
+    moving = SceneObject(MOVING, "polyhedron", {"vertices": BAR.vertices.tolist()})
+    target = SceneObject(TARGET, "sphere", {"center": [0.0, 0.9, 0.0], "radius": 0.05})
+    query = Query(query_scene(moving, target, STILL, turn=turn), adapter("fcl").info, answer)
+    write_log([query], tmp_path / "turning.jsonl")
+    return str(tmp_path / "turning.jsonl")
+
+
+def test_triage_judges_a_logged_turning_query(tmp_path, capsys):
+    """fcl's own answer is 4.6e-5 early (a ``t`` disagreement, as its linear ones); a
+    logged miss of that hit is a ``hit`` flip with the turning margin (0.05: the ball's
+    centre reaches the bar by the end); read without its turn it would be a miss."""
+    from sweeplab.cli import main
+    from sweeplab.engines.triage import triage
+
+    turn = {"rotation": TURN, "pivot": None, "interpolation": "slerp"}
+    fcl = adapter("fcl")
+    path = _turning_log(tmp_path, fcl.answer(BAR, BALL, STILL, rotation=TURN), turn)
+    (query,) = read_log(path)
+    assert turn_of(query.scene) == turn and json.loads(open(path).read())["version"] == 2
+    (verdict,) = triage([query])
+    assert verdict.kind == "t" and verdict.ours.t == pytest.approx(TOUCH, abs=1e-12) and verdict.reference is None
+    missed = _turning_log(tmp_path, type(query.answer)(False), turn)
+    assert main(["triage", missed]) == 1
+    out = capsys.readouterr().out
+    assert "hit" in out and "engine says miss; sweeplab says hit at t = 0.9355654983" in out
+    (verdict,) = triage(read_log(missed))
+    assert verdict.kind == "hit" and verdict.margin == pytest.approx(0.05, abs=1e-12)
+
+
+@pytest.mark.parametrize("pair", ["box-box", "capsule-capsule"])
+def test_fuzzing_fcl_with_turns_asks_and_logs_them(pair):
+    report = run(AdapterRecipe.of_engine("fcl"), pair, 30, seed=3, shrink_each=0, jobs=0, turning="slerp")
+    assert report.count == sum(report.counts.values()) > 20 and not report.unsupported
+    assert all(finding.original.scene.turns for finding in report.findings)
+    refused = run(AdapterRecipe.of_engine("fcl"), pair, 3, seed=3, shrink_each=0, jobs=0, turning="nlerp")
+    assert refused.unsupported == f"fcl cannot answer {pair}: fcl turns the moving shape only by slerp, not by nlerp"
+    with pytest.raises(ValueError, match="turning must be one of slerp, nlerp or None"):
+        run(AdapterRecipe.of_engine("fcl"), pair, 3, seed=3, jobs=0, turning="squad")
+
+
+@pytest.fixture(scope="module")
+def box3d():
+    return adapter("box3d")
+
+
+def test_box3d_turns_by_nlerp_and_stops_the_slop_inside(box3d):
+    """Unit spheres head-on, the moving one turning about its centre (no effect):
+    Box3D's time of impact stops 0.005 deep, t = 0.3005, as its cast; the bar turning
+    into the ball (radius 0.05: 0.005 inside) is judged against sweeplab's nlerp
+    answer for that stop."""
+    from sweeplab.engines.contact_offset import compare_at_offset
+
+    spheres = (Sphere([0, 0, 5], 1.0), Sphere([0, 0, 0], 1.0), [0, 0, -10])
+    answer = box3d.answer(*spheres, rotation=[0.0, 2.0, 0.0], interpolation="nlerp")
+    assert answer.hit and answer.t == float(np.float32(0.3005)) and answer.normal == [0.0, 0.0, 1.0]
+    assert answer.contact_offset == -0.005
+    turn = {"rotation": TURN, "pivot": None, "interpolation": "nlerp"}
+    answer = box3d.answer(BAR, BALL, STILL, **turn)
+    ours = sweep(BAR, BALL, STILL, **turn)
+    assert answer.hit and answer.t < ours.t
+    assert compare_at_offset(answer, ours, "float32", shapes=(BAR, BALL, STILL), turn=turn)[0] == "agrees"
+    assert compare_at_offset(answer, ours, "float32", shapes=(BAR, BALL, STILL))[0] == "t"  # judged as linear
+
+
+def test_box3d_refuses_the_turns_it_has_no_query_for(box3d):
+    from sweeplab.physics import TriangleMesh
+
+    with pytest.raises(TypeError, match="Box3D turns by nlerp"):
+        box3d.answer(BAR, BALL, STILL, rotation=TURN, interpolation="slerp")
+    mesh = TriangleMesh([[-1, -1, 0], [1, -1, 0], [0, 1, 0]], [[0, 1, 2]])
+    with pytest.raises(TypeError, match="no time of impact against a mesh"):
+        box3d.answer(BALL, mesh, [0, 0, -1], rotation=TURN, interpolation="nlerp")
+
+
+def test_fuzzing_box3d_with_nlerp_turns(box3d):
+    """Sphere pairs turning (by nlerp): judged with the slop accounted for; box pairs,
+    which have no radius to carry the slop of a turning stop, cannot be judged."""
+    report = run(AdapterRecipe.of_engine("box3d"), "capsule-sphere", 30, seed=2, shrink_each=0, jobs=0,
+                 turning="nlerp")
+    assert report.count > 20 and not report.unsupported
+    boxes = run(AdapterRecipe.of_engine("box3d"), "box-box", 3, seed=2, shrink_each=0, jobs=0, turning="nlerp")
+    assert boxes.unsupported.startswith("box3d's answers to box-box cannot be judged: sweeplab answers a turning")
