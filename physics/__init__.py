@@ -12,6 +12,7 @@ from sweeplab.physics.result import Feature, SweepResult
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, Triangle,
                                      TriangleMesh)
 from sweeplab.physics.sweep import sweep
+from sweeplab.physics.sweep.turning import Motion
 
 __all__ = ["Point", "Segment", "Plane", "Triangle", "Polygon", "Sphere", "Capsule", "ConvexPolyhedron",
-           "TriangleMesh", "SweepResult", "Feature", "sweep"]
+           "TriangleMesh", "SweepResult", "Feature", "sweep", "Motion"]

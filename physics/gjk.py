@@ -307,3 +307,66 @@ def convex_cast(moving, target, direction, grow: float = 0.0) -> ConvexCast:
     if status == OVERLAP_AT_START:
         return ConvexCast(True, 0.0, None, None, iterations, STATUS_NAMES[status])
     return ConvexCast(False, None, None, None, iterations, STATUS_NAMES[status])
+
+
+# --- the distance between two cores (conservative advancement's oracle) -------------------
+
+@kernel
+def closest_between(core_a, core_b, simplex_a, simplex_b, differences, index_a, index_b):
+    """GJK distance between the hulls of core A (k, 3) and core B (m, 3) (no radii):
+    (upper, lower, v, weights, count).  ``v = b - a`` is the shortest vector found from
+    the hull of A to the hull of B (``upper = |v|``, an upper bound of the distance);
+    ``lower`` is the separation of the cores along ``v / |v|`` (min over B of
+    v̂ · b minus max over A of v̂ · a, a lower bound: both supports are exact); the
+    closest points are the ``weights`` of the first ``count`` rows of ``simplex_a``
+    and ``simplex_b`` (their core rows in ``index_a`` / ``index_b``).  Where the
+    hulls meet, upper = 0 and lower <= 0.
+
+    Each step adds the support point w = b - a of B - A along -v (B's farthest along
+    -v, A's farthest along v) and keeps the face of the simplex nearest the origin
+    (``closest_on_simplex_kernel``); it stops when no new support point comes, when
+    the bounds meet within rounding of the cores' size, or after
+    ``GJK_MAX_ITERATIONS`` (``lower`` is always along the returned ``v``).  Scratch:
+    (4, 3) float arrays and (4,) int arrays."""
+    size = maximum(largest_core(core_a), largest_core(core_b))
+    resolution = 4.0 * 2.220446049250313e-16 * size
+    simplex_a[0, 0], simplex_a[0, 1], simplex_a[0, 2] = core_a[0, 0], core_a[0, 1], core_a[0, 2]
+    simplex_b[0, 0], simplex_b[0, 1], simplex_b[0, 2] = core_b[0, 0], core_b[0, 1], core_b[0, 2]
+    index_a[0], index_b[0] = 0, 0
+    count, weights = 1, (1.0, 0.0, 0.0, 0.0)
+    v = sub(row(core_b, 0), row(core_a, 0))
+    for _ in range(GJK_MAX_ITERATIONS + 1):
+        length = sqrt(dot(v, v))
+        if length == 0.0:
+            return 0.0, 0.0, v, weights, count
+        b = support(core_b, (-v[0], -v[1], -v[2]))
+        a = support(core_a, v)
+        w = sub(row(core_b, b), row(core_a, a))
+        lower = dot(v, w) / length
+        if length - lower <= resolution:
+            break
+        repeated = False
+        for k in range(count):
+            repeated = repeated or (index_a[k] == a and index_b[k] == b)
+        if repeated or count == 4:  # (4 kept points, the origin outside: a flat simplex, no room to grow)
+            break
+        put(simplex_a, count, row(core_a, a))
+        put(simplex_b, count, row(core_b, b))
+        index_a[count], index_b[count] = a, b
+        count += 1
+        for k in range(count):
+            put(differences, k, sub(row(simplex_b, k), row(simplex_a, k)))
+        v, face, weights = closest_on_simplex_kernel(differences, count)
+        keep_face(simplex_a, face)
+        keep_face(simplex_b, face)
+        kept = 0
+        for k in range(4):
+            if face >> k & 1:
+                index_a[kept], index_b[kept] = index_a[k], index_b[k]
+                kept += 1
+        count = kept
+    else:  # out of steps: the bounds along the last v
+        length = sqrt(dot(v, v))
+        w = sub(row(core_b, support(core_b, (-v[0], -v[1], -v[2]))), row(core_a, support(core_a, v)))
+        lower = dot(v, w) / length if length > 0.0 else 0.0
+    return length, min(lower, length), v, weights, count

@@ -106,6 +106,11 @@ class SweepResult:
     penetration_depth: Any
     initially_overlapping: Any
     feature: Feature
+    moving_feature: Feature | None = None
+    """The moving shape's feature at the contact (turning sweeps; None for linear ones)."""
+    advancement: Any = None
+    """A turning sweep's ``physics.sweep.turning.Advancement`` (iterations, converged,
+    safe_until); None for linear sweeps."""
 
     @classmethod
     def from_arrays(cls, *, t, point, normal, face_index, penetration_depth,

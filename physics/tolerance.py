@@ -274,3 +274,17 @@ other edge and vertex, its normal at least this far in angle from the face norma
 (face) and from square to the edge (edge).  Within it, ties and round-off decide
 (a sphere landing on an edge touches face and edge at once; the face wins).  Larger
 compares fewer contacts; smaller compares grazes that either feature may claim."""
+
+
+# --- turning sweeps (conservative advancement) ------------------------------------------
+
+TURNING_TOUCH_RTOL = 2.0 ** -48
+"""Unit: fraction of the pair's size (its largest coordinate, radius, pivot or
+direction component; ``physics.sweep.advancement.scale_of``).
+
+A turning sweep (``physics.sweep.turning``) reports a hit at the first advancement
+step where the shapes' distance is at most this: 16 ulps of 1 in float64 (2^-52), a
+few more than GJK's distance rounds to (``gjk.closest_between`` stops when its bounds
+meet within 4 ulps of the cores' size).  Smaller costs steps (a contact made by
+turning converges geometrically) and can leave a pair whose rounded distance never
+gets that small undecided; larger reports t earlier, with the shapes further apart."""

@@ -20,6 +20,7 @@ from sweeplab.physics.sweep.polyhedron import (sweep_capsule_polyhedron, sweep_p
                                                sweep_polyhedron_polytope, sweep_sphere_polyhedron)
 from sweeplab.physics.sweep import scalar
 from sweeplab.physics.sweep.query import PairTest, answer_query
+from sweeplab.physics.sweep.turning import Motion, sweep_turning
 
 PAIR_TESTS: dict[tuple[type[Shape], type[Shape]], PairTest] = {
     (Sphere, Point): sweep_sphere_point,
@@ -52,7 +53,8 @@ where one's boundary first crosses the other, a different question (for two mesh
 pair of shape types has a test in ``PAIR_TESTS``, for itself, its moving point or
 segment promoted, or its reverse order (``tests/test_shape_kinds.py``)."""
 
-def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = False, **options) -> SweepResult:
+def sweep(moving: Shape, target: Shape, direction, *, rotation=None, pivot=None, interpolation: str = "slerp",
+          ignore_separating: bool = False, **options) -> SweepResult:
     """Sweep ``moving`` along ``direction`` (t from 0 to 1) against the still ``target``.
 
     Returns the first contact as a ``SweepResult`` (see ``physics.result`` for the
@@ -77,7 +79,24 @@ def sweep(moving: Shape, target: Shape, direction, *, ignore_separating: bool = 
     t = 0 with the depth and separating normal.  Each pair test's docstring
     (``physics.sweep.sphere``, ``physics.sweep.capsule``, ``physics.sweep.mesh``)
     says what its answer is.
+
+    Turning: with a ``rotation`` (the rotation vector, axis times angle in radians,
+    of the whole turn over the sweep) the moving shape also turns about ``pivot`` (a
+    world point at t = 0 travelling with the translation; None: its centroid),
+    ``interpolation`` "slerp" (constant angular velocity) or "nlerp" (Box2D's
+    normalized quaternion lerp, below pi): conservative advancement, with what it
+    guarantees in ``physics.sweep.turning``; the answer also holds ``moving_feature``
+    and ``advancement``.  A zero rotation is the linear sweep.  Raises ``ValueError``
+    for a non-finite or wrongly shaped ``rotation`` or ``pivot``, an unknown
+    interpolation, nlerp at pi or more, a turning plane, or options with a turn.
     """
+    if rotation is not None:
+        motion = Motion(direction, rotation, pivot, interpolation)
+        if motion.turns:
+            if ignore_separating or options:
+                raise ValueError("a turning sweep takes no ignore_separating or pair options "
+                                 f"(got {sorted(options) + (['ignore_separating'] if ignore_separating else [])})")
+            return sweep_turning(moving, target, motion)
     if not options:  # one plain query: straight to its kernel (``physics.sweep.scalar``)
         answer = scalar.answer(moving, target, direction, ignore_separating)
         if answer is not None:

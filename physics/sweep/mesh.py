@@ -231,7 +231,7 @@ def polytope_walks(vertices, normals, edges, edge_ends, solid: bool, direction, 
                    dtype=answer_dtype_)
 
 
-def _walk_arrays(mesh: TriangleMesh, dtype) -> tuple[tuple, tuple]:
+def walk_arrays(mesh: TriangleMesh, dtype) -> tuple[tuple, tuple]:
     """What a walk reads of the mesh, in ``dtype``: (tree: ``packed_tree``'s spheres,
     links, corners and faces, extent; mesh: vertices, faces, neighbours, internal edges
     and vertices, face normals, largest |vertex|).  Computed once per mesh and dtype
@@ -280,7 +280,7 @@ def _run_walks(kind, points, radius, direction, centers, bound_radius, polytope,
     first guess was short).  First-hit walks without a trace run in ``walk_order``;
     the others (sharing counters) in the queries' order."""
     tree, count = mesh.tree, len(radius)
-    tree_arrays, mesh_arrays = mesh.cached(f"walk arrays {dtype.str}", lambda: _walk_arrays(mesh, dtype))
+    tree_arrays, mesh_arrays = mesh.cached(f"walk arrays {dtype.str}", lambda: walk_arrays(mesh, dtype))
     capacity = 0 if mode == FIRST_HIT else 16 * count
     trace_capacity = tree.node_count * count if trace is not None else 0
     independent = mode == FIRST_HIT and trace is None

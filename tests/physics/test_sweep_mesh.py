@@ -383,7 +383,7 @@ def _over_the_flat_surface(dtype, below):
     face 1 is (1, 0, 0)-(1, 1, 0)-(0, 1, 0): in ``dtype``, every array as a walk has it."""
     mesh = TriangleMesh(np.array([[0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0], [1.0, 1, 0]], dtype), [[0, 1, 2], [1, 3, 2]])
     assert mesh_edges_of(mesh).internal[0].tolist() == [False, True, False]
-    arrays = mesh_module._walk_arrays(mesh, np.dtype(dtype))[1]
+    arrays = mesh_module.walk_arrays(mesh, np.dtype(dtype))[1]
     zero, no_rows = dtype(0.0), np.empty((0, 3), dtype)
     center = np.array([[0.5, -below, 0.0]], dtype)
     query = mesh_module.CoreQuery(BALL, center, dtype(0.5), (zero, zero, zero), (zero, zero, zero), dtype(0.5),
