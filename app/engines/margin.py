@@ -41,7 +41,7 @@ import numpy as np
 from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Segment, Triangle, TriangleMesh
 from sweeplab.physics.reference import closest_approach, lowest_gap, minimum_time
 from sweeplab.physics.shapes import Cored
-from sweeplab.physics.sweep.turning import Motion, posed
+from sweeplab.physics.sweep.turning import Motion, centroid, posed
 
 FACETED = (TriangleMesh, ConvexPolyhedron)
 """Targets whose margin is the largest over their faces (a polyhedron also counts a
@@ -55,7 +55,9 @@ def margin(moving, target, direction, **turn) -> float | None:
     where no distance is known for the pair.  ``turn``: ``sweep``'s ``rotation``,
     ``pivot`` and ``interpolation`` (none, or a zero rotation: the linear sweep)."""
     if turn and np.any(np.asarray(turn["rotation"], float) != 0):
-        return _turning_margin(moving, target, Motion(direction, **turn))
+        pivot = centroid(moving) if turn.get("pivot") is None else turn["pivot"]
+        return _turning_margin(moving, target, Motion(direction, turn["rotation"], pivot,
+                                                      turn.get("interpolation", "slerp")))
     if isinstance(moving, ConvexPolyhedron) and isinstance(target, ConvexPolyhedron):
         return _polytope_margin(moving, target, direction)
     if isinstance(moving, FACETED):  # change the subject: it stands, the other moves along -d
@@ -71,12 +73,12 @@ def margin(moving, target, direction, **turn) -> float | None:
 
 
 def _turning_margin(moving, target, motion: Motion) -> float | None:
-    """The largest margin over the moving shape's poses, the target still (module
-    docstring); None where the pair has none."""
+    """The largest margin over the moving shape's poses under ``motion`` (its pivot
+    given), the target still (module docstring); None where the pair has none."""
     still = np.zeros(3)
 
     def at(t: float) -> float | None:
-        return margin(posed(moving, motion, t), target, still)
+        return margin(_posed(moving, motion, t), target, still)
 
     samples = [at(step / TURN_SAMPLES) for step in range(TURN_SAMPLES + 1)]
     if samples[0] is None:
@@ -85,6 +87,18 @@ def _turning_margin(moving, target, motion: Motion) -> float | None:
     low, high = max(deepest - 1, 0) / TURN_SAMPLES, min(deepest + 1, TURN_SAMPLES) / TURN_SAMPLES
     _, least = lowest_gap(lambda s: -at(low + s * (high - low)), -samples[max(deepest - 1, 0)])
     return max(samples[deepest], -least)
+
+
+def _posed(shape, motion: Motion, t: float):
+    """``turning.posed`` (``motion``'s pivot given), a polyhedron's hull kept
+    (``ConvexPolyhedron.posed``: array products, where a fresh hull took 25 ms a
+    pose): a point x at t = 0 is at
+
+        p + t d + R(t) (x - p) = R(t) x + (p + t d - R(t) p)."""
+    if not isinstance(shape, ConvexPolyhedron):
+        return posed(shape, motion, t)
+    pivot, rotation = np.asarray(motion.pivot, float), motion.matrix(t)
+    return shape.posed(rotation, pivot + t * np.asarray(motion.direction, float) - rotation @ pivot)
 
 
 def _ball_margin(moving, target, direction) -> float:
