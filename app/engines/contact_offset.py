@@ -182,7 +182,8 @@ def compare_at_offset(answer: EngineAnswer, ours: SweepResult, precision: str,
     keyword arguments; None or empty: it does not turn)."""
     if not (answer.contact_offset or answer.contact_tolerance):
         return compare(answer, ours, precision, tolerances, shapes=shapes, turn=turn)
-    expected = expected_answer(answer, ours, *shapes, turn)
+    moving, target, direction = shapes
+    expected = expected_answer(answer, ours, moving, target, direction, turn)
     judged = answer
     if expected.compared.hit and expected.compared.normal is None:  # a GJK cast's overlap at start: no normal
         judged = dataclasses.replace(answer, normal=None)

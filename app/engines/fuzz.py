@@ -348,7 +348,7 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
     report = ChunkReport(adapter.info.name)
     position = -1
     for draw, amount in thirds(chunk.size).items():
-        configurations = [draw_configuration(chunk.pair, draw, rng) for _ in range(amount)]
+        configurations: list[tuple] = [draw_configuration(chunk.pair, draw, rng) for _ in range(amount)]
         if chunk.turning is not None:
             configurations = [(*c, draw_turn(rng, chunk.turning, c[2])) for c in configurations]
         if draw == "grazing":

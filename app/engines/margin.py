@@ -40,7 +40,7 @@ import numpy as np
 
 from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Segment, Triangle, TriangleMesh
 from sweeplab.physics.reference import closest_approach, lowest_gap, minimum_time
-from sweeplab.physics.shapes import Cored
+from sweeplab.physics.shapes import Cored, Shape
 from sweeplab.physics.sweep.turning import Motion, centroid, posed
 
 FACETED = (TriangleMesh, ConvexPolyhedron)
@@ -55,9 +55,9 @@ def margin(moving, target, direction, **turn) -> float | None:
     where no distance is known for the pair.  ``turn``: ``sweep``'s ``rotation``,
     ``pivot`` and ``interpolation`` (none, or a zero rotation: the linear sweep)."""
     if turn and np.any(np.asarray(turn["rotation"], float) != 0):
-        pivot = centroid(moving) if turn.get("pivot") is None else turn["pivot"]
-        return _turning_margin(moving, target, Motion(direction, turn["rotation"], pivot,
-                                                      turn.get("interpolation", "slerp")))
+        pivot = centroid(moving) if turn.get("pivot") is None else np.asarray(turn["pivot"], float)
+        return _turning_margin(moving, target, np.asarray(direction, float), pivot,
+                               Motion(direction, turn["rotation"], pivot, turn.get("interpolation", "slerp")))
     if isinstance(moving, ConvexPolyhedron) and isinstance(target, ConvexPolyhedron):
         return _polytope_margin(moving, target, direction)
     if isinstance(moving, FACETED):  # change the subject: it stands, the other moves along -d
@@ -72,33 +72,32 @@ def margin(moving, target, direction, **turn) -> float | None:
         return None
 
 
-def _turning_margin(moving, target, motion: Motion) -> float | None:
-    """The largest margin over the moving shape's poses under ``motion`` (its pivot
-    given), the target still (module docstring); None where the pair has none."""
+def _turning_margin(moving, target, direction: np.ndarray, pivot: np.ndarray, motion: Motion) -> float | None:
+    """The largest margin over the moving shape's poses under ``motion`` (along
+    ``direction``, about ``pivot``), the target still (module docstring); None where
+    the pair has none."""
     still = np.zeros(3)
 
-    def at(t: float) -> float | None:
-        return margin(_posed(moving, motion, t), target, still)
+    def at(t: float) -> float:
+        shape: Shape
+        if isinstance(moving, ConvexPolyhedron):  # its hull posed, not searched again (25 ms a pose)
+            rotation = motion.matrix(t)  # x(t) = p + t d + R(t) (x - p) = R(t) x + (p + t d - R(t) p)
+            shape = moving.posed(rotation, pivot + t * direction - rotation @ pivot)
+        else:
+            shape = posed(moving, motion, t)
+        found = margin(shape, target, still)
+        if found is None:
+            raise TypeError("no margin for the pair")
+        return found
 
-    samples = [at(step / TURN_SAMPLES) for step in range(TURN_SAMPLES + 1)]
-    if samples[0] is None:
+    try:
+        samples = [at(step / TURN_SAMPLES) for step in range(TURN_SAMPLES + 1)]
+    except TypeError:
         return None
     deepest = int(np.argmax(samples))
     low, high = max(deepest - 1, 0) / TURN_SAMPLES, min(deepest + 1, TURN_SAMPLES) / TURN_SAMPLES
     _, least = lowest_gap(lambda s: -at(low + s * (high - low)), -samples[max(deepest - 1, 0)])
     return max(samples[deepest], -least)
-
-
-def _posed(shape, motion: Motion, t: float):
-    """``turning.posed`` (``motion``'s pivot given), a polyhedron's hull kept
-    (``ConvexPolyhedron.posed``: array products, where a fresh hull took 25 ms a
-    pose): a point x at t = 0 is at
-
-        p + t d + R(t) (x - p) = R(t) x + (p + t d - R(t) p)."""
-    if not isinstance(shape, ConvexPolyhedron):
-        return posed(shape, motion, t)
-    pivot, rotation = np.asarray(motion.pivot, float), motion.matrix(t)
-    return shape.posed(rotation, pivot + t * np.asarray(motion.direction, float) - rotation @ pivot)
 
 
 def _ball_margin(moving, target, direction) -> float:

@@ -16,13 +16,14 @@ import math
 import numpy as np
 import pytest
 
-from sweeplab.engines import EngineUnavailable, ask, engine
+from sweeplab.engines import ask
 from sweeplab.engines.campaign import AdapterRecipe
 from sweeplab.engines.fuzz import run
 from sweeplab.engines.margin import margin
 from sweeplab.physics import ConvexPolyhedron, Sphere, sweep
 from sweeplab.scene.model import SceneObject
 from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene, read_log, turn_of, write_log
+from tests.engines.test_adapters import adapter
 
 BAR = ConvexPolyhedron.box([1.0, 0.1, 0.1])
 BALL = Sphere([0.0, 0.9, 0.0], 0.05)
@@ -33,13 +34,6 @@ FCL_T_ERROR = 2e-4
 """How far before contact fcl's conservative advancement stops for these (measured:
 4.6e-5 for the bar turning about its centre, 1.3e-4 about its end; it ignores
 toc_err for shape pairs, fcl_engine's docstring)."""
-
-
-def adapter(name, **options):
-    try:
-        return engine(name, **options)
-    except EngineUnavailable as error:
-        pytest.skip(str(error))
 
 
 def test_fcl_turns_the_bar_about_its_centre_into_the_ball():
