@@ -123,6 +123,17 @@ def test_the_margin_of_a_turning_query_is_its_deepest_pose(height, expected):
     assert margin(BAR, ball, STILL, rotation=[0.0, 0.0, 0.0]) == margin(BAR, ball, STILL) < expected
 
 
+def test_the_deepest_pose_between_two_samples_is_found():
+    """A ball just beyond the bar's end (1.02 from the pivot, radius 0.05): deepest as
+    the end's corner (at sqrt(1.01) from the pivot) passes it, 0.05 - (1.02 -
+    sqrt(1.01)) = 0.03499, at φ = π/2 - atan(0.1): t = 0.52539, between the samples at
+    33/64 and 34/64 (both about 0.01 shallower): found by the ternary search between
+    the deepest sample's neighbours."""
+    ball = Sphere([0.0, 1.02, 0.0], 0.05)
+    found = margin(BAR, ball, STILL, rotation=[0.0, 0.0, 2.8], pivot=None, interpolation="slerp")
+    assert found == pytest.approx(0.05 - (1.02 - math.sqrt(1.01)), abs=1e-12)
+
+
 def _turning_log(tmp_path, answer, turn: dict) -> str:
     moving = SceneObject(MOVING, "polyhedron", {"vertices": BAR.vertices.tolist()})
     target = SceneObject(TARGET, "sphere", {"center": [0.0, 0.9, 0.0], "radius": 0.05})
