@@ -5,7 +5,10 @@ Kinds (``SEVERITY``).  Real disagreements (``REAL``): ``hit`` (the hit flags dif
 by more than a graze: the engine misses a contact or invents one), ``start`` (the
 shapes overlap at t = 0 beyond a graze and the engine says miss), ``t`` (both hit,
 |dt| beyond the tolerance), ``normal`` (both hit, the normals further apart than
-the angle).  Tolerance effects (``TOLERANCE_EFFECTS``): ``graze`` (the hit flags
+the angle).  ``unconverged``: sweeplab's own turning sweep ran out of
+conservative advancement steps (``SweepResult.advancement``), so it has no answer
+to judge the engine's by (listed, neither real nor a tolerance effect: a finding
+about sweeplab).  Tolerance effects (``TOLERANCE_EFFECTS``): ``graze`` (the hit flags
 differ, but the configuration's margin — ``engines.margin``: how deep the contact
 gets, or how far apart the shapes pass — is within the graze tolerance times its
 size) and ``convention`` (both hit at t = 0 with the cores themselves meeting,
@@ -27,7 +30,8 @@ from sweeplab.engines.margin import margin, size
 from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.physics import SweepResult
 
-SEVERITY = {"hit": 6, "start": 5, "t": 4, "normal": 3, "graze": 2, "convention": 1, "agrees": 0, "unsupported": -1}
+SEVERITY = {"hit": 6, "start": 5, "t": 4, "normal": 3, "graze": 2, "convention": 1, "unconverged": 1, "agrees": 0,
+            "unsupported": -1}
 """Kinds of verdict, worst first."""
 REAL = ("hit", "start", "t", "normal")
 """The kinds that are disagreements of substance (``sweeplab triage`` exits 1 on any)."""
@@ -84,6 +88,11 @@ def compare(answer: EngineAnswer, ours: SweepResult, precision: str, tolerances:
     contact is, as ``contact_offset`` says (``ours`` is then sweeplab's answer for
     that contact)."""
     t_tolerance, normal_tolerance, graze_tolerance = tolerances.for_precision(precision)
+    steps = ours.advancement
+    if steps is not None and not bool(steps.converged):
+        return "unconverged", 0.0, (f"sweeplab's turning sweep ran out of steps ({int(steps.iterations)}): no contact "
+                                    f"before t = {float(steps.safe_until)!r}, no answer after; engine says "
+                                    f"{f'hit at t = {answer.t!r}' if answer.hit else 'miss'}")
     if bool(answer.hit) != bool(ours.hit):
         return _flipped(answer, ours, shapes, graze_tolerance, contact, turn or {})
     if not ours.hit:

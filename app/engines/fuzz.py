@@ -51,6 +51,7 @@ from sweeplab.scene.mesh_sources import default_source
 from sweeplab.physics import Capsule, ConvexPolyhedron, Feature, Sphere, SweepResult, Triangle, sweep
 from sweeplab.physics.shapes import Shape
 from sweeplab.physics.result import MISS
+from sweeplab.physics.sweep.turning import Advancement
 
 KINDS_BY_NAME = {"sphere": "sphere", "capsule": "capsule", "box": "polyhedron", "triangle": "triangle",
                  "mesh": "mesh"}
@@ -227,15 +228,19 @@ def answer_all(configurations) -> list[tuple[SweepResult, Shape, Shape]]:
 
 
 def _lane(batch: SweepResult, i: int) -> SweepResult:
-    """Lane ``i`` of a batched answer, as a scalar query's answer."""
+    """Lane ``i`` of a batched answer, as a scalar query's answer (a turning one's
+    ``advancement`` with it: whether it converged)."""
+    steps = batch.advancement
+    if steps is not None:
+        steps = Advancement(int(steps.iterations[i]), bool(steps.converged[i]), float(steps.safe_until[i]))
     if not batch.hit[i]:
-        return MISS
+        return MISS if steps is None else replace(MISS, advancement=steps)
     overlapping = bool(batch.initially_overlapping[i])
     return SweepResult(hit=True, t=float(batch.t[i]), point=batch.point[i], normal=batch.normal[i],
                        face_index=int(batch.face_index[i]) if batch.face_index[i] >= 0 else None,
                        penetration_depth=float(batch.penetration_depth[i]) if overlapping else None,
                        initially_overlapping=overlapping,
-                       feature=Feature(str(batch.feature.kind[i]), int(batch.feature.index[i])))
+                       feature=Feature(str(batch.feature.kind[i]), int(batch.feature.index[i])), advancement=steps)
 
 
 def graze(configurations: list[tuple[SceneObject, SceneObject, list]],

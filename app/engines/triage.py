@@ -61,7 +61,8 @@ class Verdict:
 
     @property
     def disagrees(self) -> bool:
-        """Listed as a disagreement: a real one or a tolerance effect."""
+        """Listed as a disagreement: a real one, a tolerance effect, or sweeplab's
+        turning sweep out of steps (``unconverged``)."""
         return self.severity > 0
 
     @property
@@ -174,6 +175,8 @@ def summary(verdicts: list[Verdict]) -> str:
              f"effect{'s' * (effects != 1)} ({counts['graze']} graze{'s' * (counts['graze'] != 1)}, "
              f"{counts['convention']} normal convention{'s' * (counts['convention'] != 1)} where the cores meet "
              f"at t = 0)"]
+    if counts["unconverged"]:
+        parts.append(f"{counts['unconverged']} where sweeplab's turning sweep ran out of steps")
     if counts["unsupported"]:
         parts.append(f"{counts['unsupported']} not judged")
     return ", ".join(parts)
