@@ -188,7 +188,7 @@ def main() -> None:
             found = configurations(pair, np.random.default_rng(35), args.n)
             mine, theirs = one_query(pair, found, args.calls, args.rounds)
             print(f"{pair:16s} one query: sweeplab {mine * 1e6:7.2f} us (target <= {ONE_QUERY_TARGET * 1e6:.0f} us), "
-                  f"python-fcl {theirs * 1e6:7.2f} us, ratio {theirs / mine:6.1f}x")
+                  f"python-fcl {theirs * 1e6:7.2f} us, ratio {theirs / mine:.3g}x")
             _, batch = ours(pair, found)
             peer = fcl_pass(fcl_queries(pair, found, args.n))
             batch()  # compiles (or loads) the batch loop
