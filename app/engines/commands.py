@@ -177,9 +177,9 @@ def fuzz_main(argv: list[str]) -> int:
           f"({report.count / report.seconds * 60:,.0f} a minute; {report.count / report.cpu_seconds:,.0f} a second "
           "of a worker's CPU)")
     kinds = [kind for kind in SEVERITY if kind != "unsupported"] + [CRASHED]
-    print(f"{'draw':<11}" + "".join(f"{kind:>11}" for kind in kinds))
+    print(f"{'draw':<11}" + "".join(f"{kind:>12}" for kind in kinds))
     for draw in DRAWS:
-        print(f"{draw:<11}" + "".join(f"{report.counts[(draw, kind)]:>11}" for kind in kinds))
+        print(f"{draw:<11}" + "".join(f"{report.counts[(draw, kind)]:>12}" for kind in kinds))
     refused = sum(report.counts[(draw, "unsupported")] for draw in DRAWS)
     if refused:
         print(f"{refused} drawn configurations {adapter.info.name} refused to build (not judged)")
