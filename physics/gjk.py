@@ -325,7 +325,8 @@ def closest_between(core_a, core_b, simplex_a, simplex_b, differences, index_a, 
     Each step adds the support point w = b - a of B - A along -v (B's farthest along
     -v, A's farthest along v) and keeps the face of the simplex nearest the origin
     (``closest_on_simplex_kernel``); it stops when no new support point comes, when
-    the bounds meet within rounding of the cores' size, or after
+    the bounds meet within rounding of the cores' size, when a step comes no nearer
+    (near touching, rounding makes the simplex cycle), or after
     ``GJK_MAX_ITERATIONS`` (``lower`` is always along the returned ``v``).  Scratch:
     (4, 3) float arrays and (4,) int arrays."""
     size = maximum(largest_core(core_a), largest_core(core_b))
@@ -335,6 +336,7 @@ def closest_between(core_a, core_b, simplex_a, simplex_b, differences, index_a, 
     index_a[0], index_b[0] = 0, 0
     count, weights = 1, (1.0, 0.0, 0.0, 0.0)
     v = sub(row(core_b, 0), row(core_a, 0))
+    previous = math.inf
     for _ in range(GJK_MAX_ITERATIONS + 1):
         length = sqrt(dot(v, v))
         if length == 0.0:
@@ -343,8 +345,9 @@ def closest_between(core_a, core_b, simplex_a, simplex_b, differences, index_a, 
         a = support(core_a, v)
         w = sub(row(core_b, b), row(core_a, a))
         lower = dot(v, w) / length
-        if length - lower <= resolution:
+        if length - lower <= resolution or length >= previous:  # met, or no nearer (rounding: it would cycle)
             break
+        previous = length
         repeated = False
         for k in range(count):
             repeated = repeated or (index_a[k] == a and index_b[k] == b)

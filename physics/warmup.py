@@ -40,6 +40,9 @@ from sweeplab.physics.sweep import sweep
 from sweeplab.physics.sweep.dispatch import PAIR_TESTS
 from sweeplab.physics.sweep.mesh import PARALLEL_MIN_WALKS, sweep_capsule_mesh_all, sweep_sphere_mesh_all
 from sweeplab.physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.sweep.advancement import PARALLEL_MIN_PAIRS
+from sweeplab.physics.sweep.advancement import PARALLEL_MIN_WALKS as PARALLEL_MIN_TURNING_WALKS
+from sweeplab.physics.sweep.turning import advancement_steps
 from sweeplab.physics.traversal import TraversalTrace
 
 DTYPES = (np.float64, np.float32)
@@ -155,6 +158,24 @@ def _second_opinions() -> None:
         reference_sweep(example(Capsule, float, height=3.0), example(target, float), down)
 
 
+def _turning_run(parallel: bool) -> Callable[[], None]:
+    """Turning sweeps (float64 kernels whatever the inputs): one pair, a batch, a mesh,
+    the traced steps; with ``parallel``, batches that take the parallel variants."""
+    def run() -> None:
+        box, ball = example(ConvexPolyhedron, float), example(Sphere, float, height=3.0)
+        down, turn = np.array([0.0, 0.0, -6.0]), np.array([0.3, 0.2, 0.1])
+        sweep(ball, box, down, rotation=turn)
+        advancement_steps(ball, box, down, rotation=turn)
+        for count in (2, PARALLEL_MIN_PAIRS) if parallel else (2,):
+            sweep(example(Sphere, float, count, height=3.0), box, down, rotation=turn)
+        for walks in (None, PARALLEL_MIN_TURNING_WALKS) if parallel else (None,):
+            sweep(example(Sphere, float, walks, height=0.3), grid_mesh(float), down, rotation=turn)
+    return run
+
+
+TURNING = "turning sweeps"
+"""The step that compiles conservative advancement (``physics.sweep.turning``)."""
+
 SECOND_OPINIONS = "GJK cast and reference solver"
 """The step that compiles the editor's second opinions."""
 
@@ -199,6 +220,7 @@ def tasks(pairs: Iterable[tuple[type, type]] | None = None, dtypes: Iterable = D
         steps.append(Task(f"mesh contacts, overlap, first contact {name}", _mesh_run(dtype)))
         if parallel:
             steps.append(Task(f"parallel variants {name}", _large_batches_run(pairs, dtype)))
+    steps.append(Task(TURNING, _turning_run(parallel)))
     steps.append(Task(SECOND_OPINIONS, _second_opinions))
     return steps
 

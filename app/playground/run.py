@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sweeplab.playground.ccd import Mover
 from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
@@ -62,13 +63,13 @@ class PlaygroundRun:
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
         self.world = World(bodies, statics, restitution, friction, ccd=ccd)
         self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
-        self.last_step: tuple[Scene, dict[str, np.ndarray]] | None = None
-        """The scene before the latest step and each body's chord over it (what CCD sweeps)."""
+        self.last_step: tuple[Scene, dict[str, Mover]] | None = None
+        """The scene before the latest step and each body's motion over it (what CCD sweeps)."""
 
     def step(self, dt: float) -> Scene:
         gravity = self.world.gravity
-        chords = {body.name: body.velocity * dt + 0.5 * gravity * dt * dt for body in self.world.bodies}
-        self.last_step = (self.scene_now(), chords)
+        movers = {body.name: body.mover(body.velocity * dt + 0.5 * gravity * dt * dt, dt) for body in self.world.bodies}
+        self.last_step = (self.scene_now(), movers)
         self.world.step(dt)
         return self.scene_now()
 
@@ -91,11 +92,14 @@ class PlaygroundRun:
 
     def step_scene(self, name: str) -> Scene | None:
         """The latest step of body ``name`` as a sweep scene: everything where the step
-        began, ``name`` moving along its chord over the step.  With CCD off, the step
-        in which it tunnelled: the sweep of that scene finds the contact it missed."""
+        began, ``name`` moving along its chord over the step and, when CCD sweeps its
+        turn, turning by it about its centre of mass.  With CCD off, the step in which
+        it tunnelled: the sweep of that scene finds the contact it missed."""
         if self.last_step is None or name not in self.last_step[1]:
             return None
-        before, chords = self.last_step
-        scene = before.copy()
-        scene.moving, scene.direction = name, chords[name].tolist()
+        before, movers = self.last_step
+        scene, mover = before.copy(), movers[name]
+        scene.moving, scene.direction = name, mover.chord.tolist()
+        if mover.turn is not None and mover.pivot is not None:
+            scene.rotation, scene.pivot = mover.turn.tolist(), mover.pivot.tolist()
         return scene

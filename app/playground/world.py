@@ -5,15 +5,18 @@ in the scene is static (planes, meshes, triangles, polygons, other shapes).
 
 A step of ``dt``:
 
-1. **Continuous collision.**  Every body's motion over the time left is swept
-   against every static shape and every other body (pairs of bodies by their
-   relative motion), ignoring contacts a body is already leaving
-   (``ignore_separating``).  All bodies advance to the earliest contact, it is
-   resolved, and the rest of the time is swept again, at most ``MAX_SUBSTEPS``
-   times a step.  A pair resolved touching is not swept again in the step while
-   neither body's velocity changes; when one does, the pairs still touching that
-   body (this step's, and those touching at the end of the last) are solved with
-   the new contact as one group (a stack), and the others are swept again.
+1. **Continuous collision.**  Every body's motion over the time left, translation
+   and turn, is swept against every static shape and every other body
+   (``ccd.first_contact``: pairs of bodies by their relative motion, or both
+   motions in the world when one turns), ignoring contacts a body is already
+   leaving.  All bodies advance to the earliest contact, it is resolved, and the
+   rest of the time is swept again, at most ``MAX_SUBSTEPS`` times a step.  A pair
+   resolved touching is not swept again in the step while neither body's velocity
+   changes, unless one of them turns (a turning body may leave a contact and meet
+   the shape elsewhere: a box rocking off an edge onto a face); when a velocity
+   changes, the pairs still touching that body (this step's, and those touching at
+   the end of the last) are solved with the new contact as one group (a stack), and
+   the others are swept again.
 2. **Motion.**  Gravity is integrated exactly over the time a body moves
    (x += v·τ + ½g·τ², v += g·τ: for a constant force this is the motion itself, so
    energy is kept to rounding — semi-implicit Euler would lose it at every bounce
@@ -21,7 +24,13 @@ A step of ``dt``:
    contact time with a static shape is solved on the parabola along the contact
    normal (exact against a plane); two bodies fall alike, so their relative motion
    is the chord itself and the contact time is its fraction of the time left.
-   Rotation is integrated with the angular velocity, after the translation.
+   Over the same time a body turns at its angular velocity (R ← exp(τ [ω]×) R), and
+   the sweep turns it so (``ccd``: the turn swept about the centre of mass, when it
+   moves the body more than ``ccd.TURN_SLOP`` of its reach).  A turning body meets a
+   static shape at the sweep's own fraction of the time left, where its turn is the
+   swept one; the body is then above the chord by ``lift`` = ½|g|τ(τ_left - τ) against
+   gravity, and that lift along the normal is the contact's gap (or, against a
+   shape above it, the overlap pushed out).
 3. **Contacts.**  Impulses with a coefficient of restitution and Coulomb friction,
    sequentially over the contact points (the patch where the two shapes' faces on
    the contact plane overlap, ``patch.contact_patch``: a box on a face gets four),
@@ -31,8 +40,9 @@ A step of ``dt``:
    ground up, the body nearer the ground held (shock propagation: a heavy body cannot
    press a light one through what it rests on), each contact starting from its
    pair's impulses of the last step (warm start: a resting stack converges at once).
-   An overlap (a turn is not swept) is pushed out, between two bodies by their
-   inverse masses, never into what a body rests on.
+   An overlap (a body resting within rounding of a shape, a turning body's lift
+   towards a shape above it) is pushed out, between two bodies by their inverse
+   masses, never into what a body rests on.
 
 With CCD off, bodies move the whole step and the overlaps at its end are pushed out
 and resolved as one group: a fast body passes a thin wall without ever overlapping
@@ -48,6 +58,7 @@ import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
 from sweeplab.physics.shapes import Shape
+from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
 from sweeplab.playground.patch import contact_patch
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -114,11 +125,24 @@ class Body:
     def reach(self) -> float:
         """The farthest the shape reaches from the centre of mass."""
         shape = self.shape
+        return self.core_reach() + (float(shape.radius) if isinstance(shape, (Sphere, Capsule)) else 0.0)
+
+    def core_reach(self) -> float:
+        """The farthest a point of the shape's core (a sphere's centre, a capsule's
+        segment, a polyhedron itself) lies from the centre of mass: what a turn moves."""
+        shape = self.shape
         if isinstance(shape, Sphere):
-            return float(shape.radius)
+            return 0.0
         if isinstance(shape, Capsule):
-            return float(max(np.linalg.norm(shape.a), np.linalg.norm(shape.b))) + float(shape.radius)
+            return float(max(np.linalg.norm(shape.a), np.linalg.norm(shape.b)))
         return float(np.max(np.linalg.norm(np.asarray(shape.vertices, float), axis=1)))
+
+    def mover(self, chord: np.ndarray, window: float) -> Mover:
+        """The body over ``window`` seconds as the sweep sees it: its shape now, its
+        centre of mass covering ``chord``, turning at its angular velocity about it."""
+        reach = self.reach()
+        turn = turn_over(self.angular_velocity, window, self.core_reach(), reach)
+        return Mover(self.world_shape(), chord, turn, self.position, reach)
 
     def inverse_inertia(self) -> np.ndarray:
         """World-space inverse inertia: R I⁻¹ Rᵀ (built once per rotation)."""
@@ -216,8 +240,6 @@ class World:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
-        for body in self.bodies:
-            body.rotation = _turned(body.rotation, body.angular_velocity * dt)
         new = self.events[start:]
         self.contact_count += len(new)
         if len(self.events) > 2 * EVENT_HISTORY:
@@ -230,23 +252,24 @@ class World:
         """How high a body resting by its support speed rises within the step: gL²/8 at L/2."""
         touching: dict[Pair, np.ndarray] = {}
         """Pairs resolved touching in this step, with their normals: not swept again while
-        neither body's velocity changes (a box that the solver left turning would
-        otherwise meet the floor at t = 0 every substep; what it sinks meanwhile, the
-        next step pushes out)."""
+        neither body's velocity changes (a box that the solver left turning 1e-17 rad/s
+        would otherwise meet the floor at t = 0 every substep), unless a body's turn is
+        swept: it may leave the contact and meet the shape elsewhere (``ccd``)."""
         for _ in range(MAX_SUBSTEPS):
-            chords = [body.velocity * left + 0.5 * self.gravity * left * left for body in self.bodies]
-            found = self._earliest_contacts(chords, touching) if left > 0 else []
+            movers = [body.mover(body.velocity * left + 0.5 * self.gravity * left * left, left)
+                      for body in self.bodies]
+            found = self._earliest_contacts(movers, touching, left) if left > 0 else []
             if not found:
                 break
             fraction = found[0][0]
             known = {**self._resting, **touching}
             contacts = []
-            for _, first, second, point, normal, depth in found:
-                if depth > 0:  # a turn (rotation is not swept) or a resting body's rounding put it inside: out first
-                    point = self._push_out(first, second, point, normal, depth, known)
-                contacts.append((first, second, point, normal))
-            elapsed = min(self._contact_time(first, second, chords[first], normal, fraction, left)
-                          for first, second, _, normal in contacts)
+            for _, first, second, point, normal, gap in found:
+                if gap < 0:  # a resting body's rounding or a turning body's lift put it inside: out first
+                    point = self._push_out(first, second, point, normal, -gap, known)
+                contacts.append((first, second, point, normal, max(gap, 0.0)))
+            elapsed = min(self._contact_time(first, second, movers[first], normal, fraction, left)
+                          for first, second, _, normal, _ in contacts)
             self._advance(elapsed)
             self.time += elapsed
             left -= elapsed
@@ -316,38 +339,44 @@ class World:
     def _target_shape(self, second: str):
         return self.statics[second] if second in self.statics else self.bodies[self._index(second)].world_shape()
 
-    def _earliest_contacts(self, chords, skip) -> list:
-        """Every contact at the earliest fraction of the chords, as (fraction, first, second,
-        point, normal, depth): two bodies are swept by their relative motion, and the
-        point is carried along with the second's chord."""
+    def _earliest_contacts(self, movers: list[Mover], skip, left: float) -> list:
+        """Every contact at the earliest fraction of the window, as (fraction, first, second,
+        point, normal, gap): ``ccd.first_contact`` of each body's motion with each static
+        shape and each later body.  The gap is negative for an overlap (its depth), and
+        a turning body's lift along the normal against a static shape (module docstring)."""
         found = []
-        for index, body in enumerate(self.bodies):
-            shape = body.world_shape()
+        for index in range(len(self.bodies)):
             for name, target in self._targets(index):
-                if (index, name) in skip:
+                other = still(target) if name in self.statics else movers[self._index(name)]
+                if (index, name) in skip and movers[index].turn is None and other.turn is None:
                     continue
-                motion, carried = chords[index], np.zeros(3)
-                if name not in self.statics:
-                    carried = chords[self._index(name)]
-                    motion = motion - carried
-                if not np.any(motion):
+                hit = first_contact(movers[index], other)
+                if hit is None:
                     continue
-                hit = sweep(shape, target, motion, ignore_separating=True)
-                if hit.hit:
-                    t = float(hit.t)
-                    depth = float(hit.penetration_depth) if hit.initially_overlapping else 0.0
-                    found.append((t, index, name, np.asarray(hit.point, float) + t * carried,
-                                  np.asarray(hit.normal, float), depth))
+                gap = -hit.depth
+                if name in self.statics and movers[index].turn is not None:
+                    gap += float(hit.normal @ self._lift(hit.fraction * left, left))
+                found.append((hit.fraction, index, name, hit.point, hit.normal, gap))
         earliest = min((contact[0] for contact in found), default=None)
         return [contact for contact in found if contact[0] == earliest]
 
-    def _contact_time(self, index: int, second: str, chord, normal, fraction: float, left: float) -> float:
+    def _lift(self, elapsed: float, left: float) -> np.ndarray:
+        """How far a body ``elapsed`` into a window of ``left`` is from its chord: the
+        parabola x0 + vτ + ½gτ² less the chord's point x0 + (τ/left)(v·left + ½g·left²),
+
+            lift = ½g·τ(τ - left)  (against gravity, at most |g|·left²/8)."""
+        return 0.5 * self.gravity * elapsed * (elapsed - left)
+
+    def _contact_time(self, index: int, second: str, mover: Mover, normal, fraction: float, left: float) -> float:
         """When ``fraction`` of the chord is covered.  Against a static shape, on the body's
         parabola along the contact normal: ½(g·n)τ² + (v·n)τ = fraction·(chord·n).  Two
-        bodies fall alike: their relative motion is linear, τ = fraction·left."""
-        if second not in self.statics:
+        bodies fall alike: their relative motion is linear, τ = fraction·left; a turning
+        body turns as the sweep turned it at τ = fraction·left (lifted off the chord:
+        the contact's gap)."""
+        if second not in self.statics or mover.turn is not None:
             return fraction * left
         body = self.bodies[index]
+        chord = mover.chord
         a, b, c = 0.5 * float(self.gravity @ normal), float(body.velocity @ normal), -fraction * float(chord @ normal)
         if fraction <= 0 or c == 0:
             return fraction * left
@@ -382,10 +411,10 @@ class World:
         return point - (1 - mine) * depth * normal
 
     def _with_touching(self, contacts, touching, hover: float) -> list[tuple[Pair, Touch]]:
-        """The contacts (gap 0) and, after them, every pair of ``touching`` linked to them
-        through a body (a stack) that still touches, within ``hover``: its point, normal and
-        gap found again."""
-        group = {(first, second): (point, normal, 0.0) for first, second, point, normal in contacts}
+        """The contacts (with their gaps) and, after them, every pair of ``touching`` linked
+        to them through a body (a stack) that still touches, within ``hover``: its point,
+        normal and gap found again."""
+        group = {(first, second): (point, normal, gap) for first, second, point, normal, gap in contacts}
         bodies = set().union(*(self._pair_bodies(pair) for pair in group))
         apart: set[Pair] = set()
         grown = True
@@ -415,9 +444,11 @@ class World:
         return np.asarray(found.point, float), np.asarray(found.normal, float), float(found.t) * probe
 
     def _advance(self, elapsed: float) -> None:
+        """Every body moved ``elapsed`` along its parabola and turned at its angular velocity."""
         for body in self.bodies:
             body.position = body.position + body.velocity * elapsed + 0.5 * self.gravity * elapsed * elapsed
             body.velocity = body.velocity + self.gravity * elapsed
+            body.rotation = _turned(body.rotation, body.angular_velocity * elapsed)
 
     # --- impulses ----------------------------------------------------------------------
 

@@ -139,7 +139,8 @@ class Scene:
         pivot = None if pivot is None else _floats(pivot, "pivot", 3)
         interpolation = data.get("interpolation", "slerp")
         if interpolation not in INTERPOLATIONS:
-            raise SceneError(f"\"interpolation\" must be one of {', '.join(INTERPOLATIONS)}, got {brief(interpolation)}")
+            raise SceneError(f"\"interpolation\" must be one of {', '.join(INTERPOLATIONS)}, "
+                             f"got {brief(interpolation)}")
         return cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot, interpolation)
 
     def copy(self) -> Scene:

@@ -43,7 +43,7 @@ import numpy as np
 from numba import prange
 
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.gjk import closest_between, largest_core
+from sweeplab.physics.gjk import closest_between, largest_core, put
 from sweeplab.physics.geometry import add, cross, dot, maximum, row, scale, sqrt, sub
 from sweeplab.physics.kernels import entry, kernel
 from sweeplab.physics.lanes import lane_loop
@@ -70,6 +70,16 @@ MAX_ADVANCES = 1000
 then answers ``UNDECIDED``.  A contact made by translating converges in a few steps;
 one made by turning, whose bound counts the farthest point's speed, in tens; only
 near-grazing turns (a minimum distance just above the tolerance) come near it."""
+
+DISTANCE_ROUNDING = 8.0 * 2.220446049250313e-16
+"""How far GJK's distance may be off, as a fraction of the pair's size: twice the
+4 ulps its bounds meet within (``gjk.closest_between``).  The fallback step for cores
+too close for their axis takes it off the distance."""
+
+WELL_APART = 2.0 ** -20
+"""Cores this far apart (a fraction of the pair's size) have an axis sharp to about
+ulp / 2^-20 = 2e-10 rad: a hit takes the normal of its own closest points there (a
+rounded shape's cores stay its radii apart); closer, the normal of the step before."""
 
 HIT, MISS, AT_START, UNDECIDED = range(4)
 """Status of an advancement: touching at t > 0; never touching in [0, bound]; touching
@@ -138,14 +148,31 @@ def angular_speeds(angle, interpolation):
 
 
 @kernel
-def lever_arms(points, motion, out):
-    """``out[i]``: the distance of ``points[i]`` from the turn's axis line through the
-    pivot, which the turn keeps (so it bounds the turning speed at every t)."""
+def lever_arms(points, motion, t, out):
+    """``out[i]``: the distance of ``points[i]`` (posed at t) from the turn's axis line
+    through the pivot (at t), which the turn keeps (so it bounds the turning speed at
+    every t)."""
     direction, axis, angle, pivot, interpolation = motion_parts(motion)
+    pivot = add(pivot, scale(t, direction))
     for i in range(points.shape[0]):
         r = sub(row(points, i), pivot)
         along_axis = dot(r, axis)
         out[i] = sqrt(maximum(dot(r, r) - along_axis * along_axis, 0.0))
+
+
+@kernel
+def fastest_approach(levers_a, motion_a, levers_b, motion_b):
+    """The most the distance between the bodies can fall per unit t: |d_A - d_B| plus
+    each body's largest angular speed times its longest lever arm."""
+    relative = sub((motion_a[0], motion_a[1], motion_a[2]), (motion_b[0], motion_b[1], motion_b[2]))
+    speed = sqrt(dot(relative, relative))
+    for levers, motion in ((levers_a, motion_a), (levers_b, motion_b)):
+        if motion[6] > 0.0:
+            longest = 0.0
+            for i in range(len(levers)):
+                longest = maximum(longest, levers[i])
+            speed += angular_speeds(motion[6], int(motion[10]))[1] * longest
+    return speed
 
 
 @kernel
@@ -197,6 +224,51 @@ def safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis,
             if denominator > 0.0:
                 step = min(step, 2.0 * gap / denominator)
     return step, least
+
+
+@kernel
+def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t, on_a, gap, split_scratch):
+    """A safe step for a segment core A (``safe_advance``'s, taken piece by piece).
+
+    Along one fixed axis a turning segment's far end limits the step: it approaches
+    the plane through B's support at its own speed, though B is not under it, so the
+    steps converge only by the ratio of the contact's lever to the end's (a rod hit
+    near its pivot: thousands of steps).  The distance from A to B is the least over
+    pieces of A, so A is cut around its closest point c into [a0, c - δ], [c - δ, c + δ]
+    and [c + δ, a1], each advanced along its own closest features' axis; the middle
+    piece's ends are within δ of c, so its bound is nearly the contact's speed, and the
+    outer pieces are at least about δ² / (2 R) further from B than c is.  The best of a
+    few δ (about sqrt(gap × length)) is taken.  0: no piece cut helps."""
+    piece, levers, indices = split_scratch
+    scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
+    start, edge = row(posed_a, 0), sub(row(posed_a, 1), row(posed_a, 0))
+    length_squared = dot(edge, edge)
+    if length_squared == 0.0:
+        return 0.0
+    length = sqrt(length_squared)
+    middle = min(max(dot(sub(on_a, start), edge) / length_squared, 0.0), 1.0)
+    base = sqrt(maximum(gap, 0.0) * length)
+    best = 0.0
+    for delta in (0.25 * base, base, 4.0 * base, 0.25 * length):
+        low, high = max(middle - delta / length, 0.0), min(middle + delta / length, 1.0)
+        step = math.inf
+        for first, last in ((0.0, low), (low, high), (high, 1.0)):
+            if last <= first and not (first == low and last == high):  # (an empty outer piece)
+                continue
+            put(piece, 0, add(start, scale(first, edge)))
+            put(piece, 1, add(start, scale(last, edge)))
+            lever_arms(piece, motion_a, t, levers)
+            distance, lower, axis, on_piece, on_b, count = separation(piece, posed_b, plane, side, motion_b, t,
+                                                                      scratch, indices)
+            if not distance - radii > 0.0:
+                step = 0.0
+                break
+            piece_step, separated = safe_advance(piece, levers, motion_a, posed_b, levers_b, motion_b, axis, radii, t)
+            step = min(step, piece_step)
+            if step <= best:
+                break
+        best = maximum(best, step)
+    return best
 
 
 @kernel
@@ -303,11 +375,15 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
     posed_a, posed_b = np.empty(core_a.shape), np.empty(core_b.shape)
     scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
     indices = np.full((2, 4), -1, np.int64)
+    split_scratch = (np.empty((2, 3)), np.empty(2), np.full((2, 4), -1, np.int64))
     radii = radius_a + radius_b
-    tolerance = relative_tolerance * scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
+    size = scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
+    tolerance = relative_tolerance * size
+    rounding = DISTANCE_ROUNDING * size
     levers_a, levers_b = np.empty(core_a.shape[0]), np.empty(core_b.shape[0])
-    lever_arms(core_a, motion_a, levers_a)
-    lever_arms(core_b, motion_b, levers_b)
+    lever_arms(core_a, motion_a, 0.0, levers_a)
+    lever_arms(core_b, motion_b, 0.0, levers_b)
+    fastest = fastest_approach(levers_a, motion_a, levers_b, motion_b)
     side = 0.0
     if plane[0] == plane[0]:  # which side of the plane A starts on (its first core point's)
         height = dot((plane[0], plane[1], plane[2]), row(core_a, 0)) - plane[3]
@@ -329,18 +405,29 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
             if t == 0.0:
                 normal = (-axis[0], -axis[1], -axis[2])
                 return AT_START, 0.0, iterations, add(on_b, scale(radius_b, normal)), normal, indices, count
-            # the normal and features of the last advance: its axis is the one the shapes closed along, found
-            # while they were apart by more than rounding (at touching GJK's direction and simplex are noise)
+            if distance > WELL_APART * size:  # rounded shapes: the cores' own axis is sharp at touching
+                normal = (-axis[0], -axis[1], -axis[2])
+                return HIT, t, iterations, add(on_b, scale(radius_b, normal)), normal, indices, count
+            # cores that meet: the normal and features of the last advance, whose axis the shapes closed along,
+            # found while they were apart by more than rounding (at touching GJK's direction and simplex are noise)
             normal = (-last_axis[0], -last_axis[1], -last_axis[2])
             return HIT, t, iterations, add(on_b, scale(radius_b, normal)), normal, last_indices, last_count
         if iterations == MAX_ADVANCES:
             return UNDECIDED, t, iterations, nan3, nan3, indices, count
         step, separated = safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis, radii, t)
+        if posed_a.shape[0] == 2 and step < math.inf:  # a segment core: its pieces each with their own axis
+            step = maximum(step, split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t,
+                                               on_a, gap, split_scratch))
+        if not step > 0.0 and gap > 2.0 * rounding:
+            # cores closer than their axis can be told (a zero-radius rod through a point: the axis is off by
+            # ulp(size) / distance, and its far end's separation along it is gone): the distance itself, less its
+            # rounding, over the fastest any point can approach
+            step = (gap - 2.0 * rounding) / fastest
         if iterations < steps:
             trace[0][iterations], trace[1][iterations], trace[2][iterations], trace[3][iterations] = \
                 t, separated, separated / step, step
         iterations += 1
-        if not step > 0.0:  # the separation along the axis is gone while the distance is not: no progress
+        if not step > 0.0:  # no bound allows a step: the distance is within rounding but not the tolerance
             return UNDECIDED, t, iterations, nan3, nan3, indices, count
         if t + step > bound:
             return MISS, math.nan, iterations, nan3, nan3, indices, count
@@ -464,9 +551,13 @@ AT_START_CODE, UNDECIDED_CODE = 4, 3
 
 
 @kernel
-def mesh_advance(tree, core, radius, motion, mesh_motion, relative_tolerance, slack):
+def mesh_advance(tree, core, radius, motion, mesh_motion, relative_tolerance, slack, unused, node_test, leaf_test):
     """The first contact of a convex body with a mesh (local coordinates): (LaneAnswer,
-    face) of the walk (``walk_query`` with ``node_entry`` and ``leaf_advance``)."""
+    face) of the walk (``walk_query`` with ``node_entry`` and ``leaf_advance``).
+    ``unused``: the walk's every-hit and trace arrays, empty; ``node_test`` and
+    ``leaf_test``: ``node_entry`` and ``leaf_advance`` (given by the lane loop, as
+    ``sweep.mesh`` gives its tests: named here, numba found "dynamic globals" in the
+    kernel and would not cache it, so every process compiled it again)."""
     direction, axis, angle, pivot, interpolation = motion_parts(mesh_motion)
     center, ball_radius = ball_of(core, radius, motion)
     velocity = sub((motion[0], motion[1], motion[2]), direction)
@@ -474,11 +565,9 @@ def mesh_advance(tree, core, radius, motion, mesh_motion, relative_tolerance, sl
     no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
     query = MeshQuery(core, radius, motion, center, ball_radius, velocity, mesh_motion, pivot, min(angle, 2.0), slack,
                       relative_tolerance, no_plane, no_trace)
-    found = (np.empty(0), np.empty((0, 3)), np.empty((0, 3)), np.empty(0), np.empty(0, np.int64),
-             np.empty(0, np.int64), np.empty(0, np.int64))
-    trace = (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64))
-    return walk_query(tree, query, node_entry, leaf_advance, FIRST_HIT, math.inf, found, np.zeros(1, np.int64), trace,
-                      np.zeros(1, np.int64), miss(0.0))
+    found, found_count, trace, trace_count = unused
+    return walk_query(tree, query, node_test, leaf_test, FIRST_HIT, math.inf, found, found_count, trace,
+                      trace_count, miss(0.0))
 
 
 # --- lanes ---------------------------------------------------------------------------------
@@ -521,16 +610,18 @@ def traced_advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def mesh_lanes(tree, vertices, faces, core, radius, motion, mesh_motion, relative_tolerance, slack, status, t,
+def mesh_lanes(tree, vertices, faces, core, radius, motion, mesh_motion, relative_tolerance, slack, unused, status, t,
                iterations, point, normal, codes, features, spans, face):
     """Lane i: the body's first contact with the mesh (``mesh_advance``; local
     coordinates), the winning triangle advanced once more for its steps and the body's
-    feature."""
+    feature.  ``unused``: ``walk_query``'s every-hit and trace arrays, all empty (a
+    first-hit walk without a trace writes none of them: lanes may share them)."""
     no_plane = np.full(4, math.nan)
     no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
     triangle = np.empty((3, 3))
     for i in prange(len(radius)):
-        best, best_face = mesh_advance(tree, core[i], radius[i], motion[i], mesh_motion[i], relative_tolerance, slack)
+        best, best_face = mesh_advance(tree, core[i], radius[i], motion[i], mesh_motion[i], relative_tolerance, slack,
+                                       unused, node_entry, leaf_advance)
         face[i] = best_face
         if best_face < 0:
             status[i], t[i], iterations[i] = MISS, math.nan, 0
@@ -544,3 +635,19 @@ def mesh_lanes(tree, vertices, faces, core, radius, motion, mesh_motion, relativ
         for k in range(3):
             point[i, k], normal[i, k] = answer[3][k], answer[4][k]
         store_features(i, answer[5], answer[6], core.shape[1], 3, codes, features, spans)
+
+
+@entry
+def one_advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance):
+    """One pair's ``advance`` to 1 for Python (``turning``'s scalar path): (status, t,
+    iterations, point, normal, A's feature code and index, B's, the spanning rows
+    (2, 4))."""
+    no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
+    status, t, iterations, point, normal, indices, count = advance(
+        core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, 1.0, no_trace)
+    code_a, index_a = polygon_feature(indices[0], count, core_a.shape[0])
+    code_b, index_b = polygon_feature(indices[1], count, core_b.shape[0])
+    for body in range(2):
+        for k in range(count, 4):
+            indices[body, k] = -1
+    return status, t, iterations, point, normal, code_a, index_a, code_b, index_b, indices

@@ -20,7 +20,7 @@ from sweeplab.physics.sweep.polyhedron import (sweep_capsule_polyhedron, sweep_p
                                                sweep_polyhedron_polytope, sweep_sphere_polyhedron)
 from sweeplab.physics.sweep import scalar
 from sweeplab.physics.sweep.query import PairTest, answer_query
-from sweeplab.physics.sweep.turning import Motion, sweep_turning
+from sweeplab.physics.sweep import turning
 
 PAIR_TESTS: dict[tuple[type[Shape], type[Shape]], PairTest] = {
     (Sphere, Point): sweep_sphere_point,
@@ -91,12 +91,16 @@ def sweep(moving: Shape, target: Shape, direction, *, rotation=None, pivot=None,
     interpolation, nlerp at pi or more, a turning plane, or options with a turn.
     """
     if rotation is not None:
-        motion = Motion(direction, rotation, pivot, interpolation)
+        if not ignore_separating and not options:  # one plain pair: straight to its kernel
+            answer = turning.one_pair(moving, target, direction, rotation, pivot, interpolation)
+            if answer is not None:
+                return answer
+        motion = turning.Motion(direction, rotation, pivot, interpolation)
         if motion.turns:
             if ignore_separating or options:
                 raise ValueError("a turning sweep takes no ignore_separating or pair options "
                                  f"(got {sorted(options) + (['ignore_separating'] if ignore_separating else [])})")
-            return sweep_turning(moving, target, motion)
+            return turning.time_of_impact(moving, motion, target, turning.STILL)
     if not options:  # one plain query: straight to its kernel (``physics.sweep.scalar``)
         answer = scalar.answer(moving, target, direction, ignore_separating)
         if answer is not None:

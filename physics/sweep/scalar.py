@@ -104,8 +104,9 @@ def lane_form(shape: Shape, make: Callable[[Shape], Any]):
 _NOT_MADE = object()
 
 
-def _direction(value) -> tuple | None:
-    """A plain direction as three floats, else None (the general path validates)."""
+def plain_vector(value) -> tuple | None:
+    """A plain float64 3-vector (a direction, a rotation vector, a pivot) as three floats,
+    else None (the general path validates)."""
     if type(value) is np.ndarray:
         if value.dtype != FLOAT64 or value.shape != (3,):
             return None
@@ -171,7 +172,7 @@ def answer(moving: Shape, target: Shape, direction, ignore_separating: bool) -> 
     lane_call = PAIRS.get((type(moving), type(target)))
     if lane_call is None:
         return None
-    plain = _direction(direction)
+    plain = plain_vector(direction)
     if plain is None:
         return None
     mover, still = lane_form(moving, _mover), lane_form(target, _target)

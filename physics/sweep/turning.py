@@ -48,12 +48,13 @@ import numpy as np
 
 from sweeplab.physics import tolerance
 from sweeplab.physics.core import EDGE, FACE, VERTEX
-from sweeplab.physics.result import FEATURE_KINDS, Feature, SweepResult, answer_dtype
+from sweeplab.physics.result import FEATURE_KINDS, MISS, Feature, SweepResult, answer_dtype
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle,
                                      TriangleMesh, vector_argument)
 from sweeplab.physics.sweep import advancement
 from sweeplab.physics.sweep.advancement import (AT_START, HIT, MOTION_WIDTH, NLERP, SLERP, UNDECIDED, mesh_lanes,
-                                                pair_lanes, traced_advance)
+                                                one_advance, pair_lanes, traced_advance)
+from sweeplab.physics.sweep.scalar import LaneKernel, lane_form, plain_vector
 
 INTERPOLATIONS = {"slerp": SLERP, "nlerp": NLERP}
 """Interpolation names and their kernel codes."""
@@ -87,6 +88,11 @@ class Motion:
     Arrays broadcast like a batch.  Raises ``ValueError`` naming the argument."""
 
     __slots__ = ("direction", "rotation", "pivot", "interpolation", "angle")
+    direction: np.ndarray
+    rotation: np.ndarray
+    pivot: np.ndarray | None
+    interpolation: str
+    angle: np.ndarray
 
     def __init__(self, direction=(0.0, 0.0, 0.0), rotation=(0.0, 0.0, 0.0), pivot=None, interpolation: str = "slerp"):
         direction = vector_argument(direction, "direction")
@@ -163,7 +169,9 @@ class Motion:
         rows[..., 7:10], rows[..., 10] = pivot, INTERPOLATIONS[self.interpolation]
         return rows.reshape(-1, MOTION_WIDTH)
 
+    @property
     def batch_shape(self) -> tuple:
+        """The broadcast batch shape of the direction, rotation and pivot."""
         shapes = [self.direction.shape[:-1], self.rotation.shape[:-1]]
         if self.pivot is not None:
             shapes.append(self.pivot.shape[:-1])
@@ -207,16 +215,20 @@ def centroid(shape: Shape) -> np.ndarray:
 def _volume_centroid(vertices: np.ndarray, faces) -> np.ndarray:
     """Σ V_k c_k / Σ V_k over the tetrahedra (apex, f0, fi, fi+1) of every face fan, the
     apex the vertex mean: V_k = det(f0 - apex, fi - apex, fi+1 - apex) / 6 and
-    c_k = (apex + f0 + fi + fi+1) / 4."""
+    c_k = (apex + f0 + fi + fi+1) / 4; computed from the apex at unit size (volumes
+    cube lengths: 1e103 cubed overflows)."""
     apex = vertices.mean(axis=-2)
+    spread = np.abs(vertices - apex[..., None, :]).max(axis=(-2, -1))
+    unit = np.ldexp(1.0, -np.frexp(np.where(spread > 0, spread, 1.0))[1])[..., None, None]  # (volumes cube lengths)
+    relative = (vertices - apex[..., None, :]) * unit
     total, moment = 0.0, 0.0
     for face in faces:
         for i in range(1, len(face) - 1):
-            a, b, c = vertices[..., face[0], :], vertices[..., face[i], :], vertices[..., face[i + 1], :]
-            volume = np.einsum("...i,...i->...", a - apex, np.cross(b - apex, c - apex)) / 6.0
+            a, b, c = relative[..., face[0], :], relative[..., face[i], :], relative[..., face[i + 1], :]
+            volume = np.einsum("...i,...i->...", a, np.cross(b, c)) / 6.0
             total = total + volume
-            moment = moment + volume[..., None] * (apex + a + b + c) / 4.0
-    return moment / np.asarray(total)[..., None]
+            moment = moment + volume[..., None] * (a + b + c) / 4.0
+    return apex + moment / np.asarray(total)[..., None] / unit[..., 0]
 
 
 def posed(shape: Shape, motion: Motion, t) -> Shape:
@@ -269,9 +281,97 @@ def speed_bound(shape: Shape, motion: Motion) -> float:
 
 # --- answers -------------------------------------------------------------------------------
 
-def sweep_turning(moving: Shape, target: Shape, motion: Motion) -> SweepResult:
-    """``sweep(moving, target, direction, rotation=...)`` (``motion`` holds them)."""
-    return time_of_impact(moving, motion, target, STILL)
+class Body(NamedTuple):
+    """A float64 shape as ``one_advance`` takes it: its ``core`` (k, 3), ``radius``,
+    ``plane`` (normal, offset; NaN but for a plane) and ``size`` (its largest
+    |coordinate|, radius or offset)."""
+
+    core: np.ndarray
+    radius: float
+    plane: np.ndarray
+    size: float
+
+
+def body_of(shape: Shape) -> Body | None:
+    """``shape``'s ``Body`` (None: a mesh, or not float64)."""
+    if isinstance(shape, TriangleMesh):
+        return None
+    if isinstance(shape, Plane):
+        if shape.normal.dtype != np.float64 or shape.offset.dtype != np.float64:
+            return None
+        plane = np.array([*shape.normal.tolist(), float(shape.offset)])
+        return Body(np.zeros((1, 3)), 0.0, plane, abs(float(shape.offset)))
+    points, radius = core_of(shape)
+    if points.dtype != np.float64 or np.asarray(radius).dtype != np.float64:
+        return None
+    core = np.array(points, np.float64)
+    return Body(core, float(radius), np.full(4, math.nan), max(float(np.abs(core).max()), float(radius)))
+
+
+def plain_centroid(shape: Shape) -> tuple:
+    """``centroid(shape)`` as three floats (kept with the shape by ``lane_form``)."""
+    x, y, z = centroid(shape).tolist()
+    return (x, y, z)
+
+
+_one_advance = LaneKernel(one_advance)
+
+_STILL_ROW = STILL.rows(np.zeros(3), ())[0]
+
+
+def one_pair(moving: Shape, target: Shape, direction, rotation, pivot, interpolation: str) -> SweepResult | None:
+    """The answer of one unbatched turning sweep of float64 convex shapes (or a plane
+    target) given as plain vectors, where it is decided after t = 0; else None (the
+    general path answers, and raises for what it must)."""
+    d, r = plain_vector(direction), plain_vector(rotation)
+    p = None if pivot is None else plain_vector(pivot)
+    code = INTERPOLATIONS.get(interpolation)
+    if d is None or r is None or (pivot is not None and p is None) or code is None:
+        return None
+    angle = math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])
+    if not (math.isfinite(angle) and 0.0 < angle and math.isfinite(d[0] + d[1] + d[2])) \
+            or (p is not None and not math.isfinite(p[0] + p[1] + p[2])) or (code == NLERP and angle >= math.pi):
+        return None
+    if moving.batch_shape != () or isinstance(moving, (Plane, TriangleMesh)) or target.batch_shape != () \
+            or (isinstance(moving, Polygon) and isinstance(target, Plane)):
+        return None
+    a, b = lane_form(moving, body_of), lane_form(target, body_of)
+    if a is None or b is None or not UNIT_BAND[0] <= max(a.size, b.size, *map(abs, d), *map(abs, p or (0.0,))) \
+            <= UNIT_BAND[1]:
+        return None
+    pivot_point = lane_form(moving, plain_centroid) if p is None else p
+    motion = np.array([*d, r[0] / angle, r[1] / angle, r[2] / angle, angle, *pivot_point, float(code)])
+    status, t, iterations, point, normal, code_a, index_a, code_b, index_b, spans = \
+        (_one_advance.machine_code or _one_advance)(a.core, a.radius, motion, b.core, b.radius, _STILL_ROW, b.plane,
+                                                    tolerance.TURNING_TOUCH_RTOL)
+    if status == AT_START:
+        return None
+    if status != HIT:
+        steps = Advancement(int(iterations), status != UNDECIDED, float(t) if status == UNDECIDED else 1.0)
+        return dataclasses.replace(MISS, advancement=steps)
+    code_b, index_b = _feature(target, int(code_b), int(index_b), spans[1])
+    code_a, index_a = _feature(moving, int(code_a), int(index_a), spans[0])
+    result = object.__new__(SweepResult)
+    fields = result.__dict__
+    fields["hit"], fields["t"] = True, float(t)
+    fields["point"], fields["normal"] = np.array(point), np.array(normal)
+    fields["face_index"] = index_b if isinstance(target, ConvexPolyhedron) and code_b == FACE else None
+    fields["penetration_depth"], fields["initially_overlapping"] = None, False
+    fields["feature"] = Feature(kind=FEATURE_KINDS[code_b], index=index_b)
+    fields["moving_feature"] = Feature(kind=FEATURE_KINDS[code_a], index=index_a)
+    fields["advancement"] = Advancement(int(iterations), True, float(t))
+    return result
+
+
+def _feature(shape: Shape, code: int, index: int, span) -> tuple[int, int]:
+    """One contact's (code, index) of ``shape``'s feature (``_features``)."""
+    if isinstance(shape, Sphere):
+        return FACE, 0
+    if isinstance(shape, Plane):
+        return FACE, 0
+    if isinstance(shape, ConvexPolyhedron):
+        return _polyhedron_feature(shape, span)
+    return code, index
 
 
 def time_of_impact(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepResult:
@@ -304,17 +404,18 @@ def _swapped(result: SweepResult) -> SweepResult:
     """The answer with the shapes' roles exchanged: the normal reversed, the features
     exchanged (the touching point stays: both surfaces meet there)."""
     normal = None if result.normal is None else -result.normal
-    return dataclasses.replace(result, normal=normal, feature=result.moving_feature, moving_feature=result.feature)
+    moving = result.moving_feature if result.moving_feature is not None else Feature(kind=None, index=None)
+    return dataclasses.replace(result, normal=normal, feature=moving, moving_feature=result.feature)
 
 
 def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepResult:
     dtype = answer_dtype(*(shape for shape in (a, b) if not isinstance(shape, TriangleMesh)), motion_a.direction)
-    batch_shape = np.broadcast_shapes(a.batch_shape, motion_a.batch_shape(), motion_b.batch_shape(),
+    batch_shape = np.broadcast_shapes(a.batch_shape, motion_a.batch_shape, motion_b.batch_shape,
                                       () if isinstance(b, TriangleMesh) else b.batch_shape)
     count = math.prod(batch_shape)
     core_a, radius_a = core_of(a)
     lanes = _Lanes(count)
-    rows_a = motion_a.rows(centroid(a), batch_shape)
+    rows_a = motion_a.rows(default_pivot(a, motion_a), batch_shape)
     cores_a = _flat(core_a, batch_shape, 2)
     if isinstance(b, TriangleMesh):
         _mesh_walks(cores_a, _flat(radius_a, batch_shape, 0), rows_a, b, motion_b, batch_shape, lanes)
@@ -327,16 +428,48 @@ def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepRes
             points_b, radii_b = core_of(b)
             core_b, radius_b, plane = _flat(points_b, batch_shape, 2), _flat(radii_b, batch_shape, 0), \
                 np.full((count, 4), math.nan)
-            rows_b = motion_b.rows(centroid(b), batch_shape)
-        pair_lanes(count, cores_a, _flat(radius_a, batch_shape, 0), rows_a, core_b, radius_b, rows_b, plane,
-                   tolerance.TURNING_TOUCH_RTOL, *lanes.outputs())
+            rows_b = motion_b.rows(default_pivot(b, motion_b), batch_shape)
+        radii_a = _flat(radius_a, batch_shape, 0)
+        lengths = (cores_a, radii_a, rows_a[:, 0:3], rows_a[:, 7:10], core_b, radius_b, rows_b[:, 0:3],
+                   rows_b[:, 7:10], plane[:, 3])
+        factor = unit_factor(lengths)
+        if factor != 1.0:  # exact: a power of two
+            for length in lengths:
+                length *= factor
+        pair_lanes(count, cores_a, radii_a, rows_a, core_b, radius_b, rows_b, plane, tolerance.TURNING_TOUCH_RTOL,
+                   *lanes.outputs())
+        lanes.point /= factor
     return _result(a, motion_a, b, motion_b, lanes, batch_shape, dtype)
+
+
+UNIT_BAND = (2.0 ** -64, 2.0 ** 64)
+"""The sizes a turning sweep is answered at as given; beyond, at unit size (``unit_factor``)."""
+
+
+def unit_factor(lengths) -> float:
+    """1 where the largest |length| is within ``UNIT_BAND``, else the power of two that
+    takes it to [1, 2): the kernels square lengths (GJK, the advancement's roots), and
+    2^±64 squared is far inside float64.  Scaling every length by it is exact, and the
+    answer's t and normal do not change (the point is scaled back)."""
+    size = max(float(np.max(np.abs(length), initial=0.0, where=~np.isnan(length))) for length in lengths)
+    if size == 0.0 or UNIT_BAND[0] <= size <= UNIT_BAND[1]:
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(size)[1] + 1)
+
+
+def default_pivot(shape: Shape, motion: Motion) -> np.ndarray | None:
+    """The pivot a motion without one turns ``shape`` about: its centroid; none is
+    needed where the motion has a pivot, and the origin serves one that does not turn
+    (x(t) = x + t d, exactly)."""
+    if motion.pivot is not None:
+        return None
+    return centroid(shape) if motion.turns else np.zeros(3)
 
 
 def _flat(array, batch_shape: tuple, element_dims: int) -> np.ndarray:
     array = np.asarray(array, np.float64)
     element = array.shape[array.ndim - element_dims:] if element_dims else ()
-    return np.ascontiguousarray(np.broadcast_to(array, batch_shape + element).reshape((-1,) + element))
+    return np.array(np.broadcast_to(array, batch_shape + element).reshape((-1,) + element))  # (a writable copy)
 
 
 class _Lanes:
@@ -358,7 +491,7 @@ def _mesh_walks(core, radius, rows, mesh: TriangleMesh, motion: Motion, batch_sh
     pivot, direction and rotation vector taken there; the answers taken back)."""
     from sweeplab.physics.sweep.mesh import walk_arrays
     tree_arrays, _ = mesh.cached("walk arrays <f8", lambda: walk_arrays(mesh, np.dtype(np.float64)))
-    mesh_rows = motion.rows(centroid(mesh), batch_shape)
+    mesh_rows = motion.rows(default_pivot(mesh, motion), batch_shape)
     local_core = np.ascontiguousarray(mesh.to_body(core))
     for motion_rows in (rows, mesh_rows):
         motion_rows[:, 0:3] = mesh.vectors_to_body(motion_rows[:, 0:3])
@@ -366,8 +499,11 @@ def _mesh_walks(core, radius, rows, mesh: TriangleMesh, motion: Motion, batch_sh
         motion_rows[:, 7:10] = mesh.to_body(motion_rows[:, 7:10])
     vertices = np.asarray(mesh.vertices, np.float64)
     slack = tolerance.BVH_CULL_RTOL * max(float(np.abs(vertices).max()), float(np.abs(local_core).max()), 1e-300)
+    unused = ((np.empty(0), np.empty((0, 3)), np.empty((0, 3)), np.empty(0), np.empty(0, np.int64),
+               np.empty(0, np.int64), np.empty(0, np.int64)), np.zeros(1, np.int64),
+              (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64)), np.zeros(1, np.int64))
     mesh_lanes(len(radius), tree_arrays[:4], vertices, np.asarray(mesh.faces, np.int64), local_core, radius, rows,
-               mesh_rows, tolerance.TURNING_TOUCH_RTOL, slack, *lanes.outputs(), lanes.face)
+               mesh_rows, tolerance.TURNING_TOUCH_RTOL, slack, unused, *lanes.outputs(), lanes.face)
     lanes.point[...] = mesh.to_world(lanes.point)
     lanes.normal[...] = mesh.vectors_to_world(lanes.normal)
 
@@ -477,11 +613,11 @@ def advancement_steps(moving: Shape, target: Shape, direction, *, rotation, pivo
     if not motion.turns:
         return []
     if moving.batch_shape != () or isinstance(target, TriangleMesh) or target.batch_shape != () \
-            or motion.batch_shape() != ():
+            or motion.batch_shape != ():
         raise ValueError("advancement_steps takes one moving shape, one convex or plane target and one motion")
     core_a, radius_a = core_of(moving)
     if isinstance(target, Plane):
-        core_b, radius_b = np.zeros((1, 3)), 0.0
+        core_b, radius_b = np.zeros((1, 3)), np.zeros(())
         plane = np.array([*target.normal, float(target.offset)], np.float64)
     else:
         core_b, radius_b = core_of(target)

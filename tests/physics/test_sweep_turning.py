@@ -174,3 +174,51 @@ def test_nlerp_just_below_pi_is_taken():
 def test_a_plane_cannot_turn():
     with pytest.raises(ValueError, match="Plane cannot turn"):
         sweep(Plane((0.0, 0.0, 1.0), 0.0), Sphere((0.0, 0.0, 2.0), 0.5), (0.0, 0.0, 1.0), rotation=(0.1, 0.0, 0.0))
+
+
+TOUCH_RTOL = 2.0 ** -48
+"""``tolerance.TURNING_TOUCH_RTOL`` written out: a changed constant must fail here."""
+
+
+def test_the_answer_touches_within_the_tolerance_and_the_step_before_did_not():
+    """A plate (a box 2 long, 0.02 thick) turning about its end onto a ball at half its
+    length: the fixed-axis bound counts the far corners' speed, twice the contact's, so
+    each step halves the gap and one of them falls in any window of a factor 10 around
+    the tolerance (size 2: the plate's end).  The plate's side face is
+    sin(π/4 - φ) - 0.01 from the ball's center."""
+    theta, center = math.pi / 2, (math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0)
+    plate, ball = ConvexPolyhedron.box((1.0, 0.01, 0.01), center=(1.0, 0.0, 0.0)), Sphere(center, 0.1)
+    arguments = dict(rotation=(0.0, 0.0, theta), pivot=(0.0, 0.0, 0.0))
+    result = sweep(plate, ball, (0.0, 0.0, 0.0), **arguments)
+    steps = advancement_steps(plate, ball, (0.0, 0.0, 0.0), **arguments)
+    tolerance = TOUCH_RTOL * 2.0
+    assert -1e-16 <= math.sin(math.pi / 4 - theta * result.t) - 0.01 - 0.1 <= tolerance
+    assert steps[-1].distance > tolerance
+    last = steps[-8:]
+    assert all(0.4 < later.distance / earlier.distance < 0.6 for earlier, later in zip(last, last[1:], strict=False))
+
+
+def test_a_long_rod_hit_near_its_pivot_converges_in_a_few_steps():
+    """A capsule core is advanced piece by piece (``advancement.split_advance``): a rod
+    10 long hit at 0.2 from its pivot took ~ln(1e-15) / ln(1 - 0.02) = 1,700 steps on
+    its end's bound; its pieces take ten."""
+    rod, center = Capsule((0.0, 0.0, 0.0), (10.0, 0.0, 0.0), 0.0), (0.2 * math.sqrt(0.5), 0.2 * math.sqrt(0.5), 0.0)
+    result = sweep(rod, Sphere(center, 0.05), (0.0, 0.0, 0.0), rotation=(0.0, 0.0, math.pi / 2),
+                   pivot=(0.0, 0.0, 0.0))
+    expected = (math.pi / 4 - math.asin(0.05 / 0.2)) / (math.pi / 2)
+    assert result.t == pytest.approx(expected, abs=1e-13)
+    assert result.advancement.iterations <= 20
+
+
+@pytest.mark.parametrize("size", [2.0 ** -700, 1e-100, 2.0 ** -65, 2.0 ** -63, 1.0, 2.0 ** 63, 2.0 ** 65, 1e100,
+                                  2.0 ** 700])
+def test_any_size_gets_its_unit_size_twin_s_answer(size):
+    """Lengths beyond 2^±64 are answered at unit size (``turning.unit_factor``): the same t
+    as at size 1 to rounding, the point scaled back."""
+    def query(scale):
+        box = ConvexPolyhedron.box((scale, scale, scale), center=(0.0, 0.0, 3.0 * scale))
+        return sweep(box, Sphere((0.0, 0.0, 0.0), 0.5 * scale), (0.0, 0.0, -3.0 * scale), rotation=(0.5, 0.3, 0.0))
+    unit, scaled = query(1.0), query(size)
+    assert scaled.hit and scaled.t == pytest.approx(unit.t, abs=1e-15)
+    assert scaled.point / size == pytest.approx(unit.point, abs=1e-14)
+    assert scaled.advancement.iterations == unit.advancement.iterations

@@ -68,3 +68,21 @@ def test_regression_a_turned_box_keeps_its_mass_and_inertia():
     assert straight.mass == pytest.approx(8.0) and turned.mass == pytest.approx(8.0)
     np.testing.assert_allclose(turned.inertia, straight.inertia, atol=1e-12)
     np.testing.assert_allclose(turned.world_shape().vertices.mean(axis=0), [1.0, 2.0, 3.0], atol=1e-12)
+
+
+def test_a_turning_bodys_step_scene_turns_by_the_swept_turn_about_its_centre():
+    """#35: the step's sweep scene carries what CCD swept: the crate's turn over the step
+    (ω·dt) about its centre of mass; a ball's spin turns nothing (no rotation)."""
+    from sweeplab.playground.run import PlaygroundRun
+
+    run = PlaygroundRun(load(example_scenes()["playground"]), {"crate"})
+    crate = next(body for body in run.world.bodies if body.name == "crate")
+    crate.angular_velocity = np.array([0.0, 3.0, 6.0])
+    ball = next(body for body in run.world.bodies if body.name == "ball")
+    ball.angular_velocity = np.array([5.0, 0.0, 0.0])
+    centre = crate.position.copy()
+    run.step(1 / 60)
+    scene = run.step_scene("crate")
+    np.testing.assert_allclose(scene.rotation, [0.0, 0.05, 0.1], rtol=1e-15)
+    np.testing.assert_array_equal(scene.pivot, centre)
+    assert run.step_scene("ball").rotation == [0.0, 0.0, 0.0] and run.step_scene("ball").pivot is None
