@@ -223,37 +223,41 @@ def test_fuzzing_box3d_with_nlerp_turns(box3d):
     assert boxes.unsupported.startswith("box3d's answers to box-box cannot be judged: sweeplab answers a turning")
 
 
-UNCONVERGED = (  # fcl's fuzz run (seed 35, capsule-capsule, --turning slerp), its line 46: a grazing draw
+GRAZING_CAPSULES = (  # fcl's fuzz run (seed 35, capsule-capsule, --turning slerp), its line 46: a grazing draw
     Capsule([-1.175028585691868, 0.005726020513706964, -1.713364989905863],
             [-1.4992810020040879, 2.932312089080986, -4.296148396992784], 0.14417622989157602),
     Capsule([-1.7567189556854483, 2.0745222489245485, -2.459054114758426],
             [-4.676699241306823, 4.627641394124763, -5.344410754590653], 0.5358351278120261),
     [-4.2142495013746295, 2.2396369278250154, -1.8147324283586304])
-UNCONVERGED_TURN = {"rotation": [-1.1677198465285563, 0.6205775165391727, -0.5028413889690474], "pivot": None,
+GRAZING_TURN = {"rotation": [-1.1677198465285563, 0.6205775165391727, -0.5028413889690474], "pivot": None,
                     "interpolation": "slerp"}
 
 
 def test_an_answer_out_of_steps_is_unconverged_not_a_miss():
-    """sweeplab's turning sweep of these capsules ran out of its 1000 steps (safe until
-    t = 0.3013): it answers hit False with ``converged`` False, which compare judged
-    a miss, so fcl's hit (t = 0.2974) was a ``hit`` disagreement with a margin of
+    """A turning sweep out of steps answers hit False with ``converged`` False (the
+    capsules below did, safe until t = 0.30130, before be0d761): compare judged that a
+    miss, so fcl's hit (t = 0.2974) was a ``hit`` disagreement with a margin of
     2.7e-4; it is ``unconverged``."""
     from sweeplab.engines.compare import compare
+    from sweeplab.physics.result import MISS
+    from sweeplab.physics.sweep.turning import Advancement
     from sweeplab.scene.query_log import EngineAnswer
 
-    ours = sweep(*UNCONVERGED, **UNCONVERGED_TURN)
-    assert not ours.hit and not ours.advancement.converged
-    kind, _, detail = compare(EngineAnswer(True, 0.2973686000742651), ours, "float64", shapes=UNCONVERGED,
-                              turn=UNCONVERGED_TURN)
-    assert kind == "unconverged" and "ran out of steps (1000): no contact before t = 0.30" in detail
+    out_of_steps = dataclasses.replace(MISS, advancement=Advancement(1000, False, 0.30130230375696193))
+    kind, _, detail = compare(EngineAnswer(True, 0.2973686000742651), out_of_steps, "float64", shapes=GRAZING_CAPSULES,
+                              turn=GRAZING_TURN)
+    assert kind == "unconverged"
+    assert detail == ("sweeplab's turning sweep ran out of steps (1000): no contact before t = 0.30130230375696193, "
+                      "no answer after; engine says hit at t = 0.2973686000742651")
+    converged = dataclasses.replace(out_of_steps, advancement=Advancement(3, True, 1.0))
+    assert compare(EngineAnswer(False), converged, "float64", shapes=GRAZING_CAPSULES, turn=GRAZING_TURN)[0] == "agrees"
 
 
-@pytest.mark.xfail(strict=True, reason="#35: sweeplab's turning sweep runs out of its 1000 conservative advancement "
-                                       "steps on two capsules that overlap by 2.7e-4 (a graze): safe until "
-                                       "t = 0.30130, no answer")
 def test_regression_two_grazing_capsules_turning_get_an_answer():
-    """Found by fcl's turning fuzz run (line 46).  Sampled at 4,001 poses (each
-    segment's distance from 2,001 points of the other), the capsules overlap by
-    2.74e-4 at t = 0.3128: a contact in [0.3013, 0.3128]."""
-    ours = sweep(*UNCONVERGED, **UNCONVERGED_TURN)
+    """Found by fcl's turning fuzz run (seed 35, line 46): sweeplab's turning sweep ran
+    out of its 1000 steps here (safe until t = 0.30130, no answer) until the lead's
+    be0d761.  Sampled at 4,001 poses (each segment's distance from 2,001 points of
+    the other), the capsules overlap by 2.74e-4 at t = 0.3128: a contact in
+    [0.3013, 0.3128]."""
+    ours = sweep(*GRAZING_CAPSULES, **GRAZING_TURN)
     assert ours.advancement.converged and ours.hit and 0.3013 <= ours.t <= 0.3128
