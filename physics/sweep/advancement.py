@@ -76,6 +76,11 @@ DISTANCE_ROUNDING = 8.0 * 2.220446049250313e-16
 4 ulps its bounds meet within (``gjk.closest_between``).  The fallback step for cores
 too close for their axis takes it off the distance."""
 
+SLOW_STEPS = 0.25
+"""A segment core is advanced piece by piece (``split_advance``, a dozen GJK distances)
+only once a step has left more than this of the gap before it: where a vertex makes
+the contact the steps converge about quadratically and need no pieces."""
+
 WELL_APART = 2.0 ** -20
 """Cores this far apart (a fraction of the pair's size) have an axis sharp to about
 ulp / 2^-20 = 2e-10 rad: a hit takes the normal of its own closest points there (a
@@ -227,7 +232,7 @@ def safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis,
 
 
 @kernel
-def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t, on_a, gap, split_scratch):
+def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t, on_a, gap):
     """A safe step for a segment core A (``safe_advance``'s, taken piece by piece).
 
     Along one fixed axis a turning segment's far end limits the step: it approaches
@@ -237,9 +242,9 @@ def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, r
     pieces of A, so A is cut around its closest point c into [a0, c - δ], [c - δ, c + δ]
     and [c + δ, a1], each advanced along its own closest features' axis; the middle
     piece's ends are within δ of c, so its bound is nearly the contact's speed, and the
-    outer pieces are at least about δ² / (2 R) further from B than c is.  The best of a
-    few δ (about sqrt(gap × length)) is taken.  0: no piece cut helps."""
-    piece, levers, indices = split_scratch
+    outer pieces are at least about δ² / (2 R) further from B than c is.  The best of
+    three δ (about sqrt(gap × length)) is taken.  0: no piece cut helps."""
+    piece, levers, indices = np.empty((2, 3)), np.empty(2), np.full((2, 4), -1, np.int64)
     scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
     start, edge = row(posed_a, 0), sub(row(posed_a, 1), row(posed_a, 0))
     length_squared = dot(edge, edge)
@@ -249,7 +254,7 @@ def split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, r
     middle = min(max(dot(sub(on_a, start), edge) / length_squared, 0.0), 1.0)
     base = sqrt(maximum(gap, 0.0) * length)
     best = 0.0
-    for delta in (0.25 * base, base, 4.0 * base, 0.25 * length):
+    for delta in (0.25 * base, base, 4.0 * base):
         low, high = max(middle - delta / length, 0.0), min(middle + delta / length, 1.0)
         step = math.inf
         for first, last in ((0.0, low), (low, high), (high, 1.0)):
@@ -326,7 +331,8 @@ def distinct_rows(simplex, rows, count):
 def feature_axis(simplex_a, simplex_b, indices, count, v, distance):
     """The unit axis from A to B to advance along: the closest features' normal where
     they span a plane (a face of B, else of A: the normal of three of its points; two
-    edges: their cross product), else v / |v|.  Near contact v is the small difference
+    edges: their cross product; an edge and a vertex: v less its part along the edge),
+    else v / |v|.  Near contact v is the small difference
     of large coordinates and its direction is off by about ulp(size) / |v|, which over a
     wide face loses more separation than is left; a face's own normal does not.
     Oriented along v; (0, 0, 0) where the cores meet."""
@@ -341,6 +347,12 @@ def feature_axis(simplex_a, simplex_b, indices, count, v, distance):
         normal = cross(sub(row(simplex_a, a1), row(simplex_a, a0)), sub(row(simplex_a, a2), row(simplex_a, a0)))
     elif n_a == 2 and n_b == 2:
         normal = cross(sub(row(simplex_a, a1), row(simplex_a, a0)), sub(row(simplex_b, b1), row(simplex_b, b0)))
+    elif n_a == 2 or n_b == 2:  # an edge and a vertex: v without its part along the edge
+        edge = sub(row(simplex_a, a1), row(simplex_a, a0)) if n_a == 2 else \
+            sub(row(simplex_b, b1), row(simplex_b, b0))
+        edge_squared = dot(edge, edge)
+        if edge_squared > 0.0:
+            normal = sub(v, scale(dot(v, edge) / edge_squared, edge))
     length = sqrt(dot(normal, normal))
     if length > 0.0:
         sign = 1.0 if dot(normal, v) >= 0.0 else -1.0
@@ -375,7 +387,6 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
     posed_a, posed_b = np.empty(core_a.shape), np.empty(core_b.shape)
     scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
     indices = np.full((2, 4), -1, np.int64)
-    split_scratch = (np.empty((2, 3)), np.empty(2), np.full((2, 4), -1, np.int64))
     radii = radius_a + radius_b
     size = scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
     tolerance = relative_tolerance * size
@@ -390,7 +401,7 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
         side = 1.0 if height >= 0.0 else -1.0
     t, iterations, steps = 0.0, 0, len(trace[0])
     nan3 = (math.nan, math.nan, math.nan)
-    last_axis, last_indices, last_count = nan3, np.full((2, 4), -1, np.int64), 0
+    last_axis, last_indices, last_count, last_gap = nan3, np.full((2, 4), -1, np.int64), 0, math.inf
     while True:
         pose_points(core_a, motion_a, t, posed_a)
         if side == 0.0:
@@ -415,9 +426,10 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
         if iterations == MAX_ADVANCES:
             return UNDECIDED, t, iterations, nan3, nan3, indices, count
         step, separated = safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis, radii, t)
-        if posed_a.shape[0] == 2 and step < math.inf:  # a segment core: its pieces each with their own axis
+        if posed_a.shape[0] == 2 and step < math.inf and gap > SLOW_STEPS * last_gap:
+            # a segment core whose steps shrink its gap slowly: its pieces, each with their own axis
             step = maximum(step, split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t,
-                                               on_a, gap, split_scratch))
+                                               on_a, gap))
         if not step > 0.0 and gap > 2.0 * rounding:
             # cores closer than their axis can be told (a zero-radius rod through a point: the axis is off by
             # ulp(size) / distance, and its far end's separation along it is gone): the distance itself, less its
@@ -432,7 +444,7 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
         if t + step > bound:
             return MISS, math.nan, iterations, nan3, nan3, indices, count
         t += step
-        last_axis, last_count = axis, count
+        last_axis, last_count, last_gap = axis, count, gap
         last_indices[:, :] = indices
 
 

@@ -370,7 +370,7 @@ def _feature(shape: Shape, code: int, index: int, span) -> tuple[int, int]:
     if isinstance(shape, Plane):
         return FACE, 0
     if isinstance(shape, ConvexPolyhedron):
-        return _polyhedron_feature(shape, span)
+        return _polyhedron_feature(lane_form(shape, feature_table), span)
     return code, index
 
 
@@ -566,23 +566,38 @@ def _features(shape: Shape, codes, indices, spans, hit) -> tuple[np.ndarray, np.
     if isinstance(shape, Sphere):
         return np.where(hit, FACE, -1), np.where(hit, 0, -1)
     if isinstance(shape, ConvexPolyhedron):
+        table = feature_table(shape)
         for lane in np.flatnonzero(hit):
-            codes[lane], indices[lane] = _polyhedron_feature(shape, spans[lane])
+            codes[lane], indices[lane] = _polyhedron_feature(table, spans[lane])
     return codes, indices
 
 
-def _polyhedron_feature(polyhedron: ConvexPolyhedron, span) -> tuple[int, int]:
-    rows = sorted({int(r) for r in span if r >= 0})
+class FeatureTable(NamedTuple):
+    """A polyhedron's features by their corners: ``edges`` maps a corner pair to its
+    edge index, ``faces`` holds each face's corners (in face order)."""
+
+    edges: dict
+    faces: list
+
+
+def feature_table(polyhedron: ConvexPolyhedron) -> FeatureTable:
+    """``polyhedron``'s ``FeatureTable`` (the structure a batch shares)."""
+    edges = {frozenset((int(first), int(second))): index for index, (first, second) in enumerate(polyhedron.edges)}
+    return FeatureTable(edges, [frozenset(int(v) for v in face) for face in polyhedron.faces])
+
+
+def _polyhedron_feature(table: FeatureTable, span) -> tuple[int, int]:
+    """(code, index) of the feature the spanning corners name: one a vertex, two an edge
+    (a face's diagonal: the face), more the first face holding them all."""
+    rows = frozenset(int(r) for r in span if r >= 0)
     if len(rows) == 1:
-        return VERTEX, rows[0]
-    if len(rows) == 2:
-        for index, (first, second) in enumerate(polyhedron.edges):
-            if {int(first), int(second)} == set(rows):
-                return EDGE, index
-    for index, face in enumerate(polyhedron.faces):
-        if set(rows) <= {int(v) for v in face}:
+        return VERTEX, next(iter(rows))
+    if len(rows) == 2 and rows in table.edges:
+        return EDGE, table.edges[rows]
+    for index, face in enumerate(table.faces):
+        if rows <= face:
             return FACE, index
-    return VERTEX, rows[0]
+    return VERTEX, min(rows)
 
 
 def _answer_at_start(a, b, batch_shape, lanes, point, normal, depth, kind, index, face_index) -> None:
