@@ -14,7 +14,7 @@ from sweeplab.scene.fixture import unfinished
 from sweeplab.scene.model import Scene
 from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.scene.shape_kinds import KINDS, build_shape, mesh_shape
-from sweeplab.engines import EngineUnavailable, engine
+from sweeplab.engines import EngineUnavailable, ask, engine
 from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.view import meshes
@@ -87,17 +87,20 @@ class EngineReport:
     detail: str
 
 
-def engine_reports(names: tuple[str, ...], moving, target, direction, ours: SweepResult) -> dict[str, EngineReport]:
-    """Each named engine's answer to the pair, compared with sweeplab's."""
+def engine_reports(names: tuple[str, ...], moving, target, direction, ours: SweepResult,
+                   turn: dict | None = None) -> dict[str, EngineReport]:
+    """Each named engine's answer to the pair, compared with sweeplab's; ``turn``: the
+    scene's (``Scene.turn``), asked of the engines that turn so (``engines.ask``)."""
     found = {}
     for name in names:
         try:
             adapter = _adapter(name)
-            answer = adapter.answer(moving, target, direction)
+            answer = ask(adapter, moving, target, direction, turn or {})
         except (EngineUnavailable, TypeError, ValueError) as error:
             found[name] = EngineReport(None, "cannot", str(error))
             continue
-        kind, _, detail = compare_at_offset(answer, ours, adapter.info.precision, shapes=(moving, target, direction))
+        kind, _, detail = compare_at_offset(answer, ours, adapter.info.precision, shapes=(moving, target, direction),
+                                            turn=turn or None)
         found[name] = EngineReport(answer, kind, detail)
     return found
 
@@ -198,10 +201,8 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                         sphere, target, scene.direction, result.t, scene_scale(scene))
                 except KernelsPending:
                     pending.append("mesh contacts")
-        if engines and scene.turns:
-            report.engines = {name: EngineReport(None, "cannot", f"the scene turns: {LINEAR_ONLY}") for name in engines}
-        elif engines:
-            report.engines = engine_reports(engines, moving, target, scene.direction, result)
+        if engines:
+            report.engines = engine_reports(engines, moving, target, scene.direction, result, scene.turn())
         if reference and scene.turns:
             report.message = "; ".join(filter(None, [report.message, f"no second opinion: {LINEAR_ONLY}"]))
         elif reference:
@@ -219,8 +220,8 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
 
 
 LINEAR_ONLY = "it sweeps without turning, so it has no answer to a turning scene"
-"""Why a turning scene has no second opinion, other engine's answer or mesh-against-mesh
-narrowphase (each of those sweeps by translation only)."""
+"""Why a turning scene has no second opinion or mesh-against-mesh narrowphase (each of
+those sweeps by translation only)."""
 
 PENDING = "compiling its kernels: too large to answer as Python meanwhile"
 """The message of an answer waiting for the background compile (``editor.compiling``)."""

@@ -580,8 +580,9 @@ class FeatureTable(NamedTuple):
     faces: list
 
 
-def feature_table(polyhedron: ConvexPolyhedron) -> FeatureTable:
+def feature_table(polyhedron: Shape) -> FeatureTable:
     """``polyhedron``'s ``FeatureTable`` (the structure a batch shares)."""
+    assert isinstance(polyhedron, ConvexPolyhedron)
     edges = {frozenset((int(first), int(second))): index for index, (first, second) in enumerate(polyhedron.edges)}
     return FeatureTable(edges, [frozenset(int(v) for v in face) for face in polyhedron.faces])
 
