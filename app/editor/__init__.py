@@ -5,7 +5,8 @@
 ``files`` (the document: what is open — ``opened``, one value set in one place —
 its history, open, save, autosave, fixtures), ``queries`` (a query log from another
 engine, one query shown at a time), ``lessons`` (a lesson's scene, step by step),
-``playground`` (a rigid-body run).  Each concern owns its state: its ``_init_*``
+``playground`` (a rigid-body run), ``turning`` (the sweep's rotation, pivot and
+interpolation; the Conservative advancement panel's iteration).  Each concern owns its state: its ``_init_*``
 sets it and only its module writes it (``Editor.SETTINGS`` lists what the panels
 may set directly; ``tests/app/test_editor_state.py`` checks both).  The ``Editor``
 joins them and owns the view it computes and the status line (``say``).
@@ -31,6 +32,7 @@ from sweeplab.editor.nudge import Nudging
 from sweeplab.editor.playground import Playground
 from sweeplab.editor.queries import Queries
 from sweeplab.editor.selection import Selection
+from sweeplab.editor.turning import Turning
 from sweeplab.physics import kernels
 from sweeplab.physics.kernels import KernelsPending
 from sweeplab.scene.fixture import Fixture, FixtureReport, run_fixture
@@ -45,7 +47,7 @@ reference answers) are computed: a drag stays fluid, and they appear as soon as
 the user pauses."""
 
 
-class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
+class Editor(Selection, Edits, Turning, Nudging, Files, Queries, Lessons, Playground):
     """The editor's state: the scene with its history, selection, camera and file."""
 
     SETTINGS = ("check_reference", "mesh_display", "nudge_by_ulp", "nudge_direction", "nudge_epsilon", "progress")
@@ -58,6 +60,7 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
         self._init_selection(scene)
         self._init_nudging()
         self._init_playground()
+        self._init_turning()
         # The view: the camera, what to draw, and the view model computed from the scene.
         self.camera = OrbitCamera()
         self.mesh_display = MeshDisplay()
@@ -138,7 +141,7 @@ class Editor(Selection, Edits, Nudging, Files, Queries, Lessons, Playground):
                                         progress=self.progress, intervals=still, engine_answer=self.engine_answer,
                                         slide=self.lesson is not None and self.lesson.picture == "slide")
             self._view, self._view_key = view, key
-        return view
+        return self.with_advancement_step(view)
 
     def start_compiling(self) -> None:
         """On a cold kernel cache, compile in a background process (``editor.compiling``):

@@ -10,6 +10,7 @@ from sweeplab.scene.mesh_sources import default_source
 from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import KINDS, POLYHEDRA, RigidMotion, build_shape, drawn_mesh, random_hull_vertices
 from sweeplab.view.camera import UP
+from sweeplab.view.turn import motion_of
 from sweeplab.editor.parts import EditorParts
 
 SPAWN_ATTEMPTS = 13
@@ -31,6 +32,8 @@ class Edits(EditorParts):
                 build_shape(scene_object.kind, scene_object.params)
             if not all(np.isfinite(scene.direction)):
                 raise ValueError("direction must be finite")
+            if scene.moving is not None:
+                motion_of(scene)  # the turn the physics accepts (nlerp: under a half turn)
         except (ValueError, KeyError) as error:
             self.say(f"not applied: {error}")
             return False

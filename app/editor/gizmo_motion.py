@@ -56,3 +56,45 @@ def exact_axis_rotation(rotation: np.ndarray) -> np.ndarray:
             return exact
     u, _, vt = np.linalg.svd(rotation)
     return u @ np.diag([1.0, 1.0, np.linalg.det(u @ vt)]) @ vt
+
+
+def rotation_vector(rotation: np.ndarray, near=(0.0, 0.0, 0.0)) -> np.ndarray:
+    """The rotation vector (axis times angle, radians) of the 3x3 ``rotation`` that is
+    nearest to ``near``: of the vectors a (θ + 2πk), k an integer, that all turn by
+    ``rotation``, the one closest to ``near``.  A ring dragged round and round thus
+    winds the end pose's turn on past ±π (a turn of 3π stays 3π, not -π).
+
+    The log map:  sin θ a = (R - Rᵀ)ˇ / 2,  cos θ = (tr R - 1) / 2,  θ in [0, π];
+    past π/2 the axis is read from the symmetric part, (R + Rᵀ)/2 - cos θ I =
+    (1 - cos θ) a aᵀ (its largest column), which stays exact where sin θ vanishes.
+    A turn about a world axis (``exact_axis_rotation``) gives exact zeros elsewhere.
+    """
+    rotation = np.asarray(rotation, float)
+    sine_axis = 0.5 * np.array([rotation[2, 1] - rotation[1, 2], rotation[0, 2] - rotation[2, 0],
+                                rotation[1, 0] - rotation[0, 1]])
+    cosine = 0.5 * (np.trace(rotation) - 1.0)
+    sine = float(np.linalg.norm(sine_axis))
+    angle = math.atan2(sine, cosine)
+    if angle == 0.0:
+        return _wound(np.zeros(3), 0.0, np.asarray(near, float))
+    if cosine >= 0.0:
+        axis = sine_axis / sine
+    else:
+        outer = 0.5 * (rotation + rotation.T) - cosine * np.eye(3)
+        column = outer[:, int(np.argmax(np.diag(outer)))]
+        axis = column / np.linalg.norm(column)
+        if float(axis @ sine_axis) < 0.0:
+            axis = -axis
+    return _wound(axis, angle, np.asarray(near, float))
+
+
+def _wound(axis: np.ndarray, angle: float, near: np.ndarray) -> np.ndarray:
+    """a (θ + 2πk) for the integer k that brings it nearest to ``near`` (θ + 2πk
+    closest to a·near: the component of ``near`` along a)."""
+    if not np.any(axis):  # no turn: the nearest whole number of turns about near's own axis
+        length = float(np.linalg.norm(near))
+        if length == 0.0:
+            return np.zeros(3)
+        axis, angle = near / length, 0.0
+    turns = round((float(axis @ near) - angle) / (2 * math.pi))
+    return axis * (angle + 2 * math.pi * turns)

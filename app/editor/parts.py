@@ -1,7 +1,7 @@
 """What the editor's concerns use from each other, declared once for type checkers.
 
 The ``Editor`` is joined from one class per concern (``selection``, ``edits``,
-``nudge``, ``files``, ``queries``, ``lessons``, ``playground``); a concern's methods
+``nudge``, ``files``, ``queries``, ``lessons``, ``playground``, ``turning``); a concern's methods
 read other concerns' state and call their commands through ``self``.  Each such use is
 declared here, with the concern that owns it, so a reader sees every dependency between
 concerns in one place and mypy checks each concern on its own.  At run time this class
@@ -26,6 +26,7 @@ class EditorParts:
         from sweeplab.scene.model import Scene
         from sweeplab.view.camera import OrbitCamera
         from sweeplab.view.meshes import MeshDisplay
+        from sweeplab.view.model import ViewModel
 
         # the Editor (editor/__init__): the view and the status line
         camera: OrbitCamera
@@ -34,6 +35,7 @@ class EditorParts:
         def say(self, message: str) -> None: ...
         def show_as(self, display: MeshDisplay, camera: OrbitCamera | None) -> None: ...
         def forget_view(self) -> None: ...
+        def view(self) -> ViewModel: ...
 
         # Files: the document
         history: SceneHistory

@@ -14,7 +14,8 @@ from sweeplab.editor.parts import EditorParts
 
 class Selection(EditorParts):
     """The ``Editor``'s selection (``selection``: names, the last one primary) and gizmo
-    mode (``gizmo_operation``, ``end_pose``), owned here; framing moves the camera."""
+    mode (``gizmo_operation``; ``end_pose`` or ``pivot_handle``: what it sits on
+    instead of the selected shape), owned here; framing moves the camera."""
 
     def _init_selection(self, scene) -> None:
         self.selection: list[str] = [scene.moving] if scene.moving is not None else []
@@ -22,6 +23,8 @@ class Selection(EditorParts):
         the gizmo work on (``selected``)."""
         self.gizmo_operation = "translate"
         self.end_pose = False
+        self.pivot_handle = False
+        """The gizmo moves the pivot the moving shape turns about (``Turning.shift_pivot``)."""
 
     @property
     def selected(self) -> str | None:
@@ -90,6 +93,12 @@ class Selection(EditorParts):
 
     def toggle_end_pose(self) -> None:
         self.end_pose = not self.end_pose and self.scene.moving is not None
+        self.pivot_handle = False
+
+    def toggle_pivot_handle(self) -> None:
+        """The gizmo on the pivot (off: back on the shape or the end pose)."""
+        self.pivot_handle = not self.pivot_handle and self.scene.moving is not None
+        self.end_pose = False
 
     def use_scale(self) -> None:
         self.gizmo_operation = "scale"

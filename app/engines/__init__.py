@@ -50,10 +50,30 @@ class EngineUnavailable(RuntimeError):
 
 class Adapter(Protocol):
     info: Engine
+    interpolations: tuple[str, ...]
+    """How the engine can turn the moving shape during a sweep (``"slerp"``,
+    ``"nlerp"``: ``sweep``'s ``interpolation``); empty: it sweeps without turning."""
 
-    def answer(self, moving, target, direction) -> EngineAnswer:
+    def answer(self, moving, target, direction, **turn) -> EngineAnswer:
         """The engine's answer for physics shapes ``moving`` and ``target`` and the
-        sweep ``direction``; ``TypeError`` for a pair the engine cannot answer."""
+        sweep ``direction``, turning as ``turn`` says (``sweep``'s ``rotation``,
+        ``pivot``, ``interpolation``; given only to an engine with that
+        interpolation: ``ask``); ``TypeError`` for a pair the engine cannot answer,
+        ``ValueError`` for one query it cannot (a shape or turn it cannot build)."""
+
+
+def ask(adapter: Adapter, moving, target, direction, turn: dict) -> EngineAnswer:
+    """The adapter's answer to a query that turns as ``turn`` says
+    (``scene.query_log.turn_of``; empty: the linear sweep, asked as before);
+    ``TypeError`` when the engine cannot turn the moving shape so (nor any query of
+    the pair, then)."""
+    if not turn:
+        return adapter.answer(moving, target, direction)
+    interpolation = turn.get("interpolation", "slerp")
+    if interpolation not in adapter.interpolations:
+        can = f"only by {', '.join(adapter.interpolations)}" if adapter.interpolations else "not at all"
+        raise TypeError(f"{adapter.info.name} turns the moving shape {can}, not by {interpolation}")
+    return adapter.answer(moving, target, direction, **turn)
 
 
 def engine(name: str, **options) -> Adapter:

@@ -31,9 +31,31 @@ compares it with sweeplab's answer for that contact, and says so.
 
 An initial overlap (cores closer than ``target`` at the start) answers t = 0 with a
 zero normal: mapped to a hit at t = 0 with normal None (not judged).
+
+A turning sweep (#35, ``"nlerp"`` only: ``interpolations``) is asked of
+``b3TimeOfImpact`` (robox3d exposes it, with ``b3GetSweepTransform``): the target
+still (``sweepA`` the identity), the moving proxy's points in the world at t = 0 and
+its ``b3Sweep`` with ``localCenter = c1`` = the pivot, ``c2`` = pivot + direction,
+``q1`` the identity and ``q2`` = (cos(θ/2), sin(θ/2) u) for the rotation θ u.  Box3D
+poses it at t as ``q = nlerp(q1, q2, t)``, ``p = lerp(c1, c2, t) - q localCenter``,
+so a point x of it is at pivot + t d + q (x - pivot): sweeplab's ``"nlerp"`` motion
+(under π the two quaternions are in the same hemisphere, so no sign flip).  Its
+target separation is the cast's (measured: unit spheres head-on stop 0.005 deep,
+t = 0.3005), but its root finder stops within ``CAST_TOLERANCE`` of that target
+on either side (Box2D's ``b2TimeOfImpact`` accepts |s - target| < tolerance; the
+cast only farther): measured, the bar of ``tests/engines/test_turning_lens.py``
+turning into a ball stopped 0.00096 deeper than 0.005 inside.  So its answer
+carries ``contact_offset - CAST_TOLERANCE`` and a tolerance of twice
+``CAST_TOLERANCE``.  Its ``point`` is halfway between the surfaces (the cast's is on
+the target), its normal from the target towards the moving shape, as the cast's.
+``b3_toiStateFailed`` (its iterations ran out) is a hit at its fraction, as Box3D's
+own solver takes it; a mesh target raises ``TypeError`` (the binding has no
+time of impact against a mesh).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from robox3d._ffi import ffi, lib
@@ -41,6 +63,7 @@ from robox3d._ffi import ffi, lib
 from sweeplab.engines import package_version
 from sweeplab.physics import Plane, TriangleMesh
 from sweeplab.physics.gjk import core_and_margin
+from sweeplab.physics.sweep.turning import centroid
 from sweeplab.scene.query_log import Engine, EngineAnswer
 
 LINEAR_SLOP = 0.005
@@ -91,14 +114,34 @@ def _vector(value) -> list[float]:
     return [float(value.x), float(value.y), float(value.z)]
 
 
+def _set_vector(slot, value) -> None:
+    slot.x, slot.y, slot.z = (float(v) for v in value)
+
+
 class Box3dAdapter:
+    interpolations = ("nlerp",)
+    """How Box3D turns the moving shape (``b3Sweep``: the quaternion lerped and normalized)."""
+
     def __init__(self):
         self.info = Engine("box3d", f"robox3d {package_version('robox3d')} (Box3D, f32)", "float32")
 
-    def answer(self, moving, target, direction) -> EngineAnswer:
+    def answer(self, moving, target, direction, *, rotation=None, pivot=None,
+               interpolation: str = "nlerp") -> EngineAnswer:
+        """Box3D's answer; turning as ``sweep``'s keyword arguments say (module
+        docstring), by ``"nlerp"`` only (``TypeError`` for another)."""
         points, radius = proxy_points(moving)
         moving_points = _vectors(points)
-        if isinstance(target, TriangleMesh):
+        if rotation is not None and np.any(np.asarray(rotation, float) != 0):
+            if interpolation != "nlerp":
+                raise TypeError(f"Box3D turns by nlerp (its b3Sweep) only, not {interpolation!r}")
+            if isinstance(target, TriangleMesh):
+                raise TypeError("robox3d has no time of impact against a mesh: Box3D turns no sweep onto one")
+            corners, target_radius = proxy_points(target)
+            target_points = _vectors(corners)
+            pivot = centroid(moving) if pivot is None else np.asarray(pivot, float)
+            output = _time_of_impact(target_points, target_radius, moving_points, radius,
+                                     pivot, np.asarray(direction, float), np.asarray(rotation, float))
+        elif isinstance(target, TriangleMesh):
             target_radius = 0.0
             output = _cast_mesh(target, moving_points, radius, direction)
         else:
@@ -111,12 +154,43 @@ class Box3dAdapter:
             pair.translationB.x, pair.translationB.y, pair.translationB.z = (float(v) for v in direction)
             pair.maxFraction, pair.canEncroach = 1.0, False
             output = lib.b3ShapeCast(pair)
-        offset = contact_offset(radius + target_radius)
+        offset, band = contact_offset(radius + target_radius), CAST_TOLERANCE
+        if isinstance(output, _Stop):  # the time of impact's band: its target, either side
+            offset, band = offset - CAST_TOLERANCE, 2 * CAST_TOLERANCE
         if not output.hit:
-            return EngineAnswer(False, contact_offset=offset, contact_tolerance=CAST_TOLERANCE)
+            return EngineAnswer(False, contact_offset=offset, contact_tolerance=band)
         normal = _vector(output.normal)
         return EngineAnswer(True, float(output.fraction), _vector(output.point), normal if any(normal) else None,
-                            offset, CAST_TOLERANCE)
+                            offset, band)
+
+
+class _Stop:
+    """``b3TimeOfImpact``'s answer in the cast's terms (``hit``, ``fraction``, ``point``, ``normal``)."""
+
+    def __init__(self, output):
+        if output.state == lib.b3_toiStateUnknown:
+            raise ValueError("Box3D's time of impact answered state unknown")
+        self.hit = output.state != lib.b3_toiStateSeparated  # (failed: a hit at its fraction, as Box3D's solver)
+        self.fraction, self.point = output.fraction, output.point
+        self.normal = output.normal
+
+
+def _time_of_impact(target_points, target_radius: float, moving_points, radius: float, pivot: np.ndarray,
+                    direction: np.ndarray, rotation: np.ndarray) -> _Stop:
+    """``b3TimeOfImpact`` of the still target and the moving proxy turning by
+    ``rotation`` (nlerp) about ``pivot`` while moving along ``direction`` (module docstring)."""
+    toi = ffi.new("b3TOIInput*")
+    _set_proxy(toi.proxyA, target_points, target_radius)
+    _set_proxy(toi.proxyB, moving_points, radius)
+    toi.sweepA.q1.s = toi.sweepA.q2.s = 1.0
+    angle = float(np.linalg.norm(rotation))
+    _set_vector(toi.sweepB.localCenter, pivot)
+    _set_vector(toi.sweepB.c1, pivot)
+    _set_vector(toi.sweepB.c2, pivot + direction)
+    toi.sweepB.q1.s, toi.sweepB.q2.s = 1.0, math.cos(angle / 2)
+    _set_vector(toi.sweepB.q2.v, rotation / angle * math.sin(angle / 2))
+    toi.maxFraction = 1.0
+    return _Stop(lib.b3TimeOfImpact(toi))
 
 
 def _cast_mesh(mesh: TriangleMesh, moving_points, radius: float, direction):

@@ -14,7 +14,9 @@
   ``--jobs N`` worker processes (every core by default) or on a Dask cluster
   (``--scheduler ADDRESS``), where an engine's crash is a finding (``fuzz.run``).
   Exit 1 when it found a real disagreement or a crash (grazes and conventions
-  alone: 0).
+  alone: 0).  ``--turning slerp`` (or ``nlerp``) turns every drawn configuration's
+  moving shape about its centroid by up to 3 rad, about its direction or a random
+  axis (``fuzz.draw_turn``), swept so.
 """
 
 from __future__ import annotations
@@ -119,6 +121,9 @@ def fuzz_main(argv: list[str]) -> int:
     parser.add_argument("--shrink-each", type=int, default=5,
                         help="disagreements shrunk (and written as fixtures) per draw and kind")
     parser.add_argument("--solver", default=None, help="fcl's CCD solver (conservative_advancement, naive, ...)")
+    parser.add_argument("--turning", choices=("slerp", "nlerp"), default=None,
+                        help="turn each configuration's moving shape about its centroid (about its direction or "
+                             "a random axis, under 3 rad), interpolated so (#35; fcl turns by slerp, Box3D by nlerp)")
     parser.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                         help=f"worker processes (default: every core, {_cores()} here); the report is the same "
                              "for a seed whatever N; 0 runs in this process (a debugger steps in; a crash of the "
@@ -161,7 +166,7 @@ def fuzz_main(argv: list[str]) -> int:
     try:
         report = run(AdapterRecipe.of_engine(args.engine, **options), args.pair, args.count, args.seed,
                      tolerances, args.shrink_each,
-                     _cores() if args.jobs is None else args.jobs, args.scheduler)
+                     _cores() if args.jobs is None else args.jobs, args.scheduler, turning=args.turning)
     except (ClusterUnavailable, WorkerLost) as error:
         print(f"sweeplab fuzz: {error}", file=sys.stderr)
         return 2
@@ -172,9 +177,9 @@ def fuzz_main(argv: list[str]) -> int:
           f"({report.count / report.seconds * 60:,.0f} a minute; {report.count / report.cpu_seconds:,.0f} a second "
           "of a worker's CPU)")
     kinds = [kind for kind in SEVERITY if kind != "unsupported"] + [CRASHED]
-    print(f"{'draw':<11}" + "".join(f"{kind:>11}" for kind in kinds))
+    print(f"{'draw':<11}" + "".join(f"{kind:>12}" for kind in kinds))
     for draw in DRAWS:
-        print(f"{draw:<11}" + "".join(f"{report.counts[(draw, kind)]:>11}" for kind in kinds))
+        print(f"{draw:<11}" + "".join(f"{report.counts[(draw, kind)]:>12}" for kind in kinds))
     refused = sum(report.counts[(draw, "unsupported")] for draw in DRAWS)
     if refused:
         print(f"{refused} drawn configurations {adapter.info.name} refused to build (not judged)")

@@ -5,7 +5,10 @@ Kinds (``SEVERITY``).  Real disagreements (``REAL``): ``hit`` (the hit flags dif
 by more than a graze: the engine misses a contact or invents one), ``start`` (the
 shapes overlap at t = 0 beyond a graze and the engine says miss), ``t`` (both hit,
 |dt| beyond the tolerance), ``normal`` (both hit, the normals further apart than
-the angle).  Tolerance effects (``TOLERANCE_EFFECTS``): ``graze`` (the hit flags
+the angle).  ``unconverged``: sweeplab's own turning sweep ran out of
+conservative advancement steps (``SweepResult.advancement``), so it has no answer
+to judge the engine's by (listed, neither real nor a tolerance effect: a finding
+about sweeplab).  Tolerance effects (``TOLERANCE_EFFECTS``): ``graze`` (the hit flags
 differ, but the configuration's margin — ``engines.margin``: how deep the contact
 gets, or how far apart the shapes pass — is within the graze tolerance times its
 size) and ``convention`` (both hit at t = 0 with the cores themselves meeting,
@@ -27,7 +30,8 @@ from sweeplab.engines.margin import margin, size
 from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.physics import SweepResult
 
-SEVERITY = {"hit": 6, "start": 5, "t": 4, "normal": 3, "graze": 2, "convention": 1, "agrees": 0, "unsupported": -1}
+SEVERITY = {"hit": 6, "start": 5, "t": 4, "normal": 3, "graze": 2, "convention": 1, "unconverged": 1, "agrees": 0,
+            "unsupported": -1}
 """Kinds of verdict, worst first."""
 REAL = ("hit", "start", "t", "normal")
 """The kinds that are disagreements of substance (``sweeplab triage`` exits 1 on any)."""
@@ -75,14 +79,22 @@ DEFAULT_TOLERANCES = Tolerances()
 
 
 def compare(answer: EngineAnswer, ours: SweepResult, precision: str, tolerances: Tolerances = DEFAULT_TOLERANCES,
-            *, shapes: tuple, contact: tuple[float, float] = (0.0, 0.0)) -> tuple[str, float, str]:
+            *, shapes: tuple, contact: tuple[float, float] = (0.0, 0.0),
+            turn: dict | None = None) -> tuple[str, float, str]:
     """(kind, size, a sentence) of the engine's answer against sweeplab's to
-    ``shapes`` = (moving, target, direction), the physics shapes of the query;
-    ``contact`` = (offset, tolerance): where the engine's contact is, as
-    ``contact_offset`` says (``ours`` is then sweeplab's answer for that contact)."""
+    ``shapes`` = (moving, target, direction), the physics shapes of the query, the
+    moving one turning as ``turn`` says (``sweep``'s keyword arguments; None or
+    empty: it does not); ``contact`` = (offset, tolerance): where the engine's
+    contact is, as ``contact_offset`` says (``ours`` is then sweeplab's answer for
+    that contact)."""
     t_tolerance, normal_tolerance, graze_tolerance = tolerances.for_precision(precision)
+    steps = ours.advancement
+    if steps is not None and not bool(steps.converged):
+        return "unconverged", 0.0, (f"sweeplab's turning sweep ran out of steps ({int(steps.iterations)}): no contact "
+                                    f"before t = {float(steps.safe_until)!r}, no answer after; engine says "
+                                    f"{f'hit at t = {answer.t!r}' if answer.hit else 'miss'}")
     if bool(answer.hit) != bool(ours.hit):
-        return _flipped(answer, ours, shapes, graze_tolerance, contact)
+        return _flipped(answer, ours, shapes, graze_tolerance, contact, turn or {})
     if not ours.hit:
         return "agrees", 0.0, "both miss"
     if answer.t is not None:
@@ -101,13 +113,13 @@ def compare(answer: EngineAnswer, ours: SweepResult, precision: str, tolerances:
 
 
 def _flipped(answer: EngineAnswer, ours: SweepResult, shapes: tuple, graze_tolerance: float,
-             contact: tuple[float, float]) -> tuple[str, float, str]:
+             contact: tuple[float, float], turn: dict) -> tuple[str, float, str]:
     """A hit/miss disagreement judged by the margin: graze, start or hit.  For an
     engine whose contact is at separation δ (up to δ + ε: ``contact``) the margin m is
     measured from there: the shapes reach m + δ past that contact, up to m + δ + ε,
     and the flip is a graze when that interval comes within the bound of 0."""
     said = f"engine says {f'hit at t = {answer.t!r}' if answer.hit else 'miss'}; sweeplab says {_said(ours)}"
-    found = margin(*shapes)
+    found = margin(*shapes, **turn)
     if found is None:
         kind = "start" if ours.initially_overlapping else "hit"
         return kind, math.inf, f"{said} (no margin known for this pair)"

@@ -101,13 +101,20 @@ def at_offset(ours: SweepResult, offset: float, direction) -> SweepResult:
     return dataclasses.replace(ours, t=max(t, 0.0), penetration_depth=None, initially_overlapping=False)
 
 
-def for_separation(ours: SweepResult, moving, target, direction, separation: float) -> tuple[SweepResult, str]:
+def for_separation(ours: SweepResult, moving, target, direction, separation: float,
+                   turn: dict | None = None) -> tuple[SweepResult, str]:
     """sweeplab's answer for contact at ``separation``, and how it was found: its
     sweep of the pair grown (``grown_pair``), else its GJK cast with the margin grown
-    (convex pairs), else its own answer moved to first order (``at_offset``)."""
+    (convex pairs), else its own answer moved to first order (``at_offset``).  A
+    turning query (``turn``: ``sweep``'s keyword arguments) is answered only with the
+    radii grown (the cast and the first-order move assume a translation): ``TypeError``
+    for a pair with no radius to grow."""
     pair = grown_pair(moving, target, separation)
     if pair is not None:
-        return sweep(pair[0], pair[1], direction), "the radii grown"
+        return sweep(pair[0], pair[1], direction, **(turn or {})), "the radii grown"
+    if turn:
+        raise TypeError("sweeplab answers a turning engine's stop short of contact (or inside) only for a pair with "
+                        "a sphere, capsule, point or segment to grow")
     try:
         cast = convex_cast(moving, target, direction, grow=separation)
     except TypeError:  # a mesh (or plane) target: no support function
@@ -137,18 +144,20 @@ class Expected:
     compared: SweepResult
 
 
-def expected_answer(answer: EngineAnswer, ours: SweepResult, moving, target, direction) -> Expected:
+def expected_answer(answer: EngineAnswer, ours: SweepResult, moving, target, direction,
+                    turn: dict | None = None) -> Expected:
     """sweeplab's answers for the engine's contact: the one compared is the latest
     stop's, or with a ``contact_tolerance`` the stop between the earliest and the
     latest nearest the engine's t — a hit wherever the latest hits, a miss wherever
     the earliest misses, either in between — with the normal sweeplab finds for a
     stop at the separation that t puts the engine at (where the normal turns along
-    the sweep, at a corner or an edge, the two ends' normals differ by degrees)."""
+    the sweep, at a corner or an edge, the two ends' normals differ by degrees);
+    ``turn``: the moving shape's (``for_separation``)."""
     offset, band = answer.contact_offset or 0.0, answer.contact_tolerance or 0.0
-    latest, how = for_separation(ours, moving, target, direction, offset)
+    latest, how = for_separation(ours, moving, target, direction, offset, turn)
     if band == 0 or not answer.hit or answer.t is None:
         return Expected(latest, None, how, latest)
-    earliest, _ = for_separation(ours, moving, target, direction, offset + band)
+    earliest, _ = for_separation(ours, moving, target, direction, offset + band, turn)
     if not earliest.hit:
         compared = earliest
     elif not latest.hit:
@@ -157,27 +166,30 @@ def expected_answer(answer: EngineAnswer, ours: SweepResult, moving, target, dir
         t = min(max(answer.t, float(earliest.t)), float(latest.t))
         span = float(latest.t) - float(earliest.t)
         separation = offset + band * (float(latest.t) - t) / span if span > 0 else offset
-        matched, _ = for_separation(ours, moving, target, direction, separation)
+        matched, _ = for_separation(ours, moving, target, direction, separation, turn)
         compared = dataclasses.replace(matched if matched.hit else latest, t=t)
     return Expected(latest, earliest, how, compared)
 
 
 def compare_at_offset(answer: EngineAnswer, ours: SweepResult, precision: str,
-                      tolerances: Tolerances = DEFAULT_TOLERANCES, *, shapes: tuple) -> tuple[str, float, str]:
+                      tolerances: Tolerances = DEFAULT_TOLERANCES, *, shapes: tuple,
+                      turn: dict | None = None) -> tuple[str, float, str]:
     """``compare.compare`` of the engine's answer with sweeplab's to ``shapes`` =
     (moving, target, direction) for the engine's own contact (``expected_answer``;
     sweeplab's own when the answer has no contact offset or tolerance), the sentence
     saying what sweeplab answers for the engine's stops, how, and at touching.  Every
-    engine answer is judged through here."""
+    engine answer is judged through here; ``turn``: the moving shape's (``sweep``'s
+    keyword arguments; None or empty: it does not turn)."""
     if not (answer.contact_offset or answer.contact_tolerance):
-        return compare(answer, ours, precision, tolerances, shapes=shapes)
-    expected = expected_answer(answer, ours, *shapes)
+        return compare(answer, ours, precision, tolerances, shapes=shapes, turn=turn)
+    moving, target, direction = shapes
+    expected = expected_answer(answer, ours, moving, target, direction, turn)
     judged = answer
     if expected.compared.hit and expected.compared.normal is None:  # a GJK cast's overlap at start: no normal
         judged = dataclasses.replace(answer, normal=None)
     offset, band = answer.contact_offset or 0.0, answer.contact_tolerance or 0.0
     kind, size, detail = compare(judged, expected.compared, precision, tolerances, shapes=shapes,
-                                 contact=(offset, band))
+                                 contact=(offset, band), turn=turn)
     where = f"{abs(offset):.3g} {'short of touching' if offset > 0 else 'inside'}" if offset else "at touching"
     stops = f"{_said(expected.latest)} for a stop {offset:+.3g} apart"
     if expected.earliest is not None:

@@ -10,6 +10,13 @@ A run draws ``count`` configurations of one pair of shape kinds, in thirds:
 * ``degenerate`` — radius 0, a capsule of length 0, a capsule parallel to the
   direction or to the other capsule, a triangle with its corners on a line.
 
+A turning run (``turning``: the interpolation, #35) gives every configuration a
+turn of its moving shape about its centroid (``draw_turn``: about its direction, a
+spinning bullet or drill, or about a random axis, half and half; an angle up to
+``MAX_TURN``), the fourth item of its configuration (``shrink.turn_in``):
+sweeplab sweeps it turning (the grazing slide too), the engine is asked it turning
+(``engines.ask``) and its log line carries it.
+
 A run is cut into chunks of ``CHUNK_SIZE`` configurations, each drawn from its own
 seed (the run's seed spawned by chunk index), judged in a worker process or on a
 Dask cluster (``campaign``) and merged in chunk order: the report of a seed is the
@@ -32,22 +39,26 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from sweeplab.engines import DRAWS, PAIRS, Adapter
+from sweeplab.engines import DRAWS, PAIRS, Adapter, ask
 from sweeplab.engines.campaign import NO_QUERY, AdapterRecipe, WorkerLost, workers
 from sweeplab.engines.compare import DEFAULT_TOLERANCES, REAL, Tolerances
 from sweeplab.engines.contact_offset import compare_at_offset
-from sweeplab.engines.shrink import answers, shrink_configuration
-from sweeplab.scene.model import SceneObject
-from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene
+from sweeplab.engines.shrink import answers, shrink_configuration, turn_in
+from sweeplab.scene.model import INTERPOLATIONS, SceneObject
+from sweeplab.scene.query_log import MOVING, TARGET, Query, query_scene, turn_of
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape, posed_vertices
 from sweeplab.scene.mesh_sources import default_source
 from sweeplab.physics import Capsule, ConvexPolyhedron, Feature, Sphere, SweepResult, Triangle, sweep
 from sweeplab.physics.shapes import Shape
 from sweeplab.physics.result import MISS
+from sweeplab.physics.sweep.turning import Advancement
 
 KINDS_BY_NAME = {"sphere": "sphere", "capsule": "capsule", "box": "polyhedron", "triangle": "triangle",
                  "mesh": "mesh"}
 BISECTION_STEPS = 60
+MAX_TURN = 3.0
+"""The largest angle (radians) of a drawn turn: under π, which neither an engine that
+reads a turn from its end pose (fcl) nor ``"nlerp"`` can reach."""
 
 
 @dataclass
@@ -112,6 +123,18 @@ def draw_shape(kind: str, rng: np.random.Generator, degenerate: bool) -> dict:
     raise ValueError(f"no fuzzing draw for {kind!r}")
 
 
+def draw_turn(rng: np.random.Generator, interpolation: str, direction) -> dict:
+    """A turn of the moving shape about its centroid (``sweep``'s keyword arguments):
+    about ``direction`` (a spin about the path: fcl's screw motion is sweeplab's path
+    only then) or a uniformly random axis, half and half; an angle uniform in
+    [0, ``MAX_TURN``)."""
+    direction = np.asarray(direction, float)
+    length = float(np.linalg.norm(direction))
+    axis = direction / length if rng.random() < 0.5 and length > 0 else rng.normal(size=3)
+    return {"rotation": (axis / np.linalg.norm(axis) * rng.uniform(0.0, MAX_TURN)).tolist(), "pivot": None,
+            "interpolation": interpolation}
+
+
 def _aim(moving: SceneObject, target: SceneObject, rng: np.random.Generator) -> list[float]:
     """A direction from the moving shape towards the target, overshooting or falling
     short at random, a little off."""
@@ -174,6 +197,17 @@ def _shifted(points: dict[str, np.ndarray], shift: np.ndarray) -> dict[str, np.n
     return {name: array + (shift[:, None, :] if array.ndim == 3 else shift) for name, array in points.items()}
 
 
+def _batch_turn(configurations) -> dict:
+    """``sweep``'s keyword arguments turning each configuration of a batch as drawn
+    (``draw_turn``: about its centroid, one interpolation a run); empty for a run
+    without turns."""
+    turns = [turn_in(c) for c in configurations]
+    if not turns[0]:
+        return {}
+    return {"rotation": np.array([turn["rotation"] for turn in turns], float),
+            "interpolation": turns[0]["interpolation"]}
+
+
 def answer_all(configurations) -> list[tuple[SweepResult, Shape, Shape]]:
     """sweeplab's answer of every configuration, with the physics shapes it answered
     (for the engine: a box's hull is found once a draw, not once a shape): one
@@ -183,26 +217,30 @@ def answer_all(configurations) -> list[tuple[SweepResult, Shape, Shape]]:
         return []
     moving_kind, target_kind = configurations[0][0].kind, configurations[0][1].kind
     if target_kind == "mesh":
-        shapes = [(build_shape(m.kind, m.params), build_shape("mesh", t.params)) for m, t, _ in configurations]
-        return [(sweep(m, t, d), m, t) for (m, t), (_, _, d) in zip(shapes, configurations, strict=True)]
+        shapes = [(build_shape(c[0].kind, c[0].params), build_shape("mesh", c[1].params)) for c in configurations]
+        return [(sweep(m, t, c[2], **turn_in(c)), m, t) for (m, t), c in zip(shapes, configurations, strict=True)]
     moving = [c[0].params for c in configurations]
     targets = [c[1].params for c in configurations]
     movers = _batch(moving_kind, _points(moving_kind, moving), moving)
     goals = _batch(target_kind, _points(target_kind, targets), targets)
-    batch = sweep(movers, goals, np.array([c[2] for c in configurations]))
+    batch = sweep(movers, goals, np.array([c[2] for c in configurations]), **_batch_turn(configurations))
     return [(_lane(batch, i), movers[i], goals[i]) for i in range(len(configurations))]
 
 
 def _lane(batch: SweepResult, i: int) -> SweepResult:
-    """Lane ``i`` of a batched answer, as a scalar query's answer."""
+    """Lane ``i`` of a batched answer, as a scalar query's answer (a turning one's
+    ``advancement`` with it: whether it converged)."""
+    steps = batch.advancement
+    if steps is not None:
+        steps = Advancement(int(steps.iterations[i]), bool(steps.converged[i]), float(steps.safe_until[i]))
     if not batch.hit[i]:
-        return MISS
+        return MISS if steps is None else replace(MISS, advancement=steps)
     overlapping = bool(batch.initially_overlapping[i])
     return SweepResult(hit=True, t=float(batch.t[i]), point=batch.point[i], normal=batch.normal[i],
                        face_index=int(batch.face_index[i]) if batch.face_index[i] >= 0 else None,
                        penetration_depth=float(batch.penetration_depth[i]) if overlapping else None,
                        initially_overlapping=overlapping,
-                       feature=Feature(str(batch.feature.kind[i]), int(batch.feature.index[i])))
+                       feature=Feature(str(batch.feature.kind[i]), int(batch.feature.index[i])), advancement=steps)
 
 
 def graze(configurations: list[tuple[SceneObject, SceneObject, list]],
@@ -221,6 +259,7 @@ def graze(configurations: list[tuple[SceneObject, SceneObject, list]],
     points = _points(moving_kind, moving)
     targets = [c[1].params for c in configurations]
     target_batch = None if target_kind == "mesh" else _batch(target_kind, _points(target_kind, targets), targets)
+    turn = _batch_turn(configurations)
 
     movers = _batch(moving_kind, points, moving)  # a box's hull found once, then posed (no hull search a step)
 
@@ -228,9 +267,9 @@ def graze(configurations: list[tuple[SceneObject, SceneObject, list]],
         shifted = (movers.posed(np.eye(3), offsets[:, None] * side) if isinstance(movers, ConvexPolyhedron)
                    else _batch(moving_kind, _shifted(points, offsets[:, None] * side), moving))
         if target_batch is None:  # one mesh a query
-            return np.array([bool(sweep(shifted[i], build_shape("mesh", targets[i]), directions[i]).hit)
-                             for i in range(len(targets))])
-        return np.asarray(sweep(shifted, target_batch, directions).hit, bool)
+            return np.array([bool(sweep(shifted[i], build_shape("mesh", targets[i]), directions[i],
+                                        **turn_in(configurations[i])).hit) for i in range(len(targets))])
+        return np.asarray(sweep(shifted, target_batch, directions, **turn).hit, bool)
 
     low, high = np.zeros(len(configurations)), np.full(len(configurations), 20.0)
     usable = hits(low) & ~hits(high)
@@ -241,7 +280,7 @@ def graze(configurations: list[tuple[SceneObject, SceneObject, list]],
     chosen = np.where(rng.random(len(low)) < 0.5, low, high)  # the last hit or the first miss
     return [(SceneObject(MOVING, moving_kind, KINDS[moving_kind].moved(c[0].params,
                                                                       RigidMotion.translate(offset * axis))),
-             c[1], c[2])
+             *c[1:])
             for c, offset, axis, keep in zip(configurations, chosen, side, usable, strict=True) if keep]
 
 
@@ -267,7 +306,8 @@ class ChunkReport:
 @dataclass(frozen=True)
 class Chunk:
     """``size`` configurations of ``pair`` (a third of each draw: ``thirds``) drawn
-    from ``seed``, answered by the adapter of ``recipe``; the queries at ``crashed``
+    from ``seed``, each turning by ``turning`` (an interpolation: ``draw_turn``; None:
+    not turning), answered by the adapter of ``recipe``; the queries at ``crashed``
     positions (in drawing order) killed a worker: reported, not asked again."""
 
     recipe: AdapterRecipe
@@ -276,6 +316,7 @@ class Chunk:
     size: int
     tolerances: Tolerances
     crashed: frozenset[int] = frozenset()
+    turning: str | None = None
 
     def __call__(self, mark) -> ChunkReport:
         return judge_chunk(self, mark)
@@ -312,15 +353,18 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
     report = ChunkReport(adapter.info.name)
     position = -1
     for draw, amount in thirds(chunk.size).items():
-        configurations = [draw_configuration(chunk.pair, draw, rng) for _ in range(amount)]
+        configurations: list[tuple] = [draw_configuration(chunk.pair, draw, rng) for _ in range(amount)]
+        if chunk.turning is not None:
+            configurations = [(*c, draw_turn(rng, chunk.turning, c[2])) for c in configurations]
         if draw == "grazing":
             configurations = graze(configurations, rng)
         answered = answer_all(configurations)
         for configuration, (result, moving_shape, target_shape) in zip(configurations, answered, strict=True):
-            moving, target, direction = configuration
+            moving, target, direction = configuration[:3]
+            turn = turn_in(configuration)
             position += 1
             if position in chunk.crashed:
-                query = Query(query_scene(moving, target, direction), adapter.info, None,
+                query = Query(query_scene(moving, target, direction, turn=turn), adapter.info, None,
                               note=f"{draw} draw: the engine crashed its worker process on this query")
                 report.findings.append(Finding(draw, CRASHED, query, query, "engine crashed (its worker died)"))
                 report.counts[(draw, CRASHED)] += 1
@@ -328,7 +372,7 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
             shapes = moving_shape, target_shape, direction
             mark(position)  # the engine's call only: a crash in sweeplab's own code is an error, not a finding
             try:
-                answer = adapter.answer(*shapes)
+                answer = ask(adapter, *shapes, turn)
             except TypeError as error:
                 report.unsupported = f"{adapter.info.name} cannot answer {chunk.pair}: {error}"
                 return report
@@ -337,10 +381,15 @@ def judge_chunk(chunk: Chunk, mark) -> ChunkReport:
                 continue
             finally:
                 mark(NO_QUERY)
-            kind, _, detail = compare_at_offset(answer, result, adapter.info.precision, chunk.tolerances, shapes=shapes)
+            try:
+                kind, _, detail = compare_at_offset(answer, result, adapter.info.precision, chunk.tolerances,
+                                                    shapes=shapes, turn=turn)
+            except TypeError as error:  # a turning engine's stop sweeplab cannot place (contact_offset)
+                report.unsupported = f"{adapter.info.name}'s answers to {chunk.pair} cannot be judged: {error}"
+                return report
             report.counts[(draw, kind)] += 1
             if kind != "agrees":
-                query = Query(query_scene(moving, target, direction), adapter.info, answer)
+                query = Query(query_scene(moving, target, direction, turn=turn), adapter.info, answer)
                 report.findings.append(Finding(draw, kind, query, query, detail))
     report.cpu_seconds = time.process_time() - cpu_started
     return report
@@ -361,7 +410,7 @@ class Shrink:
 
     def __call__(self, mark) -> tuple[Query, str] | None:
         adapter, scene = self.recipe.build(), self.original.scene
-        configuration = (scene.object(MOVING), scene.object(TARGET), list(scene.direction))
+        configuration = (scene.object(MOVING), scene.object(TARGET), list(scene.direction), turn_of(scene))
         shrunk = shrink_configuration(adapter, configuration, self.kind, self.tolerances)
         verdict = _verdict(adapter, shrunk, self.tolerances)
         if verdict is None or verdict[0] != self.kind:  # built afresh it is another finding: kept as drawn
@@ -374,7 +423,7 @@ class Shrink:
 
 def run(recipe: AdapterRecipe, pair: str, count: int, seed: int, tolerances: Tolerances = DEFAULT_TOLERANCES,
         shrink_each: int = 5, jobs: int = 1, scheduler: str | None = None,
-        chunk_size: int = CHUNK_SIZE) -> FuzzReport:
+        chunk_size: int = CHUNK_SIZE, turning: str | None = None) -> FuzzReport:
     """Draw ``count`` configurations of ``pair`` in chunks of ``chunk_size`` (a third
     of each draw), chunk ``k`` from the ``k``-th seed ``SeedSequence(seed)`` spawns;
     answer each with the engine (``recipe``'s adapter) and sweeplab in ``jobs`` worker
@@ -382,7 +431,9 @@ def run(recipe: AdapterRecipe, pair: str, count: int, seed: int, tolerances: Tol
     (``campaign.workers``); merge the chunks in order.  Every disagreement is kept;
     the first ``shrink_each`` real ones (``compare.REAL``) of each (draw, kind) in that
     order are shrunk (shrinking tries hundreds of variants: all of 10^5 would take
-    hours).  The report is the same for a seed whatever ``jobs`` or ``scheduler``."""
+    hours).  The report is the same for a seed whatever ``jobs`` or ``scheduler``.
+    ``turning``: the interpolation every configuration's moving shape turns by
+    (``draw_turn``); None: no turns."""
     if pair not in PAIRS:
         raise ValueError(f"pair must be one of {', '.join(PAIRS)}, got {pair!r}")
     if count < 1:
@@ -390,7 +441,10 @@ def run(recipe: AdapterRecipe, pair: str, count: int, seed: int, tolerances: Tol
     started = time.perf_counter()
     sizes = chunk_sizes(count, chunk_size)
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    chunks = [Chunk(recipe, pair, chunk_seed, size, tolerances) for chunk_seed, size in zip(seeds, sizes, strict=True)]
+    if turning not in (None, *INTERPOLATIONS):
+        raise ValueError(f"turning must be one of {', '.join(INTERPOLATIONS)} or None, got {turning!r}")
+    chunks = [Chunk(recipe, pair, chunk_seed, size, tolerances, turning=turning)
+              for chunk_seed, size in zip(seeds, sizes, strict=True)]
     report = FuzzReport(pair, "")
     with workers(jobs, scheduler) as pool:
         for part in pool.map(chunks):
@@ -423,11 +477,12 @@ def _verdict(adapter: Adapter, configuration, tolerances: Tolerances) -> tuple[s
         return None
     except ValueError as error:  # a drawn shape the physics refuses (cannot happen by construction)
         return "unsupported", str(error)
-    kind, _, detail = compare_at_offset(answer, ours, adapter.info.precision, tolerances, shapes=shapes)
+    kind, _, detail = compare_at_offset(answer, ours, adapter.info.precision, tolerances, shapes=shapes,
+                                        turn=turn_in(configuration))
     return kind, detail
 
 
 def _query(adapter: Adapter, configuration) -> Query:
-    moving, target, direction = configuration
+    moving, target, direction = configuration[:3]
     answer, _, _ = answers(adapter, configuration)
-    return Query(query_scene(moving, target, direction), adapter.info, answer)
+    return Query(query_scene(moving, target, direction, turn=turn_in(configuration)), adapter.info, answer)

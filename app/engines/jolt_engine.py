@@ -211,6 +211,9 @@ def add_target(world, shape) -> None:
 
 
 class JoltAdapter:
+    interpolations: tuple[str, ...] = ()
+    """The binding sweeps without turning (``engines.Adapter``)."""
+
     def __init__(self):
         self.info = Engine("jolt", f"culverin {package_version('culverin')} (Jolt, f32)", "float32")
 

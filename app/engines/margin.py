@@ -16,6 +16,15 @@ deepest penetration (separating axes) or minus their distance.  Other pairs with
 no ball on either side (meshes or triangles against polyhedra or meshes, flat
 polyhedra against polyhedra, planes against polyhedra) have no margin here: None.
 
+A turning configuration (#35: ``sweep``'s ``rotation``, ``pivot``,
+``interpolation``) has the margin of its poses: the largest over t of the margin of
+the moving shape posed at t (``physics.sweep.turning.posed``) against the target
+with no motion, sampled at ``TURN_SAMPLES`` + 1 evenly spaced times and refined by
+ternary search between the deepest sample's neighbours.  That finds the deepest pose
+when the depth has one peak within two samples of the deepest sample (a contact
+briefer than a sample step, 1/64 of the sweep, can be missed: the margin then reads
+as a gap).
+
     size = the largest magnitude among the shapes' core coordinates, radii and the
            direction's components
 
@@ -30,17 +39,25 @@ import math
 import numpy as np
 
 from sweeplab.physics import ConvexPolyhedron, Plane, Polygon, Segment, Triangle, TriangleMesh
-from sweeplab.physics.reference import closest_approach, minimum_time
-from sweeplab.physics.shapes import Cored
+from sweeplab.physics.reference import closest_approach, lowest_gap, minimum_time
+from sweeplab.physics.shapes import Cored, Shape
+from sweeplab.physics.sweep.turning import Motion, centroid, posed
 
 FACETED = (TriangleMesh, ConvexPolyhedron)
 """Targets whose margin is the largest over their faces (a polyhedron also counts a
 core starting inside it): the other shape must have a ball."""
+TURN_SAMPLES = 64
+"""Steps a turning configuration's poses are sampled at over the sweep (module docstring)."""
 
 
-def margin(moving, target, direction) -> float | None:
+def margin(moving, target, direction, **turn) -> float | None:
     """The configuration's margin (module docstring): depth > 0, gap < 0; None
-    where no distance is known for the pair."""
+    where no distance is known for the pair.  ``turn``: ``sweep``'s ``rotation``,
+    ``pivot`` and ``interpolation`` (none, or a zero rotation: the linear sweep)."""
+    if turn and np.any(np.asarray(turn["rotation"], float) != 0):
+        pivot = centroid(moving) if turn.get("pivot") is None else np.asarray(turn["pivot"], float)
+        return _turning_margin(moving, target, np.asarray(direction, float), pivot,
+                               Motion(direction, turn["rotation"], pivot, turn.get("interpolation", "slerp")))
     if isinstance(moving, ConvexPolyhedron) and isinstance(target, ConvexPolyhedron):
         return _polytope_margin(moving, target, direction)
     if isinstance(moving, FACETED):  # change the subject: it stands, the other moves along -d
@@ -53,6 +70,34 @@ def margin(moving, target, direction) -> float | None:
         return _ball_margin(moving, target, direction)
     except TypeError:  # no ball on either side
         return None
+
+
+def _turning_margin(moving, target, direction: np.ndarray, pivot: np.ndarray, motion: Motion) -> float | None:
+    """The largest margin over the moving shape's poses under ``motion`` (along
+    ``direction``, about ``pivot``), the target still (module docstring); None where
+    the pair has none."""
+    still = np.zeros(3)
+
+    def at(t: float) -> float:
+        shape: Shape
+        if isinstance(moving, ConvexPolyhedron):  # its hull posed, not searched again (25 ms a pose)
+            rotation = motion.matrix(t)  # x(t) = p + t d + R(t) (x - p) = R(t) x + (p + t d - R(t) p)
+            shape = moving.posed(rotation, pivot + t * direction - rotation @ pivot)
+        else:
+            shape = posed(moving, motion, t)
+        found = margin(shape, target, still)
+        if found is None:
+            raise TypeError("no margin for the pair")
+        return found
+
+    try:
+        samples = [at(step / TURN_SAMPLES) for step in range(TURN_SAMPLES + 1)]
+    except TypeError:
+        return None
+    deepest = int(np.argmax(samples))
+    low, high = max(deepest - 1, 0) / TURN_SAMPLES, min(deepest + 1, TURN_SAMPLES) / TURN_SAMPLES
+    _, least = lowest_gap(lambda s: -at(low + s * (high - low)), -samples[max(deepest - 1, 0)])
+    return max(samples[deepest], -least)
 
 
 def _ball_margin(moving, target, direction) -> float:

@@ -61,6 +61,9 @@ def rapier_shape(shape) -> tuple[rapier.SharedShape, tuple[float, float, float]]
 
 
 class RapierAdapter:
+    interpolations: tuple[str, ...] = ()
+    """The binding sweeps without turning (``engines.Adapter``)."""
+
     def __init__(self):
         self.info = Engine("rapier", f"rapier3d {rapier.__version__} (parry, f32)", "float32")
 

@@ -18,8 +18,9 @@ itself rounded to 1, 2, … significant digits; a candidate is kept only while
   not a reproducer of a miss of proper capsules); a length drawn zero stays zero.
 
 A body frame (``axes``) and a mesh's ``source`` are left as drawn: a rounded frame
-is a shear, not a turn.  Passes repeat until one changes nothing (at most
-``SHRINK_PASSES``).
+is a shear, not a turn.  A configuration is (moving, target, direction), or with a
+fourth item, the moving shape's turn (``turn_in``): that is kept as drawn too.
+Passes repeat until one changes nothing (at most ``SHRINK_PASSES``).
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweeplab.engines import Adapter
+from sweeplab.engines import Adapter, ask
 from sweeplab.engines.compare import Tolerances
 from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.physics import ConvexPolyhedron, SweepResult, sweep
+from sweeplab.physics.sweep.turning import Motion, centroid, posed
 from sweeplab.scene.model import SceneObject, plain_copy
 from sweeplab.scene.query_log import MOVING, TARGET
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
@@ -62,12 +64,19 @@ class SubKind:
     """sweeplab hits by at least ``GRAZE_FRACTION`` of the extent (False for a miss)."""
 
 
+def turn_in(configuration) -> dict:
+    """The moving shape's turn in a configuration (moving, target, direction[, turn]):
+    ``sweep``'s keyword arguments, empty when it does not turn."""
+    return configuration[3] if len(configuration) > 3 else {}
+
+
 def answers(adapter: Adapter, configuration):
     """(the engine's answer, sweeplab's, the physics shapes and direction) of a
-    configuration, its shapes built afresh."""
-    moving, target, direction = configuration
+    configuration, its shapes built afresh, the moving one turning as drawn."""
+    moving, target, direction = configuration[:3]
+    turn = turn_in(configuration)
     shapes = build_shape(moving.kind, moving.params), build_shape(target.kind, target.params), direction
-    return adapter.answer(*shapes), sweep(*shapes), shapes
+    return ask(adapter, *shapes, turn), sweep(*shapes, **turn), shapes
 
 
 def extent(configuration) -> float:
@@ -75,7 +84,7 @@ def extent(configuration) -> float:
     diagonal of the box around both shapes' anchor points, widened by their radii —
     where it is (a translation-free length for the degeneracies), not how far from the
     origin (``margin.size``: the round-off scale of the graze tolerance)."""
-    moving, target, direction = configuration
+    moving, target, direction = configuration[:3]
     points = np.concatenate([KINDS[o.kind].anchor_points(o.params) for o in (moving, target)])
     radius = max(float(o.params.get("radius", 0.0)) for o in (moving, target))
     diagonal = float(np.linalg.norm(np.ptp(points, axis=0))) + 2 * radius
@@ -90,18 +99,28 @@ def hit_margin(configuration, ours: SweepResult) -> float:
         margin = (t_last - t) |d|,
 
     t_last = 1 - s, s the first contact of the moving shape swept back from its end
-    (along -d; s = 0 when it still touches at the end).  A graze touches and
-    leaves: its margin is ~0.  0 for a miss."""
+    (along -d; s = 0 when it still touches at the end; a turning one posed at its
+    end and turned back by -rotation about its pivot there, which retraces its path
+    for slerp and nlerp alike).  A graze touches and leaves: its margin is ~0.  0 for
+    a miss."""
     if not ours.hit:
         return 0.0
     if ours.initially_overlapping:
         return float(ours.penetration_depth)
-    moving, target, direction = configuration
-    direction = np.asarray(direction, float)
+    moving, target, direction = configuration[:3]
+    direction, turn = np.asarray(direction, float), turn_in(configuration)
     shape = build_shape(moving.kind, moving.params)
-    at_end = (shape.posed(np.eye(3), direction) if isinstance(shape, ConvexPolyhedron)  # no hull search
-              else build_shape(moving.kind, KINDS[moving.kind].moved(moving.params, RigidMotion.translate(direction))))
-    back = sweep(at_end, build_shape(target.kind, target.params), -direction)
+    back_turn = {}
+    if turn:
+        at_end = posed(shape, Motion(direction, **turn), 1.0)
+        pivot = centroid(shape) if turn.get("pivot") is None else np.asarray(turn["pivot"], float)
+        back_turn = {"rotation": -np.asarray(turn["rotation"], float), "pivot": pivot + direction,
+                     "interpolation": turn.get("interpolation", "slerp")}
+    elif isinstance(shape, ConvexPolyhedron):
+        at_end = shape.posed(np.eye(3), direction)  # no hull search
+    else:
+        at_end = build_shape(moving.kind, KINDS[moving.kind].moved(moving.params, RigidMotion.translate(direction)))
+    back = sweep(at_end, build_shape(target.kind, target.params), -direction, **back_turn)
     if not back.hit:  # (a touch at the very end, lost to rounding on the way back)
         return 0.0
     return max(1.0 - float(back.t) - float(ours.t), 0.0) * float(np.linalg.norm(direction))
@@ -121,7 +140,8 @@ def sub_kind(adapter: Adapter, configuration, tolerances: Tolerances) -> SubKind
         answer, ours, shapes = answers(adapter, configuration)
     except (TypeError, ValueError, ZeroDivisionError):
         return None
-    kind = compare_at_offset(answer, ours, adapter.info.precision, tolerances, shapes=shapes)[0]
+    kind = compare_at_offset(answer, ours, adapter.info.precision, tolerances, shapes=shapes,
+                             turn=turn_in(configuration))[0]
     deep = bool(ours.hit) and is_deep(hit_margin(configuration, ours), extent(configuration))
     return SubKind(kind, bool(ours.hit), bool(ours.hit) and float(ours.t) == 0.0,
                    bool(ours.initially_overlapping), deep)
@@ -133,7 +153,7 @@ def degeneracies(configuration) -> dict[str, float]:
     ``radius``, a capsule's ``length``, a triangle's ``height`` (twice its area over
     its longest side) and a box's ``thickness`` (its smallest extent along its body
     axes)."""
-    moving, target, direction = configuration
+    moving, target, direction = configuration[:3]
     lengths = {"direction": float(np.linalg.norm(direction))}
     for shape in (moving, target):
         lengths.update({f"{shape.name} {name}": value for name, value in _shape_lengths(shape).items()})
@@ -176,7 +196,8 @@ def shrink_configuration(adapter: Adapter, configuration, kind: str, tolerances:
     degenerate (module docstring); the configuration itself when its own sub-kind is
     not of ``kind`` (the engine cannot answer it, or a fresh build answers otherwise
     than the fuzzer's batch did)."""
-    moving, target, direction = configuration
+    moving, target, direction = configuration[:3]
+    turn = configuration[3:]  # (kept as drawn)
     goal = sub_kind(adapter, configuration, tolerances)
     if goal is None or goal.kind != kind:
         return configuration
@@ -185,7 +206,7 @@ def shrink_configuration(adapter: Adapter, configuration, kind: str, tolerances:
 
     def current():
         return (SceneObject(MOVING, moving.kind, plain_copy(state["moving"])),
-                SceneObject(TARGET, target.kind, plain_copy(state["target"])), list(state["direction"]))
+                SceneObject(TARGET, target.kind, plain_copy(state["target"])), list(state["direction"]), *turn)
 
     def faithful() -> bool:
         shrunk = current()

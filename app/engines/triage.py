@@ -12,6 +12,11 @@ engine misses — often a convention, not a bug), ``t`` and ``normal``; the
 tolerance effects ``graze`` (a hit/miss flip within the graze tolerance) and
 ``convention`` (normals where the cores meet at t = 0); ``agrees``.  Verdicts are
 ranked by kind, then by size (a flip's |margin|: deepest first), then by line.
+
+A turning query (#35: ``rotation``, ``pivot``, ``interpolation`` in its scene,
+``query_log.turn_of``) is answered by sweeplab's turning sweep and its flips
+measured by the margin of its poses (``engines.margin``); it has no second opinion
+(the reference and the GJK cast sweep without turning).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from sweeplab.engines.exact import touches_at
 from sweeplab.engines.margin import margin
 from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.scene.fixture import Fixture, make_fixture
-from sweeplab.scene.query_log import MOVING, TARGET, Query
+from sweeplab.scene.query_log import MOVING, TARGET, Query, turn_of
 from sweeplab.scene.shape_kinds import build_shape
 from sweeplab.physics import SweepResult, sweep, tolerance
 
@@ -56,7 +61,8 @@ class Verdict:
 
     @property
     def disagrees(self) -> bool:
-        """Listed as a disagreement: a real one or a tolerance effect."""
+        """Listed as a disagreement: a real one, a tolerance effect, or sweeplab's
+        turning sweep out of steps (``unconverged``)."""
         return self.severity > 0
 
     @property
@@ -74,8 +80,10 @@ def query_shapes(query: Query) -> tuple:
 
 
 def sweeplab_answer(query: Query) -> SweepResult:
-    """sweeplab's float64 answer to the query (``TypeError`` for a pair it has no test for)."""
-    return sweep(*query_shapes(query), ignore_separating=query.scene.options["ignore_separating"])
+    """sweeplab's float64 answer to the query, turning as it says (``TypeError`` for a
+    pair it has no test for)."""
+    return sweep(*query_shapes(query), ignore_separating=query.scene.options["ignore_separating"],
+                 **turn_of(query.scene))
 
 
 def judge(number: int, query: Query, tolerances: Tolerances = DEFAULT_TOLERANCES, reference: bool = True) -> Verdict:
@@ -84,13 +92,18 @@ def judge(number: int, query: Query, tolerances: Tolerances = DEFAULT_TOLERANCES
         ours = sweeplab_answer(query)
     except (TypeError, ValueError) as error:
         return Verdict(number, query, "unsupported", 0.0, None, None, str(error))
-    shapes = query_shapes(query)
-    second = second_opinion(*shapes) if reference else None
+    shapes, turn = query_shapes(query), turn_of(query.scene)
+    second = second_opinion(*shapes) if reference and not turn else None
     answer = query.answer
     if answer is None:
         return Verdict(number, query, "unsupported", 0.0, ours, second, "the log holds no engine answer")
-    kind, size, detail = compare_at_offset(answer, ours, query.engine.precision, tolerances, shapes=shapes)
-    return Verdict(number, query, kind, size, ours, second, detail, margin(*shapes) if kind in FLIPS else None)
+    try:
+        kind, size, detail = compare_at_offset(answer, ours, query.engine.precision, tolerances, shapes=shapes,
+                                               turn=turn)
+    except TypeError as error:  # a turning engine's stop sweeplab cannot place (contact_offset.for_separation)
+        return Verdict(number, query, "unsupported", 0.0, ours, second, str(error))
+    return Verdict(number, query, kind, size, ours, second, detail,
+                   margin(*shapes, **turn) if kind in FLIPS else None)
 
 
 def triage(queries: list[Query], tolerances: Tolerances = DEFAULT_TOLERANCES, reference: bool = True,
@@ -162,6 +175,8 @@ def summary(verdicts: list[Verdict]) -> str:
              f"effect{'s' * (effects != 1)} ({counts['graze']} graze{'s' * (counts['graze'] != 1)}, "
              f"{counts['convention']} normal convention{'s' * (counts['convention'] != 1)} where the cores meet "
              f"at t = 0)"]
+    if counts["unconverged"]:
+        parts.append(f"{counts['unconverged']} where sweeplab's turning sweep ran out of steps")
     if counts["unsupported"]:
         parts.append(f"{counts['unsupported']} not judged")
     return ", ".join(parts)

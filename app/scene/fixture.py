@@ -27,7 +27,10 @@ from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
 from sweeplab.physics import SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.reference import reference_sweep
 
-VERSION = 1
+VERSION = 2
+"""Version 2: the scene may turn (scene format 2: ``rotation``, ``pivot``,
+``interpolation``), and the expected values are those of the turning sweep; version 1
+fixtures (their scenes never turn) are read and run as before."""
 FIELDS = ("hit", "t", "point", "normal", "face_index", "penetration_depth")
 DEFAULT_TOLERANCES = {"t": tolerance.TIME_ATOL, "point": tolerance.LENGTH_RTOL, "normal": tolerance.NORMAL_ATOL,
                       "penetration_depth": tolerance.LENGTH_RTOL}
@@ -142,21 +145,51 @@ def _shapes(scene: Scene, precision: str):
 
 
 def answers(scene: Scene, precision: str = "float64", use_reference: bool = False) -> dict[str, SweepResult]:
-    """Each target's answer: analytic (in ``precision``) or the reference's (float64).
-    A target the physics has no test for against the moving shape (a moving triangle
-    against a mesh) has no answer and is left out."""
+    """Each target's answer: analytic (in ``precision``, the moving shape turning as
+    the scene says: ``Scene.turn``) or the reference's (float64; it knows no turn, so
+    a turning scene has no reference answer: ``FixtureError``).  A target the physics
+    has no test for against the moving shape (a moving triangle against a mesh) has no
+    answer and is left out.  ``FixtureError`` naming the target whose sweep refuses the
+    query (an nlerp turn of pi or more set by an edit), or whose conservative
+    advancement ran out of iterations: such a miss is no answer to pin."""
+    if use_reference and scene.turns:
+        raise FixtureError("the reference (physics.reference) sweeps without turning: a turning scene's expected "
+                           "values are the current answer's or typed")
+    dtype = PRECISIONS["float64" if use_reference else precision]
     moving, targets = _shapes(scene, "float64" if use_reference else precision)
-    direction = np.asarray(scene.direction, dtype=PRECISIONS["float64" if use_reference else precision])
+    direction, turn = np.asarray(scene.direction, dtype=dtype), scene.turn(dtype)
     results = {}
     for name, target in targets.items():
         try:
             if use_reference:
                 results[name] = reference_sweep(moving, target, direction)
             else:
-                results[name] = sweep(moving, target, direction, ignore_separating=scene.options["ignore_separating"])
+                results[name] = sweep(moving, target, direction, ignore_separating=scene.options["ignore_separating"],
+                                      **turn)
         except TypeError:
             continue
+        except ValueError as error:
+            raise FixtureError(f"target {brief(name)}: {error}") from None
+        require_converged(name, results[name])
     return results
+
+
+def require_converged(name: str, result: SweepResult) -> None:
+    """``FixtureError`` naming target ``name`` when ``result`` is no answer (``unfinished``)."""
+    why = unfinished(result)
+    if why:
+        raise FixtureError(f"target {brief(name)}: {why}")
+
+
+def unfinished(result: SweepResult) -> str:
+    """Why a turning sweep's answer is none ("" when it is one): its conservative
+    advancement ran out of iterations (``result.advancement.converged`` False), so its
+    miss only says that no contact comes before ``safe_until``."""
+    advancement = result.advancement
+    if advancement is None or advancement.converged:
+        return ""
+    return (f"the conservative advancement ran out of iterations ({advancement.iterations}); contact-free only "
+            f"until t = {advancement.safe_until!r}")
 
 
 def make_fixture(scene: Scene, *, source: str = "current", note: str = "", known_failing: str | None = None,
@@ -331,7 +364,9 @@ def _plain_floats(value):
 
 def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> str:
     """A self-contained pytest function pinning the current answers of ``scene``
-    (exact floats via ``repr``), for people who keep their tests in code."""
+    (exact floats via ``repr``), for people who keep their tests in code.  A turning
+    scene's sweeps carry its ``rotation``, ``pivot`` and ``interpolation``, and each
+    asserts that the conservative advancement converged (a miss is certified)."""
     moving_object = scene.moving_object()
     targets = [o for o in scene.targets()]
     found = answers(scene)
@@ -343,7 +378,7 @@ def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> 
              "",
              f"    moving = {constructor_source(moving_object)}",
              f"    direction = {scene.direction!r}"]
-    options = ", ignore_separating=True" if scene.options["ignore_separating"] else ""
+    options = (", ignore_separating=True" if scene.options["ignore_separating"] else "") + _turn_source(scene)
     for target_object in targets:
         if target_object.name not in found:
             lines += ["", f"    # {target_object.name}: no sweep test for a moving {moving_object.kind} against a "
@@ -353,6 +388,8 @@ def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> 
         lines += ["", f"    # {target_object.name}",
                   f"    result = sweep(moving, {constructor_source(target_object)}, direction{options})",
                   f"    assert result.hit is {values['hit']}"]
+        if scene.turns:
+            lines.append("    assert result.advancement.converged")
         if not values["hit"]:
             continue
         lines.append(f"    assert abs(result.t - {values['t']!r}) <= {DEFAULT_TOLERANCES['t']!r}")
@@ -368,3 +405,12 @@ def pytest_source(scene: Scene, test_name: str = "test_sweep_configuration") -> 
             lines.append(f"    assert abs(result.penetration_depth - {values['penetration_depth']!r}) <= "
                          f"{DEFAULT_TOLERANCES['penetration_depth']!r}")
     return "\n".join(lines) + "\n"
+
+
+def _turn_source(scene: Scene) -> str:
+    """``sweep``'s turn arguments as Python source (exact floats), "" for a scene that
+    does not turn."""
+    if not scene.turns:
+        return ""
+    pivot = None if scene.pivot is None else _plain_floats(scene.pivot)
+    return f", rotation={_plain_floats(scene.rotation)!r}, pivot={pivot!r}, interpolation={scene.interpolation!r}"

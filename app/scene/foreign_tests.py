@@ -5,8 +5,10 @@ Every float is written exactly: a C++17 hex-float literal (``0x1.4p+2``, in floa
 ``0x1.99999ap-4f``), or in Rust, which has no hex-float literals, its bit pattern
 (``f64::from_bits(0x4014000000000000)``, ``f32::from_bits(0x3dcccccd)``).  One test per
 target, calling a function the user names with the moving shape, the target and the
-direction, and checking ``hit``, ``t``, ``point`` and ``normal`` (and ``depth`` where
-the shapes overlap at t = 0) against sweeplab's answer.  The shapes are plain
+direction (and, where the scene turns, the rotation vector, the pivot and the
+interpolation: ``Interpolation::Slerp`` or ``Interpolation::Nlerp``), and checking
+``hit``, ``t``, ``point`` and ``normal`` (and ``depth`` where the shapes overlap at
+t = 0) against sweeplab's answer.  The shapes are plain
 aggregates whose fields are named in the header comment: the user maps them onto the
 engine's types (or defines them).
 
@@ -28,12 +30,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from sweeplab import __version__
-from sweeplab.scene.fixture import DEFAULT_TOLERANCES, FixtureError
+from sweeplab.scene.fixture import DEFAULT_TOLERANCES, FixtureError, require_converged
 from sweeplab.scene.json_files import brief
 from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import posed_mesh, posed_vertices
 from sweeplab.physics import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Sphere, SweepResult,
                               Triangle, TriangleMesh, sweep)
+from sweeplab.physics.sweep.turning import Motion, centroid, speed_bound
 
 PRECISIONS = ("float64", "float32")
 SCALARS = {"float64": ("double", "f64"), "float32": ("float", "f32")}
@@ -81,6 +84,23 @@ A normal is a difference of positions over the contact's size: the same textbook
 sweep's normals were off by at most 1.6e-4 (all 174,625 hits, grazes included)."""
 ROUNDED_SHOWN = 4
 """How many rounded inputs a float32 test names in its comment (then "and N more")."""
+INTERPOLATIONS = {"slerp": "Interpolation::Slerp", "nlerp": "Interpolation::Nlerp"}
+"""A turning scene's interpolation as the generated tests name it (C++ and Rust alike)."""
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """A turning scene's turn as written (rounded to the precision): the rotation
+    vector, the pivot (the moving shape's centroid when the scene gives none: the
+    user's engine is told it) and the interpolation."""
+    rotation: list[float]
+    pivot: list[float]
+    interpolation: str
+
+    def arguments(self) -> dict:
+        """``sweep``'s keyword arguments for this turn (float64)."""
+        return {"rotation": np.asarray(self.rotation), "pivot": np.asarray(self.pivot),
+                "interpolation": self.interpolation}
 
 
 @dataclass(frozen=True)
@@ -91,6 +111,9 @@ class _Case:
     moving_fields: dict
     target_fields: dict
     direction: list[float]
+    turn: _Turn | None
+    motion: float
+    """How far a point of the moving core travels at most (``_motion``)."""
     result: SweepResult
     rounded: list[str]
 
@@ -158,31 +181,58 @@ def _cases(scene: Scene, precision: str) -> list[_Case]:
     moving_fields = _written_fields(moving, "moving", precision, shared)
     direction = _in_precision(scene.direction, precision, "direction", shared)
     moving_shape = _shape(moving, moving_fields, precision)
+    turn = _written_turn(scene, moving_shape, precision, shared)
+    motion = _motion(direction, turn, moving_shape)
     cases = []
     for target in scene.targets():
         rounded = list(shared)
         target_fields = _written_fields(target, "target", precision, rounded)
         try:
             result = sweep(moving_shape, _shape(target, target_fields, precision), np.asarray(direction),
-                           ignore_separating=scene.options["ignore_separating"])
+                           ignore_separating=scene.options["ignore_separating"],
+                           **({} if turn is None else turn.arguments()))
         except TypeError:  # no sweep test for the pair
             continue
-        cases.append(_Case(target, moving_fields, target_fields, direction, result, rounded))
+        except ValueError as error:  # e.g. an nlerp turn of pi or more
+            raise FixtureError(f"target {brief(target.name)}: {error}") from None
+        require_converged(target.name, result)
+        cases.append(_Case(target, moving_fields, target_fields, direction, turn, motion, result, rounded))
     return cases
 
 
-def _tolerances(case_values: list, direction, precision: str) -> dict[str, float]:
+def _written_turn(scene: Scene, moving_shape, precision: str, rounded: list[str]) -> _Turn | None:
+    """The scene's turn in ``precision`` (``_in_precision``; the pivot, when the scene
+    gives none, is the centroid of the moving shape as written); None when it does
+    not turn."""
+    if not scene.turns:
+        return None
+    pivot = centroid(moving_shape) if scene.pivot is None else scene.pivot
+    return _Turn(_in_precision(scene.rotation, precision, "rotation", rounded),
+                 _in_precision(pivot, precision, "pivot", rounded), scene.interpolation)
+
+
+def _tolerances(case_values: list, motion: float, precision: str) -> dict[str, float]:
     """The bound on each checked field: float64's fixture tolerances, or float32's
-    scaled by the largest of ``case_values`` (every coordinate written) and the
-    direction's length (``FLOAT32_LENGTH_RTOL``)."""
+    scaled by the largest of ``case_values`` (every coordinate written) and by
+    ``motion``, how far the moving shape's fastest point travels (``_motion``;
+    ``FLOAT32_LENGTH_RTOL``)."""
     if precision == "float64":
         return {"t": DEFAULT_TOLERANCES["t"], "point": DEFAULT_TOLERANCES["point"],
                 "normal": DEFAULT_TOLERANCES["normal"], "depth": DEFAULT_TOLERANCES["penetration_depth"]}
     scale = max((abs(value) for value in case_values), default=0.0)
     length = FLOAT32_LENGTH_RTOL * scale
-    motion = math.hypot(*direction)
     return {"t": min(1.0, length / motion) if motion > 0 else 1.0, "point": length,
             "normal": FLOAT32_NORMAL_ATOL, "depth": length}
+
+
+def _motion(direction: list[float], turn: _Turn | None, moving_shape) -> float:
+    """How far a point of the moving shape's core travels at most over the sweep:
+    |direction|, or for a turn the physics' bound on the speed
+    (``turning.speed_bound``: |direction| + the largest angular speed times the
+    farthest core point from the pivot)."""
+    if turn is None:
+        return math.hypot(*direction)
+    return speed_bound(moving_shape, Motion(direction, turn.rotation, turn.pivot, turn.interpolation))
 
 
 def _coordinates(fields: dict) -> list[float]:
@@ -197,8 +247,9 @@ def _expectations(case: _Case, precision: str) -> list[tuple[str, float, float]]
     result = case.result
     if not result.hit:
         return []
-    bound = _tolerances(_coordinates(case.moving_fields) + _coordinates(case.target_fields) + case.direction,
-                       case.direction, precision)
+    pivot = [] if case.turn is None else case.turn.pivot
+    bound = _tolerances(_coordinates(case.moving_fields) + _coordinates(case.target_fields) + case.direction + pivot,
+                        case.motion, precision)
     found = [("t", float(result.t), bound["t"])]
     for name in ("point", "normal"):
         found += [(f"{name}.{axis}", float(value), bound[name])
@@ -219,6 +270,11 @@ def _comments(case: _Case) -> list[str]:
         lines.append("    // Rounded to the nearest float32: " + "; ".join(case.rounded[:ROUNDED_SHOWN])
                      + (f"; and {more} more." if more > 0 else "."))
     return lines
+
+
+def _turn_arguments(case: _Case) -> str:
+    """The call's arguments after the direction: the turn's (both languages), or none."""
+    return "" if case.turn is None else f", rotation, pivot, {INTERPOLATIONS[case.turn.interpolation]}"
 
 
 def _identifier(text: str) -> str:
@@ -252,7 +308,9 @@ def _decimal(bound: float, precision: str) -> str:
     return repr(float(bound)) if precision == "float64" else str(np.float32(bound))
 
 
-def _header(function: str, precision: str) -> str:
+def _header(function: str, precision: str, turns: bool) -> str:
+    """The comment above the tests: types, conventions, tolerances, and what to provide
+    (a turning scene's function also takes the turn: ``_TURNING``)."""
     shapes = "; ".join(f"{TYPE_NAMES[kind]} {{{', '.join(name for name, _ in fields)}}}"
                        for kind, fields in SHAPE_FIELDS.items())
     cpp, rust = SCALARS[precision]
@@ -266,15 +324,31 @@ def _header(function: str, precision: str) -> str:
             "// for what your engine is given), rounded to float32.  Tolerances, S the test's largest coordinate,\n"
             f"// radius or direction component: point and depth within {FLOAT32_LENGTH_RTOL:.3g} S "
             f"({FLOAT32_LENGTH_ULPS} float32 epsilons), t within\n"
-            f"// {FLOAT32_LENGTH_RTOL:.3g} S / |direction| (at most 1), each normal component within "
-            f"{FLOAT32_NORMAL_ATOL:g}.\n")
+            f"// {FLOAT32_LENGTH_RTOL:.3g} S / {'v' if turns else '|direction|'} (at most 1), each normal "
+            f"component within {FLOAT32_NORMAL_ATOL:g}.\n"
+            + ("// A turning test's S also takes the pivot's coordinates, and v is the fastest a point of the moving\n"
+               "// shape's core travels: |direction| + the largest angular speed times its farthest core point from\n"
+               "// the pivot (nlerp's largest angular speed is 4 tan(angle / 4)).\n" if turns else ""))
     return (f"// Written by sweeplab {__version__}, {precision}: every field and answer is {cpp} ({rust}).\n"
             + answers +
             f"// Shapes (world space; map them onto your engine's types): {shapes}.\n"
             f"// A polyhedron is the convex hull of its vertices; a mesh is two-sided.  t is the fraction of\n"
             f"// `direction` travelled at first contact; `normal` points from the target to the moving shape;\n"
             f"// `depth` (read only where the shapes overlap at t = 0) is the penetration depth.\n"
-            f"// Provide: {function}(moving, target, direction) -> {{hit, t, point, normal, depth}}.\n")
+            + (_TURNING.format(function=function) if turns else
+               f"// Provide: {function}(moving, target, direction) -> {{hit, t, point, normal, depth}}.\n"))
+
+
+_TURNING = (
+    "// The moving shape turns while it travels: by the rotation vector `rotation` (axis times angle in radians,\n"
+    "// the whole turn over t in [0, 1]) about `pivot` (a world point at t = 0 that travels with the\n"
+    "// translation), so a point x of it is at pivot + t direction + R(t) (x - pivot) at time t.\n"
+    "// Interpolation::Slerp: R(t) = exp(t [rotation]x), constant angular velocity (parry, Bullet, FCL);\n"
+    "// Interpolation::Nlerp: the quaternion lerped from identity to the end rotation and normalized\n"
+    "// (Box2D / Box3D's sweep).  `point` is on the target at time t.\n"
+    "// Provide: enum Interpolation {{ Slerp, Nlerp }} and\n"
+    "// {function}(moving, target, direction, rotation, pivot, interpolation) -> {{hit, t, point, normal, depth}}.\n")
+"""What a turning scene's header adds: the motion, and the function's turn arguments."""
 
 
 # --- C++ ---------------------------------------------------------------------------
@@ -313,14 +387,17 @@ def cpp_source(scene: Scene, function: str = "sweep_test", precision: str = "flo
     field ``double`` (``precision="float64"``) or ``float`` (``"float32"``)."""
     cases = _cases(scene, precision)
     moving = scene.moving_object()
-    lines = [_header(function, precision)]
+    lines = [_header(function, precision, scene.turns)]
     for case in cases:
         lines += [f'TEST_CASE("sweeplab: {_cpp_string(moving.name)} against {_cpp_string(case.target.name)}") {{',
                   *_comments(case),
                   f"    const auto moving = {_cpp_shape(moving, case.moving_fields, precision)};",
                   f"    const auto target = {_cpp_shape(case.target, case.target_fields, precision)};",
                   f"    const Vec3 direction{_cpp_value(case.direction, 'vector', precision)};",
-                  f"    const auto answer = {function}(moving, target, direction);",
+                  *([] if case.turn is None else
+                    [f"    const Vec3 rotation{_cpp_value(case.turn.rotation, 'vector', precision)};",
+                     f"    const Vec3 pivot{_cpp_value(case.turn.pivot, 'vector', precision)};"]),
+                  f"    const auto answer = {function}(moving, target, direction{_turn_arguments(case)});",
                   f"    CHECK(answer.hit == {'true' if case.result.hit else 'false'});"]
         lines += [f"    CHECK(std::abs(answer.{field} - {_cpp_number(value, precision)}) <= "
                   f"{_cpp_bound(bound, precision)});"
@@ -371,7 +448,7 @@ def rust_source(scene: Scene, function: str = "sweep_test", precision: str = "fl
     or ``f32`` (``"float32"``)."""
     cases = _cases(scene, precision)
     moving = scene.moving_object()
-    lines = [_header(function, precision)]
+    lines = [_header(function, precision, scene.turns)]
     names = _unique_identifiers([f"sweeplab_{moving.name}_against_{case.target.name}" for case in cases])
     for case, name in zip(cases, names, strict=True):
         lines += ["#[test]", f"fn {name}() {{",
@@ -379,7 +456,10 @@ def rust_source(scene: Scene, function: str = "sweep_test", precision: str = "fl
                   f"    let moving = {_rust_shape(moving, case.moving_fields, precision)};",
                   f"    let target = {_rust_shape(case.target, case.target_fields, precision)};",
                   f"    let direction = {_rust_vector(case.direction, precision)};",
-                  f"    let answer = {function}(&moving, &target, direction);",
+                  *([] if case.turn is None else
+                    [f"    let rotation = {_rust_vector(case.turn.rotation, precision)};",
+                     f"    let pivot = {_rust_vector(case.turn.pivot, precision)};"]),
+                  f"    let answer = {function}(&moving, &target, direction{_turn_arguments(case)});",
                   f"    assert_eq!(answer.hit, {'true' if case.result.hit else 'false'});"]
         lines += [f"    assert!((answer.{field} - {_rust_number(value, precision)}).abs() <= "
                   f"{_rust_bound(bound, precision)});"

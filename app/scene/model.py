@@ -22,6 +22,7 @@ from sweeplab.scene.atomic import write_text_atomically
 from sweeplab.scene.json_files import JsonFileError, brief, is_finite_number, is_integer, read_json
 from sweeplab.scene.mesh_sources import as_written, resolved
 from sweeplab.scene.shape_kinds import KINDS
+from sweeplab.physics.sweep.turning import Motion
 
 FORMAT = "sweeplab-scene"
 VERSION = 2
@@ -73,6 +74,17 @@ class Scene:
     def turns(self) -> bool:
         """Whether the moving shape turns (a nonzero ``rotation``)."""
         return any(component != 0 for component in self.rotation)
+
+    def turn(self, dtype: type = np.float64) -> dict:
+        """``sweep``'s keyword arguments for the moving shape's turn, the numbers in
+        ``dtype``: ``rotation``, ``pivot`` (None: the centroid) and ``interpolation``;
+        empty when the scene does not turn, so a linear scene is swept exactly as
+        before the turn existed."""
+        if not self.turns:
+            return {}
+        return {"rotation": np.asarray(self.rotation, dtype),
+                "pivot": None if self.pivot is None else np.asarray(self.pivot, dtype),
+                "interpolation": self.interpolation}
 
     def object(self, name: str) -> SceneObject:
         for scene_object in self.objects:
@@ -141,7 +153,10 @@ class Scene:
         if interpolation not in INTERPOLATIONS:
             raise SceneError(f"\"interpolation\" must be one of {', '.join(INTERPOLATIONS)}, "
                              f"got {brief(interpolation)}")
-        return cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot, interpolation)
+        scene = cls(objects, moving, direction, {"ignore_separating": ignore_separating}, rotation, pivot,
+                    interpolation)
+        check_turn(scene)
+        return scene
 
     def copy(self) -> Scene:
         """A deep copy (a scene is plain data; ``plain_copy`` is ~9x faster than
@@ -149,6 +164,20 @@ class Scene:
         return Scene([SceneObject(o.name, o.kind, plain_copy(o.params)) for o in self.objects], self.moving,
                      list(self.direction), dict(self.options), list(self.rotation),
                      None if self.pivot is None else list(self.pivot), self.interpolation)
+
+
+def check_turn(scene: Scene) -> None:
+    """``SceneError`` naming "rotation" for a turn the physics would refuse: nlerp by pi
+    or more in one sweep (the physics' own check, ``turning.Motion``, so a file and a
+    sweep refuse the same turns), or any turn with ``ignore_separating`` (a turning
+    sweep takes none: ``physics.sweep``)."""
+    try:
+        Motion((0.0, 0.0, 0.0), scene.rotation, None, scene.interpolation)
+    except ValueError as error:
+        raise SceneError(f"\"rotation\" {brief(scene.rotation)} with {scene.interpolation}: {error}") from None
+    if scene.turns and scene.options["ignore_separating"]:
+        raise SceneError(f"\"rotation\" {brief(scene.rotation)} with \"ignore_separating\": a turning sweep keeps "
+                         "every contact at t = 0 (it takes no ignore_separating); set one of them back")
 
 
 def plain_copy(value):
@@ -210,7 +239,7 @@ def _object_from_json(entry, position: int, folder: str | None) -> SceneObject:
 
 def save(scene: Scene, path: str | os.PathLike) -> None:
     """Write ``scene`` to ``path`` atomically: a crash leaves the old file or the new one.
-    ``SceneError`` naming the object (or the direction) that holds NaN or infinity,
+    ``SceneError`` naming the object (or the direction, rotation or pivot) that holds NaN or infinity,
     which ``load`` would refuse: nothing is written."""
     data = scene.to_json(folder_of(path))
     try:
@@ -221,12 +250,18 @@ def save(scene: Scene, path: str | os.PathLike) -> None:
 
 
 def _not_finite(data: dict) -> str:
-    """What in a scene's JSON holds NaN or infinity: "object 'NAME'" or "the direction"."""
+    """What in a scene's JSON holds NaN or infinity: "object 'NAME'", "the rotation",
+    "the pivot" or "the direction"."""
     for entry in data["objects"]:
         try:
             json.dumps(entry["params"], allow_nan=False)
         except ValueError:
             return f"object {brief(entry['name'])}"
+    for name in ("rotation", "pivot"):
+        try:
+            json.dumps(data[name], allow_nan=False)
+        except ValueError:
+            return f"the {name}"
     return "the direction"
 
 

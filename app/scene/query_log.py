@@ -2,7 +2,9 @@
 
 The format is ``docs/query-log.md`` (JSON Schema: ``schemas/query-log.schema.json``).
 A line holds the two shapes in the scene format, the direction, the options, the
-engine (name, version, precision) and the engine's answer, as far as it has one.
+moving shape's turn when it turns (version 2: ``rotation``, ``pivot``,
+``interpolation``, as ``sweep`` takes them), the engine (name, version, precision)
+and the engine's answer, as far as it has one.
 Every float may be a JSON number (written here with ``repr``: exact) or a
 hex-float string (``"0x1.8p-2"``, what C's ``%a`` and C++'s ``std::hexfloat``
 print), so any engine can log its floats exactly.  The answer's normal follows
@@ -24,7 +26,12 @@ from sweeplab.scene.model import Scene, SceneError, SceneObject
 from sweeplab.scene.number_text import parse_hex_float
 
 FORMAT = "sweeplab-query"
-VERSION = 1
+VERSION = 2
+"""Version 2 added the moving shape's turn (``TURN_FIELDS``); a line without one, of
+either version, is a query that does not turn, and is written as version 1 (an older
+sweeplab reads it)."""
+TURN_FIELDS = ("rotation", "pivot", "interpolation")
+"""A turning query's fields: ``sweep``'s keyword arguments of the same names."""
 PRECISIONS = ("float32", "float64")
 MOVING, TARGET = "moving", "target"
 """The names a query's shapes get in its scene."""
@@ -76,12 +83,14 @@ class Query:
 
     def to_json(self) -> dict:
         moving, target = self.scene.object(MOVING), self.scene.object(TARGET)
-        line = {"format": FORMAT, "version": VERSION, "id": self.id,
+        turn = turn_of(self.scene)
+        line = {"format": FORMAT, "version": VERSION if turn else 1, "id": self.id,
                 "engine": {"name": self.engine.name, "version": self.engine.version,
                            "precision": self.engine.precision},
                 "moving": {"kind": moving.kind, "params": moving.params},
                 "target": {"kind": target.kind, "params": target.params},
                 "direction": list(self.scene.direction), "options": dict(self.scene.options)}
+        line.update({name: value for name, value in turn.items() if value is not None})  # (a pivot None: centroid)
         if self.answer is not None:
             line["answer"] = {name: value for name, value in vars(self.answer).items() if value is not None}
         if self.note:
@@ -89,10 +98,28 @@ class Query:
         return line
 
 
-def query_scene(moving: SceneObject, target: SceneObject, direction, ignore_separating: bool = False) -> Scene:
-    """The two-shape scene of a query, its shapes named ``"moving"`` and ``"target"``."""
-    return Scene([SceneObject(MOVING, moving.kind, moving.params), SceneObject(TARGET, target.kind, target.params)],
-                 MOVING, [float(x) for x in direction], {"ignore_separating": ignore_separating})
+def query_scene(moving: SceneObject, target: SceneObject, direction, ignore_separating: bool = False,
+                turn: dict | None = None) -> Scene:
+    """The two-shape scene of a query, its shapes named ``"moving"`` and ``"target"``,
+    the moving one turning as ``turn`` says (``turn_of``; None or empty: it does not)."""
+    scene = Scene([SceneObject(MOVING, moving.kind, moving.params), SceneObject(TARGET, target.kind, target.params)],
+                  MOVING, [float(x) for x in direction], {"ignore_separating": ignore_separating})
+    if turn:
+        scene.rotation = [float(x) for x in turn["rotation"]]
+        scene.pivot = None if turn.get("pivot") is None else [float(x) for x in turn["pivot"]]
+        scene.interpolation = turn.get("interpolation", "slerp")
+    return scene
+
+
+def turn_of(scene: Scene) -> dict:
+    """The keyword arguments of ``sweep`` (and of an adapter's ``answer``) for the
+    moving shape's turn in ``scene``: ``rotation``, ``pivot`` (None: the centroid) and
+    ``interpolation``; empty for a scene that does not turn, whose query is then the
+    linear sweep's, bit for bit."""
+    if not scene.turns:
+        return {}
+    return {"rotation": list(scene.rotation), "pivot": None if scene.pivot is None else list(scene.pivot),
+            "interpolation": scene.interpolation}
 
 
 def decode_floats(value, where: str = "value"):
@@ -130,6 +157,9 @@ def query_from_json(data, where: str) -> Query:
     if precision not in PRECISIONS:
         fail(f"engine precision must be one of {', '.join(PRECISIONS)}, got {brief(precision)}")
     engine = Engine(engine_data["name"], str(engine_data.get("version", "")), precision)
+    turn = {name: data[name] for name in TURN_FIELDS if name in data}
+    if turn and data["version"] < 2:
+        fail(f"{', '.join(turn)}: a turning query is version 2 (this line says version {data['version']})")
     shapes = []
     for role in (MOVING, TARGET):
         shape = data.get(role)
@@ -139,7 +169,7 @@ def query_from_json(data, where: str) -> Query:
     try:
         scene = Scene.from_json({"format": SCENE_FORMAT, "version": SCENE_VERSION, "objects": shapes,
                                  "moving": MOVING, "direction": data.get("direction"),
-                                 "options": data.get("options", {})})
+                                 "options": data.get("options", {}), **turn})
     except SceneError as error:
         fail(str(error))
     answer = None
@@ -148,21 +178,25 @@ def query_from_json(data, where: str) -> Query:
     for name in ("id", "note"):
         if not isinstance(data.get(name, ""), str):
             fail(f"\"{name}\" must be a string")
-    known = {"format", "version", "engine", "moving", "target", "direction", "options", "answer", "id", "note"}
+    known = {"format", "version", "engine", "moving", "target", "direction", "options", "answer", "id", "note",
+             *TURN_FIELDS}
     return Query(scene, engine, answer, data.get("id", ""), data.get("note", ""),
                  {key: value for key, value in data.items() if key not in known})
 
 
-NUMERIC_FIELDS = {"moving": ("params",), "target": ("params",), "direction": (),
+NUMERIC_FIELDS = {"moving": ("params",), "target": ("params",), "direction": (), "rotation": (), "pivot": (),
                   "answer": ("t", "point", "normal", "contact_offset", "contact_tolerance")}
-"""Where a log may write numbers as hex floats: shape parameters, the direction and
-the answer's numbers.  Names, ids and versions are kept as written."""
+"""Where a log may write numbers as hex floats: shape parameters, the direction, the
+turn's rotation and pivot, and the answer's numbers.  Names, ids and versions are
+kept as written."""
 
 
 def _decode_numbers(data: dict, fail) -> dict:
     data = dict(data)
     for name, inner in NUMERIC_FIELDS.items():
-        value = data.get(name)
+        if data.get(name) is None:  # absent (or a null pivot: the centroid)
+            continue
+        value = data[name]
         try:
             if not inner:
                 data[name] = decode_floats(value, name)

@@ -1,5 +1,7 @@
-"""ImGuizmo on the selected shape (or the end pose): move, turn, resize; drags read
-exactly (``editor.gizmo_motion``), one undo step each."""
+"""ImGuizmo on the selected shape, the end pose or the turn's pivot: move, turn,
+resize; drags read exactly (``editor.gizmo_motion``), one undo step each.  On the end
+pose the rings turn the sweep (``Editor.turn_end_pose``: a ring gives a step of the
+turn each frame, so dragging round and round winds it past a half turn)."""
 
 from __future__ import annotations
 
@@ -10,17 +12,20 @@ from sweeplab.editor import Editor
 from sweeplab.editor.gizmo_motion import dragged_rotation, dragged_translation, float32_matrix
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion
 from sweeplab.ui.state import PanelState
+from sweeplab.view.turn import pivot_of
 
 
 gizmo = imguizmo.im_guizmo
 
 
 def gizmo_handles(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
-    """ImGuizmo on the selected shape's pivot (or on the end pose)."""
+    """ImGuizmo on the selected shape's pivot, on the end pose (at the turn's pivot
+    carried to the end: its arrows set the direction, its rings the turn) or on the
+    turn's pivot (its arrows move it)."""
     scene = editor.scene
-    if editor.end_pose and scene.moving is not None:
-        moving = scene.object(scene.moving)
-        pivot = KINDS[moving.kind].pivot(moving.params) + np.asarray(scene.direction)
+    on_motion = (editor.end_pose or editor.pivot_handle) and scene.moving is not None
+    if on_motion:
+        pivot = pivot_of(scene) + (np.asarray(scene.direction) if editor.end_pose else 0.0)
     elif editor.selected is not None and editor.selected in scene.names():
         picked = scene.object(editor.selected)
         pivot = KINDS[picked.kind].pivot(picked.params)
@@ -33,20 +38,24 @@ def gizmo_handles(editor: Editor, state: PanelState, size: tuple[int, int]) -> N
     projection = gizmo.Matrix16(np.asarray(editor.camera.projection(width / height), "f4").ravel().tolist())
     selected = scene.object(editor.selected) if editor.selected is not None and editor.selected in scene.names() \
         else None
-    resizing = (editor.gizmo_operation == "scale" and not editor.end_pose and selected is not None
+    resizing = (editor.gizmo_operation == "scale" and not on_motion and selected is not None
                 and ("radius" in selected.params or selected.kind == "polyhedron"))
     if resizing:
         _resize_gizmo(editor, state, view, projection, selected)
         return
     before = float32_matrix(pivot)
     matrix = gizmo.Matrix16(before.ravel().tolist())
-    operation = gizmo.OPERATION.rotate if editor.gizmo_operation == "rotate" and not editor.end_pose \
+    operation = gizmo.OPERATION.rotate if editor.gizmo_operation == "rotate" and not editor.pivot_handle \
         else gizmo.OPERATION.translate
     changed = gizmo.manipulate(view, projection, operation, gizmo.MODE.world, matrix)
     _track_drag(editor, state, None)
     if not changed:
         return
-    if editor.end_pose:
+    if on_motion and editor.pivot_handle:
+        editor.shift_pivot(dragged_translation(before, matrix.values))
+    elif on_motion and operation == gizmo.OPERATION.rotate:
+        editor.turn_end_pose(dragged_rotation(before, matrix.values))
+    elif on_motion:
         editor.shift_end_pose(dragged_translation(before, matrix.values))
     elif operation == gizmo.OPERATION.translate:
         editor.move_selected(RigidMotion.translate(dragged_translation(before, matrix.values)))

@@ -18,8 +18,8 @@ from pathlib import Path
 from imgui_bundle import imgui
 
 LEFT = ("Scene", "Inspector", "Nudge")
-RIGHT = ("Lesson", "Playground", "Hits along the path", "Meshes", "Separating axes", "Perturbation scan",
-         "Fixture: expected vs actual")
+RIGHT = ("Lesson", "Playground", "Conservative advancement", "Hits along the path", "Meshes", "Separating axes",
+         "Perturbation scan", "Fixture: expected vs actual")
 BOTTOM = ("Results", "Queries")
 PANELS = LEFT + BOTTOM + RIGHT
 """Every docked panel, by window name."""

@@ -39,6 +39,10 @@ ENTRIES = (
     (view_model.INTERVAL, "touching (every hit)"),
     (view_model.ENGINE, "another engine's answer"),
     (view_model.SLIDE, "collide and slide"),
+    (view_model.GHOST, "turning: poses along the way"),
+    (view_model.ARC, "turning: path of the farthest point"),
+    (view_model.PIVOT, "turning: pivot and its path"),
+    (view_model.ADVANCE, "advancement iteration's pose"),
 )
 """Each colour of the view and what it means."""
 

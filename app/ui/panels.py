@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
+from sweeplab.ui.advancement import advancement_panel
 from sweeplab.editor import Editor
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.ui.drawn import remember
@@ -27,6 +28,7 @@ from sweeplab.ui.overlays import compiling_overlay, labels, shortcuts_panel, sta
 from sweeplab.ui.results import path_hits_panel, results_panel
 from sweeplab.ui.state import PanelState
 from sweeplab.ui.tools import draw_tools
+from sweeplab.ui.turn import turn_fields
 
 
 def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
@@ -43,6 +45,7 @@ def draw_ui(editor: Editor, state: PanelState, size: tuple[int, int]) -> None:
     inspector(editor)
     results_panel(editor, size)
     path_hits_panel(editor)
+    advancement_panel(editor)
     queries_panel(editor, state)
     playground_panel(editor, state.playground)
     draw_mesh_panel(editor, size)
@@ -130,4 +133,5 @@ def inspector(editor: Editor) -> None:
         remember("inspector direction label")
         if changed:
             editor.set_direction(direction)
+        turn_fields(editor)
     imgui.end()

@@ -22,6 +22,7 @@ from sweeplab.view import meshes, minkowski
 from sweeplab.view.meshes import MeshDisplay, MeshOverlapReport, MeshReport
 from sweeplab.view.lessons import collide_and_slide
 from sweeplab.view.path_hits import ContactInterval, contact_intervals
+from sweeplab.view.turn import motion_of, posed_mesh, turn_drawing
 from sweeplab.view.reports import FLOAT32_MAX, TargetReport, beyond_float32, scene_scale, sweep_targets
 from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.physics import SweepResult
@@ -100,6 +101,10 @@ class ViewModel:
     pending: list[str] = field(default_factory=list)
     """What waits for kernels compiling in the background (``editor.compiling``): the
     parts of the view left out meanwhile, e.g. "float32", "mesh details"."""
+    not_shown: list[str] = field(default_factory=list)
+    """Parts of the view asked for that have no meaning for this scene, each with why
+    ("teaching view: ..."): e.g. the Minkowski picture of a linear sweep, for a scene
+    that turns."""
 
 
 def build_view_model(scene: Scene, selected: str | None = None, float32: bool = False,
@@ -159,9 +164,13 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
     _add_contacts(view, contacts, scale)
     if not pending:
         _unless_pending(view, "mesh overlaps", _add_mesh_overlaps, view, scene)
-    if display.minkowski:
+    if display.minkowski and scene.turns:
+        view.not_shown.append(f"teaching view: {NO_MINKOWSKI_PICTURE}")
+    elif display.minkowski:
         _unless_pending(view, "teaching view", _add_teaching_view, view, scene, selected)
-    if slide and scene.moving is not None and not pending:
+    if slide and scene.turns:
+        view.not_shown.append(f"collide and slide: {NO_TURNING_SLIDE}")
+    elif slide and scene.moving is not None and not pending:
         _unless_pending(view, "collide and slide", _add_slide, view, scene, display.slide_sweeps)
     if engine_answer is not None and scene.moving is not None:
         _add_engine_answer(view, scene, engine_answer[1], scale)
@@ -187,6 +196,10 @@ def _add_every_hit(view: ViewModel, scene: Scene) -> None:
     view.intervals, view.unlisted = contact_intervals(scene)
     _add_intervals(view, scene)
 
+
+NO_MINKOWSKI_PICTURE = ("the Minkowski difference pictures a linear sweep as a ray cast; a turning shape's "
+                        "obstacle changes with t")
+NO_TURNING_SLIDE = "collide and slide moves the shape by translation only; the scene turns"
 
 SLIDE = (0.95, 0.95, 0.3, 1.0)
 """A collide-and-slide move: the pivot's path sweep by sweep, the shape where each stops."""
@@ -252,6 +265,9 @@ def _add_intervals(view: ViewModel, scene: Scene) -> None:
 
 
 def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: float) -> None:
+    if scene.turns:
+        _add_turning(view, scene, mesh)
+        return
     moving_object = scene.moving_object()
     kind = KINDS[moving_object.kind]
     direction = np.asarray(scene.direction, float)
@@ -268,6 +284,41 @@ def _add_moving(view: ViewModel, scene: Scene, mesh: tessellate.Mesh, scale: flo
     view.drawables.append(Drawable(mesh.translated(direction), END, END[:3] + (0.6,), 1.0))
     if view.time_of_impact is not None:
         view.drawables.append(Drawable(mesh.translated(view.time_of_impact * direction), TIME_OF_IMPACT))
+    view.drawables.append(Drawable(mesh, START))
+
+
+GHOST = (0.6, 0.72, 0.95, 0.45)
+"""A turning sweep's ghost poses between start and end (``view.turn``)."""
+
+ARC = (0.85, 0.8, 1.0, 0.9)
+"""The arc swept by the moving shape's point farthest from the pivot."""
+
+PIVOT = (0.9, 0.9, 0.9, 1.0)
+"""The pivot the moving shape turns about, and its path."""
+
+ADVANCE = (1.0, 0.45, 0.6, 1.0)
+"""The moving shape at the conservative advancement's iteration picked in its panel."""
+
+
+def _add_turning(view: ViewModel, scene: Scene, mesh: tessellate.Mesh) -> None:
+    """A turning sweep (``view.turn``): faint ghost poses, the pivot and its path, the
+    arc of the farthest point; the end and time-of-impact poses turned.  A motion the
+    physics refuses (an nlerp turn of π or more, read from a file) is said in every
+    report and only the start pose is drawn."""
+    try:
+        motion, drawing = motion_of(scene), turn_drawing(scene, mesh)
+    except ValueError as error:
+        for report in view.reports:
+            report.message = "; ".join(filter(None, [report.message, f"the motion is refused: {error}"]))
+        view.drawables.append(Drawable(mesh, START))
+        return
+    view.lines.append(LineBatch(drawing.ghosts, GHOST, 1.0))
+    view.lines.append(LineBatch(drawing.arc, ARC, 2.0))
+    view.lines.append(LineBatch(drawing.pivot_path, PIVOT, 1.5))
+    view.points.append(PointBatch(drawing.pivot[None], PIVOT, 12.0))
+    view.drawables.append(Drawable(posed_mesh(mesh, motion, 1.0), END, END[:3] + (0.6,), 1.0))
+    if view.time_of_impact is not None:
+        view.drawables.append(Drawable(posed_mesh(mesh, motion, view.time_of_impact), TIME_OF_IMPACT))
     view.drawables.append(Drawable(mesh, START))
 
 

@@ -10,19 +10,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sweeplab.scene.fixture import unfinished
 from sweeplab.scene.model import Scene
 from sweeplab.scene.query_log import EngineAnswer
 from sweeplab.scene.shape_kinds import KINDS, build_shape, mesh_shape
-from sweeplab.engines import EngineUnavailable, engine
+from sweeplab.engines import EngineUnavailable, ask, engine
 from sweeplab.engines.contact_offset import compare_at_offset
 from sweeplab.engines.second_opinion import second_opinion
 from sweeplab.view import meshes
 from sweeplab.view.meshes import MeshReport
-from sweeplab.physics import Point, Sphere, SweepResult, TriangleMesh, sweep, tolerance
+from sweeplab.physics import ConvexPolyhedron, Feature, Point, Sphere, SweepResult, TriangleMesh, sweep, tolerance
 from sweeplab.physics.kernels import KernelsPending
 from sweeplab.physics.shapes import Shape
 from sweeplab.physics.sweep import sweep_each
 from sweeplab.physics.sweep.polyhedron import SatTrace
+from sweeplab.physics.sweep.turning import Motion, centroid
 from sweeplab.physics.traversal import TraversalTrace
 
 
@@ -35,8 +37,10 @@ the feature pair)."""
 
 @dataclass
 class TargetReport:
-    """One target's answer: ``status`` is hit, miss, overlap, unsupported, invalid or
-    pending (its kernels are compiling: ``editor.compiling``).
+    """One target's answer: ``status`` is hit, miss, overlap, unsupported, invalid,
+    pending (its kernels are compiling: ``editor.compiling``) or unfinished (a turning
+    sweep whose conservative advancement ran out of iterations: ``message`` says up to
+    when it is certified contact-free; no hit or miss is claimed).
 
     ``single`` is the same sweep in float32 (the precision lens; ``single_message``
     says why there is none, e.g. a value beyond float32's range), ``reference`` the
@@ -83,17 +87,20 @@ class EngineReport:
     detail: str
 
 
-def engine_reports(names: tuple[str, ...], moving, target, direction, ours: SweepResult) -> dict[str, EngineReport]:
-    """Each named engine's answer to the pair, compared with sweeplab's."""
+def engine_reports(names: tuple[str, ...], moving, target, direction, ours: SweepResult,
+                   turn: dict | None = None) -> dict[str, EngineReport]:
+    """Each named engine's answer to the pair, compared with sweeplab's; ``turn``: the
+    scene's (``Scene.turn``), asked of the engines that turn so (``engines.ask``)."""
     found = {}
     for name in names:
         try:
             adapter = _adapter(name)
-            answer = adapter.answer(moving, target, direction)
+            answer = ask(adapter, moving, target, direction, turn or {})
         except (EngineUnavailable, TypeError, ValueError) as error:
             found[name] = EngineReport(None, "cannot", str(error))
             continue
-        kind, _, detail = compare_at_offset(answer, ours, adapter.info.precision, shapes=(moving, target, direction))
+        kind, _, detail = compare_at_offset(answer, ours, adapter.info.precision, shapes=(moving, target, direction),
+                                            turn=turn or None)
         found[name] = EngineReport(answer, kind, detail)
     return found
 
@@ -113,13 +120,18 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     every ``PROGRESS_STEP`` targets reported, and of the last.  A sweep whose kernels
     are not compiled yet and too large to run as Python (``kernels.KernelsPending``,
     under the editor's ``defer`` policy) is reported "pending"; a lens or second
-    opinion that is, is left out and named in ``pending_parts``."""
+    opinion that is, is left out and named in ``pending_parts``.
+
+    A turning scene (``Scene.turns``) is swept with its turn (``Scene.turn``: the
+    float32 lens in float32), records no trace, and has no second opinion, no other
+    engine's answer and no mesh-against-mesh narrowphase: those sweep without
+    turning, and each report says so rather than compare a linear answer."""
     if scene.moving is None:
         return [TargetReport(o.name, o.kind, "miss", message="no moving shape") for o in scene.objects]
     moving_object = scene.moving_object()
     moving = build_shape(moving_object.kind, moving_object.params)
     moving_single, moving_unfit = float32_twin(moving_object) if float32 else (None, "")
-    options = {"ignore_separating": scene.options["ignore_separating"]}
+    options = {"ignore_separating": scene.options["ignore_separating"], **scene.turn()}
     answers = _untraced_answers(moving_object, moving, scene, options)
     reports, pending, extras = [], [], []
     targets = scene.targets()
@@ -127,9 +139,13 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         if progress is not None and done % PROGRESS_STEP == 0:
             progress(done, len(targets))
         mesh_pair = {moving_object.kind, target_object.kind} == {"mesh"}
-        trace = _trace_for(moving_object.kind, target_object.kind)
+        trace = None if scene.turns else _trace_for(moving_object.kind, target_object.kind)
         try:
             target = build_shape(target_object.kind, target_object.params)
+            if mesh_pair and scene.turns:
+                reports.append(TargetReport(target_object.name, target_object.kind, "unsupported",
+                                            message=f"mesh against mesh: {LINEAR_ONLY}"))
+                continue
             if mesh_pair:
                 reports.append(_mesh_pair_report(target_object, moving, target, scene.direction, reference))
                 continue
@@ -148,8 +164,9 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         except KernelsPending:
             reports.append(TargetReport(target_object.name, target_object.kind, "pending", message=PENDING))
             continue
-        status = "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
-        report = TargetReport(target_object.name, target_object.kind, status, result)
+        why = unfinished(result)
+        status = "unfinished" if why else "overlap" if result.initially_overlapping else "hit" if result.hit else "miss"
+        report = TargetReport(target_object.name, target_object.kind, status, result, message=why)
         reports.append(report)
         extras.append((report, result, target_object, target, trace))
     # Every target's own answer first, then the lenses and second opinions: where the
@@ -158,7 +175,8 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     for report, result, target_object, target, trace in extras:
         if float32:
             report.single, report.single_message = _float32_answer(moving_single, moving_unfit, target_object,
-                                                                   scene.direction, options)
+                                                                   scene.direction,
+                                                                   options | scene.turn(np.float32))
             if report.single_message == PENDING:
                 pending.append("float32")
         if isinstance(trace, SatTrace):
@@ -166,6 +184,14 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
         if isinstance(trace, SatTrace) and result.hit:
             report.message = "feature pair: {} of the moving shape, {} of the target".format(*trace.feature_pair)
             report.moving_feature = trace.moving_feature
+        if scene.turns and result.hit and result.moving_feature is not None \
+                and result.moving_feature.kind in ("vertex", "edge", "face"):
+            moving_feature, feature = result.moving_feature, result.feature
+            report.message = "; ".join(filter(None, [report.message, f"feature pair: {moving_feature.kind} "
+                                                     f"{moving_feature.index} of the moving shape, {feature.kind} "
+                                                     f"{feature.index} of the target"]))
+            if isinstance(moving, ConvexPolyhedron):
+                report.moving_feature = turned_feature(moving, moving_feature, result.t, scene)
         if isinstance(trace, TraversalTrace):  # one mesh in the pair (``_trace_for``)
             report.mesh = MeshReport(trace=trace)
             if isinstance(target, TriangleMesh) and isinstance(moving, (Sphere, Point)):
@@ -176,8 +202,10 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
                 except KernelsPending:
                     pending.append("mesh contacts")
         if engines:
-            report.engines = engine_reports(engines, moving, target, scene.direction, result)
-        if reference:
+            report.engines = engine_reports(engines, moving, target, scene.direction, result, scene.turn())
+        if reference and scene.turns:
+            report.message = "; ".join(filter(None, [report.message, f"no second opinion: {LINEAR_ONLY}"]))
+        elif reference:
             try:
                 report.reference = second_opinion(moving, target, scene.direction)
             except KernelsPending:
@@ -191,11 +219,27 @@ def sweep_targets(scene: Scene, float32: bool = False, reference: bool = False,
     return reports
 
 
+LINEAR_ONLY = "it sweeps without turning, so it has no answer to a turning scene"
+"""Why a turning scene has no second opinion or mesh-against-mesh narrowphase (each of
+those sweeps by translation only)."""
+
 PENDING = "compiling its kernels: too large to answer as Python meanwhile"
 """The message of an answer waiting for the background compile (``editor.compiling``)."""
 
 PROGRESS_STEP = 10_000
 """Targets swept between two ``progress`` reports of ``sweep_targets``."""
+
+
+def turned_feature(moving: ConvexPolyhedron, feature: Feature, t: float, scene: Scene) -> np.ndarray:
+    """The corners (k, 3) of a turning polyhedron's ``feature`` (its ``moving_feature``
+    at the contact: a vertex, an edge of ``moving.edges`` or a face of
+    ``moving.faces``) where the scene's motion has them at the time of impact ``t``:
+
+        pivot + t direction + R(t) (x - pivot)    (pivot: the scene's, else the centroid)"""
+    kind, index = feature.kind, feature.index
+    rows = [index] if kind == "vertex" else list(moving.edges[index]) if kind == "edge" else list(moving.faces[index])
+    motion = Motion(scene.direction, scene.rotation, scene.pivot, scene.interpolation)
+    return motion.point(np.asarray(moving.vertices, np.float64)[rows], t, centroid(moving))
 
 
 def _trace_for(moving_kind: str, target_kind: str) -> TraversalTrace | SatTrace | None:
@@ -212,7 +256,10 @@ def _untraced_answers(moving_object, moving, scene: Scene, options: dict) -> dic
     """Sweeps of the targets that record no trace, by name, in as few kernel calls as
     ``sweep_each`` makes (one for a sphere or point against every core target).  Empty
     when one of them cannot be built or swept: the caller then sweeps each target on
-    its own and reports each failure on its target."""
+    its own and reports each failure on its target; and when the scene turns
+    (``sweep_each`` sweeps without turning)."""
+    if scene.turns:
+        return {}
     untraced = [target for target in scene.targets() if _trace_for(moving_object.kind, target.kind) is None
                 and "mesh" not in (moving_object.kind, target.kind)]
     try:

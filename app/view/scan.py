@@ -96,7 +96,8 @@ def run_scan(scene: Scene, spec: ScanSpec, progress: Callable[[int, int], None] 
 
 
 def _sweep_lanes(scene: Scene, spec: ScanSpec, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(t, hit) of the lanes at ``offsets``: one batched sweep."""
+    """(t, hit) of the lanes at ``offsets``: one batched sweep, turning as the scene
+    turns (each lane about its own centroid when the scene names no pivot)."""
     count = len(offsets)
     direction = np.asarray(scene.direction, float)
     if spec.varied == DIRECTION:
@@ -122,7 +123,7 @@ def _sweep_lanes(scene: Scene, spec: ScanSpec, offsets: np.ndarray) -> tuple[np.
         except ValueError as error:
             raise ValueError(f"{name}: {error}") from None
     result = sweep(shapes[moving], shapes[spec.target], directions,
-                   ignore_separating=scene.options["ignore_separating"])
+                   ignore_separating=scene.options["ignore_separating"], **scene.turn())
     return np.broadcast_to(result.t, (count,)), np.broadcast_to(result.hit, (count,))
 
 

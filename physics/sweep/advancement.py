@@ -54,6 +54,9 @@ PARALLEL_MIN_PAIRS = 256
 """Pair lanes from which a batch runs in parallel (an advancement is tens of GJK
 distances: far more work than a linear pair test)."""
 
+LANE_CHUNK = 64
+"""Lanes of a batch that share one ``workspace`` (a chunk runs on one thread)."""
+
 PARALLEL_MIN_WALKS = 64
 """Mesh lanes from which the walks run in parallel (each walks a tree and advances at
 its leaves: far more work than a pair)."""
@@ -80,6 +83,10 @@ SLOW_STEPS = 0.25
 """A segment core is advanced piece by piece (``split_advance``, a dozen GJK distances)
 only once a step has left more than this of the gap before it: where a vertex makes
 the contact the steps converge about quadratically and need no pieces."""
+
+BALL_SLACK = 2.0 ** -40
+"""How much nearer than touching (a fraction of the pair's size) two bounding balls
+must stay to rule a pair out (``never_meet``): far more than their rounding."""
 
 WELL_APART = 2.0 ** -20
 """Cores this far apart (a fraction of the pair's size) have an axis sharp to about
@@ -204,6 +211,21 @@ def approach_terms(posed, i, lever, motion, t, toward):
 
 
 @kernel
+def nearest_of_still(posed, motion, axis, sign):
+    """For a body that does not turn, the row least far along ``sign`` × ``axis`` (its
+    vertex nearest the other body); -1 for a turning body (each vertex has its own
+    speed)."""
+    if motion[6] != 0.0:
+        return -1
+    nearest, lowest = 0, math.inf
+    for i in range(posed.shape[0]):
+        height = sign * dot(axis, row(posed, i))
+        if height < lowest:
+            nearest, lowest = i, height
+    return nearest
+
+
+@kernel
 def safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis, radii, t):
     """The largest h such that no point of A can come within ``radii`` of B along the
     fixed ``axis`` (from A to B) before t + h: the least over core rows (i, j) of the
@@ -214,10 +236,15 @@ def safe_advance(posed_a, levers_a, motion_a, posed_b, levers_b, motion_b, axis,
     Returns (h, that separation); h = 0 where it is gone."""
     against = (-axis[0], -axis[1], -axis[2])
     step, least = math.inf, math.inf
-    for i in range(posed_a.shape[0]):
+    # a body that does not turn approaches with every vertex alike: only its nearest one counts
+    nearest_b = nearest_of_still(posed_b, motion_b, axis, 1.0)
+    nearest_a = nearest_of_still(posed_a, motion_a, axis, -1.0)
+    first_a, last_a = (0, posed_a.shape[0]) if nearest_a < 0 else (nearest_a, nearest_a + 1)
+    first_b, last_b = (0, posed_b.shape[0]) if nearest_b < 0 else (nearest_b, nearest_b + 1)
+    for i in range(first_a, last_a):
         b_a, a_a = approach_terms(posed_a, i, levers_a[i], motion_a, t, axis)
         height_a = dot(axis, row(posed_a, i))
-        for j in range(posed_b.shape[0]):
+        for j in range(first_b, last_b):
             b_b, a_b = approach_terms(posed_b, j, levers_b[j], motion_b, t, against)
             gap = dot(axis, row(posed_b, j)) - height_a - radii
             linear, quadratic = b_a + b_b, a_a + a_b
@@ -374,24 +401,48 @@ def scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b):
 
 
 @kernel
-def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, bound, trace):
+def workspace(rows_a, rows_b):
+    """Scratch for ``advance`` of cores of ``rows_a`` and ``rows_b`` rows: posed cores,
+    lever arms, GJK's simplex (three (4, 3)), the spanning rows now and at the last
+    step.  Made once per chunk of lanes (a dozen small arrays made for every pair took
+    more time than the pair's steps)."""
+    return (np.empty((rows_a, 3)), np.empty((rows_b, 3)), np.empty(rows_a), np.empty(rows_b),
+            (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3))), np.empty((2, 4), np.int64),
+            np.empty((2, 4), np.int64))
+
+
+@kernel
+def never_meet(core_a, radius_a, motion_a, core_b, radius_b, motion_b, bound, slack):
+    """Whether balls holding each body at every t (``ball_of``) stay apart by more
+    than ``slack`` over [0, ``bound``]: then the bodies never touch."""
+    center_a, reach_a = ball_of(core_a, radius_a, motion_a)
+    center_b, reach_b = ball_of(core_b, radius_b, motion_b)
+    velocity = sub((motion_a[0], motion_a[1], motion_a[2]), (motion_b[0], motion_b[1], motion_b[2]))
+    return not entry_time(sub(center_a, center_b), velocity, reach_a + reach_b, slack) <= bound
+
+
+@kernel
+def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, bound, trace, work):
     """Conservative advancement of core A (k, 3) rounded by ``radius_a`` under
     ``motion_a`` against core B rounded by ``radius_b`` under ``motion_b`` (or, with
     ``plane`` = (normal, offset) not NaN, the plane, which only translates), until
     touching within ``relative_tolerance`` × the pair's size (module docstring).
+    Bodies whose bounding balls never meet miss at once (``never_meet``).
 
     Returns (status, t, iterations, point on B's surface, normal from B towards A,
     indices (2, 4): the A and B core rows that span the closest points, count of
     them).  ``trace`` (t, distance, rate, advance arrays; length 0: none) gets one row
-    per step."""
-    posed_a, posed_b = np.empty(core_a.shape), np.empty(core_b.shape)
-    scratch = (np.empty((4, 3)), np.empty((4, 3)), np.empty((4, 3)))
-    indices = np.full((2, 4), -1, np.int64)
+    per step; ``work``: a ``workspace`` for these cores."""
+    nan3 = (math.nan, math.nan, math.nan)
+    posed_a, posed_b, levers_a, levers_b, scratch, indices, last_indices = work
+    indices[:, :] = -1
     radii = radius_a + radius_b
     size = scale_of(core_a, core_b, radius_a, radius_b, motion_a, motion_b)
     tolerance = relative_tolerance * size
     rounding = DISTANCE_ROUNDING * size
-    levers_a, levers_b = np.empty(core_a.shape[0]), np.empty(core_b.shape[0])
+    if plane[0] != plane[0] and never_meet(core_a, radius_a, motion_a, core_b, radius_b, motion_b, bound,
+                                           tolerance + BALL_SLACK * size):
+        return MISS, math.nan, 0, nan3, nan3, indices, 0
     lever_arms(core_a, motion_a, 0.0, levers_a)
     lever_arms(core_b, motion_b, 0.0, levers_b)
     fastest = fastest_approach(levers_a, motion_a, levers_b, motion_b)
@@ -400,8 +451,8 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
         height = dot((plane[0], plane[1], plane[2]), row(core_a, 0)) - plane[3]
         side = 1.0 if height >= 0.0 else -1.0
     t, iterations, steps = 0.0, 0, len(trace[0])
-    nan3 = (math.nan, math.nan, math.nan)
-    last_axis, last_indices, last_count, last_gap = nan3, np.full((2, 4), -1, np.int64), 0, math.inf
+    last_axis, last_count, last_gap = nan3, 0, math.inf
+    last_indices[:, :] = -1
     while True:
         pose_points(core_a, motion_a, t, posed_a)
         if side == 0.0:
@@ -493,7 +544,8 @@ class MeshQuery(NamedTuple):
     ``core``, ``radius`` and ``motion``; the ``ball`` (center, radius) holding it at
     every t and its translation ``velocity`` relative to the mesh's; the mesh's
     ``mesh_motion`` with its pivot and ``lever`` min(θ, 2); the node tests' ``slack``;
-    the leaves' ``relative_tolerance``; ``no_plane`` (NaN)."""
+    the leaves' ``relative_tolerance``; ``no_plane`` (NaN), ``no_trace`` and the leaves'
+    ``work`` (``workspace``)."""
 
     core: np.ndarray
     radius: float
@@ -508,6 +560,7 @@ class MeshQuery(NamedTuple):
     relative_tolerance: float
     no_plane: np.ndarray
     no_trace: tuple
+    work: tuple
 
 
 @kernel(inline=True)
@@ -546,7 +599,7 @@ def leaf_advance(query, face, triangle, bound):
     out (so the first-hit rule keeps the earliest of hits and undecided leaves)."""
     status, t, iterations, point, normal, indices, count = advance(
         query.core, query.radius, query.motion, triangle, 0.0, query.mesh_motion, query.no_plane,
-        query.relative_tolerance, bound, query.no_trace)
+        query.relative_tolerance, bound, query.no_trace, query.work)
     nan = math.nan
     if status == MISS:
         return LaneAnswer(nan, (nan, nan, nan), (nan, nan, nan), nan, -1, -1)
@@ -576,7 +629,7 @@ def mesh_advance(tree, core, radius, motion, mesh_motion, relative_tolerance, sl
     no_plane = np.full(4, math.nan)
     no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
     query = MeshQuery(core, radius, motion, center, ball_radius, velocity, mesh_motion, pivot, min(angle, 2.0), slack,
-                      relative_tolerance, no_plane, no_trace)
+                      relative_tolerance, no_plane, no_trace, workspace(core.shape[0], 3))
     found, found_count, trace, trace_count = unused
     return walk_query(tree, query, node_test, leaf_test, FIRST_HIT, math.inf, found, found_count, trace,
                       trace_count, miss(0.0))
@@ -602,22 +655,27 @@ def store_features(i, indices, count, corners_a, corners_b, codes, features, spa
 def pair_lanes(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, status, t,
                iterations, point, normal, codes, features, spans):
     """Lane i: ``advance`` of row i of each input to 1, its answer into row i of the
-    outputs (status, t, iterations, point, normal; features: ``store_features``)."""
+    outputs (status, t, iterations, point, normal; features: ``store_features``); in
+    chunks of ``LANE_CHUNK`` lanes sharing one ``workspace``."""
     no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
-    for i in prange(len(radius_a)):
-        answer = advance(core_a[i], radius_a[i], motion_a[i], core_b[i], radius_b[i], motion_b[i], plane[i],
-                         relative_tolerance, 1.0, no_trace)
-        status[i], t[i], iterations[i] = answer[0], answer[1], answer[2]
-        for k in range(3):
-            point[i, k], normal[i, k] = answer[3][k], answer[4][k]
-        store_features(i, answer[5], answer[6], core_a.shape[1], core_b.shape[1], codes, features, spans)
+    count = len(radius_a)
+    for chunk in prange((count + LANE_CHUNK - 1) // LANE_CHUNK):
+        work = workspace(core_a.shape[1], core_b.shape[1])
+        for i in range(chunk * LANE_CHUNK, min(count, (chunk + 1) * LANE_CHUNK)):
+            answer = advance(core_a[i], radius_a[i], motion_a[i], core_b[i], radius_b[i], motion_b[i], plane[i],
+                             relative_tolerance, 1.0, no_trace, work)
+            status[i], t[i], iterations[i] = answer[0], answer[1], answer[2]
+            for k in range(3):
+                point[i, k], normal[i, k] = answer[3][k], answer[4][k]
+            store_features(i, answer[5], answer[6], core_a.shape[1], core_b.shape[1], codes, features, spans)
 
 
 @entry
 def traced_advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, trace):
     """One pair's ``advance`` to 1 with every step written to ``trace``: (status, t,
     iterations)."""
-    answer = advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, 1.0, trace)
+    answer = advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, 1.0, trace,
+                     workspace(core_a.shape[0], core_b.shape[0]))
     return answer[0], answer[1], answer[2]
 
 
@@ -630,7 +688,6 @@ def mesh_lanes(tree, vertices, faces, core, radius, motion, mesh_motion, relativ
     first-hit walk without a trace writes none of them: lanes may share them)."""
     no_plane = np.full(4, math.nan)
     no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
-    triangle = np.empty((3, 3))
     for i in prange(len(radius)):
         best, best_face = mesh_advance(tree, core[i], radius[i], motion[i], mesh_motion[i], relative_tolerance, slack,
                                        unused, node_entry, leaf_advance)
@@ -638,11 +695,12 @@ def mesh_lanes(tree, vertices, faces, core, radius, motion, mesh_motion, relativ
         if best_face < 0:
             status[i], t[i], iterations[i] = MISS, math.nan, 0
             continue
+        triangle = np.empty((3, 3))  # (the lane's own: lanes run on several threads)
         for corner in range(3):
             for k in range(3):
                 triangle[corner, k] = vertices[faces[best_face, corner], k]
         answer = advance(core[i], radius[i], motion[i], triangle, 0.0, mesh_motion[i], no_plane, relative_tolerance,
-                         1.0, no_trace)
+                         1.0, no_trace, workspace(core.shape[1], 3))
         status[i], t[i], iterations[i] = answer[0], answer[1], answer[2]
         for k in range(3):
             point[i, k], normal[i, k] = answer[3][k], answer[4][k]
@@ -656,7 +714,8 @@ def one_advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, r
     (2, 4))."""
     no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
     status, t, iterations, point, normal, indices, count = advance(
-        core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, 1.0, no_trace)
+        core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relative_tolerance, 1.0, no_trace,
+        workspace(core_a.shape[0], core_b.shape[0]))
     code_a, index_a = polygon_feature(indices[0], count, core_a.shape[0])
     code_b, index_b = polygon_feature(indices[1], count, core_b.shape[0])
     for body in range(2):

@@ -431,7 +431,7 @@ def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepRes
             rows_b = motion_b.rows(default_pivot(b, motion_b), batch_shape)
         radii_a = _flat(radius_a, batch_shape, 0)
         lengths = (cores_a, radii_a, rows_a[:, 0:3], rows_a[:, 7:10], core_b, radius_b, rows_b[:, 0:3],
-                   rows_b[:, 7:10], plane[:, 3])
+                   rows_b[:, 7:10]) + ((plane[:, 3],) if isinstance(b, Plane) else ())
         factor = unit_factor(lengths)
         if factor != 1.0:  # exact: a power of two
             for length in lengths:
@@ -451,7 +451,7 @@ def unit_factor(lengths) -> float:
     takes it to [1, 2): the kernels square lengths (GJK, the advancement's roots), and
     2^±64 squared is far inside float64.  Scaling every length by it is exact, and the
     answer's t and normal do not change (the point is scaled back)."""
-    size = max(float(np.max(np.abs(length), initial=0.0, where=~np.isnan(length))) for length in lengths)
+    size = max(float(np.max(np.abs(length), initial=0.0)) for length in lengths)
     if size == 0.0 or UNIT_BAND[0] <= size <= UNIT_BAND[1]:
         return 1.0
     return math.ldexp(1.0, -math.frexp(size)[1] + 1)
@@ -580,8 +580,9 @@ class FeatureTable(NamedTuple):
     faces: list
 
 
-def feature_table(polyhedron: ConvexPolyhedron) -> FeatureTable:
+def feature_table(polyhedron: Shape) -> FeatureTable:
     """``polyhedron``'s ``FeatureTable`` (the structure a batch shares)."""
+    assert isinstance(polyhedron, ConvexPolyhedron)
     edges = {frozenset((int(first), int(second))): index for index, (first, second) in enumerate(polyhedron.edges)}
     return FeatureTable(edges, [frozenset(int(v) for v in face) for face in polyhedron.faces])
 
@@ -604,19 +605,31 @@ def _answer_at_start(a, b, batch_shape, lanes, point, normal, depth, kind, index
     """Where the shapes touch or overlap at t = 0, the linear sweep's answer at t = 0
     (a zero direction: the overlap test), whose pose is the same."""
     from sweeplab.physics.sweep.dispatch import sweep
-    at_start = sweep(a, b, np.zeros(batch_shape + (3,)))
+    if batch_shape == () or any(isinstance(shape, Shape) and shape.batch_shape not in ((), batch_shape)
+                                for shape in (a, b) if not isinstance(shape, TriangleMesh)):
+        # every lane asked (shapes that broadcast)
+        picked, asked, still = (lambda shape: shape), np.arange(len(point)), np.zeros(batch_shape + (3,))
+    else:  # only the lanes at the start asked
+        where = np.unravel_index(lanes, batch_shape)
+        picked, asked = (lambda shape: shape if isinstance(shape, TriangleMesh) or shape.batch_shape == ()
+                         else shape[where]), lanes
+        still = np.zeros((len(asked), 3))
+    at_start = sweep(picked(a), picked(b), still)
+    row_of = np.full(len(point), -1)
+    row_of[asked] = np.arange(len(asked))
     hits = np.asarray(at_start.hit).reshape(-1)
-    chosen = lanes[hits[lanes]]
+    chosen = lanes[hits[row_of[lanes]]]
     if not len(chosen):
         return
-    point[chosen] = np.asarray(at_start.point, np.float64).reshape(-1, 3)[chosen]
-    normal[chosen] = np.asarray(at_start.normal, np.float64).reshape(-1, 3)[chosen]
-    depth[chosen] = np.asarray(at_start.penetration_depth, np.float64).reshape(-1)[chosen]
-    names = np.asarray(at_start.feature.kind).reshape(-1)[chosen]
+    rows = row_of[chosen]
+    point[chosen] = np.asarray(at_start.point, np.float64).reshape(-1, 3)[rows]
+    normal[chosen] = np.asarray(at_start.normal, np.float64).reshape(-1, 3)[rows]
+    depth[chosen] = np.asarray(at_start.penetration_depth, np.float64).reshape(-1)[rows]
+    names = np.asarray(at_start.feature.kind).reshape(-1)[rows]
     kind[chosen] = [FEATURE_KINDS.index(str(name)) for name in names]
-    index[chosen] = np.asarray(at_start.feature.index).reshape(-1)[chosen]
+    index[chosen] = np.asarray(at_start.feature.index).reshape(-1)[rows]
     faces = -1 if at_start.face_index is None else at_start.face_index  # (a scalar answer's None: no face)
-    face_index[chosen] = np.broadcast_to(np.asarray(faces, np.int64), batch_shape).reshape(-1)[chosen]
+    face_index[chosen] = np.broadcast_to(np.asarray(faces, np.int64), (len(asked),)).reshape(-1)[rows]
 
 
 def advancement_steps(moving: Shape, target: Shape, direction, *, rotation, pivot=None,

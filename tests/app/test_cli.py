@@ -66,7 +66,7 @@ def test_an_unwritable_output_is_one_line(gl_context, tmp_path, capsys):
 
 
 def test_examples_are_listed_and_rendered_by_name(gl_context, tmp_path, capsys):
-    assert set(example_scenes()) == {"demo", "graze", "meshes", "overlap", "playground", "polyhedra"}
+    assert set(example_scenes()) == {"demo", "graze", "meshes", "overlap", "playground", "polyhedra", "turning"}
     assert main(["examples"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^graze +\d+ objects, moving '", out, re.MULTILINE)

@@ -232,14 +232,14 @@ def test_fixtures_anywhere_in_a_project_and_nothing_else(tmp_path, capsys):
     assert "PASS   graze.json" in capsys.readouterr().out
     assert main(["check", str(project / "regressions" / "physics" / "graze.json"), "--examples"]) == 0
     out = capsys.readouterr().out
-    assert "PASS   graze.json" in out and "5 passed, 0 failed" in out
+    assert "PASS   graze.json" in out and "6 passed, 0 failed" in out
     assert main(["check", str(project / "missing")]) == 2
 
 
 def test_the_example_fixtures_come_with_the_package(capsys):
     assert main(["check", "--examples"]) == 0
     out = capsys.readouterr().out
-    assert "PASS   sphere_triangle_edge_graze.json" in out and "4 passed, 0 failed" in out
+    assert "PASS   sphere_triangle_edge_graze.json" in out and "5 passed, 0 failed" in out
 
 
 def test_version(capsys):

@@ -145,6 +145,8 @@ def test_a_save_removes_the_stale_temporaries_a_killed_save_left(tmp_path):
     ("object 'ball'", lambda scene: scene.object("ball").params.update(radius=float("nan"))),
     ("object 'tri'", lambda scene: scene.object("tri").params["b"].__setitem__(0, float("inf"))),
     ("the direction", lambda scene: scene.direction.__setitem__(2, -float("inf"))),
+    ("the rotation", lambda scene: scene.rotation.__setitem__(1, float("nan"))),
+    ("the pivot", lambda scene: setattr(scene, "pivot", [0.0, float("inf"), 0.0])),
 ])
 def test_a_scene_holding_nan_or_infinity_is_refused_by_save_naming_where(tmp_path, where, change):
     """It was written (as NaN or Infinity) and then refused by load."""
@@ -266,3 +268,79 @@ def test_loading_pauses_the_garbage_collector_and_restores_it(tmp_path):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+VERSION_1_FILE = {"format": "sweeplab-scene", "version": 1, "objects": [
+    {"name": "ball", "kind": "sphere", "params": {"center": [0.0, 0.0, 3.0], "radius": 0.5}}],
+    "moving": "ball", "direction": [0.0, 0.0, -2.0], "options": {"ignore_separating": False}}
+
+
+def test_a_version_1_file_loads_as_not_turning_and_saves_as_version_2_with_the_turn(tmp_path):
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(VERSION_1_FILE))
+    scene = load(old)
+    assert (scene.rotation, scene.pivot, scene.interpolation, scene.turns) == ([0.0, 0.0, 0.0], None, "slerp", False)
+    save(scene, tmp_path / "new.json")
+    saved = json.loads((tmp_path / "new.json").read_text())
+    assert saved["version"] == 2
+    assert (saved["rotation"], saved["pivot"], saved["interpolation"]) == ([0.0, 0.0, 0.0], None, "slerp")
+    assert {key: saved[key] for key in VERSION_1_FILE if key != "version"} == \
+        {key: value for key, value in VERSION_1_FILE.items() if key != "version"}
+
+
+def test_the_turn_round_trips_bit_exactly(tmp_path):
+    scene = awkward_scene()
+    scene.rotation, scene.pivot, scene.interpolation = [0.1, -0.0, 2.0 ** -1074], [1 / 3, 0.0, 1e300], "nlerp"
+    save(scene, tmp_path / "turning.json")
+    loaded = load(tmp_path / "turning.json")
+    assert [x.hex() for x in loaded.rotation + loaded.pivot] == [x.hex() for x in scene.rotation + scene.pivot]
+    assert loaded.interpolation == "nlerp" and loaded.turns
+    assert str(loaded.rotation[1]) == "-0.0"
+
+
+def _with_turn(rotation: list[float], interpolation: str) -> dict:
+    return {**VERSION_1_FILE, "version": 2, "rotation": rotation, "interpolation": interpolation}
+
+
+@pytest.mark.parametrize("angle, interpolation, refused", [
+    (np.pi, "nlerp", True),  # the physics refuses an nlerp turn of pi or more
+    (np.nextafter(np.pi, 0.0), "nlerp", False),  # just inside
+    (3.5, "nlerp", True),  # beyond
+    (np.pi, "slerp", False),  # slerp turns any angle: several turns in one sweep
+    (20.0, "slerp", False),
+])
+def test_an_nlerp_turn_of_pi_or_more_is_refused_at_load_naming_the_rotation(tmp_path, angle, interpolation, refused):
+    """What the physics would refuse is refused when the file is read, not on every
+    sweep of the editor; the limit is the physics' own (``turning.Motion``)."""
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(_with_turn([0.0, 0.0, float(angle)], interpolation)))
+    if not refused:
+        assert load(path).rotation == [0.0, 0.0, float(angle)]
+        return
+    with pytest.raises(SceneError, match=r'turn.json: "rotation" \[0.0, 0.0, 3.\d+\] with nlerp: '):
+        load(path)
+
+
+def test_a_turn_with_ignore_separating_is_refused_at_load(tmp_path):
+    """The physics refuses ignore_separating with a turn; without the turn it loads."""
+    path = tmp_path / "turn.json"
+    data = {**_with_turn([0.0, 0.0, 1.0], "slerp"), "options": {"ignore_separating": True}}
+    path.write_text(json.dumps(data))
+    with pytest.raises(SceneError, match='"rotation" \\[0.0, 0.0, 1.0\\] with "ignore_separating"'):
+        load(path)
+    path.write_text(json.dumps({**data, "rotation": [0.0, 0.0, 0.0]}))
+    assert load(path).options["ignore_separating"]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"rotation": [0.0, 1.0]}, "rotation must be a list of 3 numbers"),
+    ({"rotation": [0.0, "1", 0.0]}, "rotation must hold finite numbers"),
+    ({"pivot": [0.0, 0.0]}, "pivot must be a list of 3 numbers"),
+    ({"pivot": [0.0, 1e999, 0.0]}, "pivot must hold finite numbers"),
+    ({"interpolation": "lerp"}, "\"interpolation\" must be one of slerp, nlerp, got 'lerp'"),
+])
+def test_a_bad_turn_is_refused_by_name(tmp_path, change, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**_with_turn([0.0, 0.0, 1.0], "slerp"), **change}).replace("Infinity", "1e999"))
+    with pytest.raises(SceneError, match=message):
+        load(path)

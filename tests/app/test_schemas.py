@@ -41,6 +41,9 @@ def test_every_bundled_fixture_validates(path):
     lambda scene: scene["objects"][0]["params"].update(radius=-1),
     lambda scene: scene["options"].update(ignore_separating="false"),
     lambda scene: scene.update(direction=[1, 2]),
+    lambda scene: scene.update(version=2, rotation=[0, 1]),
+    lambda scene: scene.update(version=2, pivot="centroid"),
+    lambda scene: scene.update(version=2, interpolation="lerp"),
 ])
 def test_the_scene_schema_refuses_what_the_loader_refuses_by_type(change):
     scene = json.loads((ROOT / "app" / "scenes" / "demo.json").read_text())
@@ -60,3 +63,13 @@ def test_logged_queries_validate(tmp_path):
     path.write_text(json.dumps(FLOAT32_LOG[0]) + "\n")
     write_log(read_log(path), tmp_path / "again.jsonl")
     VALIDATORS["query-log"].validate(json.loads((tmp_path / "again.jsonl").read_text()))
+
+
+def test_a_saved_turning_scene_validates(tmp_path):
+    from sweeplab.scene.model import load, save
+
+    scene = load(ROOT / "app" / "scenes" / "demo.json")
+    for pivot in (None, [0.5, -1.0, 2.0]):
+        scene.rotation, scene.pivot, scene.interpolation = [0.0, 0.3, 1.2], pivot, "nlerp"
+        save(scene, tmp_path / "turning.json")
+        VALIDATORS["scene"].validate(json.loads((tmp_path / "turning.json").read_text()))

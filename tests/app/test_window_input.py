@@ -188,3 +188,36 @@ def test_a_fixture_whose_kernels_compile_keeps_the_window_drawing(tmp_path, gl_c
     monkeypatch.setenv("SWEEPLAB_DRIVER_FIXTURE", str(fixture))
     observed = run_scenario("fixture_while_compiling", tmp_path)
     assert observed == {"frames": 4, "fixture_open": True}, observed
+
+
+def test_the_end_pose_ring_turns_the_sweep_and_undo_takes_the_drag_back(tmp_path, gl_context):
+    """#35: the end pose's z ring (E, R) dragged with the window's own events: the turn
+    about z changes, x and y stay exactly 0, and one Ctrl+Z restores it bit for bit."""
+    observed = run_scenario("ring_drag", tmp_path)
+    assert observed["took"] and observed["end_pose"] and observed["operation"] == "rotate", observed
+    assert observed["after"][:2] == observed["before"][:2] == ["0x0.0p+0", "0x0.0p+0"], observed
+    assert observed["after"][2] != observed["before"][2] and observed["message"] == "", observed
+    assert observed["undone"] == observed["before"], observed
+
+
+def test_the_end_pose_ring_turns_the_sweep_with_real_x_events(tmp_path, gl_context, xvfb):
+    observed = run_scenario("ring_drag_x11", tmp_path, display=xvfb)
+    assert observed["took"], observed
+    assert observed["after"][:2] == ["0x0.0p+0", "0x0.0p+0"] and observed["after"][2] != observed["before"][2]
+
+
+def test_the_pivot_handle_sets_the_pivot_from_the_centroid(tmp_path, gl_context):
+    """#35: P puts the gizmo on the pivot (the centroid until moved); dragging its x arrow
+    sets the scene's pivot, y and z exactly the centroid's."""
+    observed = run_scenario("pivot_drag", tmp_path)
+    assert observed["took"] and observed["pivot_handle"], observed
+    assert observed["after"][1:] == observed["centroid"][1:] and observed["after"][0] != observed["centroid"][0]
+
+
+def test_the_advancement_panel_steps_through_the_iterations(tmp_path, gl_context):
+    """#35: the Conservative advancement panel's slider, dragged, draws the moving shape
+    at an iteration; with no turn the panel says a linear sweep has no iterations."""
+    observed = run_scenario("advancement_panel", tmp_path)
+    assert observed["iterations"] >= 2 and observed["step"] == observed["iterations"] - 1, observed
+    assert observed["ghosts"] == 1, observed
+    assert "does not turn" in observed["linear"] and observed["said_after_slider"], observed

@@ -103,6 +103,23 @@ class Driver:
             self.frames(1)
         self.frames(4)
 
+    def x_window(self) -> str:
+        """The window's X id (under Xvfb), for ``xdotool``."""
+        import subprocess
+
+        (window_id,) = subprocess.run(["xdotool", "search", "--name", "sweeplab"], check=True, capture_output=True,
+                                      text=True).stdout.split()
+        return window_id
+
+    def xdotool(self, *arguments: str) -> None:
+        """Real X events (xdotool, under Xvfb), then a few frames for the window to take them."""
+        import subprocess
+
+        subprocess.run(["xdotool", *arguments], check=True)
+        for _ in range(4):
+            time.sleep(0.02)
+            self.frames(1)
+
     def field_centre(self, name: str) -> tuple[float, float]:
         x0, y0, x1, y1 = DRAWN[name].rect
         return (x0 + x1) / 2, (y0 + y1) / 2
@@ -125,6 +142,36 @@ class Driver:
             if self.editor.history.revision != revision:
                 return True
         return False
+
+    def drag_gizmo_ring(self, centre_world, axis: int, pixels: float = 40.0) -> tuple | None:
+        """Drag the end pose's ring about world ``axis`` (centred at ``centre_world``):
+        from a point of the ring half-way between its two other axes, along the ring,
+        trying each such point (four) at ring radii of 28-120 pixels.  On screen the
+        rings cross each other and the view-axis ring: a drag that turned about another
+        axis (the rotation changed off ``axis``) is undone and the next point tried.
+        The (start, end) pixels of the drag that turned the end pose about ``axis``
+        alone; None when none did."""
+        centre_world, editor = np.asarray(centre_world, float), self.editor
+        across, along = np.eye(3)[(axis + 1) % 3], np.eye(3)[(axis + 2) % 3]
+        centre, step = self.screen(centre_world), 0.05 * editor.camera.distance
+        others = [k for k in range(3) if k != axis]
+        for radius in range(28, 124, 4):
+            for sign_across, sign_along in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+                diagonal = (sign_across * across + sign_along * along) / np.sqrt(2)
+                tangent = (sign_across * along - sign_along * across) / np.sqrt(2)
+                per_step = np.linalg.norm(self.screen(centre_world + diagonal * step) - centre)
+                world = centre_world + diagonal * step * radius / per_step
+                start = self.screen(world)
+                way = self.screen(world + tangent * 0.2 * step) - start
+                revision, before = editor.history.revision, list(editor.scene.rotation)
+                end = start + way / np.linalg.norm(way) * pixels
+                self.drag(start, end)
+                if editor.history.revision == revision:
+                    continue
+                if all(editor.scene.rotation[k] == before[k] for k in others):
+                    return start, end
+                editor.undo()
+        return None
 
 
 def gizmo_drag(driver: Driver) -> dict:
@@ -266,17 +313,8 @@ def shift_click_x11(driver: Driver) -> dict:
     """Real X events (xdotool, under Xvfb): click a scene list row, Shift-click another,
     then Delete; then click a shape in the 3D view and Shift-click another.  The
     selection after each, and the shapes left after Delete."""
-    import subprocess
-
     editor, window = driver.editor, driver.window
-    (window_id,) = subprocess.run(["xdotool", "search", "--name", "sweeplab"], check=True, capture_output=True,
-                                  text=True).stdout.split()
-
-    def xdotool(*arguments: str) -> None:
-        subprocess.run(["xdotool", *arguments], check=True)
-        for _ in range(4):
-            time.sleep(0.02)
-            driver.frames(1)
+    window_id, xdotool = driver.x_window(), driver.xdotool
 
     def click(x: float, y: float, shift: bool = False) -> None:
         xdotool("mousemove", "--window", window_id, str(round(x)), str(round(y)))
@@ -527,11 +565,128 @@ def fixture_while_compiling(driver: Driver) -> dict:
     return {"frames": driver.window.frames - before, "fixture_open": editor.fixture is not None}
 
 
+def _turning(driver: Driver) -> None:
+    """The bundled turning scene (a bat spinning past a post), the gizmo's rings on its
+    end pose (E, then R), seen from 70° above (the z ring wide open)."""
+    editor = driver.editor
+    editor.open(example_scenes()["turning"], untitled=True)
+    editor.camera.target, editor.camera.pitch = _end_pivot(editor), np.radians(70.0)
+    driver.frames(3)
+    driver.press(key.E)
+    driver.press(key.R)
+
+
+def _end_pivot(editor: Editor) -> np.ndarray:
+    from sweeplab.view.turn import pivot_of
+
+    return pivot_of(editor.scene) + np.asarray(editor.scene.direction)
+
+
+def ring_drag(driver: Driver) -> dict:
+    """The end pose's z ring dragged with pyglet's events, then Ctrl+Z: the rotation
+    before, after the drag and after the undo (hex)."""
+    editor = driver.editor
+    _turning(driver)
+    before = [v.hex() for v in editor.scene.rotation]
+    took = driver.drag_gizmo_ring(_end_pivot(editor), 2) is not None
+    after = [v.hex() for v in editor.scene.rotation]
+    driver.press(key.Z, key.MOD_CTRL)
+    return {"took": took, "before": before, "after": after, "undone": [v.hex() for v in editor.scene.rotation],
+            "end_pose": editor.end_pose, "operation": editor.gizmo_operation, "message": editor.message}
+
+
+def ring_drag_x11(driver: Driver) -> dict:
+    """The end pose's z ring dragged with real X events (xdotool, under Xvfb), where a
+    drag with pyglet's events (then undone) found it: the rotation before and after."""
+    editor = driver.editor
+    window_id, xdotool = driver.x_window(), driver.xdotool
+
+    def drag(start, end, steps: int = 8) -> None:
+        xdotool("mousemove", "--window", window_id, str(round(start[0])), str(round(start[1])))
+        xdotool("mousedown", "1")
+        for step in range(1, steps + 1):
+            x, y = np.asarray(start) + (np.asarray(end) - np.asarray(start)) * step / steps
+            xdotool("mousemove", "--window", window_id, str(round(x)), str(round(y)))
+        xdotool("mouseup", "1")
+
+    xdotool("windowfocus", "--sync", window_id)
+    _turning(driver)
+    before = [v.hex() for v in editor.scene.rotation]
+    found = driver.drag_gizmo_ring(_end_pivot(editor), 2)
+    if found is None:
+        return {"took": False, "before": before, "after": before}
+    editor.undo()
+    revision = editor.history.revision
+    drag(*found)
+    return {"took": editor.history.revision != revision, "before": before,
+            "after": [v.hex() for v in editor.scene.rotation]}
+
+
+def pivot_drag(driver: Driver) -> dict:
+    """P (the gizmo on the pivot), its x arrow dragged: the pivot before (None: the
+    centroid), the centroid, and the pivot after (hex)."""
+    from sweeplab.view.turn import pivot_of
+
+    editor = driver.editor
+    _turning(driver)
+    driver.press(key.P)
+    centroid = pivot_of(editor.scene)
+    took = driver.drag_gizmo_axis(centroid, 0)
+    pivot = editor.scene.pivot
+    return {"took": took, "pivot_handle": editor.pivot_handle, "centroid": [v.hex() for v in centroid.tolist()],
+            "after": None if pivot is None else [v.hex() for v in pivot]}
+
+
+def advancement_panel(driver: Driver) -> dict:
+    """The Conservative advancement panel on the turning scene's wall: its slider
+    dragged to the right (the moving shape's pose at that iteration drawn), then the
+    turn set to zero (the panel says a linear sweep has no iterations)."""
+    from sweeplab.view.model import ADVANCE
+
+    editor, window = driver.editor, driver.window
+    _turning(driver)
+    editor.select("wall")
+    window.panels.focus = "Conservative advancement"
+    driver.frames(4)
+    report = editor.advancement()
+    x0, y0, x1, y1 = DRAWN["advancement slider"].rect
+    driver.drag((x0 + 4, (y0 + y1) / 2), (x1 - 4, (y0 + y1) / 2))
+    observed = {"iterations": None if isinstance(report, str) else len(report.steps),
+                "step": editor.advancement_step,
+                "ghosts": sum(batch.color == ADVANCE for batch in editor.view().lines)}
+    editor.set_rotation([0.0, 0.0, 0.0])
+    driver.frames(3)
+    said = editor.advancement()
+    observed.update(linear=said if isinstance(said, str) else None,  # drawn since the slider was last
+                    said_after_slider=DRAWN["advancement says"].frame > DRAWN["advancement slider"].frame)
+    return observed
+
+
+def turning_screenshots(driver: Driver) -> dict:
+    """The turning scene with the Conservative advancement panel open on the wall (an iteration's
+    pose drawn) and the end pose's rings, at the window's size (``SWEEPLAB_DRIVER_SIZE``);
+    PNGs into ``SWEEPLAB_DRIVER_OUT``."""
+    out = screenshot_folder()
+    editor, window = driver.editor, driver.window
+    _turning(driver)
+    editor.select("wall")
+    window.panels.focus = "Conservative advancement"
+    driver.frames(4)
+    editor.show_advancement_step(2)
+    written = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < REFERENCE_DELAY + 0.5:
+        driver.frames(1)
+    written.append(str(write_screen(window, out, "turning")))
+    return {"written": written}
+
+
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
                                                           layout_kept, screenshots, cold_start,
                                                           open_typed_path, typed_numbers, tab_then_shortcut,
                                                           scan_progress, shift_click_x11, open_while_playing,
-                                                          fixture_while_compiling)}
+                                                          fixture_while_compiling, ring_drag, ring_drag_x11,
+                                                          pivot_drag, advancement_panel, turning_screenshots)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])

@@ -35,6 +35,7 @@ t = 0, 1000 units from the origin (a float32 ulp there is 6.1e-5)."""
 CPP_PRELUDE = r"""
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #define CHECK(condition) \
     do { ++checks; if (!(condition)) { ++failures; std::printf("FAILED %s\n", #condition); } } while (0)
 #define JOIN2(a, b) a##b
@@ -42,11 +43,13 @@ CPP_PRELUDE = r"""
 #define TEST_CASE(name) static void JOIN(test_, __LINE__)(); \
     static const int JOIN(run_, __LINE__) = (JOIN(test_, __LINE__)(), 0); static void JOIN(test_, __LINE__)()
 """
-CPP_HARNESS = r"""
+CPP_TYPES = r"""
 static int failures = 0, checks = 0;
 struct Vec3 { Real x, y, z; };
 struct Sphere { Vec3 center; Real radius; };
 struct Answer { bool hit; Real t; Vec3 point, normal; Real depth; };
+"""
+CPP_HARNESS = CPP_TYPES + r"""
 // Two spheres in the arithmetic E (double or float), on the fields as given:
 // |o + t d| = r with o = m - s, r = m.radius + s.radius: a t^2 + 2 b t + c = 0,
 // t = c / (-b + sqrt(b^2 - a c)); c <= 0 is an overlap at t = 0, depth r - |o|.
@@ -71,11 +74,13 @@ static Answer my_sweep(const Sphere& m, const Sphere& s, const Vec3& d) {
 }
 """
 
-RUST_HARNESS = r"""
+RUST_STRUCTS = r"""
 #[derive(Clone, Copy)] pub struct Vec3 { pub x: Real, pub y: Real, pub z: Real }
 pub struct Sphere { pub center: Vec3, pub radius: Real }
 #[allow(dead_code)]  // depth: read by the tests of an overlap only
 pub struct Answer { pub hit: bool, pub t: Real, pub point: Vec3, pub normal: Vec3, pub depth: Real }
+"""
+RUST_HARNESS = RUST_STRUCTS + r"""
 // Two spheres in the arithmetic E (f64 or f32), as the C++ harness's my_sweep.
 pub fn my_sweep(m: &Sphere, s: &Sphere, d: Vec3) -> Answer {
     type E = Arithmetic;
@@ -104,6 +109,82 @@ pub fn my_sweep(m: &Sphere, s: &Sphere, d: Vec3) -> Answer {
 }
 """
 
+CPP_TURNING_HARNESS = CPP_TYPES + r"""
+enum class Interpolation { Slerp, Nlerp };
+// A sphere turning about `p` against a resting sphere, in the arithmetic E, from the generated comment alone:
+// its centre is at p + t d + R(t) (c0 - p), R(t) a turn about w / |w| by t |w| (slerp) or by
+// 2 atan2(t sin(|w|/2), 1 - t + t cos(|w|/2)) (nlerp); conservative advancement: t grows by the gap over
+// the bound on the centre's speed, |d| + |c0 - p| times |w| (slerp) or 4 tan(|w|/4) (nlerp).
+static Answer my_sweep(const Sphere& m, const Sphere& s, const Vec3& d, const Vec3& w, const Vec3& p,
+                       Interpolation how) {
+    using E = Arithmetic;
+    const E dx = E(d.x), dy = E(d.y), dz = E(d.z), wx = E(w.x), wy = E(w.y), wz = E(w.z);
+    const E angle = std::sqrt(wx*wx + wy*wy + wz*wz), kx = wx/angle, ky = wy/angle, kz = wz/angle;
+    const E vx = E(m.center.x) - E(p.x), vy = E(m.center.y) - E(p.y), vz = E(m.center.z) - E(p.z);
+    const E spin = how == Interpolation::Slerp ? angle : 4 * std::tan(angle / 4);
+    const E speed = std::sqrt(dx*dx + dy*dy + dz*dz) + spin * std::sqrt(vx*vx + vy*vy + vz*vz);
+    const E r = E(m.radius) + E(s.radius), sx = E(s.center.x), sy = E(s.center.y), sz = E(s.center.z);
+    const E close = 8 * std::numeric_limits<E>::epsilon() * (std::abs(sx) + std::abs(sy) + std::abs(sz) + r);
+    E t = 0;
+    for (int step = 0; step < 100000 && t <= 1; ++step) {
+        const E turned = how == Interpolation::Slerp ? t * angle
+            : 2 * std::atan2(t * std::sin(angle / 2), 1 - t + t * std::cos(angle / 2));
+        const E c = std::cos(turned), n = std::sin(turned), along = (kx*vx + ky*vy + kz*vz) * (1 - c);
+        const E x = E(p.x) + t*dx + vx*c + (ky*vz - kz*vy)*n + kx*along - sx;
+        const E y = E(p.y) + t*dy + vy*c + (kz*vx - kx*vz)*n + ky*along - sy;
+        const E z = E(p.z) + t*dz + vz*c + (kx*vy - ky*vx)*n + kz*along - sz;
+        const E length = std::sqrt(x*x + y*y + z*z), gap = length - r;
+        if (gap <= close) {
+            const E nx = x/length, ny = y/length, nz = z/length, sr = E(s.radius);
+            return {true, Real(t), {Real(sx + nx*sr), Real(sy + ny*sr), Real(sz + nz*sr)},
+                    {Real(nx), Real(ny), Real(nz)}, Real(t == 0 && gap < 0 ? -gap : E(0))};
+        }
+        t += gap / speed;
+    }
+    return {false, 0, {}, {}, 0};
+}
+"""
+RUST_TURNING_HARNESS = RUST_STRUCTS + r"""
+#[allow(dead_code)]  // a module's tests name one of the two
+pub enum Interpolation { Slerp, Nlerp }
+// The C++ harness's turning my_sweep: conservative advancement of a turning sphere's centre.
+pub fn my_sweep(m: &Sphere, s: &Sphere, d: Vec3, w: Vec3, p: Vec3, how: Interpolation) -> Answer {
+    type E = Arithmetic;
+    let (dx, dy, dz, wx, wy, wz) = (d.x as E, d.y as E, d.z as E, w.x as E, w.y as E, w.z as E);
+    let angle = (wx*wx + wy*wy + wz*wz).sqrt();
+    let (kx, ky, kz) = (wx/angle, wy/angle, wz/angle);
+    let (vx, vy, vz) = (m.center.x as E - p.x as E, m.center.y as E - p.y as E, m.center.z as E - p.z as E);
+    let slerp = matches!(how, Interpolation::Slerp);
+    let spin = if slerp { angle } else { 4.0 * (angle / 4.0).tan() };
+    let speed = (dx*dx + dy*dy + dz*dz).sqrt() + spin * (vx*vx + vy*vy + vz*vz).sqrt();
+    let (r, sx, sy, sz) = (m.radius as E + s.radius as E, s.center.x as E, s.center.y as E, s.center.z as E);
+    let close = 8.0 * E::EPSILON * (sx.abs() + sy.abs() + sz.abs() + r);
+    let zero = Vec3 { x: 0.0, y: 0.0, z: 0.0 };
+    let mut t: E = 0.0;
+    for _ in 0..100000 {
+        if t > 1.0 { break; }
+        let turned = if slerp { t * angle }
+                     else { 2.0 * (t * (angle / 2.0).sin()).atan2(1.0 - t + t * (angle / 2.0).cos()) };
+        let (c, n) = (turned.cos(), turned.sin());
+        let along = (kx*vx + ky*vy + kz*vz) * (1.0 - c);
+        let x = p.x as E + t*dx + vx*c + (ky*vz - kz*vy)*n + kx*along - sx;
+        let y = p.y as E + t*dy + vy*c + (kz*vx - kx*vz)*n + ky*along - sy;
+        let z = p.z as E + t*dz + vz*c + (kx*vy - ky*vx)*n + kz*along - sz;
+        let length = (x*x + y*y + z*z).sqrt();
+        let gap = length - r;
+        if gap <= close {
+            let (nx, ny, nz, sr) = (x/length, y/length, z/length, s.radius as E);
+            return Answer { hit: true, t: t as Real,
+                            point: Vec3 { x: (sx + nx*sr) as Real, y: (sy + ny*sr) as Real, z: (sz + nz*sr) as Real },
+                            normal: Vec3 { x: nx as Real, y: ny as Real, z: nz as Real },
+                            depth: (if t == 0.0 && gap < 0.0 { -gap } else { 0.0 }) as Real };
+        }
+        t += gap / speed;
+    }
+    Answer { hit: false, t: 0.0, point: zero, normal: zero, depth: 0.0 }
+}
+"""
+
 SUITES = {  # (the tests' precision, the implementation's arithmetic)
     "double_engine": ("float64", "double"),
     "float_engine_float64_tests": ("float64", "float"),
@@ -120,14 +201,16 @@ def compiler(name: str) -> str:
     return found
 
 
-def cpp_program(sources: dict[str, str], arithmetic: dict[str, str], precision: dict[str, str]) -> str:
+def cpp_program(sources: dict[str, str], arithmetic: dict[str, str], precision: dict[str, str],
+                harness: str = CPP_HARNESS) -> str:
     """One translation unit: a namespace per suite with its own counters, structs of
-    its tests' precision and a sphere sweep in its arithmetic; main prints each."""
+    its tests' precision and a sphere sweep in its arithmetic (``harness``: linear, or
+    ``CPP_TURNING_HARNESS``); main prints each."""
     parts = [CPP_PRELUDE]
     for name, source in sources.items():
         real = "double" if precision[name] == "float64" else "float"
         parts += [f"namespace {name} {{ using Real = {real}; using Arithmetic = {arithmetic[name]};",
-                  CPP_HARNESS, source, "}"]
+                  harness, source, "}"]
     parts.append("int main() {\n    int failed = 0;")
     parts += [f'    std::printf("{name}: %d checks, %d failed\\n", {name}::checks, {name}::failures); '
               f"failed += {name}::failures;" for name in sources]
@@ -143,11 +226,12 @@ def run_cpp(tmp_path, program: str) -> str:
     return subprocess.run([str(tmp_path / "test")], capture_output=True, text=True).stdout
 
 
-def rust_program(sources: dict[str, str], arithmetic: dict[str, str], precision: dict[str, str]) -> str:
+def rust_program(sources: dict[str, str], arithmetic: dict[str, str], precision: dict[str, str],
+                 harness: str = RUST_HARNESS) -> str:
     parts = []
     for name, source in sources.items():
         parts += [f"mod {name} {{ type Real = {RUST_TYPES[precision[name]]}; "
-                  f"type Arithmetic = {RUST_TYPES[arithmetic[name]]};", RUST_HARNESS, source, "}"]
+                  f"type Arithmetic = {RUST_TYPES[arithmetic[name]]};", harness, source, "}"]
     return "\n".join(parts)
 
 
@@ -190,6 +274,84 @@ def test_the_rust_tests_in_both_precisions_against_f64_and_f32_implementations(t
     failed = sorted(name for name, result in results.items() if result == "FAILED")
     assert failed == ["float_engine_float64_tests::sweeplab_ball_against_inside",
                       "float_engine_float64_tests::sweeplab_ball_against_rock"], output
+
+
+def turning_scene(interpolation: str) -> Scene:
+    """PRECISION_SCENE's ball swinging as it falls: a turn of 0.98 rad about (0.9, 0, 0.4)
+    about a pivot 2.25 above its centre (#35)."""
+    scene = copy.deepcopy(PRECISION_SCENE)
+    scene.rotation, scene.pivot, scene.interpolation = [0.9, 0.0, 0.4], [1000.1, 1000.2, 7.25], interpolation
+    return scene
+
+
+def turning_suites(write) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """``suites`` of the turning scene, slerp and nlerp, a namespace / module each."""
+    found: tuple[dict[str, str], dict[str, str], dict[str, str]] = ({}, {}, {})
+    for interpolation in ("slerp", "nlerp"):
+        for part, more in zip(found, suites(write, turning_scene(interpolation)), strict=True):
+            part.update({f"{interpolation}_{name}": value for name, value in more.items()})
+    return found
+
+
+def test_turning_cpp_tests_pass_against_a_turning_implementation_written_from_their_comment(tmp_path):
+    """#35: a conservative advancement of the turning ball, written in C++ from the
+    generated comment alone (pivot, rotation vector, slerp or nlerp), passes the
+    turning tests in double and, on float32 inputs, in float; in float it fails the
+    float64 tests."""
+    output = run_cpp(tmp_path, cpp_program(*turning_suites(cpp_source), harness=CPP_TURNING_HARNESS))
+    lines = dict(line.split(": ", 1) for line in output.splitlines() if ": " in line and " checks" in line)
+    assert set(lines) == {f"{interpolation}_{name}" for interpolation in ("slerp", "nlerp") for name in SUITES}
+    for name, line in lines.items():
+        checks, failed = (int(number) for number in re.findall(r"\d+", line))
+        assert checks == 18 and (failed > 0) == name.endswith("float_engine_float64_tests"), output
+
+
+def test_turning_rust_tests_pass_against_a_turning_implementation(tmp_path):
+    output = run_rust(tmp_path, rust_program(*turning_suites(rust_source), harness=RUST_TURNING_HARNESS))
+    results = dict(re.findall(r"^test (\w+::\w+) \.\.\. (\w+)$", output, flags=re.MULTILINE))
+    assert len(results) == 24, output
+    failed = {name.split("::")[0] for name, result in results.items() if result == "FAILED"}
+    assert failed == {"slerp_float_engine_float64_tests", "nlerp_float_engine_float64_tests"}, output
+
+
+def test_a_turning_tests_header_and_arguments(tmp_path):
+    """The comment says how the shape moves and what to provide; the pivot the scene
+    leaves to the centroid is written out (the engine cannot guess it); float32 rounds
+    the rotation and the pivot and says so; a linear scene's tests are as before."""
+    scene = turning_scene("slerp")
+    scene.pivot = None
+    cpp, rust = cpp_source(scene, "f"), rust_source(scene, "f", "float32")
+    assert "pivot + t direction + R(t) (x - pivot)" in cpp and "Interpolation::Slerp: R(t) = exp(t [rotation]x)" in cpp
+    assert "Provide: enum Interpolation { Slerp, Nlerp } and\n// f(moving, target, direction, rotation, pivot, " \
+           "interpolation) -> {hit, t, point, normal, depth}." in cpp
+    assert f"const Vec3 pivot{{{', '.join(float(v).hex() for v in [1000.1, 1000.2, 5.000000000000001])}}};" in cpp
+    assert "const Vec3 rotation{0x1.ccccccccccccdp-1, 0x0.0p+0, 0x1.999999999999ap-2};" in cpp
+    assert cpp.count("f(moving, target, direction, rotation, pivot, Interpolation::Slerp);") == 3
+    assert "let rotation = Vec3 { x: f32::from_bits(0x3f666666), y: f32::from_bits(0x00000000), " \
+           "z: f32::from_bits(0x3ecccccd) };" in rust  # 0.9 and 0.4 rounded
+    assert "let pivot = Vec3 { x: f32::from_bits(0x447a0666), y: f32::from_bits(0x447a0ccd), " \
+           "z: f32::from_bits(0x40a00000) };" in rust  # the ball's centre as written: 1000.1 rounded, ...
+    exact = Scene([SceneObject("ball", "sphere", {"center": [0.0, 0.0, 5.0], "radius": 1.0}),
+                   SceneObject("rock", "sphere", {"center": [0.0, 0.0, 0.0], "radius": 0.5})], "ball",
+                  [0.0, 0.0, -10.0], rotation=[0.9, 0.0, 0.5], pivot=[0.1, 0.0, 7.0])
+    assert "// Rounded to the nearest float32: rotation.x 0.9 -> 0.8999999761581421; pivot.x 0.1 -> " \
+           "0.10000000149011612." in rust_source(exact, "f", "float32")
+    assert "let answer = f(&moving, &target, direction, rotation, pivot, Interpolation::Slerp);" in rust
+    linear = cpp_source(PRECISION_SCENE, "f")
+    assert "rotation" not in linear and "Interpolation" not in linear
+    assert "Provide: f(moving, target, direction) -> {hit, t, point, normal, depth}." in linear
+
+
+def test_float32_turning_t_tolerance_is_over_the_fastest_point_of_the_core():
+    """Turning in place (no translation) a t tolerance over |direction| would be 1
+    (unchecked): over the bound on the core's speed, |direction| + angle times the
+    farthest core point from the pivot (a capsule of half-length 2: 2 * 1.5 = 3), it is
+    FLOAT32_LENGTH_RTOL S / 3, S = 2 the largest coordinate."""
+    bar = SceneObject("bar", "capsule", {"a": [-2.0, 0.0, 0.0], "b": [2.0, 0.0, 0.0], "radius": 0.05})
+    ball = SceneObject("ball", "sphere", {"center": [0.0, 1.5, 0.0], "radius": 0.2})
+    scene = Scene([bar, ball], "bar", [0.0, 0.0, 0.0], rotation=[0.0, 0.0, 1.5])
+    bound = re.search(r"answer\.t - \S+\) <= (\S+)f\)", cpp_source(scene, "f", "float32")).group(1)
+    assert np.float32(bound) == np.float32(FLOAT32_LENGTH_RTOL * 2.0 / 3.0)
 
 
 def test_float32_literals_are_exact_and_inputs_rounded_to_nearest():
@@ -302,22 +464,48 @@ fn sweep_test<M, T>(moving: &M, target: &T, direction: Vec3) -> Answer {
 """
 
 
-def test_every_kind_type_checks_in_both_precisions(tmp_path):
-    """Each kind as a target of a moving sphere, float64 fields as double / f64 and
-    float32 as float / f32 (a namespace / module each): g++
-    -fsyntax-only -Wall -Wextra -Werror and rustc --emit=metadata -D warnings accept
-    every test."""
+ALL_KINDS_CPP_TURNING = ALL_KINDS_CPP.replace(
+    "template <class Moving, class Target> Answer sweep_test(const Moving&, const Target&, const Vec3&);",
+    "enum class Interpolation { Slerp, Nlerp };\n"
+    "template <class Moving, class Target> Answer sweep_test(const Moving&, const Target&, const Vec3& direction,\n"
+    "                                                        const Vec3& rotation, const Vec3& pivot, Interpolation);")
+ALL_KINDS_RUST_TURNING = ALL_KINDS_RUST.replace(
+    "fn sweep_test<M, T>(moving: &M, target: &T, direction: Vec3) -> Answer {",
+    "enum Interpolation { Slerp, Nlerp }\n"
+    "fn sweep_test<M, T>(moving: &M, target: &T, direction: Vec3, rotation: Vec3, pivot: Vec3,\n"
+    "                    interpolation: Interpolation) -> Answer {")
+
+
+def every_kind_scene() -> Scene:
+    """A sphere moving towards each kind, every kind once (the mesh a box)."""
     objects = [SceneObject(f"t_{kind}", kind, copy.deepcopy(shape_kind.defaults)) for kind, shape_kind in KINDS.items()]
     mesh = next(scene_object for scene_object in objects if scene_object.kind == "mesh")
     mesh.params["source"] = default_source("box")  # the default icosphere imports trimesh: 5 s on a loaded CI
-    cpp_parts, rust_parts = ["#include <cmath>\n#include <vector>"], ["#![allow(dead_code, unused_variables)]"]
     ball = SceneObject("ball", "sphere", {"center": [0.1, 0.2, 3.3], "radius": 0.45})
-    scene = Scene([ball, *objects], "ball", [0.01, -0.03, -6.0])
+    return Scene([ball, *objects], "ball", [0.01, -0.03, -6.0])
+
+
+@pytest.mark.parametrize("turning", [False, True], ids=["linear", "turning"])
+def test_every_kind_type_checks_in_both_precisions(tmp_path, turning):
+    """Each kind as a target of a moving sphere, float64 fields as double / f64 and
+    float32 as float / f32 (a namespace / module each): g++
+    -fsyntax-only -Wall -Wextra -Werror and rustc --emit=metadata -D warnings accept
+    every test; turning (about a pivot off the sphere's centre, nlerp), each calls the
+    function with the rotation, the pivot and the interpolation too (#35)."""
+    cpp_parts, rust_parts = ["#include <cmath>\n#include <vector>"], ["#![allow(dead_code, unused_variables)]"]
+    scene = every_kind_scene()
+    cpp_harness, rust_harness = ALL_KINDS_CPP, ALL_KINDS_RUST
+    if turning:
+        scene.rotation, scene.pivot, scene.interpolation = [0.3, -0.2, 1.1], [0.1, 0.7, 3.0], "nlerp"
+        cpp_harness, rust_harness = ALL_KINDS_CPP_TURNING, ALL_KINDS_RUST_TURNING
     for precision, (cpp_real, rust_real) in (("float64", ("double", "f64")), ("float32", ("float", "f32"))):
         cpp_test, rust_test = cpp_source(scene, "sweep_test", precision), rust_source(scene, "sweep_test", precision)
         assert cpp_test.count("TEST_CASE(") == len(KINDS) == rust_test.count("#[test]"), precision
-        cpp_parts += [f"namespace {precision} {{ using Real = {cpp_real};", ALL_KINDS_CPP, cpp_test, "}"]
-        rust_parts += [f"mod {precision} {{ type Real = {rust_real};", ALL_KINDS_RUST, rust_test, "}"]
+        calls = [line for line in cpp_test.splitlines() + rust_test.splitlines() if "answer = sweep_test(" in line]
+        assert len(calls) == 2 * len(KINDS)
+        assert all(line.endswith("direction, rotation, pivot, Interpolation::Nlerp);") == turning for line in calls)
+        cpp_parts += [f"namespace {precision} {{ using Real = {cpp_real};", cpp_harness, cpp_test, "}"]
+        rust_parts += [f"mod {precision} {{ type Real = {rust_real};", rust_harness, rust_test, "}"]
     (tmp_path / "kinds.cpp").write_text("\n".join(cpp_parts))
     built = subprocess.run([compiler("g++"), "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
                             str(tmp_path / "kinds.cpp")], capture_output=True, text=True)

@@ -7,8 +7,9 @@ import re
 import numpy as np
 import pytest
 
-from sweeplab.scene.query_log import (MOVING, T_SLACK, TARGET, EngineAnswer, QueryLogError, decode_floats,
-                                      is_query_log, read_good_lines, read_log, write_log)
+from sweeplab.scene.query_log import (MOVING, T_SLACK, TARGET, TURN_FIELDS, EngineAnswer, QueryLogError,
+                                      decode_floats, is_query_log, query_scene, read_good_lines, read_log, turn_of,
+                                      write_log)
 
 FLOAT32_LOG = [  # as a C++ engine computing in float32 would print it (%a)
     {"format": "sweeplab-query", "version": 1, "id": "frame 1812 / body 7",
@@ -44,6 +45,33 @@ def test_a_float32_log_with_hex_floats_round_trips(tmp_path):
     assert again.scene.object(TARGET).params == {"center": [0.0, 0.0, 0.0], "radius": 1.0}
 
 
+def test_a_turning_query_round_trips_and_a_linear_one_stays_version_1(tmp_path):
+    """#35: a turning query is version 2 with ``rotation`` (hex floats read exactly),
+    ``pivot`` (absent or null: the centroid) and ``interpolation``; ``turn_of`` gives
+    ``sweep``'s keyword arguments for it, none for a query that does not turn, whose
+    line is written as before (version 1: an older sweeplab reads it)."""
+    turning = json.loads(json.dumps(FLOAT32_LOG[0]))
+    turning.update(version=2, rotation=["0x1.8p-2", 0.0, "-0x1p+1"], pivot=[0.0, "0x1p-1", 5.0],
+                   interpolation="nlerp")
+    centroid = dict(turning, pivot=None, interpolation="slerp")
+    path = tmp_path / "turning.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in (turning, centroid, FLOAT32_LOG[0])) + "\n")
+    queries = read_log(path)
+    assert [turn_of(query.scene) for query in queries] == [
+        {"rotation": [0.375, 0.0, -2.0], "pivot": [0.0, 0.5, 5.0], "interpolation": "nlerp"},
+        {"rotation": [0.375, 0.0, -2.0], "pivot": None, "interpolation": "slerp"}, {}]
+    write_log(queries, tmp_path / "again.jsonl")
+    again = [json.loads(line) for line in (tmp_path / "again.jsonl").read_text().splitlines()]
+    assert [line["version"] for line in again] == [2, 2, 1]
+    assert again[0]["rotation"] == [0.375, 0.0, -2.0] and again[0]["pivot"] == [0.0, 0.5, 5.0]
+    assert "pivot" not in again[1] and not set(TURN_FIELDS) & set(again[2])
+    assert [turn_of(query.scene) for query in read_log(tmp_path / "again.jsonl")] == [
+        turn_of(query.scene) for query in queries]
+    linear = query_scene(queries[2].scene.object(MOVING), queries[2].scene.object(TARGET), [0.0, 0.0, -1.0],
+                         turn={"rotation": [0.0, 0.0, 0.0]})
+    assert not linear.turns and turn_of(linear) == {}
+
+
 def test_file_open_tells_a_log_after_blank_and_comment_lines(tmp_path):
     """#33 item 5: File > Open looked at the first line only, so a log starting with a
     ``#`` comment (which ``read_log`` and ``triage`` accept) was opened as a scene."""
@@ -63,7 +91,15 @@ def test_file_open_tells_a_log_after_blank_and_comment_lines(tmp_path):
     (lambda line: line["moving"]["params"].update(radius="0xzz"), "radius"),
     (lambda line: line["answer"].update(t="nan"), "answer.t must be finite"),
     (lambda line: line["answer"].pop("hit"), "\"hit\": true or false"),
-    (lambda line: line.update(version=2), "query version 2 is not one this sweeplab reads"),
+    (lambda line: line.update(version=3), "query version 3 is not one this sweeplab reads"),
+    (lambda line: line.update(rotation=[0.0, 0.0, 1.0]), r"rotation: a turning query is version 2 \(this line says "
+                                                          r"version 1\)"),
+    (lambda line: line.update(version=2, rotation=[0.0, "nan", 1.0]), r"rotation\[1\] must be finite, got 'nan'"),
+    (lambda line: line.update(version=2, rotation=[0.0, 1.0]), "rotation must be a list of 3 numbers"),
+    (lambda line: line.update(version=2, rotation=[0.0, 0.0, 1.0], pivot=[1.0, "0x1q"]),
+     r"pivot\[1\]: '0x1q' is not a number or hex float"),
+    (lambda line: line.update(version=2, rotation=[0.0, 0.0, 1.0], interpolation="squad"),
+     "\"interpolation\" must be one of slerp, nlerp, got 'squad'"),
     (lambda line: line["target"].update(kind="torus"), "unknown kind 'torus'"),
 ])
 def test_a_bad_line_is_refused_naming_file_line_and_field(tmp_path, change, message):

@@ -271,7 +271,8 @@ def test_the_fuzz_table_has_a_column_for_each_kind_and_grazes_apart(tmp_path, ca
     main(["fuzz", "--engine", "fcl", "--pair", "sphere-sphere", "-n", "90", "--out", str(tmp_path / "out"),
           "--shrink-each", "0"])
     rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:5]}
-    assert rows["draw"] == ["hit", "start", "t", "normal", "graze", "convention", "agrees", "crashed"], rows
+    assert rows["draw"] == ["hit", "start", "t", "normal", "graze", "convention", "unconverged", "agrees",
+                            "crashed"], rows
     grazing = dict(zip(rows["draw"], map(int, rows["grazing"]), strict=True))
     assert grazing["graze"] > 0 and grazing["hit"] == 0, rows
 
