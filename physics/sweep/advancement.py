@@ -355,6 +355,22 @@ def distinct_rows(simplex, rows, count):
 
 
 @kernel
+def point_or_edge_pair(indices, count):
+    """Whether GJK's closest points are spanned by at most two rows of each core, in a
+    simplex of fewer than four points (vertex or edge against vertex or edge)."""
+    if count >= 4:
+        return False
+    for body in range(2):
+        first, second = indices[body, 0], -1
+        for k in range(1, count):
+            if indices[body, k] != first and indices[body, k] != second:
+                if second >= 0:
+                    return False
+                second = indices[body, k]
+    return True
+
+
+@kernel
 def feature_axis(simplex_a, simplex_b, indices, count, v, distance):
     """The unit axis from A to B to advance along: the closest features' normal where
     they span a plane (a face of B, else of A: the normal of three of its points; two
@@ -481,10 +497,11 @@ def advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane, relat
             # a segment core whose steps shrink its gap slowly: its pieces, each with their own axis
             step = maximum(step, split_advance(posed_a, motion_a, posed_b, levers_b, motion_b, plane, side, radii, t,
                                                on_a, gap))
-        if not step > 0.0 and gap > 2.0 * rounding:
-            # cores closer than their axis can be told (a zero-radius rod through a point: the axis is off by
-            # ulp(size) / distance, and its far end's separation along it is gone): the distance itself, less its
-            # rounding, over the fastest any point can approach
+        if not step > 0.0 and gap > 2.0 * rounding and side == 0.0 and point_or_edge_pair(indices, count):
+            # vertices and edges closer than their axis can be told (a zero-radius rod through a point: the axis is
+            # off by ulp(size) / distance, and its far end's separation along it is gone): the distance itself,
+            # less its rounding, over the fastest any point can approach.  Only there is GJK's distance its
+            # closest features' own: against a face its simplex can stop flat, farther than the faces are
             step = (gap - 2.0 * rounding) / fastest
         if iterations < steps:
             trace[0][iterations], trace[1][iterations], trace[2][iterations], trace[3][iterations] = \

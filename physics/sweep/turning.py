@@ -299,13 +299,24 @@ def body_of(shape: Shape) -> Body | None:
     if isinstance(shape, Plane):
         if shape.normal.dtype != np.float64 or shape.offset.dtype != np.float64:
             return None
-        plane = np.array([*shape.normal.tolist(), float(shape.offset)])
-        return Body(np.zeros((1, 3)), 0.0, plane, abs(float(shape.offset)))
+        plane = plane_row(shape.normal, shape.offset)
+        return Body(np.zeros((1, 3)), 0.0, plane, abs(float(plane[3])))
     points, radius = core_of(shape)
     if points.dtype != np.float64 or np.asarray(radius).dtype != np.float64:
         return None
     core = np.array(points, np.float64)
     return Body(core, float(radius), np.full(4, math.nan), max(float(np.abs(core).max()), float(radius)))
+
+
+def plane_row(normal, offset) -> np.ndarray:
+    """A plane's (..., 4) kernel row (unit normal, offset) in float64: a float32
+    plane's normal is unit only to float32 rounding (|n| - 1 = -1.8e-9 seen), so
+    {x : n · x = offset} is taken as n / |n|, offset / |n| (heights along a normal
+    that is not unit disagreed with the plane's own point by the same 1e-9, and a
+    step went past the contact)."""
+    normal, offset = np.asarray(normal, np.float64), np.asarray(offset, np.float64)
+    length = np.sqrt(np.sum(normal * normal, axis=-1))
+    return np.concatenate([normal / length[..., None], (offset / length)[..., None]], axis=-1)
 
 
 def plain_centroid(shape: Shape) -> tuple:
@@ -421,7 +432,7 @@ def _advance(a: Shape, motion_a: Motion, b: Shape, motion_b: Motion) -> SweepRes
         _mesh_walks(cores_a, _flat(radius_a, batch_shape, 0), rows_a, b, motion_b, batch_shape, lanes)
     else:
         if isinstance(b, Plane):
-            plane = np.concatenate([_flat(b.normal, batch_shape, 1), _flat(b.offset, batch_shape, 0)[:, None]], 1)
+            plane = plane_row(_flat(b.normal, batch_shape, 1), _flat(b.offset, batch_shape, 0))
             core_b, radius_b = np.zeros((count, 1, 3)), np.zeros(count)
             rows_b = motion_b.rows(np.zeros(3), batch_shape)
         else:
@@ -532,6 +543,11 @@ def _result(a, motion_a, b, motion_b, lanes: _Lanes, batch_shape: tuple, dtype) 
     iterations = lanes.iterations.reshape(shape)
     converged = (~undecided).reshape(shape)
     cast = (lambda x: x.astype(dtype)) if dtype != np.float64 else (lambda x: x)
+    if dtype != np.float64:  # t rounded down: no contact before the float32 time either
+        rounded = t.astype(dtype)
+        rounded = np.where(rounded > t, np.nextafter(rounded, dtype.type(-np.inf)), rounded)
+        t = rounded.astype(np.float64)
+        safe_until = np.where(hit, t, safe_until)
     result = SweepResult.from_arrays(t=cast(t.reshape(shape)), point=cast(point.reshape(shape + (3,))),
                                      normal=cast(normal.reshape(shape + (3,))), face_index=face_index.reshape(shape),
                                      penetration_depth=cast(depth.reshape(shape)),
@@ -646,7 +662,7 @@ def advancement_steps(moving: Shape, target: Shape, direction, *, rotation, pivo
     core_a, radius_a = core_of(moving)
     if isinstance(target, Plane):
         core_b, radius_b = np.zeros((1, 3)), np.zeros(())
-        plane = np.array([*target.normal, float(target.offset)], np.float64)
+        plane = plane_row(target.normal, target.offset)
     else:
         core_b, radius_b = core_of(target)
         plane = np.full(4, math.nan)
