@@ -69,19 +69,27 @@ class ConvexCast(NamedTuple):
     status: str
 
 
-def core_and_margin(shape) -> tuple[np.ndarray, float]:
-    """The points whose hull is the shape's core (k, 3) and its rounding radius."""
+def core_of(shape) -> tuple[np.ndarray, np.ndarray]:
+    """(core points (..., k, 3), rounding radius (...)) of a bounded convex shape, batched
+    as the shape is: a sphere's or point's center, a capsule's or segment's ends, a
+    polygon's or polyhedron's vertices."""
     if isinstance(shape, Sphere):
-        return np.asarray(shape.center, float)[None], float(shape.radius)
-    if isinstance(shape, Capsule):
-        return np.stack([shape.a, shape.b]).astype(float), float(shape.radius)
+        return shape.center[..., None, :], shape.radius
     if isinstance(shape, Point):
-        return np.asarray(shape.p, float)[None], 0.0
-    if isinstance(shape, Segment):
-        return np.stack([shape.a, shape.b]).astype(float), 0.0
+        return shape.p[..., None, :], np.zeros(shape.batch_shape)
+    if isinstance(shape, (Capsule, Segment)):
+        radius = shape.radius if isinstance(shape, Capsule) else np.zeros(shape.batch_shape)
+        return np.stack(np.broadcast_arrays(shape.a, shape.b), axis=-2), radius
     if isinstance(shape, (Polygon, ConvexPolyhedron)):
-        return np.asarray(shape.vertices, float), 0.0
+        return shape.vertices, np.zeros(shape.batch_shape)
     raise TypeError(f"no support function for a {type(shape).__name__} (it must be bounded and convex)")
+
+
+def core_and_margin(shape) -> tuple[np.ndarray, float]:
+    """The points whose hull is one shape's core (k, 3), in float64, and its rounding
+    radius (``core_of``)."""
+    core, radius = core_of(shape)
+    return np.asarray(core, float), float(radius)
 
 
 # --- one cast, compiled ---------------------------------------------------------------

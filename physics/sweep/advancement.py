@@ -341,8 +341,9 @@ def separation(posed_a, posed_b, plane, side, motion_b, t, scratch, indices):
 
 
 @kernel
-def distinct_rows(simplex, rows, count):
-    """(how many distinct core rows, positions in the simplex of the first three)."""
+def distinct_rows(rows, count):
+    """(how many distinct core rows among ``rows[:count]``, the positions of the first
+    three)."""
     first, second, third, distinct = 0, -1, -1, 1
     for k in range(1, count):
         if rows[k] != rows[first] and (second < 0 or rows[k] != rows[second]):
@@ -358,16 +359,7 @@ def distinct_rows(simplex, rows, count):
 def point_or_edge_pair(indices, count):
     """Whether GJK's closest points are spanned by at most two rows of each core, in a
     simplex of fewer than four points (vertex or edge against vertex or edge)."""
-    if count >= 4:
-        return False
-    for body in range(2):
-        first, second = indices[body, 0], -1
-        for k in range(1, count):
-            if indices[body, k] != first and indices[body, k] != second:
-                if second >= 0:
-                    return False
-                second = indices[body, k]
-    return True
+    return count < 4 and distinct_rows(indices[0], count)[0] <= 2 and distinct_rows(indices[1], count)[0] <= 2
 
 
 @kernel
@@ -381,8 +373,8 @@ def feature_axis(simplex_a, simplex_b, indices, count, v, distance):
     Oriented along v; (0, 0, 0) where the cores meet."""
     if not distance > 0.0:
         return (0.0, 0.0, 0.0)
-    n_a, a0, a1, a2 = distinct_rows(simplex_a, indices[0], count)
-    n_b, b0, b1, b2 = distinct_rows(simplex_b, indices[1], count)
+    n_a, a0, a1, a2 = distinct_rows(indices[0], count)
+    n_b, b0, b1, b2 = distinct_rows(indices[1], count)
     normal = (0.0, 0.0, 0.0)
     if n_b >= 3:
         normal = cross(sub(row(simplex_b, b1), row(simplex_b, b0)), sub(row(simplex_b, b2), row(simplex_b, b0)))
@@ -594,12 +586,8 @@ def polygon_feature(indices, count, corners):
     """(feature code, index) of the closest points spanned by rows ``indices[:count]`` of
     a polygon's ``corners`` loop: one corner a vertex, two an edge (edge i from corner
     i to i + 1), three or more its face 0."""
-    first, second, distinct = indices[0], -1, 1
-    for k in range(1, count):
-        if indices[k] != first and indices[k] != second:
-            if distinct == 1:
-                second = indices[k]
-            distinct += 1
+    distinct, at_first, at_second, _ = distinct_rows(indices, count)
+    first, second = indices[at_first], indices[at_second]
     if distinct == 1:
         return VERTEX, first
     if distinct == 2:

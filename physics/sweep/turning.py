@@ -47,6 +47,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sweeplab.physics import tolerance
+from sweeplab.physics.gjk import core_of
 from sweeplab.physics.core import EDGE, FACE, VERTEX
 from sweeplab.physics.result import FEATURE_KINDS, MISS, Feature, SweepResult, answer_dtype
 from sweeplab.physics.shapes import (Capsule, ConvexPolyhedron, Plane, Point, Polygon, Segment, Shape, Sphere, Triangle,
@@ -130,10 +131,15 @@ class Motion:
             return 2.0 * np.arctan2(t * np.sin(half), (1.0 - t) + t * np.cos(half))
         return self.angle * t
 
+    def axis(self) -> np.ndarray:
+        """The unit axis of the rotation, (..., 3); +z where it does not turn."""
+        angle = np.asarray(self.angle)
+        unit = np.asarray(self.rotation, np.float64) / np.where(angle > 0, angle, 1.0)[..., None]
+        return np.where((angle > 0)[..., None], unit, (0.0, 0.0, 1.0))
+
     def matrix(self, t) -> np.ndarray:
         """R(t), (..., 3, 3) (Rodrigues' formula about the rotation's axis)."""
-        angle = np.asarray(self.angle)
-        axis = np.asarray(self.rotation, np.float64) / np.where(angle > 0, angle, 1.0)[..., None]
+        axis = self.axis()
         phi = np.asarray(self.turned_angle(t))
         c, s = np.cos(phi)[..., None, None], np.sin(phi)[..., None, None]
         x, y, z = axis[..., 0], axis[..., 1], axis[..., 2]
@@ -161,11 +167,8 @@ class Motion:
     def rows(self, pivot, batch_shape: tuple) -> np.ndarray:
         """The kernels' motion rows (N, ``MOTION_WIDTH``) over ``batch_shape``."""
         pivot = self._pivot(pivot)
-        angle = np.asarray(self.angle)
-        axis = np.where((angle > 0)[..., None], np.asarray(self.rotation, np.float64) / np.where(angle > 0, angle, 1.0)[
-            ..., None], (0.0, 0.0, 1.0))
         rows = np.empty(batch_shape + (MOTION_WIDTH,))
-        rows[..., 0:3], rows[..., 3:6], rows[..., 6] = self.direction, axis, angle
+        rows[..., 0:3], rows[..., 3:6], rows[..., 6] = self.direction, self.axis(), self.angle
         rows[..., 7:10], rows[..., 10] = pivot, INTERPOLATIONS[self.interpolation]
         return rows.reshape(-1, MOTION_WIDTH)
 
@@ -183,20 +186,6 @@ STILL = Motion()
 
 
 # --- shapes as the kernels see them --------------------------------------------------------
-
-def core_of(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
-    """(core points (..., k, 3), radius (...)) of a bounded convex shape."""
-    if isinstance(shape, Sphere):
-        return shape.center[..., None, :], shape.radius
-    if isinstance(shape, Point):
-        return shape.p[..., None, :], np.zeros(shape.batch_shape)
-    if isinstance(shape, (Capsule, Segment)):
-        radius = shape.radius if isinstance(shape, Capsule) else np.zeros(shape.batch_shape)
-        return np.stack(np.broadcast_arrays(shape.a, shape.b), axis=-2), radius
-    if isinstance(shape, (Polygon, ConvexPolyhedron)):
-        return shape.vertices, np.zeros(shape.batch_shape)
-    raise TypeError(f"a {type(shape).__name__} has no convex core")
-
 
 def centroid(shape: Shape) -> np.ndarray:
     """The default pivot (..., 3): a sphere's center, a capsule's or segment's midpoint,
