@@ -3,8 +3,9 @@ scene updated so the view draws them.
 
 Which shapes are dynamic: the moving one (its direction is its starting velocity,
 per second), and any sphere, capsule or polyhedron ticked in the Playground panel.
-Everything else is static.  A polyhedron's inertia is its body-space bounding
-box's (exact for a box, whatever its turn).  Reset puts the scene back as it was when the run began.
+Everything else is static.  A polyhedron's mass and inertia are its hull's, exact
+(``world.hull_body``: its body frame is the principal frame at the centre of mass).
+Reset puts the scene back as it was when the run began.
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from sweeplab.playground.ccd import Mover
-from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
+from sweeplab.playground.world import Body, World, capsule_body, hull_body, sphere_body
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
-from sweeplab.physics import ConvexPolyhedron
 
 STATIC_KINDS = {"point": "no volume, no mass", "segment": "no volume, no mass", "plane": "infinite",
                 "triangle": "a surface: no mass", "polygon": "a surface: no mass",
@@ -37,14 +37,9 @@ def body_of(scene_object) -> Body:
         raise ValueError(f"scene_object {scene_object.name!r} is a {kind}, which has no playground body "
                          f"({STATIC_KINDS.get(kind, 'not in STATIC_KINDS either')})")
     # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
-    # so the body-to-world rotation is axes^T; mass and inertia come from the body-space box.
-    vertices = np.asarray(params["vertices"], float)
+    # so the hull's vertices are placed by the rotation axes^T.
     axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
-    centre = vertices.mean(axis=0)
-    low, high = vertices.min(axis=0), vertices.max(axis=0)
-    body = box_body(scene_object.name, np.maximum((high - low) / 2, 1e-9), centre @ axes + origin, rotation=axes.T)
-    body.shape = ConvexPolyhedron(vertices - centre)  # the hull itself; the box gave the mass and inertia
-    return body
+    return hull_body(scene_object.name, params["vertices"], position=origin, rotation=axes.T)
 
 
 class PlaygroundRun:
