@@ -305,3 +305,14 @@ def test_a_batch_a_plane_and_no_parts_are_refused():
         compound([])
     with pytest.raises(ValueError, match="^tensor must be a finite 3x3"):
         principal_axes([[1.0, np.nan, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+
+
+@pytest.mark.parametrize("scale", [1e-183, 1e-300, 1e200, 1e300])
+def test_jacobi_at_extreme_scales_rotates_as_at_unit_scale(scale):
+    """The norms' squares would underflow (to a converged 0 <= 0) or overflow (inf): found
+    by hypothesis, a tensor of entries 1e-183 came back unrotated, moments 0 for ±1e-183."""
+    unit = np.array([[0.0, 0.0, 1.0], [0.0, 0.5, 0.25], [1.0, 0.25, 0.0]])
+    moments, axes = principal_axes(scale * unit)
+    expected_moments, expected_axes = principal_axes(unit)
+    np.testing.assert_allclose(moments, scale * expected_moments, rtol=1e-14, atol=0)
+    np.testing.assert_allclose(axes, expected_axes, rtol=0, atol=1e-14)
