@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sweeplab.playground.ccd import Mover
+from sweeplab.playground.materials import Material
 from sweeplab.playground.world import Body, World, capsule_body, hull_body, sphere_body
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
@@ -47,7 +48,16 @@ class PlaygroundRun:
     they are."""
 
     def __init__(self, scene: Scene, dynamic: set[str], restitution: float = 0.5, friction: float = 0.5,
-                 ccd: bool = True):
+                 ccd: bool = True, materials: dict[str, Material] | None = None):
+        """``materials``: scene objects' own materials by name (bodies' and static
+        shapes'; the others take ``restitution`` and ``friction``)."""
+        materials = dict(materials or {})
+        unknown = sorted(set(materials) - {o.name for o in scene.objects})
+        if unknown:
+            raise ValueError(f"materials name objects the scene does not have: {unknown}")
+        for name, material in materials.items():
+            if not isinstance(material, Material):
+                raise ValueError(f"materials[{name!r}] must be a Material, got {material!r}")
         self.start = scene.copy()
         moving = {scene.moving} if scene.moving is not None else set()
         names = {name for name in set(dynamic) | moving if scene.object(name).kind in DYNAMIC_KINDS}
@@ -55,8 +65,9 @@ class PlaygroundRun:
         for body in bodies:
             if body.name == scene.moving:
                 body.velocity = np.asarray(scene.direction, float)
+            body.material = materials.pop(body.name, None)
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
-        self.world = World(bodies, statics, restitution, friction, ccd=ccd)
+        self.world = World(bodies, statics, restitution, friction, ccd=ccd, materials=materials)
         self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
         self.last_step: tuple[Scene, dict[str, Mover]] | None = None
         """The scene before the latest step and each body's motion over it (what CCD sweeps)."""

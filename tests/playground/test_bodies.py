@@ -115,3 +115,8 @@ def test_a_rotation_within_the_posed_tolerance_is_a_rotation(excess, accepted):
     else:
         with pytest.raises(ValueError, match="^rotation must be"):
             box_body("b", [0.5, 0.5, 0.5], [0, 0, 0], rotation=rotation)
+
+
+def test_an_inertia_just_positive_definite_is_accepted():
+    body = Body("b", Sphere([0, 0, 0], 1.0), 1.0, np.diag([1e-300, 1.0, 1.0]), np.zeros(3))
+    assert body.inertia[0, 0] == 1e-300

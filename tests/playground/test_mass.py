@@ -316,3 +316,10 @@ def test_jacobi_at_extreme_scales_rotates_as_at_unit_scale(scale):
     expected_moments, expected_axes = principal_axes(unit)
     np.testing.assert_allclose(moments, scale * expected_moments, rtol=1e-14, atol=0)
     np.testing.assert_allclose(axes, expected_axes, rtol=0, atol=1e-14)
+
+
+def test_positive_takes_the_smallest_positive_float_and_refuses_zero():
+    assert mass.positive("density", 5e-324) == 5e-324
+    for value in (0.0, -0.0, -5e-324):
+        with pytest.raises(ValueError, match="^density must be a finite number > 0"):
+            mass.positive("density", value)

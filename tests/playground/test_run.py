@@ -86,3 +86,20 @@ def test_a_turning_bodys_step_scene_turns_by_the_swept_turn_about_its_centre():
     np.testing.assert_allclose(scene.rotation, [0.0, 0.05, 0.1], rtol=1e-15)
     np.testing.assert_array_equal(scene.pivot, centre)
     assert run.step_scene("ball").rotation == [0.0, 0.0, 0.0] and run.step_scene("ball").pivot is None
+
+
+def test_a_run_gives_bodies_and_static_shapes_their_own_materials():
+    from sweeplab.playground.materials import Material
+    from sweeplab.playground.run import PlaygroundRun
+
+    scene = load(example_scenes()["playground"])
+    statics = [o.name for o in scene.objects if o.name not in {"crate", "log", scene.moving}]
+    run = PlaygroundRun(scene, {"crate", "log"}, 0.3, 0.5, materials={"crate": Material(0.9, 0.1),
+                                                                      statics[0]: Material(0.0, 1.0)})
+    assert {body.name: body.material for body in run.world.bodies} == {"crate": Material(0.9, 0.1), "log": None,
+                                                                      scene.moving: None}
+    assert run.world.materials == {statics[0]: Material(0.0, 1.0)}
+    with pytest.raises(ValueError, match=r"^materials name objects the scene does not have: \['nowhere'\]"):
+        PlaygroundRun(scene, {"crate"}, materials={"nowhere": Material()})
+    with pytest.raises(ValueError, match=r"^materials\['crate'\] must be a Material, got 0.5"):
+        PlaygroundRun(scene, {"crate"}, materials={"crate": 0.5})
