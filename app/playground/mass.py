@@ -47,10 +47,10 @@ class MassProperties:
 
     def moved(self, rotation=None, translation=(0.0, 0.0, 0.0)) -> MassProperties:
         """The same solid turned by ``rotation`` (3x3) about the origin, then translated:
-        centre R·c + t, inertia R I Rᵀ."""
+        centre R·c + t, inertia R I Rᵀ (made exactly symmetric)."""
         turn = np.eye(3) if rotation is None else np.asarray(rotation, float)
-        return MassProperties(self.mass, turn @ self.centre + np.asarray(translation, float),
-                              turn @ self.inertia @ turn.T)
+        inertia = turn @ self.inertia @ turn.T
+        return MassProperties(self.mass, turn @ self.centre + np.asarray(translation, float), (inertia + inertia.T) / 2)
 
 
 def principal_axes(tensor) -> tuple[np.ndarray, np.ndarray]:

@@ -1,7 +1,8 @@
 """A small deterministic rigid-body world whose collisions are sweeplab's own sweeps.
 
-Dynamic bodies are spheres, capsules and boxes (convex polyhedra); anything else
-in the scene is static (planes, meshes, triangles, polygons, other shapes).
+Dynamic bodies are spheres, capsules and convex polyhedra (boxes, and hulls with
+their exact inertia: ``hull_body``); anything else in the scene is static (planes,
+meshes, triangles, polygons, other shapes).
 
 A step of ``dt``:
 
@@ -32,6 +33,8 @@ A step of ``dt``:
    gravity, and that lift along the normal is the contact's gap (or, against a
    shape above it, the overlap pushed out).
 3. **Contacts.**  Impulses with a coefficient of restitution and Coulomb friction,
+   the pair's materials combined (``materials.combined``: restitution the larger,
+   friction √(μ₁μ₂); a body or static shape without its own has the world's),
    sequentially over the contact points (the patch where the two shapes' faces on
    the contact plane overlap, ``patch.contact_patch``: a box on a face gets four),
    accumulated and clamped, so a resting box neither tips nor sinks; friction aims
@@ -184,8 +187,9 @@ class Body:
 
 
 def sphere_body(name: str, center, radius: float, density: float = 1.0) -> Body:
-    props = mass_properties(Sphere([0.0, 0.0, 0.0], positive("radius", radius)), density)
-    return Body(name, Sphere([0.0, 0.0, 0.0], radius), props.mass, props.inertia, np.asarray(center, float))
+    shape = Sphere([0.0, 0.0, 0.0], positive("radius", radius))
+    props = mass_properties(shape, density)
+    return Body(name, shape, props.mass, props.inertia, np.asarray(center, float))
 
 
 def capsule_body(name: str, a, b, radius: float, density: float = 1.0) -> Body:
