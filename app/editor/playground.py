@@ -17,9 +17,14 @@ class Playground(EditorParts):
         self.playground: PlaygroundRun | None = None
 
     def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool) -> None:
+        """A run of ``scene``; a body the scene cannot make (a flat polyhedron: no volume)
+        is named on the status line and nothing starts."""
         if self.playground is not None:
             self.reset_playground()
-        self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd)
+        try:
+            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd)
+        except ValueError as error:
+            self.say(f"the playground did not start: {error}")
 
     def playground_step(self, dt: float) -> None:
         if self.playground is not None:

@@ -28,19 +28,23 @@ DYNAMIC_KINDS = tuple(kind for kind in KINDS if kind not in STATIC_KINDS)
 
 
 def body_of(scene_object) -> Body:
-    """The body of a scene object of a ``DYNAMIC_KINDS`` kind (``ValueError`` for another)."""
+    """The body of a scene object of a ``DYNAMIC_KINDS`` kind; ``ValueError`` for another
+    kind, or one without volume (a zero radius, a flat polyhedron), naming the object."""
     params, kind = scene_object.params, scene_object.kind
-    if kind == "sphere":
-        return sphere_body(scene_object.name, params["center"], float(params["radius"]))
-    if kind == "capsule":
-        return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
-    if kind != "polyhedron":
+    if kind not in ("sphere", "capsule", "polyhedron"):
         raise ValueError(f"scene_object {scene_object.name!r} is a {kind}, which has no playground body "
                          f"({STATIC_KINDS.get(kind, 'not in STATIC_KINDS either')})")
-    # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
-    # so the hull's vertices are placed by the rotation axes^T.
-    axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
-    return hull_body(scene_object.name, params["vertices"], position=origin, rotation=axes.T)
+    try:
+        if kind == "sphere":
+            return sphere_body(scene_object.name, params["center"], float(params["radius"]))
+        if kind == "capsule":
+            return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
+        # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
+        # so the hull's vertices are placed by the rotation axes^T.
+        axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
+        return hull_body(scene_object.name, params["vertices"], position=origin, rotation=axes.T)
+    except ValueError as error:
+        raise ValueError(f"scene_object {scene_object.name!r}: {error}") from None
 
 
 class PlaygroundRun:

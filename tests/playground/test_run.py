@@ -103,3 +103,35 @@ def test_a_run_gives_bodies_and_static_shapes_their_own_materials():
         PlaygroundRun(scene, {"crate"}, materials={"nowhere": Material()})
     with pytest.raises(ValueError, match=r"^materials\['crate'\] must be a Material, got 0.5"):
         PlaygroundRun(scene, {"crate"}, materials={"crate": 0.5})
+
+
+def test_regression_a_flat_polyhedron_ticked_moving_is_refused_with_a_message_not_a_crash():
+    """A hull body needs a volume (exact inertia); the bounding box gave a flat polyhedron
+    one of 1e-9.  Starting a run with one ticked raised out of the editor: now the status
+    line names it, no run starts and the scene is as it was."""
+    from sweeplab.scene.model import SceneObject
+
+    scene = load(example_scenes()["playground"])
+    scene.objects.append(SceneObject("sheet", "polyhedron", {
+        "vertices": [[0.0, 0.0, 3.0], [1.0, 0.0, 3.0], [0.0, 1.0, 3.0], [1.0, 1.0, 3.0]],
+        "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()}))
+    editor = Editor(scene)
+    start = editor.scene.to_json()
+    editor.start_playground({"crate", "sheet"}, restitution=0.3, friction=0.5, ccd=True)
+    assert editor.playground is None and editor.scene.to_json() == start
+    assert "sheet" in editor.message and "must span a solid" in editor.message
+    editor.playground_step(1 / 60)  # the panel's Step after a refused start: nothing happens
+    assert editor.scene.to_json() == start
+
+
+@pytest.mark.parametrize("kind, params, message", [
+    ("sphere", {"center": [0.0, 0.0, 1.0], "radius": 0.0}, "radius must be a finite number > 0"),
+    ("capsule", {"a": [0.0, 0.0, 1.0], "b": [1.0, 0.0, 1.0], "radius": 0.0}, "radius must be a finite number > 0"),
+    ("polyhedron", {"vertices": [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [2.0, 2.0, 2.0], [3.0, 3.0, 3.0]],
+                    "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()}, "must span a solid")])
+def test_a_shape_without_volume_has_no_body_and_is_named(kind, params, message):
+    from sweeplab.playground.run import body_of
+    from sweeplab.scene.model import SceneObject
+
+    with pytest.raises(ValueError, match=f"^scene_object 'thing': .*{message}"):
+        body_of(SceneObject("thing", kind, params))
