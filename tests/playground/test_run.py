@@ -135,3 +135,15 @@ def test_a_shape_without_volume_has_no_body_and_is_named(kind, params, message):
 
     with pytest.raises(ValueError, match=f"^scene_object 'thing': .*{message}"):
         body_of(SceneObject("thing", kind, params))
+
+
+def test_the_editor_starts_a_run_with_materials_and_names_a_bad_one():
+    from sweeplab.playground.materials import Material
+
+    editor = Editor(load(example_scenes()["playground"]))
+    editor.start_playground({"crate"}, 0.3, 0.5, True, materials={"crate": Material(1.0, 0.0)})
+    assert editor.playground is not None
+    assert {body.name: body.material for body in editor.playground.world.bodies}["crate"] == Material(1.0, 0.0)
+    editor.reset_playground()
+    editor.start_playground({"crate"}, 0.3, 0.5, True, materials={"nowhere": Material()})
+    assert editor.playground is None and "materials name objects the scene does not have" in editor.message
