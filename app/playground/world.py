@@ -58,7 +58,9 @@ import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
 from sweeplab.physics.shapes import Shape
+from sweeplab.playground import energy
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
+from sweeplab.playground.joints import Joint, Link
 from sweeplab.playground.patch import contact_patch
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -218,6 +220,12 @@ class World:
     events: list[ContactEvent] = field(default_factory=list)
     contact_count: int = 0
     """Every contact resolved since the start (``events`` keeps the latest)."""
+    joints: list[Joint] = field(default_factory=list)
+    """Constraints and springs (``joints``), added by ``add_joint``."""
+    events_energy: list[energy.EnergyEvent] = field(default_factory=list)
+    """Rises of energy no collision explains (``energy``: the failing spring)."""
+    clamp_energy: bool = False
+    """Scale such a group's velocities back to the allowed energy."""
     _resting: dict = field(default_factory=dict, repr=False)
     """The pairs touching at the end of the last step, with their normals: candidates
     for this step's groups, and what each body rests on when an overlap is pushed out."""
@@ -227,6 +235,72 @@ class World:
     """This step's resting approach speed: ``REST_SPEED`` or 1.5·|g|·dt, the larger.  A
     body resting on a supported body meets it at g·dt every step; above the threshold
     that was a bounce, and a box floated on a box (2 mm with restitution 0.5)."""
+    _touched: set = field(default_factory=set, repr=False)
+    """The bodies in the last step's contact events (``energy.check`` skips them)."""
+    _iterations: int = field(default=0, repr=False)
+    """Solver iterations since the start (every layer's, the joints' own solve too)."""
+
+    # --- joints -----------------------------------------------------------------
+
+    def add_joint(self, joint: Joint) -> Joint:
+        """Add ``joint`` (its anchors and axes bound to its bodies as they are now).
+        ``ValueError`` naming the argument, the world unchanged, for a joint on a body
+        that is not in the world, a joint of a body to itself, or one added already."""
+        if not isinstance(joint, Joint):
+            raise ValueError(f"joint must be a Joint, got {type(joint).__name__}")
+        names = {body.name for body in self.bodies}
+        for role, name in (("first", joint.first), ("second", joint.second)):
+            if (name is not None or role == "first") and name not in names:
+                raise ValueError(f"joint.{role} {name!r} is not a body of the world")
+        if joint.first == joint.second:
+            raise ValueError(f"joint joins {joint.first!r} to itself")
+        if any(joint is other for other in self.joints):
+            raise ValueError("joint is in the world already")
+        joint.bind(*self.joint_bodies(joint))
+        self.joints.append(joint)
+        return joint
+
+    def remove_joint(self, joint: Joint) -> None:
+        """Take ``joint`` out (``ValueError`` when it is not in the world)."""
+        kept = [other for other in self.joints if other is not joint]
+        if len(kept) == len(self.joints):
+            raise ValueError("joint is not in the world")
+        self.joints = kept
+
+    def joint_errors(self) -> dict[Joint, float]:
+        """Each joint's position error now: its largest row violation (units for a
+        point or distance, radians for an axis or a limit; a spring's stretch)."""
+        return {joint: joint.error(*self.joint_bodies(joint)) for joint in self.joints}
+
+    def joint_bodies(self, joint: Joint) -> tuple[Body, Body | None]:
+        """The joint's first body and its second (``None``: the world)."""
+        second = None if joint.second is None else self.bodies[self._index(joint.second)]
+        return self.bodies[self._index(joint.first)], second
+
+    def _links(self, indices: set[int], left: float) -> list[Link]:
+        """The rigid joints with a body among ``indices``, with their rows over ``left``."""
+        names = {self.bodies[index].name for index in indices}
+        return [Link.of(joint, *self.joint_bodies(joint), left, self.gravity) for joint in self.joints
+                if (joint.first in names or joint.second in names) and len(joint.impulse)]
+
+    def _solve_joints(self, dt: float) -> None:
+        """The start of a step with joints: the springs' impulses over the step, then
+        every rigid joint warm-started and solved with the resting contacts of its bodies."""
+        for joint in self.joints:
+            joint.kick(*self.joint_bodies(joint), dt)
+        jointed = {index for index, body in enumerate(self.bodies)
+                   if any(body.name in (joint.first, joint.second) for joint in self.joints)}
+        links = self._links(jointed, dt)
+        for link in links:
+            link.warm_start()
+        hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
+        group = []
+        for pair, normal in self._resting.items():
+            touch = self._touch(pair, normal, hover) if self._pair_bodies(pair) & jointed else None
+            if touch is not None:
+                group.append((pair, touch))
+        if group or links:
+            self._resolve(group, dt, {pair for pair, _ in group}, links)
 
     # --- a step ---------------------------------------------------------------
 
@@ -236,11 +310,17 @@ class World:
         counts them all."""
         start = len(self.events)
         self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
+        readings = {group: energy.measure(self, group, dt) for group in energy.groups(self)}
+        if self.joints:
+            self._solve_joints(dt)
         if self.ccd:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
         new = self.events[start:]
+        touched = {name for event in new for name in (event.first, event.second)}
+        self.events_energy += energy.check(self, readings, touched | self._touched)
+        self._touched = touched
         self.contact_count += len(new)
         if len(self.events) > 2 * EVENT_HISTORY:
             del self.events[:-EVENT_HISTORY]
@@ -274,13 +354,12 @@ class World:
             self.time += elapsed
             left -= elapsed
             group = self._with_touching(contacts, known, hover)
-            self._resolve(group, left, {pair for pair, _ in group[len(contacts):]})
             # Every pair just solved leaves touching or separating and stays so until a
             # body's velocity changes (two bodies move linearly apart; a body leaving a
             # static shape at its support speed or more stays above it for the time
             # left); a pair met a hair after the start (a body hovering by its support)
             # swept again met again, and was solved twice a step.
-            moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
+            moved = self._resolve(group, left, {pair for pair, _ in group[len(contacts):]})
             touching = {pair: normal for pair, normal in touching.items() if not self._pair_bodies(pair) & moved}
             touching.update({pair: contact[1] for pair, contact in group})
         # (when the substeps run out, the rest of the step is moved without sweeping; rare, the events show why)
@@ -452,7 +531,7 @@ class World:
 
     # --- impulses ----------------------------------------------------------------------
 
-    def _resolve(self, group, left: float, resting=frozenset()) -> None:
+    def _resolve(self, group, left: float, resting=frozenset(), links: list[Link] | None = None) -> set[int]:
         """Sequential impulses at every point of every contact of ``group`` (pairs with
         their point and normal), layer by layer from the ground up: first the contacts
         with static shapes and between bodies on the same footing, then each layer of
@@ -466,7 +545,13 @@ class World:
         against a static shape at least the *support* ``-(g·n)·left/2``: the speed whose
         chord over the time ``left`` still to go cancels gravity's pull into the surface —
         the normal force of a resting contact, so a body at rest neither sinks nor is
-        swept into the surface again."""
+        swept into the surface again.
+
+        The rows of the joints of the group's bodies (``links``; by default built over
+        ``left``, not warm-started: their impulses this step are applied already) are
+        relaxed in every layer's iterations, after its contacts: a joint may tie a body to
+        one below or above it, so it belongs to no one layer.  Returns the bodies whose
+        velocities the solve may have changed."""
         contacts = [self._contact(first, second, point, normal, gap, left, (first, second) in resting)
                     for (first, second), (point, normal, gap) in group]
         level = self._support_levels([contact.pair for contact in contacts])
@@ -478,19 +563,27 @@ class World:
                 held = (0.0, 1.0) if lower < upper else (1.0, 0.0) if upper < lower else held
                 layer = max(lower, upper)
             layers.setdefault(layer, []).append((contact, held))
-        for layer in sorted(layers):
-            for contact, held in layers[layer]:
+        moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
+        if links is None:
+            links = self._links(moved, left)
+        moved |= {self._index(name) for link in links for name in (link.joint.first, link.joint.second) if name}
+        for layer in sorted(layers) or [0.0]:
+            members = layers.get(layer, [])
+            for contact, held in members:
                 self._warm_start(contact, held)
-            for _ in range(SOLVER_ITERATIONS):
-                changes = [self._relax(contact, held) for contact, held in layers[layer]]
-                largest = max(max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
-                              for contact, _ in layers[layer])
+            for iteration in range(SOLVER_ITERATIONS):
+                self._iterations += 1
+                order = links if iteration % 2 == 0 else links[::-1]  # both ways: a chain's ends hear each other
+                changes = [self._relax(contact, held) for contact, held in members] + [link.relax() for link in order]
+                largest = max([max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
+                               for contact, _ in members] + [link.size() for link in links])
                 if max(changes) <= SOLVER_RTOL * largest:
                     break
         for contact in contacts:
             self._warm[contact.pair] = (contact.normal_sum.copy(), contact.tangent_sum.copy())
             self.events.append(ContactEvent(self.bodies[contact.pair[0]].name, contact.pair[1], self.time,
                                             contact.point, contact.normal, float(contact.normal_sum.sum())))
+        return moved
 
     def _contact(self, first: int, second: str, point, normal, gap: float, left: float, resting: bool) -> _Contact:
         """The support of a body ``gap`` above a static shape is the normal speed whose
