@@ -22,10 +22,13 @@ accumulated over the iterations and kept for the next step (warm start); an
     C(left) ≈ C + Ċ·left + ½·C̈·left²,    C̈ = n·(a_a - a_b) (+ the turn of a distance row's line),
 
 with a = g + ω × (ω × r) an anchor's acceleration (gravity, and the centripetal pull of
-the turn; the world's anchor has none).  The target rate removes ``BAUMGARTE`` of the
-error over the time left:
+the turn; the world's anchor has none).  The target rate keeps the motion's own drift
+out and removes ``BAUMGARTE`` of the error over a step of ``dt``:
 
-    Ċ = -BAUMGARTE·C / left - ½·C̈·left
+    Ċ = -BAUMGARTE·C / dt - ½·C̈·left
+
+(over the step, not the time left: a contact solved late in a step, 1 ms left, asked
+a rope for 200·C and the 20-link bridge stretched 44 %).
 
 A pendulum at rest then leaves each step at Ċ = -½·g·left at its anchor, the world's
 contact "support" speed: its parabola comes back to the anchor at the step's end and
@@ -51,7 +54,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 if TYPE_CHECKING:
-    from sweeplab.playground.world import Body
+    from sweeplab.playground.world import Body, World
 
 BAUMGARTE = 0.2
 """Fraction of a rigid row's position error removed per step (Box2D's factor).  The
@@ -86,8 +89,17 @@ class Joint(ABC):
     """How many rows each of ``rows``' blocks has (their impulses in turn in ``impulse``)."""
 
     @abstractmethod
+    def ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """The world anchors on the first body and on the second (or the world) as given."""
+
     def bind(self, first: Body, second: Body | None) -> None:
-        """Store the anchors and axes in each body's frame (the world's: as given)."""
+        """Store the anchors in each body's frame (the world's: as given); impulses zero."""
+        self._a, self._b = (_local(body, point) for body, point in zip((first, second), self.ends(), strict=True))
+        self.impulse = np.zeros(sum(self.SIZES))
+
+    def anchors(self, first: Body, second: Body | None) -> tuple[np.ndarray, np.ndarray]:
+        """The anchors in the world now (the view draws a joint as the segment between them)."""
+        return _world(first, self._a), _world(second, self._b)
 
     def rows(self, first: Body, second: Body | None, gravity: np.ndarray) -> list[Row | None]:
         """The joint's blocks of rows now, sized as ``SIZES`` (``None``: a block with no
@@ -237,9 +249,8 @@ class BallJoint(Joint):
 
     SIZES = (3,)
 
-    def bind(self, first, second) -> None:
-        self._a, self._b = _local(first, self.anchor), _local(second, self.anchor)
-        self.impulse = np.zeros(3)
+    def ends(self):
+        return self.anchor, self.anchor
 
     def rows(self, first, second, gravity):
         return [_point_rows(first, second, self._a, self._b, gravity)]
@@ -267,9 +278,8 @@ class DistanceJoint(Joint):
 
     SIZES = (1,)
 
-    def bind(self, first, second) -> None:
-        self._a, self._b = _local(first, self.anchor_first), _local(second, self.anchor_second)
-        self.impulse = np.zeros(1)
+    def ends(self):
+        return self.anchor_first, self.anchor_second
 
     def rows(self, first, second, gravity):
         """One row along the line between the anchors, C = |d| - length (a rope:
@@ -312,8 +322,8 @@ class Spring(Joint):
                 raise ValueError(f"{name} must be {'positive' if strict else 'non-negative'} and finite, "
                                  f"got {getattr(self, name)!r}")
 
-    def bind(self, first, second) -> None:
-        self._a, self._b = _local(first, self.anchor_first), _local(second, self.anchor_second)
+    def ends(self):
+        return self.anchor_first, self.anchor_second
 
     def _line(self, first, second):
         p_a, p_b = _world(first, self._a), _world(second, self._b)
@@ -340,19 +350,44 @@ class Spring(Joint):
 
 
 @dataclass(eq=False)
-class HingeJoint(Joint):
+class _Axial(Joint):
+    """A joint at one ``anchor`` with an ``axis`` fixed in each body, and a reference
+    direction across it in each (for the angles about it)."""
+
+    anchor: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    axis: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
+
+    def __post_init__(self) -> None:
+        self.anchor, self.axis = _vector(self.anchor, "anchor"), _axis(self.axis, "axis")
+
+    def ends(self):
+        return self.anchor, self.anchor
+
+    def bind(self, first, second) -> None:
+        super().bind(first, second)
+        reference = _perpendicular(self.axis)
+        self._axis = (_turn_local(first, self.axis), _turn_local(second, self.axis))
+        self._reference = (_turn_local(first, reference), _turn_local(second, reference))
+
+    def _axes(self, first, second) -> tuple[np.ndarray, np.ndarray]:
+        """The axis as fixed in the first body and in the second, in the world now."""
+        return _turn_world(first, self._axis[0]), _turn_world(second, self._axis[1])
+
+
+@dataclass(eq=False)
+class HingeJoint(_Axial):
     """A hinge: the bodies share ``anchor`` and turn relative to each other only about
     ``axis`` (three point rows and two angular rows), the first's angle relative to
     the second (0 at creation, right-handed about ``axis``) kept within [lower, upper]
     radians where given."""
 
-    anchor: np.ndarray = field(default_factory=lambda: np.zeros(3))
-    axis: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
     lower: float | None = None
     upper: float | None = None
 
+    SIZES = (5, 1, 1)
+
     def __post_init__(self) -> None:
-        self.anchor, self.axis = _vector(self.anchor, "anchor"), _axis(self.axis, "axis")
+        super().__post_init__()
         if self.lower is not None:
             self.lower = _angle(self.lower, "lower", -math.pi, math.pi)
         if self.upper is not None:
@@ -360,26 +395,17 @@ class HingeJoint(Joint):
         if self.lower is not None and self.upper is not None and self.lower > self.upper:
             raise ValueError(f"lower ({self.lower}) must not exceed upper ({self.upper})")
 
-    def bind(self, first, second) -> None:
-        self._a, self._b = _local(first, self.anchor), _local(second, self.anchor)
-        reference = _perpendicular(self.axis)
-        self._axis = (_turn_local(first, self.axis), _turn_local(second, self.axis))
-        self._reference = (_turn_local(first, reference), _turn_local(second, reference))
-        self.impulse = np.zeros(7)
-
-    SIZES = (5, 1, 1)
-
     def angle(self, first, second) -> float:
         """The first body's turn relative to the second about the axis (radians)."""
-        axis = _turn_world(first, self._axis[0])
-        return _signed_angle(axis, _turn_world(second, self._reference[1]), _turn_world(first, self._reference[0]))
+        return _signed_angle(self._axes(first, second)[0], _turn_world(second, self._reference[1]),
+                             _turn_world(first, self._reference[0]))
 
     def rows(self, first, second, gravity):
         """Point rows and two rows C = t·(a_a × a_b) for t ⊥ a_a (Ċ = t·(ω_b - ω_a)), as one
         block; t from the second's reference (fixed in it, so that the warm start's rows
         keep their directions: one from whichever world axis was least along a_a swapped
         the two rows' impulses as a door turned); the limits."""
-        axis_a, axis_b = _turn_world(first, self._axis[0]), _turn_world(second, self._axis[1])
+        axis_a, axis_b = self._axes(first, second)
         across = _turn_world(second, self._reference[1])
         across = across - float(across @ axis_a) * axis_a
         across = across / np.linalg.norm(across)
@@ -389,45 +415,35 @@ class HingeJoint(Joint):
 
 
 @dataclass(eq=False)
-class ConeJoint(Joint):
+class ConeJoint(_Axial):
     """A shoulder: the bodies share ``anchor``, and the angle between ``axis`` fixed in
     the first body and the same axis fixed in the second (or the world) stays within
     ``half_angle`` (the swing); ``twist`` (radians) limits the first's turn about the
     axis relative to the second, the swing taken out, to [-twist, twist]."""
 
-    anchor: np.ndarray = field(default_factory=lambda: np.zeros(3))
-    axis: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
     half_angle: float = math.pi / 4
     twist: float | None = None
 
+    SIZES = (3, 1, 1, 1)
+
     def __post_init__(self) -> None:
-        self.anchor, self.axis = _vector(self.anchor, "anchor"), _axis(self.axis, "axis")
+        super().__post_init__()
         self.half_angle = _angle(self.half_angle, "half_angle", 0.0, math.pi)
         if self.twist is not None:
             self.twist = _angle(self.twist, "twist", 0.0, math.pi)
 
-    def bind(self, first, second) -> None:
-        self._a, self._b = _local(first, self.anchor), _local(second, self.anchor)
-        reference = _perpendicular(self.axis)
-        self._axis = (_turn_local(first, self.axis), _turn_local(second, self.axis))
-        self._reference = (_turn_local(first, reference), _turn_local(second, reference))
-        self.impulse = np.zeros(6)
-
-    SIZES = (3, 1, 1, 1)
-
     def swing(self, first, second) -> float:
         """The angle between the two bodies' axes (radians)."""
-        axis_a, axis_b = _turn_world(first, self._axis[0]), _turn_world(second, self._axis[1])
+        axis_a, axis_b = self._axes(first, second)
         return math.atan2(float(np.linalg.norm(np.cross(axis_a, axis_b))), float(axis_a @ axis_b))
 
     def rows(self, first, second, gravity):
         """Point rows; the swing row C = half_angle - φ >= 0 about s = a_a × a_b / |…|
         (φ̇ = s·(ω_b - ω_a); none while the axes are parallel, where s has no direction);
         the twist rows."""
-        axis_a, axis_b = _turn_world(first, self._axis[0]), _turn_world(second, self._axis[1])
+        axis_a, axis_b = self._axes(first, second)
         normal = np.cross(axis_a, axis_b)
-        size = float(np.linalg.norm(normal))
-        swing = math.atan2(size, float(axis_a @ axis_b))
+        size, swing = float(np.linalg.norm(normal)), self.swing(first, second)
         swung = None if size == 0 else normal / size
         rows: list[Row | None] = [_point_rows(first, second, self._a, self._b, gravity)]
         rows.append(None if swung is None else _angular_row(swung, self.half_angle - swing, inequality=True))
@@ -439,13 +455,18 @@ class ConeJoint(Joint):
         """The first body's turn about its axis relative to the second, the swing taken
         out: the second's reference carried by the shortest turn that takes its axis
         onto the first's (radians)."""
-        axis_a, axis_b = _turn_world(first, self._axis[0]), _turn_world(second, self._axis[1])
+        axis_a, axis_b = self._axes(first, second)
         reference_b = _turn_world(second, self._reference[1])
         normal = np.cross(axis_b, axis_a)
         size = float(np.linalg.norm(normal))
         if size > 0:
             reference_b = _rotated(reference_b, normal / size, math.atan2(size, float(axis_a @ axis_b)))
         return _signed_angle(axis_a, reference_b, _turn_world(first, self._reference[0]))
+
+
+def lines(world: World) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each joint of ``world`` as the segment between its anchors now (for the view)."""
+    return [joint.anchors(*world.joint_bodies(joint)) for joint in world.joints]
 
 
 # --- solving ---------------------------------------------------------------------------------------
@@ -493,7 +514,8 @@ class Link:
     blocks: list[Block]
 
     @classmethod
-    def of(cls, joint: Joint, first: Body, second: Body | None, left: float, gravity: np.ndarray) -> Link:
+    def of(cls, joint: Joint, first: Body, second: Body | None, left: float, dt: float,
+           gravity: np.ndarray) -> Link:
         """The joint's rows now with their targets (module docstring) and effective masses
         M = (J_v J_vᵀ/m_a + J_a I_a⁻¹ J_aᵀ + J_v J_vᵀ/m_b + J_b I_b⁻¹ J_bᵀ)⁻¹ (a pseudo-inverse:
         a hinge's rows may be dependent).  Blocks with no direction now, or no time
@@ -505,11 +527,11 @@ class Link:
             if row is None or left <= 0:
                 joint.impulse[start:start + size] = 0.0
                 continue
-            closing = row.error if row.inequality and row.error[0] > 0 else BAUMGARTE * row.error
+            closing = row.error / left if row.inequality and row.error[0] > 0 else BAUMGARTE * row.error / dt
             push = (row.normal.T * _inverse_mass(first), row.normal.T * -_inverse_mass(second))
             spin = (inverse_a @ row.first.T, inverse_b @ row.second.T)
             response = row.normal @ (push[0] - push[1]) + row.first @ spin[0] + row.second @ spin[1]
-            blocks.append(Block(int(start), row, -closing / left - 0.5 * row.curve * left, np.linalg.pinv(response),
+            blocks.append(Block(int(start), row, -closing - 0.5 * row.curve * left, np.linalg.pinv(response),
                                 push, spin))
         return cls(joint, first, second, blocks)
 

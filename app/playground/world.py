@@ -237,6 +237,8 @@ class World:
     that was a bounce, and a box floated on a box (2 mm with restitution 0.5)."""
     _touched: set = field(default_factory=set, repr=False)
     """The bodies in the last step's contact events (``energy.check`` skips them)."""
+    _dt: float = field(default=0.0, repr=False)
+    """This step's length (the joints' position correction is spread over a step)."""
     _iterations: int = field(default=0, repr=False)
     """Solver iterations since the start (every layer's, the joints' own solve too)."""
 
@@ -280,7 +282,7 @@ class World:
     def _links(self, indices: set[int], left: float) -> list[Link]:
         """The rigid joints with a body among ``indices``, with their rows over ``left``."""
         names = {self.bodies[index].name for index in indices}
-        return [Link.of(joint, *self.joint_bodies(joint), left, self.gravity) for joint in self.joints
+        return [Link.of(joint, *self.joint_bodies(joint), left, self._dt, self.gravity) for joint in self.joints
                 if (joint.first in names or joint.second in names) and len(joint.impulse)]
 
     def _solve_joints(self, dt: float) -> None:
@@ -308,7 +310,7 @@ class World:
         """Advance ``dt``; the step's contact events.  ``events`` keeps the latest
         ``EVENT_HISTORY`` to ``2·EVENT_HISTORY`` (trimmed after a step), ``contact_count``
         counts them all."""
-        start = len(self.events)
+        start, self._dt = len(self.events), dt
         self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
         readings = {group: energy.measure(self, group, dt) for group in energy.groups(self)}
         if self.joints:
