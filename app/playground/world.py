@@ -60,7 +60,7 @@ from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
 from sweeplab.physics.shapes import Shape
 from sweeplab.playground import energy
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
-from sweeplab.playground.joints import Joint, Link
+from sweeplab.playground.joints import Joint, Link, settle
 from sweeplab.playground.patch import contact_patch
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
@@ -295,6 +295,7 @@ class World:
         links = self._links(jointed, dt)
         for link in links:
             link.warm_start()
+        settle(links)
         hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
         group = []
         for pair, normal in self._resting.items():
@@ -573,10 +574,9 @@ class World:
             members = layers.get(layer, [])
             for contact, held in members:
                 self._warm_start(contact, held)
-            for iteration in range(SOLVER_ITERATIONS):
+            for _ in range(SOLVER_ITERATIONS):
                 self._iterations += 1
-                order = links if iteration % 2 == 0 else links[::-1]  # both ways: a chain's ends hear each other
-                changes = [self._relax(contact, held) for contact, held in members] + [link.relax() for link in order]
+                changes = [self._relax(contact, held) for contact, held in members] + [link.relax() for link in links]
                 largest = max([max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
                                for contact, _ in members] + [link.size() for link in links])
                 if max(changes) <= SOLVER_RTOL * largest:
