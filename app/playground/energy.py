@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sweeplab.playground.sleep import islands
+
 if TYPE_CHECKING:
     from sweeplab.playground.world import World
 
@@ -72,21 +74,10 @@ class Reading:
 
 def groups(world: World) -> list[tuple[int, ...]]:
     """The world's bodies (indices) joined by its joints, each body in one group."""
-    parent = list(range(len(world.bodies)))
-
-    def root(index: int) -> int:
-        while parent[index] != index:
-            parent[index] = parent[parent[index]]
-            index = parent[index]
-        return index
-
-    index = {body.name: k for k, body in enumerate(world.bodies)}
-    for joint in world.joints:
-        if joint.second is not None:
-            parent[root(index[joint.first])] = root(index[joint.second])
+    links = [(world._index(joint.first), world._index(joint.second)) for joint in world.joints if joint.second]
     members: dict[int, list[int]] = {}
-    for k in range(len(world.bodies)):
-        members.setdefault(root(k), []).append(k)
+    for index, root in enumerate(islands(len(world.bodies), links)):
+        members.setdefault(root, []).append(index)
     return [tuple(group) for group in members.values()]
 
 

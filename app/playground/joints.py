@@ -581,13 +581,13 @@ class Link:
            gravity: np.ndarray) -> Link:
         """The joint's rows now with their targets (module docstring) and effective masses
         M = (J_v J_vᵀ/m_a + J_a I_a⁻¹ J_aᵀ + J_v J_vᵀ/m_b + J_b I_b⁻¹ J_bᵀ)⁻¹ (a pseudo-inverse:
-        a hinge's rows may be dependent).  Blocks with no direction now, or no time
-        left, drop their impulses."""
+        a hinge's rows may be dependent).  Blocks with no direction now drop their
+        impulses; ``left`` > 0."""
         starts = [int(start) for start in np.cumsum((0,) + joint.SIZES[:-1])]
         inverse_a, inverse_b = _inverse_inertia(first), _inverse_inertia(second)
         blocks = []
         for row, start, size in zip(joint.rows(first, second, gravity), starts, joint.SIZES, strict=True):
-            if row is None or left <= 0:
+            if row is None:
                 joint.impulse[start:start + size] = 0.0
                 continue
             closing = row.error / left if row.inequality and row.error[0] > 0 else BAUMGARTE * row.error / dt

@@ -153,6 +153,15 @@ def test_a_damped_spring_decays_with_its_damping_ratio(ratio):
     assert len(measured) >= 1 and np.max(np.abs(measured / ratio - 1)) < 0.02  # measured 0.4 % at 0.1
 
 
+def test_regression_a_slow_spring_is_not_put_to_sleep_stretched():
+    """A ball on a spring slower than ``sleep.SLEEP_SPEED`` everywhere (0.02 m/s at most):
+    its island asleep after 0.5 s still, it froze with the spring stretched 99.4 mm."""
+    world, ball = spring_world(0.1)
+    world.joints[0].stiffness = ball.mass * 0.2 ** 2  # ω = 0.2 rad/s: 0.1 m swings at 0.02 m/s
+    heights = trace(world, 120, lambda: ball.position[2])
+    assert not ball.asleep and heights[-1] > heights[59] > heights[0]
+
+
 def hinged_door(lower, upper, spin=2.0):
     """A door (1 x 2 x 0.04) on a vertical hinge at its edge, turning at ``spin`` rad/s about it."""
     door = box_body("door", [0.5, 0.02, 1.0], [0.5, 0.0, 1.0])
