@@ -1,7 +1,7 @@
 """The failing spring (the seed diary's check): a body whose energy rises, with no
 collision to explain it, is reported before it explodes.
 
-Bodies joined by joints are checked together, as one *group* (a rod or a rope moves
+Bodies with joints are checked, and those joined by them together, as one *group* (a rod or a rope moves
 energy from one body to the next; only the group's sum is kept by the physics).  A
 group's energy is
 
@@ -73,11 +73,15 @@ class Reading:
 
 
 def groups(world: World) -> list[tuple[int, ...]]:
-    """The world's bodies (indices) joined by its joints, each body in one group."""
+    """The world's bodies (indices) with joints, in groups joined by them.  A body with
+    none is not checked: gravity, integrated exactly, keeps its energy to rounding, and
+    a contact excuses it anyway (reading 100 bodies every step cost 15 ms of a step)."""
+    jointed = {name for joint in world.joints for name in (joint.first, joint.second) if name}
     links = [(world._index(joint.first), world._index(joint.second)) for joint in world.joints if joint.second]
     members: dict[int, list[int]] = {}
     for index, root in enumerate(islands(len(world.bodies), links)):
-        members.setdefault(root, []).append(index)
+        if world.bodies[index].name in jointed:
+            members.setdefault(root, []).append(index)
     return [tuple(group) for group in members.values()]
 
 

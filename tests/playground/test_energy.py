@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sweeplab.playground import energy
-from sweeplab.playground.joints import Spring
+from sweeplab.playground.joints import BallJoint, Spring
 from sweeplab.playground.world import World, sphere_body
 
 DT = 1 / 60
@@ -99,8 +99,9 @@ def test_clamp_energy_scales_velocities_to_the_allowed_energy():
     assert ball.velocity[0] == pytest.approx(2.0 / math.sqrt(2), rel=1e-12)
 
 
-def test_bodies_joined_by_joints_are_checked_as_one_group():
-    a, b, c = (sphere_body(name, [x, 0.0, 0.0], 0.1) for name, x in (("a", 0.0), ("b", 1.0), ("c", 5.0)))
-    world = World([a, b, c], {}, gravity=np.zeros(3))
+def test_bodies_joined_by_joints_are_checked_as_one_group_and_lone_bodies_not_at_all():
+    a, b, c, d = (sphere_body(name, [x, 0.0, 0.0], 0.1) for name, x in (("a", 0.0), ("b", 1.0), ("c", 5.0), ("d", 9.0)))
+    world = World([a, b, c, d], {}, gravity=np.zeros(3))
     world.add_joint(Spring("a", "b", [0.0, 0.0, 0.0], [1.0, 0.0, 0.0], 1.0, 1.0, 0.0))
-    assert sorted(energy.groups(world)) == [(0, 1), (2,)]
+    world.add_joint(BallJoint("d", None, [9.0, 0.0, 0.5]))
+    assert sorted(energy.groups(world)) == [(0, 1), (3,)]
