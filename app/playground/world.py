@@ -55,6 +55,7 @@ it (tunnels).
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -912,8 +913,9 @@ class World:
     def _support_levels(self, pairs) -> dict[int, float]:
         """Each body's distance from the ground through ``pairs`` of touching shapes: 0
         touching a static shape, 1 resting on such a body, ...; infinite (and absent
-        bodies) when nothing static holds it."""
-        level = {index: math.inf for index in range(len(self.bodies))}
+        bodies) when nothing static holds it (kept for the bodies in ``pairs`` only: a
+        group's parts are solved one by one, and a map of every body made that O(N²))."""
+        level: dict[int, float] = defaultdict(lambda: math.inf)
         for first, second in pairs:
             if second in self.statics:
                 level[first] = 0
