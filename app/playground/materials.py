@@ -11,6 +11,7 @@ material of ``None`` (a body's default) is the world's own restitution and frict
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ class Material:
             object.__setattr__(self, name, float(value))
 
 
+@functools.lru_cache(maxsize=1024)
 def combined(a: Material, b: Material) -> Material:
     """The material of a contact between ``a`` and ``b``: restitution the larger,
     friction the geometric mean (Box2D's ``b2MixRestitution``, ``b2MixFriction``)."""

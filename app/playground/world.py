@@ -508,16 +508,20 @@ class World:
         self._at_rest = dict(group)
 
     def _apart(self, group: list[tuple[Pair, Touch]]) -> list[list[tuple[Pair, Touch]]]:
-        """``group`` split into the parts that neither a contact between two bodies nor a
-        joint links (contacts with static shapes link nothing), each in the group's order:
-        independent, each solved on its own, so each stops iterating when it has
-        converged (solved as one, a hundred stacks iterated as long as the slowest).  The
-        parts in the order of their first contact."""
+        """``group`` as solves: each part that a joint links (its rows are relaxed between
+        compiled passes, a pass at a time) on its own, and every other contact in one
+        solve (``impulses``), each in the group's order.  Parts are what neither a
+        contact between two bodies nor a joint links (contacts with static shapes link
+        nothing)."""
+        if not self.joints:
+            return [group] if group else []
         links = [(first, self._index(second)) for (first, second), _ in group if second not in self.statics]
         roots = islands(len(self.bodies), links + self._joint_links())
+        jointed = {roots[self._index(name)] for joint in self.joints for name in (joint.first, joint.second) if name}
         parts: dict[int, list[tuple[Pair, Touch]]] = {}
         for contact in group:
-            parts.setdefault(roots[contact[0][0]], []).append(contact)
+            root = roots[contact[0][0]]
+            parts.setdefault(root if root in jointed else -1, []).append(contact)
         return list(parts.values())
 
     # --- contacts reported, sleep -------------------------------------------------------
@@ -840,8 +844,9 @@ class World:
                                                                               for contact in contacts)))])
         for layer in sorted(layers) or [0.0]:
             members = layers.get(layer, [])
+            warm = [self._warmed(contact) for contact, _ in members]  # before packing: sets their impulses
             packed = solve.layer(members, [self._sides(contact.pair) for contact, _ in members])
-            packed.warm_start([self._warmed(contact) for contact, _ in members])
+            packed.warm_start(warm)
             if links:
                 self._relax_with_joints(solve, packed, links)
             else:
