@@ -52,6 +52,7 @@ it (tunnels).
 from __future__ import annotations
 
 import math
+import time as clock
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,6 +61,8 @@ from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
 from sweeplab.physics.shapes import Shape
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
 from sweeplab.playground.patch import contact_patch
+from sweeplab.playground.state import WorldState, capture, restore
+from sweeplab.playground.stats import StepStats
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
 MAX_SUBSTEPS = 16
@@ -227,6 +230,20 @@ class World:
     """This step's resting approach speed: ``REST_SPEED`` or 1.5·|g|·dt, the larger.  A
     body resting on a supported body meets it at g·dt every step; above the threshold
     that was a bounce, and a box floated on a box (2 mm with restitution 0.5)."""
+    last_stats: StepStats = field(default_factory=StepStats, repr=False)
+    """The latest step's work (``stats.StepStats``)."""
+    _tally: list[int] = field(default_factory=lambda: [0, 0, 0], repr=False)
+    """This step's substeps, sweeps and solver iterations so far (``last_stats`` at its end)."""
+
+    # --- state ----------------------------------------------------------------
+
+    def snapshot(self) -> WorldState:
+        """Everything a step reads and writes, as it is now (``state.capture``)."""
+        return capture(self)
+
+    def restore(self, state: WorldState) -> None:
+        """Back to ``state``: the world continues bit for bit as from the snapshot."""
+        restore(self, state)
 
     # --- a step ---------------------------------------------------------------
 
@@ -234,7 +251,8 @@ class World:
         """Advance ``dt``; the step's contact events.  ``events`` keeps the latest
         ``EVENT_HISTORY`` to ``2·EVENT_HISTORY`` (trimmed after a step), ``contact_count``
         counts them all."""
-        start = len(self.events)
+        start, cpu = len(self.events), clock.process_time()
+        self._tally = [0, 0, 0]
         self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
         if self.ccd:
             self._continuous_step(dt)
@@ -242,6 +260,8 @@ class World:
             self._discrete_step(dt)
         new = self.events[start:]
         self.contact_count += len(new)
+        substeps, sweeps, iterations = self._tally
+        self.last_stats = StepStats(substeps, sweeps, iterations, len(new), clock.process_time() - cpu)
         if len(self.events) > 2 * EVENT_HISTORY:
             del self.events[:-EVENT_HISTORY]
         return new
@@ -271,6 +291,7 @@ class World:
             elapsed = min(self._contact_time(first, second, movers[first], normal, fraction, left)
                           for first, second, _, normal, _ in contacts)
             self._advance(elapsed)
+            self._tally[0] += 1
             self.time += elapsed
             left -= elapsed
             group = self._with_touching(contacts, known, hover)
@@ -284,6 +305,7 @@ class World:
             touching = {pair: normal for pair, normal in touching.items() if not self._pair_bodies(pair) & moved}
             touching.update({pair: contact[1] for pair, contact in group})
         # (when the substeps run out, the rest of the step is moved without sweeping; rare, the events show why)
+        self._tally[0] += 1  # the last stretch
         self._advance(left)
         self.time += left
         self._resting = touching
@@ -296,12 +318,14 @@ class World:
         one is not pushed into the floor; resolved with no support, a dropped log rocked
         end to end for ever, 0.43 rad/s after 20 s)."""
         self._advance(dt)
+        self._tally[0] += 1
         self.time += dt
         overlaps: dict[Pair, Touch] = {}
         for _ in range(PUSH_OUT_PASSES):  # pushing one pair apart can press another together
             pushed = False
             for index, body in enumerate(self.bodies):
                 for name, target in self._targets(index):
+                    self._tally[1] += 1
                     found = sweep(body.world_shape(), target, np.zeros(3))
                     if not (found.hit and found.initially_overlapping):
                         continue
@@ -350,6 +374,7 @@ class World:
                 other = still(target) if name in self.statics else movers[self._index(name)]
                 if (index, name) in skip and movers[index].turn is None and other.turn is None:
                     continue
+                self._tally[1] += 1
                 hit = first_contact(movers[index], other)
                 if hit is None:
                     continue
@@ -438,6 +463,7 @@ class World:
         first, second = pair
         body = self.bodies[first]
         probe = hover + CONTACT_SLOP * body.reach()
+        self._tally[1] += 1
         found = sweep(body.world_shape(), self._target_shape(second), -probe * normal)
         if not found.hit:
             return None
@@ -482,6 +508,7 @@ class World:
             for contact, held in layers[layer]:
                 self._warm_start(contact, held)
             for _ in range(SOLVER_ITERATIONS):
+                self._tally[2] += 1
                 changes = [self._relax(contact, held) for contact, held in layers[layer]]
                 largest = max(max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
                               for contact, _ in layers[layer])

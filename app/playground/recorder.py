@@ -1,0 +1,127 @@
+"""The frame recorder: every step of a world kept (up to a memory budget), to look at
+and to go back to, the way PhysX Visual Debugger and Box2D's samples let one find the
+step where things went wrong.
+
+Frame ``i`` is the world after its ``i``-th step since the recorder began (frame 0:
+as it was then): its state (``state.WorldState``), the step's contact events (points,
+normals, impulses), its ``StepStats`` and its size ``dt``.  ``record()`` after each step
+keeps one; ``seek(i)`` puts the world back to frame ``i``, from which it continues bit
+for bit as it did (a step recorded there drops the frames after it: a new branch).
+
+Memory: a frame's ``nbytes`` is its state's plus its events' (arrays, containers and
+the objects themselves; the bodies' shapes are shared with the world, not counted).
+When the frames kept pass ``budget_bytes`` the oldest are dropped (``dropped`` counts
+them; the newest is always kept).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from sweeplab.playground.state import WorldState, array_bytes
+from sweeplab.playground.stats import StepStats
+from sweeplab.playground.world import ContactEvent, World
+
+DEFAULT_BUDGET = 256 * 2 ** 20
+"""Bytes of frames kept by default: ~100,000 frames of the playground scene's three
+bodies (measured ~2.5 kB a frame at rest), half an hour at 60 steps a second."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The world after a step: ``index`` (steps since the recorder began), ``dt``
+    (``time`` less the previous frame's: the step's size to rounding; 0 for frame 0),
+    ``state``, the step's ``events`` and ``stats``, and the bytes it holds."""
+
+    index: int
+    time: float
+    dt: float
+    state: WorldState
+    events: tuple[ContactEvent, ...]
+    stats: StepStats
+    nbytes: int
+
+
+class Recorder:
+    """Frames of ``world``, from the one it is in now (frame 0) on."""
+
+    def __init__(self, world: World, budget_bytes: int = DEFAULT_BUDGET):
+        if isinstance(budget_bytes, bool) or not isinstance(budget_bytes, int) or budget_bytes <= 0:
+            raise ValueError(f"budget_bytes must be a positive whole number of bytes, not {budget_bytes!r}")
+        self.world, self.budget_bytes = world, budget_bytes
+        self.frames: list[Frame] = []
+        """The frames kept, oldest first: ``frames[k]`` is frame ``first + k``."""
+        self.dropped = 0
+        """Frames dropped, oldest first, to keep within the budget."""
+        self.nbytes = 0
+        self.position = 0
+        """The frame the world is at."""
+        self._keep(self._frame(0, 0.0, (), StepStats()))
+
+    @property
+    def first(self) -> int:
+        return self.dropped
+
+    @property
+    def last(self) -> int:
+        return self.dropped + len(self.frames) - 1
+
+    def record(self) -> Frame:
+        """Keep the world's latest step as the frame after ``position`` (call after each step)."""
+        later = self.frames[self.position + 1 - self.dropped:]
+        if later:  # the world was sent back: what followed is another branch
+            self.nbytes -= sum(frame.nbytes for frame in later)
+            del self.frames[self.position + 1 - self.dropped:]
+        before = self.frames[-1]
+        count = self.world.contact_count - before.state.world["contact_count"]
+        events = tuple(self.world.events[len(self.world.events) - count:]) if count else ()
+        frame = self._frame(before.index + 1, self.world.time - before.time, events, self.world.last_stats)
+        self._keep(frame)
+        return frame
+
+    def frame(self, index: int) -> Frame:
+        """Frame ``index`` (``first`` to ``last``)."""
+        return self.frames[self._offset(index)]
+
+    def seek(self, index: int) -> Frame:
+        """The world put back to frame ``index`` (``first`` to ``last``), its event log
+        with it (the events of later frames dropped, of the frames sought past added)."""
+        frame = self.frames[self._offset(index)]
+        self.world.restore(frame.state)
+        for passed in self.frames[self.position + 1 - self.dropped:index + 1 - self.dropped]:  # (none going back)
+            self.world.events.extend(passed.events)
+        self.position = index
+        return frame
+
+    def _offset(self, index) -> int:
+        if isinstance(index, bool) or not isinstance(index, int) or not self.first <= index <= self.last:
+            raise ValueError(f"index {index!r} is not a recorded frame (frames {self.first} to {self.last})")
+        return index - self.dropped
+
+    def _frame(self, index: int, dt: float, events: tuple[ContactEvent, ...], stats: StepStats) -> Frame:
+        state = self.world.snapshot()
+        nbytes = state.nbytes + sys.getsizeof(state) + sys.getsizeof(stats) + sys.getsizeof(events) + sum(
+            _event_bytes(event) for event in events)
+        return Frame(index, self.world.time, dt, state, events, stats, nbytes + _FRAME_BYTES)
+
+    def _keep(self, frame: Frame) -> None:
+        """Add ``frame`` as the newest and the world's position; drop the oldest past the budget."""
+        self.frames.append(frame)
+        self.nbytes += frame.nbytes
+        self.position = frame.index
+        over = 0
+        while self.nbytes > self.budget_bytes and over < len(self.frames) - 1:
+            self.nbytes -= self.frames[over].nbytes
+            over += 1
+        del self.frames[:over]
+        self.dropped += over
+
+
+_FRAME_BYTES = sys.getsizeof(Frame(0, 0.0, 0.0, WorldState({}, (), 0), (), StepStats(), 0))
+
+
+def _event_bytes(event: ContactEvent) -> int:
+    return sys.getsizeof(event) + array_bytes(event.point) + array_bytes(event.normal)
+
+

@@ -1,0 +1,136 @@
+"""The frame recorder (``playground.recorder``): frames within the memory budget
+(at, just inside and just outside it), seeking, and determinism: a world sent back to
+a frame replays the rest bit for bit, and the same scene built twice runs the same."""
+
+import numpy as np
+import pytest
+
+from sweeplab.playground.recorder import Recorder
+from sweeplab.playground.state import array_bytes
+from sweeplab.playground.world import World, box_body, sphere_body
+from tests.playground.test_state import DT, FLOOR, box_and_ball, floats
+
+
+def recorded(steps: int, budget_bytes: int = 2 ** 30) -> Recorder:
+    recorder = Recorder(box_and_ball(), budget_bytes)
+    for _ in range(steps):
+        recorder.world.step(DT)
+        recorder.record()
+    return recorder
+
+
+def test_seeking_back_replays_the_rest_bit_for_bit():
+    """300 steps, back to frame 100, 200 steps again: every float of every frame the same."""
+    recorder = recorded(0)
+    world = recorder.world
+    first_run = []
+    for _ in range(300):
+        world.step(DT)
+        recorder.record()
+        first_run.append(floats(world))
+    assert world.contact_count > 100  # bounces, landings and a resting stack: warm starts in play
+    recorder.seek(100)
+    assert floats(world)[:-1] == first_run[99][:-1]  # (the stats are the step's, kept too)
+    assert len(recorder.frames) == 301 and recorder.position == 100
+    for step in range(100, 300):
+        world.step(DT)
+        recorder.record()
+        assert floats(world) == first_run[step], step
+    assert recorder.last == 300
+
+
+def test_the_same_scene_and_settings_built_twice_run_identically():
+    runs = []
+    for _ in range(2):
+        world = box_and_ball()
+        runs.append([])
+        for _ in range(120):
+            world.step(DT)
+            runs[-1].append(floats(world))
+    assert runs[0] == runs[1]
+
+
+def test_a_frames_events_are_what_its_step_returned():
+    recorder = recorded(0)
+    returned_by_step = []
+    for _ in range(90):
+        returned_by_step.append(recorder.world.step(DT))
+        recorder.record()
+    assert sum(map(len, returned_by_step)) > 10
+    for index, events in enumerate(returned_by_step, start=1):
+        frame = recorder.frame(index)
+        assert list(frame.events) == events and frame.stats.contacts == len(events)
+    assert recorder.frame(0).events == () and recorder.frame(0).time == 0.0
+
+
+def test_seeking_forward_brings_the_event_log_back():
+    recorder = recorded(60)
+    log = list(recorder.world.events)
+    recorder.seek(10)
+    assert recorder.world.events == log[:recorder.frame(10).state.world["contact_count"]]
+    recorder.seek(60)
+    assert recorder.world.events == log and floats(recorder.world)[:-1] == floats(recorder.world)[:-1]
+
+
+def test_recording_after_a_seek_drops_the_later_branch():
+    recorder = recorded(20)
+    recorder.seek(5)
+    recorder.world.step(DT)
+    frame = recorder.record()
+    assert frame.index == 6 and recorder.last == 6 and len(recorder.frames) == 7
+    assert recorder.nbytes == sum(f.nbytes for f in recorder.frames)
+
+
+@pytest.mark.parametrize("slack, kept", [(-1, 4), (0, 5), (1, 5)])
+def test_the_budget_keeps_the_newest_frames_that_fit(slack, kept):
+    """The bytes of the newest five frames as the budget: all five kept; a byte less:
+    the oldest of them dropped too; a byte more: still five."""
+    sizes = [frame.nbytes for frame in recorded(12).frames]
+    recorder = recorded(12, sum(sizes[-5:]) + slack)
+    assert len(recorder.frames) == kept and recorder.first == 13 - kept and recorder.dropped == 13 - kept
+    assert recorder.nbytes == sum(sizes[-kept:]) <= recorder.budget_bytes
+    assert [f.index for f in recorder.frames] == list(range(13 - kept, 13))
+    with pytest.raises(ValueError, match="index 0 is not a recorded frame"):
+        recorder.seek(0)
+
+
+def test_a_budget_below_one_frame_keeps_the_newest():
+    recorder = recorded(3, 1)
+    assert [f.index for f in recorder.frames] == [3] and recorder.dropped == 3
+
+
+def test_a_frame_measures_its_arrays():
+    """A frame holds each body's five arrays (position, velocity, rotation, angular
+    velocity, inertia: 27 floats and an array header each) and its events'."""
+    recorder = recorded(60)
+    quiet = recorder.frame(1)
+    assert quiet.events == () and quiet.nbytes > 2 * (27 * 8 + 5 * array_bytes(np.empty(0)))
+    busy = max(recorder.frames, key=lambda frame: len(frame.events))
+    assert busy.nbytes - busy.state.nbytes > len(busy.events) * 2 * array_bytes(np.empty(3))
+
+
+@pytest.mark.parametrize("index", [-1, 4, 2.0, True, "1"])
+def test_seek_outside_the_frames_is_a_value_error_and_changes_nothing(index):
+    recorder = recorded(3)
+    before = floats(recorder.world)
+    with pytest.raises(ValueError, match=r"index .* is not a recorded frame \(frames 0 to 3\)"):
+        recorder.seek(index)
+    with pytest.raises(ValueError, match="is not a recorded frame"):
+        recorder.frame(index)
+    assert floats(recorder.world) == before and recorder.position == 3
+
+
+@pytest.mark.parametrize("budget", [0, -5, 1.5, True, None])
+def test_a_bad_budget_is_a_value_error_naming_it(budget):
+    with pytest.raises(ValueError, match="budget_bytes must be a positive whole number"):
+        Recorder(World([sphere_body("ball", [0.0, 0.0, 1.0], 0.5)], FLOOR), budget)
+
+
+def test_stats_of_a_resting_box_are_a_short_solve():
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
+    recorder = Recorder(World([box], FLOOR))
+    for _ in range(30):
+        recorder.world.step(DT)
+        recorder.record()
+    stats = recorder.frame(30).stats
+    assert (stats.substeps, stats.sweeps, stats.contacts) == (2, 1, 1) and stats.solver_iterations <= 2
