@@ -75,8 +75,7 @@ def restore(world, state: WorldState) -> None:
     later = world.contact_count - state.world["contact_count"]
     for name, value in state.world.items():
         setattr(world, name, _fresh(value))
-    if later > 0:
-        del world.events[max(len(world.events) - later, 0):]
+    del world.events[max(len(world.events) - later, 0):]  # (none when the state is the later)
 
 
 def _kept(value, objects: dict, size: list[int], where: str):
