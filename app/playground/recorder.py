@@ -4,9 +4,10 @@ step where things went wrong.
 
 Frame ``i`` is the world after its ``i``-th step since the recorder began (frame 0:
 as it was then): its state (``state.WorldState``), the step's contact events (points,
-normals, impulses), its ``StepStats`` and its size ``dt``.  ``record()`` after each step
-keeps one; ``seek(i)`` puts the world back to frame ``i``, from which it continues bit
-for bit as it did (a step recorded there drops the frames after it: a new branch).
+normals, impulses), its ``StepStats`` and its size ``dt``.  ``record()`` after each
+step keeps one (``amend()`` before it, after an edit between steps); ``seek(i)``
+puts the world back to frame ``i``, from which it continues bit for bit as it did (a
+step recorded there drops the frames after it: a new branch).
 
 Memory: a frame's ``nbytes`` is its state's plus its events' (arrays, containers and
 the objects themselves; the bodies' shapes are shared with the world, not counted).
@@ -69,16 +70,26 @@ class Recorder:
 
     def record(self) -> Frame:
         """Keep the world's latest step as the frame after ``position`` (call after each step)."""
-        later = self.frames[self.position + 1 - self.dropped:]
-        if later:  # the world was sent back: what followed is another branch
-            self.nbytes -= sum(frame.nbytes for frame in later)
-            del self.frames[self.position + 1 - self.dropped:]
+        self._drop_later()
         before = self.frames[-1]
         count = self.world.contact_count - before.state.world["contact_count"]
         events = tuple(self.world.events[len(self.world.events) - count:]) if count else ()
         frame = self._frame(before.index + 1, self.world.time - before.time, events, self.world.last_stats)
         self._keep(frame)
         return frame
+
+    def amend(self) -> Frame:
+        """The frame at ``position`` re-taken from the world as it is now: after an edit
+        between steps (a body moved, a velocity set), which the next step starts from,
+        so that a seek there replays it.  Its step's events and stats stay; the frames
+        after it are dropped (another branch)."""
+        self._drop_later()
+        old = self.frames.pop()
+        self.nbytes -= old.nbytes
+        amended = self._frame(old.index, old.dt, old.events, old.stats)
+        self.frames.append(amended)
+        self.nbytes += amended.nbytes
+        return amended
 
     def frame(self, index: int) -> Frame:
         """Frame ``index`` (``first`` to ``last``)."""
@@ -98,6 +109,13 @@ class Recorder:
         if isinstance(index, bool) or not isinstance(index, int) or not self.first <= index <= self.last:
             raise ValueError(f"index {index!r} is not a recorded frame (frames {self.first} to {self.last})")
         return index - self.dropped
+
+    def _drop_later(self) -> None:
+        """The frames after ``position`` dropped (the world was sent back to it)."""
+        later = self.frames[self.position + 1 - self.dropped:]
+        if later:
+            self.nbytes -= sum(frame.nbytes for frame in later)
+            del self.frames[self.position + 1 - self.dropped:]
 
     def _frame(self, index: int, dt: float, events: tuple[ContactEvent, ...], stats: StepStats) -> Frame:
         state = self.world.snapshot()

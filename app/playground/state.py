@@ -19,7 +19,7 @@ shared shapes): the recorder's measure of a frame.
 from __future__ import annotations
 
 import sys
-from dataclasses import MISSING, dataclass, fields, is_dataclass
+from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,13 @@ class WorldState:
     world: dict[str, Any]
     objects: tuple[tuple[Any, dict[str, Any]], ...]
     nbytes: int
+
+
+def copy_of(state: WorldState, instance):
+    """A new object like ``instance`` (a body, say) with its fields as ``state`` holds
+    them, its caches fresh: the object as it was, for reading, the world untouched."""
+    values = next(values for kept, values in state.objects if kept is instance)
+    return replace(instance, **{name: _fresh(value) for name, value in values.items()})
 
 
 def captured_fields(instance) -> list[str]:
