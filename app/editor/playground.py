@@ -12,7 +12,6 @@ from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.editor.parts import EditorParts
 from sweeplab.view.frame import with_frame_contacts
 from sweeplab.view.model import ViewModel
-from sweeplab.view.reports import scene_scale
 
 
 class Playground(EditorParts):
@@ -55,7 +54,8 @@ class Playground(EditorParts):
         self.playground = None
 
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
-        """``view`` with the shown frame's contacts (points, normals scaled by impulse)."""
+        """``view`` with the shown frame's contacts (points, normals scaled by impulse:
+        the largest ``view.frame.ARROW`` times the largest body's reach)."""
         run = self.playground
         if run is None:
             return view
@@ -63,8 +63,9 @@ class Playground(EditorParts):
         kept = self._framed_view
         if kept is None or kept[0] is not view or kept[1] is not run or kept[2] != position:
             events = run.recorder.frame(position).events
+            reach = max((body.reach() for body in run.world.bodies), default=1.0)
             framed = with_frame_contacts(view, [e.point for e in events], [e.normal for e in events],
-                                         [e.impulse for e in events], scene_scale(self.scene))
+                                         [e.impulse for e in events], reach)
             kept = self._framed_view = view, run, position, framed
         return kept[3]
 

@@ -96,7 +96,7 @@ def _timeline(editor: Editor, run: PlaygroundRun, state: PlaygroundState) -> Non
         editor.playground_seek(shown)
     frame = recorder.frame(recorder.position)
     stats = frame.stats
-    imgui.text(f"frame {frame.index} of {first}..{last}: t = {frame.time:.4f} s, {stats.substeps} substeps, "
+    imgui.text_wrapped(f"frame {frame.index} of {first}..{last}: t = {frame.time:.4f} s, {stats.substeps} substeps, "
                f"{stats.sweeps} sweeps, {stats.solver_iterations} iterations, {stats.contacts} contacts, "
                f"{stats.cpu_seconds * 1e3:.2f} ms CPU")
     if recorder.dropped:

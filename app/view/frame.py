@@ -1,6 +1,7 @@
 """A recorded playground frame drawn over the scene: each contact of the step as a
 point and its normal as an arrow whose length is the contact's normal impulse,
-scaled so that the frame's largest is ``ARROW`` scene lengths long (``scene_scale``).
+scaled so that the frame's largest is ``ARROW`` times ``scale`` long (the editor
+gives the largest body's reach: the scene's own extent may be a 200-unit path).
 A contact that took no impulse (a pair leaving) is its point alone."""
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import numpy as np
 from sweeplab.scene import tessellate
 from sweeplab.view.model import LineBatch, PointBatch, ViewModel
 
-FRAME_CONTACT = (1.0, 0.55, 0.1, 1.0)
-FRAME_IMPULSE = (0.35, 1.0, 0.85, 1.0)
+FRAME_CONTACT = (1.0, 0.3, 0.55, 1.0)
+FRAME_IMPULSE = (1.0, 0.75, 0.85, 1.0)
 ARROW = 1.5
-"""The largest impulse's arrow, in scene lengths (``view.reports.scene_scale``)."""
+"""The largest impulse's arrow, in units of ``scale``."""
 
 
 def with_frame_contacts(view: ViewModel, points, normals, impulses, scale: float) -> ViewModel:
