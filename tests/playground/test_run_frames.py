@@ -1,11 +1,15 @@
 """The playground's recorded frames in the editor (#36): any frame shown (the world
 sent back to it), drawn with its contacts, and any frame's step saved as a fixture."""
 
+import warnings
+
 import numpy as np
 import pytest
 
 from sweeplab.cli import example_scenes
 from sweeplab.editor import Editor
+from sweeplab.playground.recorder import Recorder
+from sweeplab.playground.run import PlaygroundRun
 from sweeplab.scene.fixture import load_fixture, run_fixture
 from sweeplab.scene.model import load
 from sweeplab.view.frame import ARROW, FRAME_CONTACT, FRAME_IMPULSE, with_frame_contacts
@@ -95,7 +99,34 @@ def test_impulse_arrows_are_the_largest_at_the_arrow_length_and_the_rest_in_prop
     shafts = arrows.segments[::5]
     np.testing.assert_allclose(shafts[:, 1] - shafts[:, 0], [[0, 0, ARROW * 2.0], [0, ARROW * 1.0, 0]])
     assert np.array_equal(view.points[-1].positions, points)
-    nothing = with_frame_contacts(ViewModel(), points, normals, np.zeros(3), 2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (no 0/0 for a frame whose contacts took nothing)
+        nothing = with_frame_contacts(ViewModel(), points, normals, np.zeros(3), 2.0)
     assert len(nothing.lines[-1].segments) == 0 and len(nothing.points[-1].positions) == 3
     empty = ViewModel()
     assert with_frame_contacts(empty, np.zeros((0, 3)), np.zeros((0, 3)), [], 1.0) is empty
+
+
+def test_the_same_view_at_another_frame_draws_that_frames_contacts():
+    """The frame overlay is kept per view and frame: two frames whose scenes draw alike
+    (the view kept) still show their own contacts."""
+    editor = running(0)
+    run = editor.playground
+    while not run.recorder.frame(run.recorder.position).events:
+        editor.playground_step(DT)
+    plain = ViewModel()
+    with_contacts = editor.with_playground_frame(plain)
+    assert editor.with_playground_frame(plain) is with_contacts  # kept
+    run.seek(0)  # (the world only: the editor's view is not rebuilt)
+    assert editor.with_playground_frame(plain) is plain
+
+
+def test_the_step_into_the_oldest_kept_frame_has_no_scene_to_start_from():
+    """With the frames before it dropped for the budget, the oldest kept frame's step
+    has no frame to begin at: None, and the next frame's step is there."""
+    run = PlaygroundRun(load(example_scenes()["playground"]), {"crate"})
+    run.recorder = Recorder(run.world, run.recorder.frame(0).nbytes * 3)  # two or three frames
+    for _ in range(6):
+        run.step(DT)
+    first = run.recorder.first
+    assert first > 0 and run.step_scene("ball", first) is None and run.step_scene("ball", first + 1) is not None
