@@ -49,6 +49,8 @@ class Recorder:
     """Frames of ``world``, from the one it is in now (frame 0) on."""
 
     def __init__(self, world: World, budget_bytes: int = DEFAULT_BUDGET):
+        if not isinstance(world, World):
+            raise ValueError(f"world must be a playground World, not {type(world).__name__}")
         if isinstance(budget_bytes, bool) or not isinstance(budget_bytes, int) or budget_bytes <= 0:
             raise ValueError(f"budget_bytes must be a positive whole number of bytes, not {budget_bytes!r}")
         self.world, self.budget_bytes = world, budget_bytes

@@ -19,7 +19,9 @@ shared shapes): the recorder's measure of a frame.
 from __future__ import annotations
 
 import sys
-from dataclasses import MISSING, dataclass, fields, is_dataclass, replace
+import weakref
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -41,11 +43,13 @@ SHARED = (str, int, float, bool, type(None), np.generic, Shape)
 @dataclass(frozen=True)
 class WorldState:
     """``world``: the world's captured fields by name; ``objects``: each mutable
-    dataclass object reached from them, with its captured fields by name."""
+    dataclass object reached from them, with its captured fields by name; ``owner``:
+    the world it was taken from (weakly held)."""
 
     world: dict[str, Any]
     objects: tuple[tuple[Any, dict[str, Any]], ...]
     nbytes: int
+    owner: Callable[[], Any] = field(default=lambda: None, repr=False, compare=False)
 
 
 def copy_of(state: WorldState, instance):
@@ -68,12 +72,17 @@ def capture(world) -> WorldState:
     objects: dict[int, tuple[Any, dict[str, Any]]] = {}
     size = [0]
     values = {name: _kept(getattr(world, name), objects, size, f"World.{name}") for name in captured_fields(world)}
-    return WorldState(values, tuple(objects.values()), size[0])
+    return WorldState(values, tuple(objects.values()), size[0], weakref.ref(world))
 
 
 def restore(world, state: WorldState) -> None:
     """The world put back to ``state``; ``state`` stays as it was (it may be restored
-    again).  The events after the state's ``contact_count`` are dropped from the log."""
+    again).  The events after the state's ``contact_count`` are dropped from the log.
+    ``ValueError``, the world untouched, for a state that is not this world's."""
+    if not isinstance(state, WorldState):
+        raise ValueError(f"state must be a WorldState (World.snapshot()), not {type(state).__name__}")
+    if state.owner() is not world:
+        raise ValueError("state is a snapshot of another world")
     for instance, values in state.objects:
         for name, value in values.items():
             setattr(instance, name, _fresh(value))
@@ -131,5 +140,5 @@ def _fresh(value):
 
 
 def _default(instance, name: str):
-    field_ = next(f for f in fields(instance) if f.name == name)
-    return field_.default_factory() if field_.default_factory is not MISSING else field_.default
+    declared = next(f for f in fields(instance) if f.name == name)
+    return declared.default_factory() if declared.default_factory is not MISSING else declared.default

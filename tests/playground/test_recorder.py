@@ -120,6 +120,11 @@ def test_seek_outside_the_frames_is_a_value_error_and_changes_nothing(index):
     assert floats(recorder.world) == before and recorder.position == 3
 
 
+def test_a_recorder_of_something_else_is_a_value_error_naming_it():
+    with pytest.raises(ValueError, match="world must be a playground World, not dict"):
+        Recorder({})  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("budget", [0, -5, 1.5, True, None])
 def test_a_bad_budget_is_a_value_error_naming_it(budget):
     with pytest.raises(ValueError, match="budget_bytes must be a positive whole number"):

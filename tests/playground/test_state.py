@@ -134,3 +134,16 @@ def test_step_stats_count_the_steps_work():
         world.step(DT)
     stats = world.last_stats
     assert (stats.substeps, stats.sweeps, stats.solver_iterations, stats.contacts) == (2, 1, 2, 1)
+
+
+@pytest.mark.parametrize("bad, said", [(None, "state must be a WorldState"), ({}, "state must be a WorldState"),
+                                       ("other", "state is a snapshot of another world")])
+def test_restoring_what_is_not_this_worlds_state_is_a_value_error_and_changes_nothing(bad, said):
+    world = box_and_ball()
+    world.step(DT)
+    if bad == "other":
+        bad = box_and_ball().snapshot()
+    before = floats(world)
+    with pytest.raises(ValueError, match=said):
+        world.restore(bad)
+    assert floats(world) == before
