@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.editor.parts import EditorParts
@@ -22,10 +23,17 @@ class Playground(EditorParts):
         self._framed_view: tuple[ViewModel, PlaygroundRun, int, ViewModel] | None = None
         """(view, run, frame, the view with the frame's contacts): kept while none changes."""
 
-    def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool) -> None:
+    def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool,
+                         materials: dict[str, Material] | None = None) -> None:
+        """A run of ``scene`` (``materials``: objects' own, by name); a body the scene
+        cannot make (a flat polyhedron: no volume) or a bad material is named on the
+        status line and nothing starts."""
         if self.playground is not None:
             self.reset_playground()
-        self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd)
+        try:
+            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials)
+        except ValueError as error:
+            self.say(f"the playground did not start: {error}")
 
     def playground_step(self, dt: float) -> None:
         """One step from the frame shown (the frames after it, if any, dropped)."""

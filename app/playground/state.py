@@ -3,9 +3,10 @@ it later, and the world continues bit for bit as it would have from there.
 
 What is captured: every field of the world except ``LOG`` (the contact events, a
 history that no step reads), and every field of each mutable dataclass object the
-world holds (its bodies; joints and the like as they come), kept with the object
-itself, so a restore writes the values back into the same objects (a body or a joint
-held elsewhere stays the world's) — except a class's ``DERIVED`` fields, caches that
+world holds (its bodies; joints and the like as they come) and every attribute of a
+``BY_ATTRIBUTES`` object (the callbacks' tracker), kept with the object itself, so a
+restore writes the values back into the same objects (a body or a joint held
+elsewhere stays the world's) — except a class's ``DERIVED`` fields, caches that
 are reset to their defaults and rebuilt on demand.  Arrays are copied; containers
 rebuilt; physics shapes (immutable), frozen dataclasses, numbers, names and functions
 are shared.  A value of any other type raises ``TypeError``: a field added to the world
@@ -32,11 +33,17 @@ LOG = frozenset({"events"})
 """World fields that are a record, not state: ``events`` (``restore`` drops the events
 after the state's ``contact_count``; earlier ones it no longer holds are not brought back)."""
 
-DERIVED = {"Body": frozenset({"_pose", "_posed", "_inverse_key", "_inverse"})}
-"""Per class name, fields that are caches of other fields (a body's posed shape and
-world inverse inertia, each keyed by the pose it was built for): not captured, reset."""
+DERIVED = {"Body": frozenset({"_pose", "_posed", "_inverse_key", "_inverse", "_reach"}),
+           "World": frozenset({"_slots", "_static_boxes"})}
+"""Per class name, fields that are caches of other fields, each keyed by what it was
+built from (a body's posed shape, world inverse inertia and reach; the world's body
+indices by name and static shapes' boxes): not captured, reset to their defaults."""
 
-SHARED = (str, int, float, bool, type(None), np.generic, Shape)
+BY_ATTRIBUTES = frozenset({"ContactTracker"})
+"""Plain classes (not dataclasses) whose objects are captured as a mutable dataclass's
+are, by their attributes (``vars``): the callbacks' pairs in contact."""
+
+SHARED = (str, bytes, int, float, bool, type(None), np.generic, Shape)
 """Immutable values kept by reference."""
 
 
@@ -60,11 +67,13 @@ def copy_of(state: WorldState, instance):
 
 
 def captured_fields(instance) -> list[str]:
-    """The fields of a world or a mutable dataclass object that a state captures."""
+    """The fields of a world, a mutable dataclass object or a ``BY_ATTRIBUTES`` object
+    that a state captures."""
     left_out = DERIVED.get(type(instance).__name__, frozenset())
     if type(instance).__name__ == "World":
         left_out = left_out | LOG
-    return [f.name for f in fields(instance) if f.name not in left_out]
+    names = [f.name for f in fields(instance)] if is_dataclass(instance) else list(vars(instance))
+    return [name for name in names if name not in left_out]
 
 
 def capture(world) -> WorldState:
@@ -83,20 +92,19 @@ def restore(world, state: WorldState) -> None:
         raise ValueError(f"state must be a WorldState (World.snapshot()), not {type(state).__name__}")
     if state.owner() is not world:
         raise ValueError("state is a snapshot of another world")
-    for instance, values in state.objects:
+    later = world.contact_count - state.world["contact_count"]
+    for instance, values in ((world, state.world), *state.objects):
         for name, value in values.items():
             setattr(instance, name, _fresh(value))
         for name in DERIVED.get(type(instance).__name__, ()):
             setattr(instance, name, _default(instance, name))
-    later = world.contact_count - state.world["contact_count"]
-    for name, value in state.world.items():
-        setattr(world, name, _fresh(value))
     del world.events[max(len(world.events) - later, 0):]  # (none when the state is the later)
 
 
 def _kept(value, objects: dict, size: list[int], where: str):
     """``value`` as a state keeps it (module docstring); ``size`` gathers its bytes."""
-    if isinstance(value, SHARED) or callable(value) and not is_dataclass(value):
+    if isinstance(value, SHARED) or callable(value) and not is_dataclass(value) \
+            and type(value).__name__ not in BY_ATTRIBUTES:
         return value
     if isinstance(value, np.ndarray):
         size[0] += array_bytes(value)
@@ -107,9 +115,9 @@ def _kept(value, objects: dict, size: list[int], where: str):
     if isinstance(value, dict):
         size[0] += sys.getsizeof(value)
         return {_kept(k, objects, size, where): _kept(v, objects, size, where) for k, v in value.items()}
-    if is_dataclass(value) and not isinstance(value, type):
-        if type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
-            return value
+    if is_dataclass(value) and not isinstance(value, type) and type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return value
+    if is_dataclass(value) and not isinstance(value, type) or type(value).__name__ in BY_ATTRIBUTES:
         if id(value) not in objects:
             objects[id(value)] = (value, {})  # before its fields: an object reached twice is kept once
             kept = {name: _kept(getattr(value, name), objects, size, f"{type(value).__name__}.{name}")

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class StepStats:
     """One step's work: ``substeps`` (contact times the step stopped at, plus the last
-    stretch; 1 with CCD off), ``sweeps`` (sweep queries: pairs swept for their first
-    contact and resting pairs probed), ``solver_iterations`` (sequential-impulse passes
+    stretch; 1 with CCD off), ``sweeps`` (pair sweeps: pairs swept for their first
+    contact, resting pairs probed, with CCD off pairs tested for overlap; not the
+    contact patch's corner probes), ``solver_iterations`` (sequential-impulse passes
     over a layer's contacts, summed over the step's layers and groups), ``contacts``
     (contact events resolved) and ``cpu_seconds`` (the process's CPU time in the step)."""
 

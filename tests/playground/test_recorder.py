@@ -131,14 +131,18 @@ def test_a_bad_budget_is_a_value_error_naming_it(budget):
         Recorder(World([sphere_body("ball", [0.0, 0.0, 1.0], 0.5)], FLOOR), budget)
 
 
-def test_stats_of_a_resting_box_are_a_short_solve():
+def test_stats_of_a_resting_box_are_a_short_solve_then_nothing_once_asleep():
+    """Each step of a box resting on the floor solves its contact in at most two passes;
+    once it sleeps (0.5 s still: step 31) a step is one stretch with nothing swept or solved."""
     box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
     recorder = Recorder(World([box], FLOOR))
-    for _ in range(30):
+    for _ in range(40):
         recorder.world.step(DT)
         recorder.record()
-    stats = recorder.frame(30).stats
-    assert (stats.substeps, stats.sweeps, stats.contacts) == (2, 1, 1) and stats.solver_iterations <= 2
+    resting = [recorder.frame(i).stats for i in range(2, 31)]
+    assert all(stats.contacts == 1 and stats.solver_iterations <= 2 for stats in resting)
+    asleep = [recorder.frame(i).stats for i in range(32, 41)]
+    assert box.asleep and all((s.substeps, s.sweeps, s.solver_iterations, s.contacts) == (1, 0, 0, 0) for s in asleep)
 
 
 def test_an_edit_between_steps_amended_into_its_frame_replays():
