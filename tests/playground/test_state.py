@@ -148,3 +148,23 @@ def test_restoring_what_is_not_this_worlds_state_is_a_value_error_and_changes_no
     with pytest.raises(ValueError, match=said):
         world.restore(bad)
     assert floats(world) == before
+
+
+def test_contact_callbacks_after_a_restore_are_those_after_the_snapshot():
+    """The callbacks' pairs in contact are state: restored into the landing step, the
+    ball's contact begins again (not persists), as it did the first time."""
+    calls = []
+    world = box_and_ball()
+    world.on_begin = lambda pair: calls.append(("begin", pair.first, pair.second))
+    world.on_persist = lambda pair: calls.append(("persist", pair.first, pair.second))
+    world.on_end = lambda pair: calls.append(("end", pair.first, pair.second))
+    state = world.snapshot()
+    for _ in range(40):
+        world.step(DT)
+    first = list(calls)
+    assert ("begin", "box", "floor") in first and ("persist", "box", "floor") in first
+    calls.clear()
+    world.restore(state)
+    for _ in range(40):
+        world.step(DT)
+    assert calls == first
