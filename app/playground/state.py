@@ -103,8 +103,7 @@ def restore(world, state: WorldState) -> None:
 
 def _kept(value, objects: dict, size: list[int], where: str):
     """``value`` as a state keeps it (module docstring); ``size`` gathers its bytes."""
-    if isinstance(value, SHARED) or callable(value) and not is_dataclass(value) \
-            and type(value).__name__ not in BY_ATTRIBUTES:
+    if isinstance(value, SHARED) or callable(value) and not is_dataclass(value):
         return value
     if isinstance(value, np.ndarray):
         size[0] += array_bytes(value)
