@@ -25,9 +25,10 @@ from sweeplab.playground.stats import StepStats
 from sweeplab.playground.world import ContactEvent, World
 
 DEFAULT_BUDGET = 256 * 2 ** 20
-"""Bytes of frames kept by default: ~61,000 frames of the bundled playground scene's
-three bodies (measured: 4.4 kB a frame, median of its first 2 s; 3.2 to 7.0 kB), 17
-minutes at 60 steps a second.  A frame costs ~0.14 ms to take there (a step ~11 ms)."""
+"""Bytes of frames kept by default: ~49,000 frames of the bundled playground scene's
+three bodies (measured: 5.5 kB a frame, median of its first 2 s; 3.5 to 8.6 kB), 14
+minutes at 60 steps a second.  A frame costs ~0.15 ms to take there (a step 2.6 ms
+with two of the three asleep); ``PlaygroundRun`` takes two a step (``amend``, ``record``)."""
 
 
 @dataclass(frozen=True)
