@@ -11,7 +11,7 @@ from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.editor.parts import EditorParts
-from sweeplab.view.frame import with_frame_contacts
+from sweeplab.view.frame import with_frame_contacts, with_joint_errors
 from sweeplab.view.model import ViewModel
 
 
@@ -63,17 +63,20 @@ class Playground(EditorParts):
 
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:
-        the largest ``view.frame.ARROW`` times the largest body's reach)."""
+        the largest ``view.frame.ARROW`` times the largest body's reach) and joints
+        (coloured by error)."""
         run = self.playground
         if run is None:
             return view
         position = run.recorder.position
         kept = self._framed_view
         if kept is None or kept[0] is not view or kept[1] is not run or kept[2] != position:
-            events = run.recorder.frame(position).events
+            frame = run.recorder.frame(position)
+            events = frame.events
             reach = max((body.reach() for body in run.world.bodies), default=1.0)
             framed = with_frame_contacts(view, [e.point for e in events], [e.normal for e in events],
                                          [e.impulse for e in events], reach)
+            framed = with_joint_errors(framed, [j.ends for j in frame.joints], [j.error for j in frame.joints])
             kept = self._framed_view = view, run, position, framed
         return kept[3]
 

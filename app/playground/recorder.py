@@ -4,7 +4,7 @@ step where things went wrong.
 
 Frame ``i`` is the world after its ``i``-th step since the recorder began (frame 0:
 as it was then): its state (``state.WorldState``), the step's contact events (points,
-normals, impulses), its ``StepStats`` and its size ``dt``.  ``record()`` after each
+normals, impulses), its ``StepStats``, its joints' errors and its size ``dt``.  ``record()`` after each
 step keeps one (``amend()`` before it, after an edit between steps); ``seek(i)``
 puts the world back to frame ``i``, from which it continues bit for bit as it did (a
 step recorded there drops the frames after it: a new branch).
@@ -20,6 +20,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+import numpy as np
+
 from sweeplab.playground.state import WorldState, array_bytes
 from sweeplab.playground.stats import StepStats
 from sweeplab.playground.world import ContactEvent, World
@@ -32,10 +34,23 @@ with two of the three asleep); ``PlaygroundRun`` takes two a step (``amend``, ``
 
 
 @dataclass(frozen=True)
+class JointFrame:
+    """A joint at a frame: its bodies' names (``second`` None: the world), its position
+    error (``World.joint_errors``: units, or radians for an axis or a limit) and its
+    two anchors in the world, ``ends`` (2, 3)."""
+
+    first: str
+    second: str | None
+    error: float
+    ends: np.ndarray
+
+
+@dataclass(frozen=True)
 class Frame:
     """The world after a step: ``index`` (steps since the recorder began), ``dt``
     (``time`` less the previous frame's: the step's size to rounding; 0 for frame 0),
-    ``state``, the step's ``events`` and ``stats``, and the bytes it holds."""
+    ``state``, the step's ``events`` and ``stats``, its ``joints`` (each one's error
+    and anchors after the step), and the bytes it holds."""
 
     index: int
     time: float
@@ -43,6 +58,7 @@ class Frame:
     state: WorldState
     events: tuple[ContactEvent, ...]
     stats: StepStats
+    joints: tuple[JointFrame, ...]
     nbytes: int
 
 
@@ -122,10 +138,13 @@ class Recorder:
             del self.frames[self.position + 1 - self.dropped:]
 
     def _frame(self, index: int, dt: float, events: tuple[ContactEvent, ...], stats: StepStats) -> Frame:
-        state = self.world.snapshot()
+        state, world = self.world.snapshot(), self.world
+        joints = tuple(JointFrame(joint.first, joint.second, error, np.array(joint.anchors(*world.joint_bodies(joint))))
+                       for joint, error in world.joint_errors().items())
         nbytes = state.nbytes + sys.getsizeof(state) + sys.getsizeof(stats) + sys.getsizeof(events) + sum(
-            _event_bytes(event) for event in events)
-        return Frame(index, self.world.time, dt, state, events, stats, nbytes + _FRAME_BYTES)
+            _event_bytes(event) for event in events) + sys.getsizeof(joints) + sum(
+            sys.getsizeof(joint) + array_bytes(joint.ends) for joint in joints)
+        return Frame(index, world.time, dt, state, events, stats, joints, nbytes + _FRAME_BYTES)
 
     def _keep(self, frame: Frame) -> None:
         """Add ``frame`` as the newest and the world's position; drop the oldest past the budget."""
@@ -140,7 +159,7 @@ class Recorder:
         self.dropped += over
 
 
-_FRAME_BYTES = sys.getsizeof(Frame(0, 0.0, 0.0, WorldState({}, (), 0), (), StepStats(), 0))
+_FRAME_BYTES = sys.getsizeof(Frame(0, 0.0, 0.0, WorldState({}, (), 0), (), StepStats(), (), 0))
 
 
 def _event_bytes(event: ContactEvent) -> int:

@@ -46,6 +46,8 @@ ENTRIES = (
     (view_model.ADVANCE, "advancement iteration's pose"),
     (view_frame.FRAME_CONTACT, "playground frame: contact"),
     (view_frame.FRAME_IMPULSE, "playground frame: normal x impulse"),
+    (view_frame.JOINT_HELD, "playground frame: joint held"),
+    (view_frame.JOINT_BROKEN, f"playground frame: joint off by {view_frame.BROKEN_AT:g}+"),
 )
 """Each colour of the view and what it means."""
 

@@ -5,6 +5,7 @@ a frame replays the rest bit for bit, and the same scene built twice runs the sa
 import numpy as np
 import pytest
 
+from sweeplab.playground.joints import DistanceJoint
 from sweeplab.playground.recorder import Recorder
 from sweeplab.playground.state import array_bytes
 from sweeplab.playground.world import World, box_body, sphere_body
@@ -172,3 +173,32 @@ def test_amend_after_a_seek_drops_the_later_frames():
     recorder.seek(4)
     recorder.amend()
     assert recorder.last == 4 and recorder.nbytes == sum(f.nbytes for f in recorder.frames)
+
+
+def pendulum() -> World:
+    """A ball on a rod from a pivot at (0, 0, 2), let go level with it."""
+    bob = sphere_body("bob", [1.0, 0.0, 2.0], 0.1)
+    world = World([bob], {})
+    world.add_joint(DistanceJoint("bob", None, bob.position.copy(), np.array([0.0, 0.0, 2.0])))
+    return world
+
+
+def test_a_frame_keeps_each_joints_error_and_anchors_and_a_seek_replays_the_joint():
+    recorder = Recorder(pendulum())
+    world = recorder.world
+    swing = []
+    for _ in range(20):
+        world.step(DT)
+        recorder.record()
+        swing.append(floats(world))
+    joint = world.joints[0]
+    kept = recorder.frame(20).joints
+    assert len(kept) == 1 and (kept[0].first, kept[0].second) == ("bob", None)
+    assert kept[0].error == world.joint_errors()[joint] and np.array_equal(
+        kept[0].ends, np.array(joint.anchors(*world.joint_bodies(joint))))
+    assert recorder.frame(0).joints[0].error == 0.0 and len(joint.impulse)
+    recorder.seek(5)  # the joint's accumulated impulses (its warm start) go back too
+    for step in range(5, 20):
+        world.step(DT)
+        recorder.record()
+        assert floats(world) == swing[step], step

@@ -8,11 +8,13 @@ import pytest
 
 from sweeplab.cli import example_scenes
 from sweeplab.editor import Editor
+from sweeplab.playground.joints import BallJoint
 from sweeplab.playground.recorder import Recorder
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.scene.fixture import load_fixture, run_fixture
 from sweeplab.scene.model import load
-from sweeplab.view.frame import ARROW, FRAME_CONTACT, FRAME_IMPULSE, with_frame_contacts
+from sweeplab.view.frame import (ARROW, BROKEN_AT, FRAME_CONTACT, FRAME_IMPULSE, JOINT_BROKEN, JOINT_HELD,
+                                 joint_colour, with_frame_contacts, with_joint_errors)
 from sweeplab.view.model import ViewModel
 
 DT = 1 / 60
@@ -130,3 +132,35 @@ def test_the_step_into_the_oldest_kept_frame_has_no_scene_to_start_from():
         run.step(DT)
     first = run.recorder.first
     assert first > 0 and run.step_scene("ball", first) is None and run.step_scene("ball", first + 1) is not None
+
+
+@pytest.mark.parametrize("error, share", [(0.0, 0.0), (BROKEN_AT / 2, 0.5), (BROKEN_AT * (1 - 1e-6), 1 - 1e-6),
+                                          (BROKEN_AT, 1.0), (BROKEN_AT * (1 + 1e-6), 1.0), (1.0, 1.0)])
+def test_a_joints_colour_goes_from_held_to_broken_at_broken_at(error, share):
+    expected = [(1 - share) * h + share * b for h, b in zip(JOINT_HELD, JOINT_BROKEN, strict=True)]
+    np.testing.assert_allclose(joint_colour(error), expected, rtol=1e-12)
+    assert (joint_colour(error) == JOINT_BROKEN) == (share == 1.0)
+
+
+def test_each_joint_is_a_segment_between_its_anchors_in_its_colour():
+    ends = np.array([[[0.0, 0, 0], [1.0, 0, 0]], [[0.0, 1, 0], [0.0, 1, 1]]])
+    view = with_joint_errors(ViewModel(), ends, [0.0, 1.0])
+    assert [batch.color for batch in view.lines] == [JOINT_HELD, JOINT_BROKEN]
+    assert all(np.array_equal(batch.segments[0], segment) for batch, segment in zip(view.lines, ends, strict=True))
+    empty = ViewModel()
+    assert with_joint_errors(empty, np.zeros((0, 2, 3)), []) is empty
+
+
+def test_the_view_draws_the_shown_frames_joints():
+    """A joint added to the run (amended into the frame it starts from) is drawn at each
+    frame between its anchors there, in its error's colour."""
+    editor = running(0)
+    run = editor.playground
+    crate = next(body for body in run.world.bodies if body.name == "crate")
+    run.world.add_joint(BallJoint("crate", None, crate.position + np.array([0.0, 0.0, 0.5])))
+    editor.playground_step(DT)
+    kept = run.recorder.frame(1).joints
+    assert len(kept) == 1 and len(run.recorder.frame(0).joints) == 1
+    drawn = [batch for batch in editor.with_playground_frame(ViewModel()).lines
+             if batch.color == joint_colour(kept[0].error)]
+    assert len(drawn) == 1 and np.array_equal(drawn[0].segments[0], kept[0].ends)
