@@ -14,30 +14,30 @@ from tests.playground.test_state import DT, FLOOR, box_and_ball, floats
 
 def recorded(steps: int, budget_bytes: int = 2 ** 30) -> Recorder:
     recorder = Recorder(box_and_ball(), budget_bytes)
+    stepped(recorder, steps)
+    return recorder
+
+
+def stepped(recorder: Recorder, steps: int) -> list:
+    """``steps`` steps of the recorder's world, each recorded: its floats after each."""
+    after = []
     for _ in range(steps):
         recorder.world.step(DT)
         recorder.record()
-    return recorder
+        after.append(floats(recorder.world))
+    return after
 
 
 def test_seeking_back_replays_the_rest_bit_for_bit():
     """300 steps, back to frame 100, 200 steps again: every float of every frame the same."""
     recorder = recorded(0)
     world = recorder.world
-    first_run = []
-    for _ in range(300):
-        world.step(DT)
-        recorder.record()
-        first_run.append(floats(world))
+    first_run = stepped(recorder, 300)
     assert world.contact_count > 100  # bounces, landings and a resting stack: warm starts in play
     recorder.seek(100)
     assert floats(world)[:-1] == first_run[99][:-1]  # (the stats are the step's, kept too)
     assert len(recorder.frames) == 301 and recorder.position == 100
-    for step in range(100, 300):
-        world.step(DT)
-        recorder.record()
-        assert floats(world) == first_run[step], step
-    assert recorder.last == 300
+    assert stepped(recorder, 200) == first_run[100:] and recorder.last == 300
 
 
 def test_the_same_scene_and_settings_built_twice_run_identically():
@@ -155,17 +155,10 @@ def test_an_edit_between_steps_amended_into_its_frame_replays():
     amended = recorder.amend()
     assert amended.index == 20 and amended.time == world.time and len(recorder.frames) == 21
     assert recorder.nbytes == sum(f.nbytes for f in recorder.frames)
-    run = []
-    for _ in range(15):
-        world.step(DT)
-        recorder.record()
-        run.append(floats(world))
+    run = stepped(recorder, 15)
     recorder.seek(20)
     assert world.bodies[1].velocity[1] == amended.state.objects[1][1]["velocity"][1] != 0
-    for step in range(15):
-        world.step(DT)
-        recorder.record()
-        assert floats(world) == run[step]
+    assert stepped(recorder, 15) == run
 
 
 def test_amend_after_a_seek_drops_the_later_frames():
@@ -186,11 +179,7 @@ def pendulum() -> World:
 def test_a_frame_keeps_each_joints_error_and_anchors_and_a_seek_replays_the_joint():
     recorder = Recorder(pendulum())
     world = recorder.world
-    swing = []
-    for _ in range(20):
-        world.step(DT)
-        recorder.record()
-        swing.append(floats(world))
+    swing = stepped(recorder, 20)
     joint = world.joints[0]
     kept = recorder.frame(20).joints
     assert len(kept) == 1 and (kept[0].first, kept[0].second) == ("bob", None)
@@ -198,7 +187,4 @@ def test_a_frame_keeps_each_joints_error_and_anchors_and_a_seek_replays_the_join
         kept[0].ends, np.array(joint.anchors(*world.joint_bodies(joint))))
     assert recorder.frame(0).joints[0].error == 0.0 and len(joint.impulse)
     recorder.seek(5)  # the joint's accumulated impulses (its warm start) go back too
-    for step in range(5, 20):
-        world.step(DT)
-        recorder.record()
-        assert floats(world) == swing[step], step
+    assert stepped(recorder, 15) == swing[5:]
