@@ -123,7 +123,8 @@ class Editor(Selection, Edits, Turning, Nudging, Files, Queries, Lessons, Playgr
     def view(self) -> ViewModel:
         """The view model, recomputed (physics included) only when the scene or the
         selection changed, and once more with the reference answers when the scene
-        has been still for ``REFERENCE_DELAY``."""
+        has been still for ``REFERENCE_DELAY``; the advancement iteration chosen and the
+        playground frame's contacts drawn over it."""
         now = self._clock()
         if self.history.revision != self._seen_revision:
             self._seen_revision, self._last_change = self.history.revision, now
@@ -141,7 +142,7 @@ class Editor(Selection, Edits, Turning, Nudging, Files, Queries, Lessons, Playgr
                                         progress=self.progress, intervals=still, engine_answer=self.engine_answer,
                                         slide=self.lesson is not None and self.lesson.picture == "slide")
             self._view, self._view_key = view, key
-        return self.with_advancement_step(view)
+        return self.with_playground_frame(self.with_advancement_step(view))
 
     def start_compiling(self) -> None:
         """On a cold kernel cache, compile in a background process (``editor.compiling``):

@@ -6,14 +6,19 @@ per second), and any sphere, capsule or polyhedron ticked in the Playground pane
 Everything else is static.  A polyhedron's mass and inertia are its hull's, exact
 (``world.hull_body``: its body frame is the principal frame at the centre of mass).
 Reset puts the scene back as it was when the run began.
+
+Every step is recorded (``recorder.Recorder``): ``seek`` sends the world back to any
+recorded frame, ``frame_scene`` is the scene at one, and ``step_scene`` any recorded
+step of a body as a sweep scene (to save as a fixture).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sweeplab.playground.ccd import Mover
 from sweeplab.playground.materials import Material
+from sweeplab.playground.recorder import Recorder
+from sweeplab.playground.state import copy_of
 from sweeplab.playground.world import Body, World, capsule_body, hull_body, sphere_body
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
@@ -48,8 +53,8 @@ def body_of(scene_object) -> Body:
 
 
 class PlaygroundRun:
-    """A world built from ``scene``; ``scene_now()`` is the scene with the bodies where
-    they are."""
+    """A world built from ``scene`` and its ``recorder``; ``scene_now()`` is the scene
+    with the bodies where they are."""
 
     def __init__(self, scene: Scene, dynamic: set[str], restitution: float = 0.5, friction: float = 0.5,
                  ccd: bool = True, materials: dict[str, Material] | None = None):
@@ -73,19 +78,36 @@ class PlaygroundRun:
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
         self.world = World(bodies, statics, restitution, friction, ccd=ccd, materials=materials)
         self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
-        self.last_step: tuple[Scene, dict[str, Mover]] | None = None
-        """The scene before the latest step and each body's motion over it (what CCD sweeps)."""
+        self.recorder = Recorder(self.world)
 
     def step(self, dt: float) -> Scene:
-        gravity = self.world.gravity
-        movers = {body.name: body.mover(body.velocity * dt + 0.5 * gravity * dt * dt, dt) for body in self.world.bodies}
-        self.last_step = (self.scene_now(), movers)
+        """One step from the frame the world is at, recorded (frames after it dropped;
+        that frame first re-taken: the world may have been edited since)."""
+        self.recorder.amend()
         self.world.step(dt)
+        self.recorder.record()
+        return self.scene_now()
+
+    def seek(self, index: int) -> Scene:
+        """The world back to recorded frame ``index`` (``ValueError`` if it is not one);
+        the scene there."""
+        self.recorder.seek(index)
         return self.scene_now()
 
     def scene_now(self) -> Scene:
+        return self._scene_of(self.world.bodies)
+
+    def frame_scene(self, index: int) -> Scene:
+        """The scene at recorded frame ``index``, the world untouched."""
+        return self._scene_of(self._bodies_at(index))
+
+    def _bodies_at(self, index: int) -> list[Body]:
+        state = self.recorder.frame(index).state
+        return [copy_of(state, body) for body in state.world["bodies"]]
+
+    def _scene_of(self, bodies: list[Body]) -> Scene:
         scene = self.start.copy()
-        for body in self.world.bodies:
+        for body in bodies:
             params = scene.object(body.name).params
             position, rotation = self._body_start[body.name]
             turn = body.rotation @ rotation.T  # from the starting pose
@@ -100,15 +122,23 @@ class PlaygroundRun:
                 params["origin"], params["axes"] = [0.0, 0.0, 0.0], np.eye(3).tolist()
         return scene
 
-    def step_scene(self, name: str) -> Scene | None:
-        """The latest step of body ``name`` as a sweep scene: everything where the step
-        began, ``name`` moving along its chord over the step and, when CCD sweeps its
-        turn, turning by it about its centre of mass.  With CCD off, the step in which
-        it tunnelled: the sweep of that scene finds the contact it missed."""
-        if self.last_step is None or name not in self.last_step[1]:
+    def step_scene(self, name: str, frame: int | None = None) -> Scene | None:
+        """The step into recorded ``frame`` (default: the frame the world is at) of body
+        ``name`` as a sweep scene: everything where the step began (the frame before),
+        ``name`` moving along its chord over the step and, when CCD sweeps its turn,
+        turning by it about its centre of mass.  With CCD off, the step in which it
+        tunnelled: the sweep of that scene finds the contact it missed.  None for frame
+        0, a frame whose previous one is no longer kept, or a name that is no body."""
+        index = self.recorder.position if frame is None else frame
+        step = self.recorder.frame(index)  # (ValueError for a frame not recorded)
+        if index - 1 < self.recorder.first:
             return None
-        before, movers = self.last_step
-        scene, mover = before.copy(), movers[name]
+        before = {body.name: body for body in self._bodies_at(index - 1)}
+        if name not in before:
+            return None
+        gravity, dt = self.world.gravity, step.dt
+        mover = before[name].mover(before[name].velocity * dt + 0.5 * gravity * dt * dt, dt)
+        scene = self._scene_of(list(before.values()))
         scene.moving, scene.direction = name, mover.chord.tolist()
         if mover.turn is not None and mover.pivot is not None:
             scene.rotation, scene.pivot = mover.turn.tolist(), mover.pivot.tolist()

@@ -55,6 +55,7 @@ it (tunnels).
 from __future__ import annotations
 
 import math
+import time as clock
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -74,6 +75,8 @@ from sweeplab.playground.impulses import Layer, Solve, point_velocity
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
+from sweeplab.playground.state import WorldState, capture, restore
+from sweeplab.playground.stats import StepStats
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
 MAX_SUBSTEPS = 16
@@ -334,6 +337,20 @@ class World:
     """This step's length (the joints' position correction is spread over a step)."""
     _iterations: int = field(default=0, repr=False)
     """Solver iterations since the start (every layer's, the joints' own solve too)."""
+    last_stats: StepStats = field(default_factory=StepStats, repr=False)
+    """The latest step's work (``stats.StepStats``)."""
+    _tally: list[int] = field(default_factory=lambda: [0, 0], repr=False)
+    """This step's substeps and sweeps so far (``last_stats`` at its end)."""
+
+    # --- state ----------------------------------------------------------------
+
+    def snapshot(self) -> WorldState:
+        """Everything a step reads and writes, as it is now (``state.capture``)."""
+        return capture(self)
+
+    def restore(self, state: WorldState) -> None:
+        """Back to ``state``: the world continues bit for bit as from the snapshot."""
+        restore(self, state)
 
     # --- joints -----------------------------------------------------------------
 
@@ -413,7 +430,8 @@ class World:
         counts them all."""
         if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be a positive finite number of seconds, got {dt!r}")
-        start, self._dt = len(self.events), dt
+        start, self._dt, cpu, iterations = len(self.events), dt, clock.process_time(), self._iterations
+        self._tally = [0, 0]
         self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
         self._wake_changed()
         if self.pair_filter is not None:  # a pair refused since the last step rests no longer
@@ -435,6 +453,9 @@ class World:
         self._report_contacts(new)
         if self.allow_sleep:
             self._settle(dt)
+        substeps, sweeps = self._tally
+        self.last_stats = StepStats(substeps, sweeps, self._iterations - iterations, len(new),
+                                    clock.process_time() - cpu)
         if len(self.events) > 2 * EVENT_HISTORY:
             del self.events[:-EVENT_HISTORY]
         return new
@@ -464,6 +485,7 @@ class World:
             elapsed = min(self._contact_time(first, second, movers[first], normal, fraction, left)
                           for first, second, _, normal, _ in contacts)
             self._advance(elapsed)
+            self._tally[0] += 1
             self.time += elapsed
             left -= elapsed
             group = self._with_touching(contacts, known, hover)
@@ -478,6 +500,7 @@ class World:
             touching = {pair: normal for pair, normal in touching.items() if not self._pair_bodies(pair) & moved}
             touching.update({pair: contact[1] for pair, contact in group})
         # (when the substeps run out, the rest of the step is moved without sweeping; rare, the events show why)
+        self._tally[0] += 1  # the last stretch
         self._advance(left)
         self.time += left
         self._resting = {**self._sleeping_pairs(), **touching}
@@ -615,12 +638,14 @@ class World:
         one is not pushed into the floor; resolved with no support, a dropped log rocked
         end to end for ever, 0.43 rad/s after 20 s)."""
         self._advance(dt)
+        self._tally[0] += 1
         self.time += dt
         overlaps: dict[Pair, Touch] = {}
         for _ in range(PUSH_OUT_PASSES):  # pushing one pair apart can press another together
             pushed = False
             for index, name in self._candidates([body.mover(np.zeros(3), 0.0) for body in self.bodies]):
                 body = self.bodies[index]
+                self._tally[1] += 1
                 found = sweep(body.world_shape(), self._target_shape(name), np.zeros(3))
                 if not (found.hit and found.initially_overlapping):
                     continue
@@ -699,6 +724,7 @@ class World:
             other = still(self.statics[name]) if name in self.statics else movers[self._index(name)]
             if (index, name) in skip and movers[index].turn is None and other.turn is None:
                 continue
+            self._tally[1] += 1
             hit = first_contact(movers[index], other)
             if hit is None:
                 continue
@@ -787,6 +813,7 @@ class World:
         first, second = pair
         body = self.bodies[first]
         probe = hover + CONTACT_SLOP * body.reach()
+        self._tally[1] += 1
         found = sweep(body.world_shape(), self._target_shape(second), -probe * normal)
         if not found.hit:
             return None

@@ -20,6 +20,7 @@ from sweeplab.editor import Editor
 from sweeplab.scene.shape_kinds import KINDS
 from sweeplab.ui.drawn import remember_rect
 from sweeplab.ui.state import PanelState
+from sweeplab.view import frame as view_frame
 from sweeplab.view import model as view_model
 
 ENTRIES = (
@@ -43,6 +44,10 @@ ENTRIES = (
     (view_model.ARC, "turning: path of the farthest point"),
     (view_model.PIVOT, "turning: pivot and its path"),
     (view_model.ADVANCE, "advancement iteration's pose"),
+    (view_frame.FRAME_CONTACT, "playground frame: contact"),
+    (view_frame.FRAME_IMPULSE, "playground frame: normal x impulse"),
+    (view_frame.JOINT_HELD, "playground frame: joint held"),
+    (view_frame.JOINT_BROKEN, f"playground frame: joint off by {view_frame.BROKEN_AT:g}+"),
 )
 """Each colour of the view and what it means."""
 

@@ -1,9 +1,12 @@
 """The Playground panel: which shapes move, restitution, friction, CCD, the step size,
-Play / Pause / Step / Reset, the contact events, and the latest step as a fixture."""
+Play / Pause / Step / Reset, the timeline of recorded frames (a slider, step back and
+forward, the frame's numbers, a plot of each step's CPU time and solver iterations),
+the contact events, and the shown frame's step as a fixture."""
 
 from __future__ import annotations
 
-from imgui_bundle import imgui
+import numpy as np
+from imgui_bundle import imgui, implot
 
 from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
@@ -12,6 +15,8 @@ from sweeplab.playground.run import DYNAMIC_KINDS, PlaygroundRun
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
 EVENTS_SHOWN = 40
+PLOTTED_FRAMES = 1000
+"""The timeline's plot shows the latest this many recorded frames."""
 
 
 class PlaygroundState:
@@ -44,6 +49,7 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
     else:
         world = run.world
         imgui.text(f"t = {world.time:.4f} s, CCD {'on' if world.ccd else 'OFF'}, {world.contact_count} contacts")
+        _timeline(editor, run, state)
     labels = [f"1/{round(1 / size)} s" for size in STEP_SIZES]
     state.step_size = imgui.combo("step", state.step_size, labels)[1]
     if imgui.button("Pause" if state.playing else "Play"):
@@ -64,6 +70,48 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
         _events(editor.playground)
         _save_step(editor, editor.playground, state)
     imgui.end()
+
+
+def _timeline(editor: Editor, run: PlaygroundRun, state: PlaygroundState) -> None:
+    """The recorded frames: a slider and step buttons that show any of them (pausing
+    the run), the shown frame's step in numbers, and the steps' cost over the run."""
+    recorder = run.recorder
+    first, last, position = recorder.first, recorder.last, recorder.position
+    shown = position
+    if imgui.button("<##frame back") and position > first:
+        shown = position - 1
+    remember("playground frame back")
+    imgui.same_line()
+    if imgui.button(">##frame forward") and position < last:
+        shown = position + 1
+    remember("playground frame forward")
+    imgui.same_line()
+    fill_row(label_room("frame"))
+    changed, dragged = imgui.slider_int("frame", position, first, last)
+    remember("playground timeline")
+    if changed:
+        shown = dragged
+    if shown != position:
+        state.playing = False
+        editor.playground_seek(shown)
+    frame = recorder.frame(recorder.position)
+    stats = frame.stats
+    imgui.text_wrapped(f"frame {frame.index} of {first}..{last}: t = {frame.time:.4f} s, {stats.substeps} substeps, "
+               f"{stats.sweeps} sweeps, {stats.solver_iterations} iterations, {stats.contacts} contacts, "
+               f"{stats.cpu_seconds * 1e3:.2f} ms CPU")
+    if recorder.dropped:
+        imgui.text_disabled(f"{recorder.dropped} oldest frames dropped to keep within "
+                            f"{recorder.budget_bytes / 2 ** 20:.0f} MiB")
+    frames = recorder.frames[-PLOTTED_FRAMES:]
+    if len(frames) > 1 and implot.begin_plot("##steps", (-1, 160)):
+        implot.setup_axes("frame", "CPU ms")
+        implot.setup_axis(implot.ImAxis_.y2, "iterations", implot.AxisFlags_.aux_default)
+        index = np.array([f.index for f in frames], float)
+        implot.plot_line("CPU ms", index, np.array([f.stats.cpu_seconds * 1e3 for f in frames]))
+        implot.set_axes(implot.ImAxis_.x1, implot.ImAxis_.y2)
+        implot.plot_line("iterations", index, np.array([f.stats.solver_iterations for f in frames], float))
+        implot.tag_x(float(recorder.position), (1.0, 0.55, 0.1, 1.0), "shown")
+        implot.end_plot()
 
 
 def _start(editor: Editor, state: PlaygroundState) -> None:
@@ -88,13 +136,13 @@ def _events(run: PlaygroundRun) -> None:
 
 
 def _save_step(editor: Editor, run: PlaygroundRun, state: PlaygroundState) -> None:
-    """The latest step of the moving body as a fixture: with CCD off, the frame where
-    it tunnelled, whose sweep finds the contact the step missed."""
+    """The step into the shown frame of the moving body as a fixture: with CCD off,
+    the frame where it tunnelled, whose sweep finds the contact the step missed."""
     fill_row(label_room("folder"))
     state.fixture_directory = imgui.input_text("folder", state.fixture_directory)[1]
     body = editor.scene.moving
-    save = imgui.button("Save the last step as a fixture")
+    save = imgui.button("Save this frame as a fixture")
     remember("playground save")
     if save and body is not None:
-        editor.save_step_fixture(body, state.fixture_directory, f"playground-{body}-{run.world.time:.4f}"
-                                 .replace(".", "_"))
+        frame = run.recorder.position
+        editor.save_step_fixture(body, state.fixture_directory, f"playground-{body}-frame-{frame}", frame)

@@ -11,6 +11,7 @@ from sweeplab.editor import Editor
 from sweeplab.scene.model import load
 from sweeplab.ui.commands import COMMANDS, MENUS, ask_if_unsaved
 from sweeplab.ui.legend import ENTRIES
+from sweeplab.view import frame as view_frame
 from sweeplab.ui.state import PanelState
 from sweeplab.view import model as view_model
 
@@ -79,5 +80,6 @@ def test_the_legend_explains_every_colour_the_view_draws_with():
     legend = {color for color, _ in ENTRIES}
     drawn = {view_model.START, view_model.END, view_model.TIME_OF_IMPACT, view_model.PATH, view_model.MISS,
              view_model.HIT, view_model.OVERLAP, view_model.EARLIEST, view_model.CONTACT, view_model.NORMAL,
-             view_model.SEPARATION, view_model.FEATURE, view_model.SELECTED, view_model.INTERVAL}
+             view_model.SEPARATION, view_model.FEATURE, view_model.SELECTED, view_model.INTERVAL,
+             view_frame.FRAME_CONTACT, view_frame.FRAME_IMPULSE, view_frame.JOINT_HELD, view_frame.JOINT_BROKEN}
     assert drawn <= legend

@@ -177,6 +177,18 @@ def test_file_open_while_the_playground_plays_shows_the_file(tmp_path, gl_contex
     assert not observed["playing"], observed
 
 
+def test_the_playground_timeline_shows_any_recorded_frame(tmp_path, gl_context):
+    """#36: the Playground panel's "<", timeline slider and ">" each show a recorded
+    frame (the scene there, its contacts drawn), the 40 recorded frames kept."""
+    observed = run_scenario("playground_timeline", tmp_path)
+    positions = [look["position"] for look in observed["shown"]]
+    assert positions[0] == 39 and positions[1] == 0 and 0 < positions[2] < 39, observed
+    assert positions[3] == positions[2] + 1 and observed["last"] == 40, observed
+    assert all(look["scene_is_frame"] and look["drawn"] == look["contacts"] for look in observed["shown"]), observed
+    assert not observed["playing"] and "not a recorded frame" not in observed["message"], observed
+    assert observed["shown"][0]["contacts"] > 0, observed  # frame 39: the bodies resting, their contacts drawn
+
+
 def test_a_fixture_whose_kernels_compile_keeps_the_window_drawing(tmp_path, gl_context, monkeypatch):
     """The Fixture panel read ``report.passed`` of a report that is None while the
     fixture's kernels compile: the window raised on its first frame."""

@@ -662,6 +662,50 @@ def advancement_panel(driver: Driver) -> dict:
     return observed
 
 
+def playground_timeline(driver: Driver) -> dict:
+    """The Playground panel's timeline after 40 steps: "<" clicked (frame 39), the
+    slider dragged to its left end (frame 0) and a little right, ">" clicked; what each
+    showed.  With ``SWEEPLAB_DRIVER_OUT`` set, a PNG of a frame with contacts (at
+    ``SWEEPLAB_DRIVER_SIZE``)."""
+    from sweeplab.view.frame import FRAME_CONTACT
+
+    editor, window = driver.editor, driver.window
+    out = screenshot_folder() if os.environ.get("SWEEPLAB_DRIVER_OUT") else None
+    editor.open(example_scenes()["playground"], untitled=True)
+    editor.start_playground({"ball", "crate", "log"}, 0.5, 0.5, True)
+    run = editor.playground
+    for _ in range(40):
+        editor.playground_step(1 / 60)
+    editor.camera.frame(np.array([-3.0, -1.5, 0.0]), np.array([1.5, 1.5, 1.5]))
+    window.panels.focus = "Playground"
+    driver.frames(4)
+    shown = []
+
+    def looked() -> None:
+        position = run.recorder.position
+        shown.append({"position": position, "scene_is_frame": editor.scene.to_json() == run.frame_scene(position)
+                      .to_json(), "contacts": len(run.recorder.frame(position).events),
+                      "drawn": sum(len(b.positions) for b in editor.view().points if b.color == FRAME_CONTACT)})
+
+    driver.click(*driver.field_centre("playground frame back"))
+    looked()
+    x0, y0, x1, y1 = DRAWN["playground timeline"].rect
+    driver.drag(((x0 + x1) / 2, (y0 + y1) / 2), (x0 - 40, (y0 + y1) / 2))
+    looked()
+    driver.drag((x0 + 4, (y0 + y1) / 2), (x0 + (x1 - x0) * 0.3, (y0 + y1) / 2))
+    looked()
+    driver.click(*driver.field_centre("playground frame forward"))
+    looked()
+    written = []
+    if out is not None:
+        busy = max(range(run.recorder.first, run.recorder.last + 1), key=lambda i: len(run.recorder.frame(i).events))
+        editor.playground_seek(busy)
+        driver.frames(4)
+        written.append(str(write_screen(window, out, "playground-timeline")))
+    return {"shown": shown, "last": run.recorder.last, "playing": window.panels.playground.playing,
+            "written": written, "message": editor.message}
+
+
 def turning_screenshots(driver: Driver) -> dict:
     """The turning scene with the Conservative advancement panel open on the wall (an iteration's
     pose drawn) and the end pose's rings, at the window's size (``SWEEPLAB_DRIVER_SIZE``);
@@ -686,7 +730,8 @@ SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, mo
                                                           open_typed_path, typed_numbers, tab_then_shortcut,
                                                           scan_progress, shift_click_x11, open_while_playing,
                                                           fixture_while_compiling, ring_drag, ring_drag_x11,
-                                                          pivot_drag, advancement_panel, turning_screenshots)}
+                                                          pivot_drag, advancement_panel, turning_screenshots,
+                                                          playground_timeline)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
