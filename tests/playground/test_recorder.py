@@ -147,9 +147,6 @@ def test_stats_of_a_sleeping_box_are_one_stretch_with_nothing_swept_or_solved():
     assert all((s.substeps, s.sweeps, s.solver_iterations, s.contacts) == (1, 0, 0, 0) for s in stats[32:])
 
 
-@pytest.mark.xfail(strict=True, reason="since main's d2ccbfa (the compiled contact solver) a resting box reports "
-                   "78 solver iterations a step (2 before it, world.SOLVER_RTOL's note: 'a resting body: one or two "
-                   "iterations, not 40'); for the lead")
 def test_stats_of_a_resting_box_are_a_short_solve():
     assert all(s.solver_iterations <= 2 for s in resting_box_stats()[2:31])
 
