@@ -44,6 +44,19 @@ A step of ``dt``:
    towards a shape above it) is pushed out, between two bodies by their inverse
    masses, never into what a body rests on.
 
+**Kinematic bodies** (``Body.kinematic``) move by their velocity and angular velocity
+alone: no gravity, and infinite mass in every solve: a kinematic body is a support
+below the ground in the layers (``_support_levels``: -1, a body touching it is on the
+ground floor), so every contact holds it (its weight in ``_apply`` and
+``_effective_mass`` is 0, as a static shape's) and a push-out moves only the dynamic
+body; they push and are never pushed.  They are swept against the dynamic bodies only
+(never against static shapes or other kinematic bodies).  A dynamic body against one meets it along
+their relative parabola (gravity pulls one of them only), as against a static shape.
+
+**Forces and impulses** from outside (``apply_force``, ``apply_impulse``; ``drive``
+states how each is integrated): a force adds its acceleration to the body's gravity
+over the next step, then is cleared.
+
 With CCD off, bodies move the whole step and the overlaps at its end are pushed out
 and resolved as one group: a fast body passes a thin wall without ever overlapping
 it (tunnels).
@@ -58,6 +71,7 @@ import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
 from sweeplab.physics.shapes import Shape
+from sweeplab.playground import drive
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
 from sweeplab.playground.patch import contact_patch
 
@@ -90,7 +104,8 @@ this much."""
 @dataclass
 class Body:
     """A dynamic body: ``shape`` in body space (centred on its centre of mass),
-    posed by ``position`` and ``rotation`` (3x3, body to world)."""
+    posed by ``position`` and ``rotation`` (3x3, body to world); ``kinematic``: moved
+    by its velocities alone, of infinite mass (module docstring)."""
 
     name: str
     shape: Sphere | Capsule | ConvexPolyhedron
@@ -101,6 +116,7 @@ class Body:
     velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))
     rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
     angular_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    kinematic: bool = False
     _pose: tuple = field(default=(), repr=False, compare=False)
     _posed: object = field(default=None, repr=False, compare=False)
     _inverse_key: tuple = field(default=(), repr=False, compare=False)
@@ -223,10 +239,55 @@ class World:
     for this step's groups, and what each body rests on when an overlap is pushed out."""
     _warm: dict = field(default_factory=dict, repr=False)
     """Each touching pair's impulses at its last solve (normal per point, tangent per point)."""
+    _pushes: dict[str, drive.Push] = field(default_factory=dict, repr=False)
+    """Forces applied for the next step, by body name (``apply_force``)."""
     _rest_speed: float = field(default=REST_SPEED, repr=False)
     """This step's resting approach speed: ``REST_SPEED`` or 1.5·|g|·dt, the larger.  A
     body resting on a supported body meets it at g·dt every step; above the threshold
     that was a bounce, and a box floated on a box (2 mm with restitution 0.5)."""
+
+    # --- pushes from outside ----------------------------------------------------
+
+    def apply_force(self, name: str, force, point=None) -> None:
+        """A world-space ``force`` (N) on body ``name`` at the world ``point`` (None: its
+        centre of mass), over the next step only (``drive``); forces add up.
+        ``ValueError`` for an unknown or kinematic body, or a force or point that is not
+        3 finite numbers (the world unchanged)."""
+        body, force, point = self._push_target(name, force, point, "force")
+        push = self._pushes.setdefault(name, drive.Push(np.zeros(3), np.zeros(3)))
+        push.force = push.force + force
+        push.torque = push.torque + np.cross(drive.arm(body, point), force)
+        # the body wakes here once sleeping lands (the lead's World.wake(name))
+
+    def apply_impulse(self, name: str, impulse, point=None) -> None:
+        """A world-space ``impulse`` (N·s) on body ``name`` at the world ``point`` (None:
+        its centre of mass), applied now: Δv = J/m, Δω = I⁻¹(r × J).  Validated as
+        ``apply_force``."""
+        body, impulse, point = self._push_target(name, impulse, point, "impulse")
+        drive.apply_impulse(body, impulse, point)
+        # the body wakes here once sleeping lands (the lead's World.wake(name))
+
+    def _push_target(self, name: str, vector, point, argument: str):
+        """The body, vector and point of a push, validated before anything changes."""
+        if not any(body.name == name for body in self.bodies):
+            raise ValueError(f"name: no body {name!r} in the world")
+        body = self.bodies[self._index(name)]
+        drive.pushable(body, "name")
+        return body, drive.vector(argument, vector), None if point is None else drive.vector("point", point)
+
+    def acceleration(self, body: Body) -> np.ndarray:
+        """The body's constant acceleration over this step: gravity plus its applied
+        forces over its mass; none for a kinematic body."""
+        if body.kinematic:
+            return np.zeros(3)
+        push = self._pushes.get(body.name)
+        return self.gravity if push is None else self.gravity + push.force / body.mass
+
+    def _relative_acceleration(self, pair: Pair) -> np.ndarray:
+        """The first body's acceleration less the second's (a static shape's: 0)."""
+        first, second = pair
+        own = self.acceleration(self.bodies[first])
+        return own if second in self.statics else own - self.acceleration(self.bodies[self._index(second)])
 
     # --- a step ---------------------------------------------------------------
 
@@ -235,20 +296,30 @@ class World:
         ``EVENT_HISTORY`` to ``2·EVENT_HISTORY`` (trimmed after a step), ``contact_count``
         counts them all."""
         start = len(self.events)
-        self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
+        self._rest_speed = max(REST_SPEED, 1.5 * self._largest_acceleration() * dt)
+        for name, push in self._pushes.items():  # a torque's angular impulse at the step's start (``drive``)
+            body = self.bodies[self._index(name)]
+            body.angular_velocity = body.angular_velocity + body.inverse_inertia() @ push.torque * dt
         if self.ccd:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
+        self._pushes.clear()
         new = self.events[start:]
         self.contact_count += len(new)
         if len(self.events) > 2 * EVENT_HISTORY:
             del self.events[:-EVENT_HISTORY]
         return new
 
+    def _largest_acceleration(self) -> float:
+        """|g|, or a pushed body's acceleration where it is larger."""
+        pushed = [self.bodies[self._index(name)] for name in self._pushes]
+        return max([float(np.linalg.norm(self.gravity))] + [float(np.linalg.norm(self.acceleration(body)))
+                                                             for body in pushed])
+
     def _continuous_step(self, dt: float) -> None:
         left = dt
-        hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
+        hover = self._largest_acceleration() * dt * dt / 8
         """How high a body resting by its support speed rises within the step: gL²/8 at L/2."""
         touching: dict[Pair, np.ndarray] = {}
         """Pairs resolved touching in this step, with their normals: not swept again while
@@ -256,7 +327,7 @@ class World:
         would otherwise meet the floor at t = 0 every substep), unless a body's turn is
         swept: it may leave the contact and meet the shape elsewhere (``ccd``)."""
         for _ in range(MAX_SUBSTEPS):
-            movers = [body.mover(body.velocity * left + 0.5 * self.gravity * left * left, left)
+            movers = [body.mover(body.velocity * left + 0.5 * self.acceleration(body) * left * left, left)
                       for body in self.bodies]
             found = self._earliest_contacts(movers, touching, left) if left > 0 else []
             if not found:
@@ -268,7 +339,7 @@ class World:
                 if gap < 0:  # a resting body's rounding or a turning body's lift put it inside: out first
                     point = self._push_out(first, second, point, normal, -gap, known)
                 contacts.append((first, second, point, normal, max(gap, 0.0)))
-            elapsed = min(self._contact_time(first, second, movers[first], normal, fraction, left)
+            elapsed = min(self._contact_time(first, second, movers, normal, fraction, left)
                           for first, second, _, normal, _ in contacts)
             self._advance(elapsed)
             self.time += elapsed
@@ -313,7 +384,7 @@ class World:
                     overlaps[(index, name)] = (point, normal, 0.0)
             if not pushed:
                 break
-        hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
+        hover = self._largest_acceleration() * dt * dt / 8
         group = list(overlaps.items())
         for pair, normal in self._resting.items():  # still touching, not overlapping: resting all the same
             touch = self._touch(pair, normal, hover) if pair not in overlaps else None
@@ -324,10 +395,14 @@ class World:
         self._resting = {pair: touch[1] for pair, touch in group}
 
     def _targets(self, index: int):
-        """What body ``index`` is swept against: (name, shape) of the static shapes and the later bodies."""
-        yield from self.statics.items()
+        """What body ``index`` is swept against: (name, shape) of the static shapes and the
+        later bodies; a kinematic body, only the later dynamic bodies."""
+        kinematic = self.bodies[index].kinematic
+        if not kinematic:
+            yield from self.statics.items()
         for other in self.bodies[index + 1:]:
-            yield other.name, other.world_shape()
+            if not (kinematic and other.kinematic):
+                yield other.name, other.world_shape()
 
     def _index(self, name: str) -> int:
         return next(index for index, body in enumerate(self.bodies) if body.name == name)
@@ -354,30 +429,40 @@ class World:
                 if hit is None:
                     continue
                 gap = -hit.depth
-                if name in self.statics and movers[index].turn is not None:
-                    gap += float(hit.normal @ self._lift(hit.fraction * left, left))
+                relative = self._relative_acceleration((index, name))
+                if np.any(relative) and (movers[index].turn is not None or other.turn is not None):
+                    gap += float(hit.normal @ self._lift(relative, hit.fraction * left, left))
                 found.append((hit.fraction, index, name, hit.point, hit.normal, gap))
         earliest = min((contact[0] for contact in found), default=None)
         return [contact for contact in found if contact[0] == earliest]
 
-    def _lift(self, elapsed: float, left: float) -> np.ndarray:
-        """How far a body ``elapsed`` into a window of ``left`` is from its chord: the
-        parabola x0 + vτ + ½gτ² less the chord's point x0 + (τ/left)(v·left + ½g·left²),
+    @staticmethod
+    def _lift(acceleration: np.ndarray, elapsed: float, left: float) -> np.ndarray:
+        """How far a body ``elapsed`` into a window of ``left`` is from its chord, moving
+        with constant ``acceleration`` g (relative to what it meets): the parabola
+        x0 + vτ + ½gτ² less the chord's point x0 + (τ/left)(v·left + ½g·left²),
 
-            lift = ½g·τ(τ - left)  (against gravity, at most |g|·left²/8)."""
-        return 0.5 * self.gravity * elapsed * (elapsed - left)
+            lift = ½g·τ(τ - left)  (against g, at most |g|·left²/8)."""
+        return 0.5 * acceleration * elapsed * (elapsed - left)
 
-    def _contact_time(self, index: int, second: str, mover: Mover, normal, fraction: float, left: float) -> float:
-        """When ``fraction`` of the chord is covered.  Against a static shape, on the body's
-        parabola along the contact normal: ½(g·n)τ² + (v·n)τ = fraction·(chord·n).  Two
-        bodies fall alike: their relative motion is linear, τ = fraction·left; a turning
-        body turns as the sweep turned it at τ = fraction·left (lifted off the chord:
-        the contact's gap)."""
-        if second not in self.statics or mover.turn is not None:
+    def _contact_time(self, index: int, second: str, movers: list[Mover], normal, fraction: float,
+                      left: float) -> float:
+        """When ``fraction`` of the chord is covered.  Against a static shape (or a
+        kinematic body, or another body whose acceleration differs), on the relative
+        parabola along the contact normal: ½(g·n)τ² + (v·n)τ = fraction·(chord·n), g, v
+        and the chord relative.  Two bodies falling alike move linearly relative to
+        each other, τ = fraction·left; a turning body turns as the sweep turned it at
+        τ = fraction·left (lifted off the chord: the contact's gap)."""
+        static = second in self.statics
+        other = None if static else self.bodies[self._index(second)]
+        acceleration = self._relative_acceleration((index, second))
+        if not np.any(acceleration) or movers[index].turn is not None or (
+                other is not None and movers[self._index(second)].turn is not None):
             return fraction * left
-        body = self.bodies[index]
-        chord = mover.chord
-        a, b, c = 0.5 * float(self.gravity @ normal), float(body.velocity @ normal), -fraction * float(chord @ normal)
+        velocity, chord = self.bodies[index].velocity, movers[index].chord
+        if other is not None:
+            velocity, chord = velocity - other.velocity, chord - movers[self._index(second)].chord
+        a, b, c = 0.5 * float(acceleration @ normal), float(velocity @ normal), -fraction * float(chord @ normal)
         if fraction <= 0 or c == 0:
             return fraction * left
         if a == 0:
@@ -446,9 +531,10 @@ class World:
     def _advance(self, elapsed: float) -> None:
         """Every body moved ``elapsed`` along its parabola and turned at its angular velocity."""
         for body in self.bodies:
-            body.position = body.position + body.velocity * elapsed + 0.5 * self.gravity * elapsed * elapsed
-            body.velocity = body.velocity + self.gravity * elapsed
-            body.rotation = _turned(body.rotation, body.angular_velocity * elapsed)
+            acceleration = self.acceleration(body)
+            body.position = body.position + body.velocity * elapsed + 0.5 * acceleration * elapsed * elapsed
+            body.velocity = body.velocity + acceleration * elapsed
+            body.rotation = turned(body.rotation, body.angular_velocity * elapsed)
 
     # --- impulses ----------------------------------------------------------------------
 
@@ -507,9 +593,10 @@ class World:
         support, held = 0.0, np.zeros(3)
         if left > 0:
             support = -gap / left
-            if other is None:
-                support += max(-0.5 * float(self.gravity @ normal) * left, 0.0)
-                held = -0.5 * (self.gravity - float(self.gravity @ normal) * normal) * left
+            pull = self._relative_acceleration((first, second))
+            if np.any(pull):  # a static shape or a kinematic body: held against the pull
+                support += max(-0.5 * float(pull @ normal) * left, 0.0)
+                held = -0.5 * (pull - float(pull @ normal) * normal) * left
         leaving = [max(-bounce * min(float(self._relative_velocity(body, other, p) @ normal), 0.0), support)
                    if bounce > 0 else support for p in points]
         return _Contact((first, second), point, normal, points, leaving, held, np.zeros(len(points)),
@@ -566,8 +653,9 @@ class World:
     def _support_levels(self, pairs) -> dict[int, float]:
         """Each body's distance from the ground through ``pairs`` of touching shapes: 0
         touching a static shape, 1 resting on such a body, ...; infinite (and absent
-        bodies) when nothing static holds it."""
-        level = {index: math.inf for index in range(len(self.bodies))}
+        bodies) when nothing static holds it.  A kinematic body is a support below the
+        ground (-1): a body touching it is on the ground floor."""
+        level = {index: -1 if body.kinematic else math.inf for index, body in enumerate(self.bodies)}
         for first, second in pairs:
             if second in self.statics:
                 level[first] = 0
@@ -657,7 +745,7 @@ def _cross(a, b) -> np.ndarray:
     return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
-def _turned(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:
+def turned(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:
     """``rotation`` turned by the rotation vector ``angle`` (Rodrigues), re-orthonormalised."""
     size = float(np.linalg.norm(angle))
     if size == 0:

@@ -1,0 +1,112 @@
+"""Kinematic bodies (``Body.kinematic``): moved by their velocities alone, infinite mass
+in every solve, swept against dynamic bodies only."""
+
+import numpy as np
+import pytest
+
+from sweeplab.physics import Plane, sweep
+from sweeplab.playground.world import World, box_body, sphere_body
+
+FLOOR = {"floor": Plane([0.0, 0.0, 1.0], 0.0)}
+DT = 1 / 60
+
+
+def kinematic(body):
+    body.kinematic = True
+    return body
+
+
+@pytest.mark.parametrize("density", [1.0, 1e-6])
+def test_a_kinematic_box_pushes_a_resting_box_along_the_floor_at_its_own_speed(density):
+    """Whatever its own mass (a kinematic body's is infinite in every solve)."""
+    pusher = kinematic(box_body("pusher", [0.5, 0.5, 0.5], [-1.5, 0.0, 0.5], density=density))
+    pusher.velocity = np.array([1.0, 0.0, 0.0])
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
+    world = World([pusher, box], FLOOR, restitution=0.0, friction=0.5)
+    for _ in range(120):  # 2 s: met after 0.5 s, then pushed 1.5 s against friction
+        world.step(DT)
+        assert box.position[0] - pusher.position[0] >= 1.0 - 1e-9  # never inside it
+    assert np.array_equal(pusher.velocity, [1.0, 0.0, 0.0]) and pusher.position[2] == 0.5  # no gravity, never pushed
+    assert abs(pusher.position[0] - 0.5) <= 1e-12
+    assert abs(box.velocity[0] - 1.0) <= 1e-9 and abs(box.position[0] - 1.5) <= 1e-6  # seen: 1.5, 1e-16
+    assert abs(box.position[2] - 0.5) <= 1e-9 and np.linalg.norm(box.angular_velocity) <= 1e-9  # flat, sliding
+
+
+@pytest.mark.parametrize("paddle_first", [True, False])
+def test_a_turning_kinematic_paddle_hits_a_ball_without_overlap_at_any_step(paddle_first):
+    paddle = kinematic(box_body("paddle", [1.0, 0.05, 0.2], [0.0, 0.0, 0.0]))
+    paddle.angular_velocity = np.array([0.0, 0.0, 3.0])
+    ball = sphere_body("ball", [0.7, 0.5, 0.0], 0.2)
+    world = World([paddle, ball] if paddle_first else [ball, paddle], {}, restitution=0.5, friction=0.0,
+                  gravity=np.zeros(3))
+    for _ in range(30):  # 0.5 s: the arm meets the ball after ~0.1 s
+        world.step(DT)
+        found = sweep(ball.world_shape(), paddle.world_shape(), np.zeros(3))
+        assert not found.initially_overlapping or found.penetration_depth <= 1e-9
+    assert any({event.first, event.second} == {"paddle", "ball"} for event in world.events)
+    assert np.array_equal(paddle.angular_velocity, [0.0, 0.0, 3.0]) and np.array_equal(paddle.position, np.zeros(3))
+    assert np.linalg.norm(ball.velocity) > 1.0  # struck (seen: 3.7 m/s, both orders alike)
+
+
+def test_a_kinematic_body_passes_through_static_shapes_and_kinematic_bodies():
+    lift = kinematic(box_body("lift", [0.5, 0.5, 0.5], [0.0, 0.0, 0.6]))
+    lift.velocity = np.array([0.0, 0.0, -3.0])
+    other = kinematic(sphere_body("other", [0.0, 0.0, -1.0], 0.5))
+    world = World([lift, other], FLOOR)
+    for _ in range(60):
+        world.step(DT)
+    assert not world.events and abs(lift.position[2] - (0.6 - 3.0)) <= 1e-12 and other.position[2] == -1.0
+
+
+def test_a_box_resting_on_a_rising_kinematic_platform_rides_it():
+    platform = kinematic(box_body("platform", [2.0, 2.0, 0.25], [0.0, 0.0, 0.25]))
+    platform.velocity = np.array([0.0, 0.0, 0.5])
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 1.0])
+    world = World([platform, box], {}, restitution=0.0, friction=0.5)
+    for _ in range(120):
+        world.step(DT)
+        assert box.position[2] - platform.position[2] >= 0.75 - 1e-9  # on it, never in it
+    assert abs(box.position[2] - platform.position[2] - 0.75) <= 1e-9  # seen: 2.2e-16
+    assert abs(platform.position[2] - (0.25 + 0.5 * 120 * DT)) <= 1e-12 and abs(box.position[0]) <= 1e-12
+
+
+def pad(density: float = 1.0):
+    """A still kinematic slab whose top face is z = 0."""
+    return kinematic(box_body("pad", [3.0, 3.0, 0.5], [0.0, 0.0, -0.5], density=density))
+
+
+@pytest.mark.parametrize("pad_first", [True, False])
+def test_a_ball_bouncing_elastically_on_a_kinematic_pad_meets_it_at_the_exact_times(pad_first):
+    """The contact time is solved on the ball's parabola relative to the pad, as against
+    the floor: the n-th bounce at (2n + 1)·sqrt(2h/g).  (Taken at the chord's fraction,
+    the first came 3.7e-5 s early.)"""
+    ball = sphere_body("ball", [0.0, 0.0, 2.0], 0.5)
+    world = World([pad(), ball] if pad_first else [ball, pad()], {}, restitution=1.0, friction=0.0)
+    while len(world.events) < 3:
+        world.step(DT)
+    fall = np.sqrt(2 * 1.5 / 9.81)
+    assert np.allclose([event.time for event in world.events], [fall, 3 * fall, 5 * fall], rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("ceiling_first", [True, False])
+def test_a_box_thrown_up_turning_meets_a_kinematic_ceiling_without_entering_it(ceiling_first, monkeypatch):
+    """As test_turning's ceiling: gravity lifts the box off the chord the sweep follows
+    (not the ceiling, which it does not pull), so a turning box met at the sweep's time
+    is that much closer, and is pushed out before the contact is resolved."""
+    inside = []
+    resolve = World._resolve
+
+    def spied(self, group, left, resting=frozenset()):
+        box = next(body for body in self.bodies if body.name == "box")
+        inside.append(float(np.asarray(box.world_shape().vertices)[:, 2].max()) - 2.0)
+        return resolve(self, group, left, resting)
+
+    monkeypatch.setattr(World, "_resolve", spied)
+    for speed in (6.0, 7.0):
+        box = box_body("box", [0.5, 0.3, 0.2], [0.0, 0.0, 0.0])
+        box.velocity, box.angular_velocity = np.array([0.0, 0.0, speed]), np.array([4.0, 1.0, 0.0])
+        ceiling = kinematic(box_body("ceiling", [3.0, 3.0, 0.25], [0.0, 0.0, 2.25]))
+        world = World([ceiling, box] if ceiling_first else [box, ceiling], {}, restitution=0.0, friction=0.5)
+        for _ in range(60):
+            world.step(DT)
+    assert len(inside) >= 2 and max(inside) <= 1e-6  # test_turning's DIP
