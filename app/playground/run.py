@@ -1,10 +1,18 @@
 """The playground run in the editor: the scene's shapes as bodies, stepped, and the
 scene updated so the view draws them.
 
-Which shapes are dynamic: the moving one (its direction is its starting velocity,
-per second), and any sphere, capsule or polyhedron ticked in the Playground panel.
-Everything else is static.  A polyhedron's inertia is its body-space bounding
-box's (exact for a box, whatever its turn).  Reset puts the scene back as it was when the run began.
+Which shapes are bodies: the moving one (its direction is its starting velocity,
+per second), and any sphere, capsule or polyhedron ticked "dynamic" or "kinematic" in
+the Playground panel (a kinematic body moves by its velocity alone, pushes and is never
+pushed: ``world``).  Everything else is static.  A polyhedron's inertia is its
+body-space bounding box's (exact for a box, whatever its turn).  Reset puts the scene
+back as it was when the run began.
+
+Edits during a run (``move``): a body moved or turned (the gizmo) moves in the running
+world.  A dynamic body is placed there at once, at rest.  A kinematic body is *driven*
+there over the next step (velocity = shift/dt, angular velocity = turn/dt, its own
+velocities back after the step), so it sweeps into what is in its way and pushes it;
+until that step the scene shows it at the place it is driven to.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from sweeplab.playground.ccd import Mover
-from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
+from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body, turned
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
 from sweeplab.physics import ConvexPolyhedron
@@ -52,12 +60,13 @@ class PlaygroundRun:
     they are."""
 
     def __init__(self, scene: Scene, dynamic: set[str], restitution: float = 0.5, friction: float = 0.5,
-                 ccd: bool = True):
+                 ccd: bool = True, kinematic: frozenset[str] | set[str] = frozenset()):
         self.start = scene.copy()
         moving = {scene.moving} if scene.moving is not None else set()
-        names = {name for name in set(dynamic) | moving if scene.object(name).kind in DYNAMIC_KINDS}
+        names = {name for name in set(dynamic) | set(kinematic) | moving if scene.object(name).kind in DYNAMIC_KINDS}
         bodies = [body_of(scene.object(name)) for name in sorted(names)]
         for body in bodies:
+            body.kinematic = body.name in kinematic
             if body.name == scene.moving:
                 body.velocity = np.asarray(scene.direction, float)
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
@@ -65,12 +74,49 @@ class PlaygroundRun:
         self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
         self.last_step: tuple[Scene, dict[str, Mover]] | None = None
         """The scene before the latest step and each body's motion over it (what CCD sweeps)."""
+        self.driven: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        """Kinematic bodies moved by an edit since the last step: (shift, turn) to drive them by."""
+
+    def body(self, name: str) -> Body | None:
+        """The world's body ``name``, None for a static shape."""
+        return next((body for body in self.world.bodies if body.name == name), None)
+
+    def pose(self, body: Body) -> tuple[np.ndarray, np.ndarray]:
+        """Where the scene shows ``body``: its pose, or a driven kinematic body's pose to be."""
+        shift, turn = self.driven.get(body.name, (np.zeros(3), np.zeros(3)))
+        return body.position + shift, turned(body.rotation, turn)
+
+    def move(self, name: str, shift: np.ndarray, turn: np.ndarray) -> None:
+        """Body ``name``'s centre of mass moved by ``shift`` and the body turned by the
+        rotation vector ``turn`` (an edit during the run: module docstring)."""
+        body = self.body(name)
+        if body is None:
+            raise ValueError(f"name: {name!r} is not a body of the run")
+        if body.kinematic:
+            before = self.driven.get(name, (np.zeros(3), np.zeros(3)))
+            self.driven[name] = (before[0] + shift, before[1] + turn)
+            return
+        body.position, body.rotation = body.position + shift, turned(body.rotation, turn)
+        body.velocity, body.angular_velocity = np.zeros(3), np.zeros(3)
+        # the body wakes here once sleeping lands (the lead's World.wake(name))
 
     def step(self, dt: float) -> Scene:
-        gravity = self.world.gravity
-        movers = {body.name: body.mover(body.velocity * dt + 0.5 * gravity * dt * dt, dt) for body in self.world.bodies}
+        world = self.world
+        own = {}
+        for name, (shift, turn) in self.driven.items():  # driven over this step, then their own velocities back
+            body = self.body(name)
+            assert body is not None  # (``move`` drives bodies only)
+            own[name] = (body.velocity, body.angular_velocity)
+            body.velocity, body.angular_velocity = shift / dt, turn / dt
+        movers = {body.name: body.mover(body.velocity * dt + 0.5 * world.acceleration(body) * dt * dt, dt)
+                  for body in world.bodies}
         self.last_step = (self.scene_now(), movers)
-        self.world.step(dt)
+        self.driven = {}
+        world.step(dt)
+        for name, (velocity, angular_velocity) in own.items():
+            body = self.body(name)
+            assert body is not None
+            body.velocity, body.angular_velocity = velocity, angular_velocity
         return self.scene_now()
 
     def scene_now(self) -> Scene:
@@ -78,15 +124,16 @@ class PlaygroundRun:
         for body in self.world.bodies:
             params = scene.object(body.name).params
             position, rotation = self._body_start[body.name]
-            turn = body.rotation @ rotation.T  # from the starting pose
+            now, turning = self.pose(body)
+            turn = turning @ rotation.T  # from the starting pose
             if "center" in params:
-                params["center"] = body.position.tolist()
+                params["center"] = now.tolist()
             elif "radius" in params:
                 for end in ("a", "b"):
-                    params[end] = (turn @ (np.asarray(params[end], float) - position) + body.position).tolist()
+                    params[end] = (turn @ (np.asarray(params[end], float) - position) + now).tolist()
             else:
                 corners = posed_vertices(params)
-                params["vertices"] = ((corners - position) @ turn.T + body.position).tolist()
+                params["vertices"] = ((corners - position) @ turn.T + now).tolist()
                 params["origin"], params["axes"] = [0.0, 0.0, 0.0], np.eye(3).tolist()
         return scene
 
