@@ -9,9 +9,10 @@ body-space bounding box's (exact for a box, whatever its turn).  Reset puts the 
 back as it was when the run began.
 
 Edits during a run (``move``): a body moved or turned (the gizmo) moves in the running
-world.  A dynamic body is placed there at once, at rest.  A kinematic body is *driven*
-there over the next step (velocity = shift/dt, angular velocity = turn/dt, its own
-velocities back after the step), so it sweeps into what is in its way and pushes it;
+world (which wakes a sleeping body moved or given a velocity, and its island, at the
+next step). A dynamic body is placed there at once, at rest. A kinematic body is
+*driven* there over the next step (velocity = shift/dt, angular velocity = turn/dt, its
+own velocities back after the step), so it sweeps into what is in its way and pushes it;
 until that step the scene shows it at the place it is driven to.
 """
 
@@ -98,7 +99,6 @@ class PlaygroundRun:
             return
         body.position, body.rotation = body.position + shift, turned(body.rotation, turn)
         body.velocity, body.angular_velocity = np.zeros(3), np.zeros(3)
-        # the body wakes here once sleeping lands (the lead's World.wake(name))
 
     def step(self, dt: float) -> Scene:
         world = self.world

@@ -158,3 +158,16 @@ def test_a_kick_on_a_static_shape_says_so_and_changes_nothing():
     editor = playground()
     editor.kick("floor", 3.0)
     assert "not a dynamic body" in editor.message and editor.playground is not None
+
+
+def test_a_sleeping_body_moved_by_the_gizmo_wakes_and_falls():
+    editor = pushing()
+    for _ in range(60):
+        editor.playground_step(DT)
+    box = editor.playground.body("box")
+    assert box.asleep
+    editor.select("box")
+    editor.move_selected(RigidMotion.translate([0.0, 0.0, 1.0]))
+    for _ in range(10):
+        editor.playground_step(DT)
+    assert not box.asleep and box.position[2] < 1.5 - 0.1  # falling again

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from sweeplab.physics import Plane, sweep
-from sweeplab.playground.world import World, box_body, sphere_body
+from sweeplab.playground.world import World, box_body, sphere_body, turned
 
 FLOOR = {"floor": Plane([0.0, 0.0, 1.0], 0.0)}
 DT = 1 / 60
@@ -30,6 +30,23 @@ def test_a_kinematic_box_pushes_a_resting_box_along_the_floor_at_its_own_speed(d
     assert abs(pusher.position[0] - 0.5) <= 1e-12
     assert abs(box.velocity[0] - 1.0) <= 1e-9 and abs(box.position[0] - 1.5) <= 1e-6  # seen: 1.5, 1e-16
     assert abs(box.position[2] - 0.5) <= 1e-9 and np.linalg.norm(box.angular_velocity) <= 1e-9  # flat, sliding
+
+
+def test_a_fast_kinematic_box_meets_a_resting_box_where_it_reaches_it():
+    """Was: the contact time's quadratic, ½(g·n)τ² + (v·n)τ = s·(chord·n), has a = ½g·n
+    of the normal's tilt off horizontal against b = -60, and its root
+    (-b - sqrt(b² - 4ac))/2a cancels: faces tilted 1e-12 met 22 mm early; at the 1e-17
+    of a hull's rounding (the editor's boxes) the root was 0, and the box was struck at
+    the step's start, 0.5 m before the pusher got there.  The stable root is 1/120 s."""
+    tilt = turned(np.eye(3), np.array([0.0, 1e-12, 0.0]))  # the x faces 1e-12 off vertical
+    pusher = kinematic(box_body("pusher", [0.5, 0.5, 0.5], [-1.5, 0.0, 0.5], rotation=tilt))
+    pusher.velocity = np.array([60.0, 0.0, 0.0])
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5], rotation=tilt)
+    world = World([box, pusher], FLOOR, restitution=0.0, friction=0.0)  # (with friction a 60 m/s blow tips it)
+    world.step(DT)  # met half-way through the step, then carried
+    assert abs(box.position[0] - pusher.position[0] - 1.0) <= 1e-9, box.position[0] - pusher.position[0]
+    assert abs(box.velocity[0] - 60.0) <= 1e-9
+    assert any(event.second == "pusher" and abs(event.time - DT / 2) <= 1e-12 for event in world.events)
 
 
 @pytest.mark.parametrize("paddle_first", [True, False])
@@ -110,3 +127,29 @@ def test_a_box_thrown_up_turning_meets_a_kinematic_ceiling_without_entering_it(c
         for _ in range(60):
             world.step(DT)
     assert len(inside) >= 2 and max(inside) <= 1e-6  # test_turning's DIP
+
+
+def test_a_kinematic_body_slower_than_the_sleep_speed_keeps_moving():
+    """Its velocity is its motion, not what the solver left: never put to sleep (and
+    zeroed) while it moves, however slowly (0.01 m/s, under ``sleep.SLEEP_SPEED``)."""
+    slow = kinematic(box_body("slow", [0.5, 0.5, 0.5], [0.0, 0.0, 0.0]))
+    slow.velocity = np.array([0.01, 0.0, 0.0])
+    world = World([slow], {})
+    for _ in range(120):  # 2 s: four times sleep.TIME_TO_SLEEP
+        world.step(DT)
+    assert not slow.asleep and np.array_equal(slow.velocity, [0.01, 0.0, 0.0])
+    assert abs(slow.position[0] - 0.02) <= 1e-12
+
+
+def test_a_box_asleep_on_a_still_kinematic_pad_wakes_when_the_pad_moves():
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
+    platform = pad()
+    world = World([platform, box], {}, restitution=0.0, friction=0.5)
+    for _ in range(60):
+        world.step(DT)
+    assert box.asleep and platform.asleep
+    platform.velocity = np.array([0.0, 0.0, 0.5])
+    for _ in range(30):
+        world.step(DT)
+        assert box.position[2] - platform.position[2] >= 1.0 - 1e-9  # carried, never inside
+    assert not box.asleep and abs(box.position[2] - (0.5 + 0.25)) <= 1e-9  # risen with the pad
