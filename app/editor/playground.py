@@ -27,6 +27,7 @@ import numpy as np
 
 from sweeplab.editor.gizmo_motion import rotation_vector
 from sweeplab.playground import drive
+from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.scene.shape_kinds import RigidMotion
@@ -58,10 +59,18 @@ class Playground(EditorParts):
         self.picked: Grab | None = None
 
     def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool,
+                         materials: dict[str, Material] | None = None,
                          kinematic: frozenset[str] | set[str] = frozenset()) -> None:
+        """A run of ``scene`` (``materials``: objects' own, by name; ``kinematic``: the
+        shapes that are kinematic bodies); a body the scene cannot make (a flat
+        polyhedron: no volume) or a bad material is named on the status line and nothing
+        starts."""
         if self.playground is not None:
             self.reset_playground()
-        self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, kinematic)
+        try:
+            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials, kinematic)
+        except ValueError as error:
+            self.say(f"the playground did not start: {error}")
 
     def playground_step(self, dt: float) -> None:
         """One step of the run, the mouse spring pulling first."""

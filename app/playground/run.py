@@ -4,9 +4,9 @@ scene updated so the view draws them.
 Which shapes are bodies: the moving one (its direction is its starting velocity,
 per second), and any sphere, capsule or polyhedron ticked "dynamic" or "kinematic" in
 the Playground panel (a kinematic body moves by its velocity alone, pushes and is never
-pushed: ``world``).  Everything else is static.  A polyhedron's inertia is its
-body-space bounding box's (exact for a box, whatever its turn).  Reset puts the scene
-back as it was when the run began.
+pushed: ``world``).  Everything else is static.  A polyhedron's mass and inertia are its
+hull's, exact (``world.hull_body``: its body frame is the principal frame at the centre
+of mass).  Reset puts the scene back as it was when the run began.
 
 Edits during a run (``move``): a body moved or turned (the gizmo) moves in the running
 world (which wakes a sleeping body moved or given a velocity, and its island, at the
@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from sweeplab.playground.ccd import Mover
-from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body, turned
+from sweeplab.playground.materials import Material
+from sweeplab.playground.world import Body, World, capsule_body, hull_body, sphere_body, turned
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
-from sweeplab.physics import ConvexPolyhedron
 
 STATIC_KINDS = {"point": "no volume, no mass", "segment": "no volume, no mass", "plane": "infinite",
                 "triangle": "a surface: no mass", "polygon": "a surface: no mass",
@@ -36,24 +36,23 @@ DYNAMIC_KINDS = tuple(kind for kind in KINDS if kind not in STATIC_KINDS)
 
 
 def body_of(scene_object) -> Body:
-    """The body of a scene object of a ``DYNAMIC_KINDS`` kind (``ValueError`` for another)."""
+    """The body of a scene object of a ``DYNAMIC_KINDS`` kind; ``ValueError`` for another
+    kind, or one without volume (a zero radius, a flat polyhedron), naming the object."""
     params, kind = scene_object.params, scene_object.kind
-    if kind == "sphere":
-        return sphere_body(scene_object.name, params["center"], float(params["radius"]))
-    if kind == "capsule":
-        return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
-    if kind != "polyhedron":
+    if kind not in ("sphere", "capsule", "polyhedron"):
         raise ValueError(f"scene_object {scene_object.name!r} is a {kind}, which has no playground body "
                          f"({STATIC_KINDS.get(kind, 'not in STATIC_KINDS either')})")
-    # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
-    # so the body-to-world rotation is axes^T; mass and inertia come from the body-space box.
-    vertices = np.asarray(params["vertices"], float)
-    axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
-    centre = vertices.mean(axis=0)
-    low, high = vertices.min(axis=0), vertices.max(axis=0)
-    body = box_body(scene_object.name, np.maximum((high - low) / 2, 1e-9), centre @ axes + origin, rotation=axes.T)
-    body.shape = ConvexPolyhedron(vertices - centre)  # the hull itself; the box gave the mass and inertia
-    return body
+    try:
+        if kind == "sphere":
+            return sphere_body(scene_object.name, params["center"], float(params["radius"]))
+        if kind == "capsule":
+            return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
+        # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
+        # so the hull's vertices are placed by the rotation axes^T.
+        axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
+        return hull_body(scene_object.name, params["vertices"], position=origin, rotation=axes.T)
+    except ValueError as error:
+        raise ValueError(f"scene_object {scene_object.name!r}: {error}") from None
 
 
 class PlaygroundRun:
@@ -61,7 +60,18 @@ class PlaygroundRun:
     they are."""
 
     def __init__(self, scene: Scene, dynamic: set[str], restitution: float = 0.5, friction: float = 0.5,
-                 ccd: bool = True, kinematic: frozenset[str] | set[str] = frozenset()):
+                 ccd: bool = True, materials: dict[str, Material] | None = None,
+                 kinematic: frozenset[str] | set[str] = frozenset()):
+        """``materials``: scene objects' own materials by name (bodies' and static
+        shapes'; the others take ``restitution`` and ``friction``); ``kinematic``: the
+        shapes that are kinematic bodies."""
+        materials = dict(materials or {})
+        unknown = sorted(set(materials) - {o.name for o in scene.objects})
+        if unknown:
+            raise ValueError(f"materials name objects the scene does not have: {unknown}")
+        for name, material in materials.items():
+            if not isinstance(material, Material):
+                raise ValueError(f"materials[{name!r}] must be a Material, got {material!r}")
         self.start = scene.copy()
         moving = {scene.moving} if scene.moving is not None else set()
         names = {name for name in set(dynamic) | set(kinematic) | moving if scene.object(name).kind in DYNAMIC_KINDS}
@@ -70,8 +80,9 @@ class PlaygroundRun:
             body.kinematic = body.name in kinematic
             if body.name == scene.moving:
                 body.velocity = np.asarray(scene.direction, float)
+            body.material = materials.pop(body.name, None)
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
-        self.world = World(bodies, statics, restitution, friction, ccd=ccd)
+        self.world = World(bodies, statics, restitution, friction, ccd=ccd, materials=materials)
         self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
         self.last_step: tuple[Scene, dict[str, Mover]] | None = None
         """The scene before the latest step and each body's motion over it (what CCD sweeps)."""

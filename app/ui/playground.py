@@ -103,7 +103,7 @@ def _kick(editor: Editor, state: PlaygroundState) -> None:
 
 
 def _start(editor: Editor, state: PlaygroundState) -> None:
-    editor.start_playground(state.dynamic, state.restitution, state.friction, state.ccd, state.kinematic)
+    editor.start_playground(state.dynamic, state.restitution, state.friction, state.ccd, kinematic=state.kinematic)
 
 
 def _events(run: PlaygroundRun) -> None:
