@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from sweeplab.physics import Plane
 from sweeplab.playground import drive
 from sweeplab.playground.world import World, box_body, sphere_body, turned
 
@@ -127,3 +128,14 @@ def test_a_body_held_by_the_drag_spring_hangs_g_over_omega_squared_below_the_mou
     sag = 9.81 / (2 * math.pi * drive.DRAG_HERTZ) ** 2
     assert np.allclose(ball.position, target - [0.0, 0.0, sag], rtol=0, atol=1e-6)  # seen: within 1e-9
     assert np.linalg.norm(ball.velocity) <= 1e-6
+
+
+@pytest.mark.parametrize("push", ["apply_force", "apply_impulse"])
+def test_a_push_wakes_a_sleeping_body_at_once(push):
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
+    world = World([box], {"floor": Plane([0.0, 0.0, 1.0], 0.0)}, restitution=0.0, friction=0.5)
+    for _ in range(60):  # 1 s: asleep after sleep.TIME_TO_SLEEP
+        world.step(DT)
+    assert box.asleep
+    getattr(world, push)("box", [0.0, 0.0, 50.0])
+    assert not box.asleep
