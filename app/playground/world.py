@@ -50,10 +50,10 @@ A step of ``dt``:
 **Kinematic bodies** (``Body.kinematic``) move by their velocity and angular velocity
 alone: no gravity, and infinite mass in every solve: a kinematic body is a support
 below the ground in the layers (``_support_levels``: -1, a body touching it is on the
-ground floor), so every contact holds it (its weight in ``_apply`` and
-``_effective_mass`` is 0, as a static shape's) and a push-out moves only the dynamic
-body; they push and are never pushed.  They are swept against the dynamic bodies only
-(never against static shapes or other kinematic bodies).  A dynamic body against one meets it along
+ground floor), so every contact holds it (weight 0 in ``impulses``, as a static
+shape) and a push-out moves only the dynamic body; they push and are never pushed.
+They are swept against the dynamic bodies only (never against static shapes or other
+kinematic bodies).  A dynamic body against one meets it along
 their relative parabola (gravity pulls one of them only), as against a static shape.
 
 **Forces and impulses** from outside (``apply_force``, ``apply_impulse``; ``drive``
@@ -68,20 +68,25 @@ it (tunnels).
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere, sweep
 from sweeplab.physics.shapes import Shape
 from sweeplab.physics.solve import solve_quadratic
 from sweeplab.playground import drive
 from sweeplab.physics.tolerance import POSED_ROTATION_ATOL
+from sweeplab.playground import energy
 from sweeplab.playground.callbacks import Callback, ContactPair, ContactTracker
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
+from sweeplab.playground.joints import Joint, Link, Spring, settle
 from sweeplab.playground.mass import mass_properties, positive
 from sweeplab.playground.materials import Material, combined
+from sweeplab.playground import impulses
+from sweeplab.playground.impulses import Rigid
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
@@ -305,6 +310,12 @@ class World:
     events: list[ContactEvent] = field(default_factory=list)
     contact_count: int = 0
     """Every contact resolved since the start (``events`` keeps the latest)."""
+    joints: list[Joint] = field(default_factory=list)
+    """Constraints and springs (``joints``), added by ``add_joint``."""
+    events_energy: list[energy.EnergyEvent] = field(default_factory=list)
+    """Rises of energy no collision explains (``energy``: the failing spring)."""
+    clamp_energy: bool = False
+    """Scale such a group's velocities back to the allowed energy."""
     allow_sleep: bool = True
     """Islands of bodies still for ``sleep.TIME_TO_SLEEP`` sleep (``sleep``)."""
     pair_filter: Callable[[str, str], bool] | None = None
@@ -332,6 +343,76 @@ class World:
     """This step's resting approach speed: ``REST_SPEED`` or 1.5·|g|·dt, the larger.  A
     body resting on a supported body meets it at g·dt every step; above the threshold
     that was a bounce, and a box floated on a box (2 mm with restitution 0.5)."""
+    _touched: set = field(default_factory=set, repr=False)
+    """The bodies in the last step's contact events (``energy.check`` skips them)."""
+    _dt: float = field(default=0.0, repr=False)
+    """This step's length (the joints' position correction is spread over a step)."""
+    _iterations: int = field(default=0, repr=False)
+    """Solver iterations since the start (every layer's, the joints' own solve too)."""
+
+    # --- joints -----------------------------------------------------------------
+
+    def add_joint(self, joint: Joint) -> Joint:
+        """Add ``joint`` (its anchors and axes bound to its bodies as they are now).
+        ``ValueError`` naming the argument, the world unchanged, for a joint on a body
+        that is not in the world, a joint of a body to itself, or one added already."""
+        if not isinstance(joint, Joint):
+            raise ValueError(f"joint must be a Joint, got {type(joint).__name__}")
+        names = {body.name for body in self.bodies}
+        for role, name in (("first", joint.first), ("second", joint.second)):
+            if (name is not None or role == "first") and name not in names:
+                raise ValueError(f"joint.{role} {name!r} is not a body of the world")
+        if joint.first == joint.second:
+            raise ValueError(f"joint joins {joint.first!r} to itself")
+        if any(joint is other for other in self.joints):
+            raise ValueError("joint is in the world already")
+        joint.bind(*self.joint_bodies(joint))
+        self.joints.append(joint)
+        return joint
+
+    def remove_joint(self, joint: Joint) -> None:
+        """Take ``joint`` out (``ValueError`` when it is not in the world)."""
+        kept = [other for other in self.joints if other is not joint]
+        if len(kept) == len(self.joints):
+            raise ValueError("joint is not in the world")
+        self.joints = kept
+
+    def joint_errors(self) -> dict[Joint, float]:
+        """Each joint's position error now: its largest row violation (units for a
+        point or distance, radians for an axis or a limit; a spring's stretch)."""
+        return {joint: joint.error(*self.joint_bodies(joint)) for joint in self.joints}
+
+    def joint_bodies(self, joint: Joint) -> tuple[Body, Body | None]:
+        """The joint's first body and its second (``None``: the world)."""
+        second = None if joint.second is None else self.bodies[self._index(joint.second)]
+        return self.bodies[self._index(joint.first)], second
+
+    def _links(self, indices: set[int], left: float) -> list[Link]:
+        """The rigid joints with a body among ``indices``, with their rows over ``left``."""
+        names = {self.bodies[index].name for index in indices}
+        return [Link.of(joint, *self.joint_bodies(joint), left, self._dt, self.gravity) for joint in self.joints
+                if (joint.first in names or joint.second in names) and len(joint.impulse)]
+
+    def _solve_joints(self, dt: float) -> None:
+        """The start of a step with joints: the springs' impulses over the step, then
+        every rigid joint warm-started and solved with the resting contacts of its bodies."""
+        jointed = {index for index, body in enumerate(self.bodies) if not body.asleep
+                   and any(body.name in (joint.first, joint.second) for joint in self.joints)}
+        for joint in self.joints:
+            if self._index(joint.first) in jointed:  # a sleeping island's joints sleep with it
+                joint.kick(*self.joint_bodies(joint), dt)
+        links = self._links(jointed, dt)
+        for link in links:
+            link.warm_start()
+        settle(links)
+        hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
+        group = []
+        for pair, normal in self._resting.items():
+            touch = self._touch(pair, normal, hover) if self._pair_bodies(pair) & jointed else None
+            if touch is not None:
+                group.append((pair, touch))
+        if group or links:
+            self._resolve(group, dt, {pair for pair, _ in group}, links=links)
 
     def __post_init__(self):
         Material(self.restitution, self.friction)  # ValueError naming restitution or friction
@@ -390,7 +471,7 @@ class World:
         counts them all."""
         if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be a positive finite number of seconds, got {dt!r}")
-        start = len(self.events)
+        start, self._dt = len(self.events), dt
         self._rest_speed = max(REST_SPEED, 1.5 * self._largest_acceleration() * dt)
         self._wake_changed()
         for name, push in self._pushes.items():  # a torque's angular impulse at the step's start (``drive``)
@@ -400,12 +481,18 @@ class World:
             self._resting = {pair: normal for pair, normal in self._resting.items()
                              if self.pair_filter(self.bodies[pair[0]].name, pair[1])}
         self._at_rest = {}
+        readings = {group: energy.measure(self, group, dt) for group in energy.groups(self)}
+        if self.joints:
+            self._solve_joints(dt)
         if self.ccd:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
         self._pushes.clear()
         new = self.events[start:]
+        touched = {name for event in new for name in (event.first, event.second)}
+        self.events_energy += energy.check(self, readings, touched | self._touched)
+        self._touched = touched
         self.contact_count += len(new)
         self._report_contacts(new)
         if self.allow_sleep:
@@ -449,13 +536,13 @@ class World:
             left -= elapsed
             group = self._with_touching(contacts, known, hover)
             self._wake_islands(set().union(*(self._pair_bodies(pair) for pair, _ in group)))
-            self._resolve(group, left, {pair for pair, _ in group[len(contacts):]})
             # Every pair just solved leaves touching or separating and stays so until a
             # body's velocity changes (two bodies move linearly apart; a body leaving a
             # static shape at its support speed or more stays above it for the time
             # left); a pair met a hair after the start (a body hovering by its support)
             # swept again met again, and was solved twice a step.
-            moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
+            resting = {pair for pair, _ in group[len(contacts):]}
+            moved = set().union(*(self._resolve(part, left, resting) for part in self._apart(group)))
             touching = {pair: normal for pair, normal in touching.items() if not self._pair_bodies(pair) & moved}
             touching.update({pair: contact[1] for pair, contact in group})
         # (when the substeps run out, the rest of the step is moved without sweeping; rare, the events show why)
@@ -484,9 +571,22 @@ class World:
             touch = self._touch(pair, normal, 0.0)
             if touch is not None and touch[2] <= REST_GAP * self.bodies[pair[0]].reach():
                 group.append((pair, touch))
-        if group:
-            self._resolve(group, 0.0, {pair for pair, _ in group}, record=False)
+        for part in self._apart(group):
+            self._resolve(part, 0.0, {pair for pair, _ in part}, record=False)
         self._at_rest = dict(group)
+
+    def _apart(self, group: list[tuple[Pair, Touch]]) -> list[list[tuple[Pair, Touch]]]:
+        """``group`` split into the parts that neither a contact between two bodies nor a
+        joint links (contacts with static shapes link nothing), each in the group's order:
+        independent, each solved on its own, so each stops iterating when it has
+        converged (solved as one, a hundred stacks iterated as long as the slowest).  The
+        parts in the order of their first contact."""
+        links = [(first, self._index(second)) for (first, second), _ in group if second not in self.statics]
+        roots = islands(len(self.bodies), links + self._joint_links())
+        parts: dict[int, list[tuple[Pair, Touch]]] = {}
+        for contact in group:
+            parts.setdefault(roots[contact[0][0]], []).append(contact)
+        return list(parts.values())
 
     # --- contacts reported, sleep -------------------------------------------------------
 
@@ -513,9 +613,14 @@ class World:
         return {pair: normal for pair, normal in self._resting.items() if self._asleep(pair)}
 
     def _islands(self) -> list[int]:
-        """Each body's island (``sleep.islands``) through the resting pairs of two bodies."""
+        """Each body's island (``sleep.islands``) through the resting pairs of two bodies
+        and the joints between two bodies."""
         links = [(first, self._index(second)) for first, second in self._resting if second not in self.statics]
-        return islands(len(self.bodies), links)
+        return islands(len(self.bodies), links + self._joint_links())
+
+    def _joint_links(self) -> list[tuple[int, int]]:
+        """The pairs of bodies that joints join (a joint to the world links nothing)."""
+        return [(self._index(joint.first), self._index(joint.second)) for joint in self.joints if joint.second]
 
     def wake(self, name: str) -> None:
         """Wake body ``name`` and every body of its island (``ValueError`` for an unknown name)."""
@@ -546,10 +651,11 @@ class World:
         bodies have all been still for ``TIME_TO_SLEEP`` (velocities set to zero).  A
         kinematic body is still only when it does not move at all: its velocity is its
         motion, however slow, not what the solver left."""
+        sprung = {name for joint in self.joints if isinstance(joint, Spring) for name in (joint.first, joint.second)}
         for body in self.bodies:
-            if not body.asleep:
+            if not body.asleep:  # a spring's force is not balanced by being slow: a body on one never sleeps
                 speed = point_speed_bound(body.velocity, body.angular_velocity, body.reach())
-                still = speed == 0 if body.kinematic else speed <= SLEEP_SPEED
+                still = (speed == 0 if body.kinematic else speed <= SLEEP_SPEED) and body.name not in sprung
                 body.still_for = body.still_for + dt if still else 0.0
         roots = self._islands()
         ready: dict[int, bool] = {}
@@ -625,10 +731,13 @@ class World:
         kinematic = np.array([body.kinematic for body in self.bodies])
         meets: list[list[Pair]] = [[] for _ in range(count)]
         for name, shape in self.statics.items():
-            box = self._static_boxes.get(name)
-            if box is None or box[0] is not shape:
-                box = self._static_boxes[name] = (shape, static_box(shape))
-            touching = near_plane(shape, lo, hi) if box[1] is None else boxes_meeting(lo, hi, box[1])
+            if isinstance(shape, Plane):
+                touching = near_plane(shape, lo, hi)
+            else:
+                box = self._static_boxes.get(name)
+                if box is None or box[0] is not shape:
+                    box = self._static_boxes[name] = (shape, static_box(shape))
+                touching = boxes_meeting(lo, hi, box[1])
             for index in np.flatnonzero(touching & awake & ~kinematic):
                 meets[index].append((int(index), name))
         firsts, seconds = overlapping_pairs(lo, hi)
@@ -714,7 +823,9 @@ class World:
         other = self.bodies[other_index]
         level = self._support_levels(list(touching))
         shares = [1 / body.mass, 1 / other.mass]
-        if level[first] != level[other_index]:
+        if body.kinematic or other.kinematic:  # never pushed: the dynamic body moves the whole depth
+            shares = [float(not body.kinematic), float(not other.kinematic)]
+        elif level[first] != level[other_index]:
             shares = [float(level[first] > level[other_index]), float(level[other_index] > level[first])]
         mine = shares[0] / sum(shares)
         body.position = body.position + mine * depth * normal
@@ -766,7 +877,8 @@ class World:
 
     # --- impulses ----------------------------------------------------------------------
 
-    def _resolve(self, group, left: float, resting=frozenset(), record: bool = True) -> None:
+    def _resolve(self, group, left: float, resting=frozenset(), record: bool = True,
+                 links: list[Link] | None = None) -> set[int]:
         """Sequential impulses at every point of every contact of ``group`` (pairs with
         their point and normal), layer by layer from the ground up: first the contacts
         with static shapes and between bodies on the same footing, then each layer of
@@ -780,7 +892,13 @@ class World:
         against a static shape at least the *support* ``-(g·n)·left/2``: the speed whose
         chord over the time ``left`` still to go cancels gravity's pull into the surface —
         the normal force of a resting contact, so a body at rest neither sinks nor is
-        swept into the surface again."""
+        swept into the surface again.
+
+        The rows of the joints of the group's bodies (``links``; by default built over
+        ``left``, not warm-started: their impulses this step are applied already) are
+        relaxed in every layer's iterations, after its contacts: a joint may tie a body to
+        one below or above it, so it belongs to no one layer.  Returns the bodies whose
+        velocities the solve may have changed."""
         contacts = [self._contact(first, second, point, normal, gap, left, (first, second) in resting)
                     for (first, second), (point, normal, gap) in group]
         level = self._support_levels([contact.pair for contact in contacts])
@@ -792,13 +910,19 @@ class World:
                 held = (0.0, 1.0) if lower < upper else (1.0, 0.0) if upper < lower else held
                 layer = max(lower, upper)
             layers.setdefault(layer, []).append((contact, held))
-        for layer in sorted(layers):
-            for contact, held in layers[layer]:
+        moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
+        if links is None:  # none at a step's end (``_come_to_rest``): the next step's start solves them
+            links = self._links(moved, left) if left > 0 else []
+        moved |= {self._index(name) for link in links for name in (link.joint.first, link.joint.second) if name}
+        for layer in sorted(layers) or [0.0]:
+            members = layers.get(layer, [])
+            for contact, held in members:
                 self._warm_start(contact, held)
             for _ in range(SOLVER_ITERATIONS):
-                changes = [self._relax(contact, held) for contact, held in layers[layer]]
-                largest = max(max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
-                              for contact, _ in layers[layer])
+                self._iterations += 1
+                changes = [self._relax(contact, held) for contact, held in members] + [link.relax() for link in links]
+                largest = max([max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
+                               for contact, _ in members] + [link.size() for link in links])
                 if max(changes) <= SOLVER_RTOL * largest:
                     break
         for contact in contacts:
@@ -806,6 +930,7 @@ class World:
             if record:
                 self.events.append(ContactEvent(self.bodies[contact.pair[0]].name, contact.pair[1], self.time,
                                                 contact.point, contact.normal, float(contact.normal_sum.sum())))
+        return moved
 
     def _contact(self, first: int, second: str, point, normal, gap: float, left: float, resting: bool) -> _Contact:
         """The support of a body ``gap`` above a static shape is the normal speed whose
@@ -814,10 +939,8 @@ class World:
         down; between two bodies (which fall alike) it is -gap/left.  (Held at 0 or
         more, a side contact late in a step stopped a resting ball in the air: it hopped
         0.14 mm at one wall hit, 6 mm after 60 s between walls.)"""
-        body = self.bodies[first]
-        other = None if second in self.statics else self.bodies[self._index(second)]
         points = self._contact_points(first, second, point, normal)
-        approach = self._relative_velocity(body, other, point) @ normal
+        approach = self._relative_velocity((first, second), point) @ normal
         material = self._material(first, second)
         bounce = material.restitution if -approach > self._rest_speed and not resting else 0.0
         support, held = 0.0, np.zeros(3)
@@ -827,7 +950,7 @@ class World:
             if np.any(pull):  # a static shape or a kinematic body: held against the pull
                 support += max(-0.5 * float(pull @ normal) * left, 0.0)
                 held = -0.5 * (pull - float(pull @ normal) * normal) * left
-        leaving = [max(-bounce * min(float(self._relative_velocity(body, other, p) @ normal), 0.0), support)
+        leaving = [max(-bounce * min(float(self._relative_velocity((first, second), p) @ normal), 0.0), support)
                    if bounce > 0 else support for p in points]
         return _Contact((first, second), point, normal, points, leaving, held, material.friction,
                         np.zeros(len(points)), np.zeros((len(points), 3)), bounce == 0)
@@ -849,52 +972,46 @@ class World:
         previous = self._warm.get(contact.pair)
         if not contact.warmable or previous is None or len(previous[0]) != len(contact.points):
             return
-        first, second = contact.pair
-        body = self.bodies[first]
-        other = None if second in self.statics else self.bodies[self._index(second)]
         contact.normal_sum, contact.tangent_sum = previous[0].copy(), previous[1].copy()
+        first, second = self._rigids(contact.pair, held)
         for k, p in enumerate(contact.points):
-            _apply(body, other, p, contact.normal_sum[k] * contact.normal + contact.tangent_sum[k], held)
+            impulse = contact.normal_sum[k] * contact.normal + contact.tangent_sum[k]
+            impulses.apply(first, second, tuple(p.tolist()), tuple(impulse.tolist()))
+        first.store()
+        if second is not None:
+            second.store()
 
     def _relax(self, contact: _Contact, weights: tuple[float, float]) -> float:
         """One pass over the contact's points: the normal impulse towards its leaving
         speed (accumulated, never pulling), then friction within the Coulomb cone.
         ``weights`` scale each body's response (0: held fixed).  Returns the largest
         change of an accumulated impulse."""
-        before = np.concatenate([contact.normal_sum, contact.tangent_sum.ravel()])
-        first, second = contact.pair
-        body = self.bodies[first]
-        other = None if second in self.statics else self.bodies[self._index(second)]
-        normal = contact.normal
-        for k, p in enumerate(contact.points):
-            relative = self._relative_velocity(body, other, p)
-            mass = _effective_mass(body, other, p, normal, weights)
-            change = (contact.leaving[k] - float(relative @ normal)) * mass
-            new = max(contact.normal_sum[k] + change, 0.0)
-            _apply(body, other, p, (new - contact.normal_sum[k]) * normal, weights)
-            contact.normal_sum[k] = new
-            relative = self._relative_velocity(body, other, p)
-            slide = relative - float(relative @ normal) * normal - contact.held
-            speed = float(np.linalg.norm(slide))
-            if speed == 0:
-                continue
-            direction = slide / speed
-            wanted = contact.tangent_sum[k] - speed * _effective_mass(body, other, p, direction, weights) * direction
-            limit = contact.friction * contact.normal_sum[k]
-            size = float(np.linalg.norm(wanted))
-            if size > limit:
-                wanted = wanted * (limit / size)
-            _apply(body, other, p, wanted - contact.tangent_sum[k], weights)
-            contact.tangent_sum[k] = wanted
-        after = np.concatenate([contact.normal_sum, contact.tangent_sum.ravel()])
-        return float(np.max(np.abs(after - before)))
+        first, second = self._rigids(contact.pair, weights)
+        largest = impulses.relax(contact.points, contact.normal, contact.leaving, contact.held, contact.friction,
+                                 contact.normal_sum, contact.tangent_sum, first, second)
+        first.store()
+        if second is not None:
+            second.store()
+        return largest
+
+    def _rigids(self, pair: Pair, weights: tuple[float, float]) -> tuple[Rigid, Rigid | None]:
+        """The pair's bodies as ``impulses.Rigid`` with their ``weights`` (None: a static shape)."""
+        first, second = pair
+        other = None if second in self.statics else Rigid(self.bodies[self._index(second)], weights[1])
+        return Rigid(self.bodies[first], weights[0]), other
 
     def _support_levels(self, pairs) -> dict[int, float]:
         """Each body's distance from the ground through ``pairs`` of touching shapes: 0
         touching a static shape, 1 resting on such a body, ...; infinite (and absent
-        bodies) when nothing static holds it.  A kinematic body is a support below the
-        ground (-1): a body touching it is on the ground floor."""
-        level = {index: -1 if body.kinematic else math.inf for index, body in enumerate(self.bodies)}
+        bodies) when nothing static holds it (kept for the bodies in ``pairs`` only: a
+        group's parts are solved one by one, and a map of every body made that O(N²)).  A
+        kinematic body is a support below the ground (-1): a body touching it is on the
+        ground floor."""
+        level: dict[int, float] = defaultdict(lambda: math.inf)
+        for pair in pairs:
+            for index in self._pair_bodies(pair):
+                if self.bodies[index].kinematic:
+                    level[index] = -1
         for first, second in pairs:
             if second in self.statics:
                 level[first] = 0
@@ -918,12 +1035,10 @@ class World:
             slop = max(slop, CONTACT_SLOP * self.bodies[self._index(second)].reach())
         return contact_patch(self.bodies[first].world_shape(), self._target_shape(second), point, normal, slop)
 
-    @staticmethod
-    def _relative_velocity(body: Body, other: Body | None, point) -> np.ndarray:
-        velocity = body.velocity + _cross(body.angular_velocity, point - body.position)
-        if other is not None:
-            velocity = velocity - other.velocity - _cross(other.angular_velocity, point - other.position)
-        return velocity
+    def _relative_velocity(self, pair: Pair, point) -> np.ndarray:
+        """The velocity of the pair's first body at ``point`` less the second's."""
+        first, second = self._rigids(pair, (1.0, 1.0))
+        return np.array(impulses.relative_velocity(first, second, tuple(point.tolist())))
 
 
 Pair = tuple[int, str]
@@ -952,38 +1067,6 @@ class _Contact:
     tangent_sum: np.ndarray
     warmable: bool
     """Not a bounce: may start from its pair's last impulses."""
-
-
-def _apply(body: Body, other: Body | None, point, impulse, weights=(1.0, 1.0)) -> None:
-    """``impulse`` on the body at ``point``, its opposite on the other; ``weights`` scale
-    each one's response (0: held fixed)."""
-    body.velocity = body.velocity + weights[0] * impulse / body.mass
-    body.angular_velocity = body.angular_velocity + weights[0] * (
-        body.inverse_inertia() @ _cross(point - body.position, impulse))
-    if other is not None:
-        other.velocity = other.velocity - weights[1] * impulse / other.mass
-        other.angular_velocity = other.angular_velocity - weights[1] * (
-            other.inverse_inertia() @ _cross(point - other.position, impulse))
-
-
-def _effective_mass(body: Body, other: Body | None, point, direction, weights=(1.0, 1.0)) -> float:
-    """1 / (the velocity change along ``direction`` at ``point`` per unit impulse)."""
-    arm = point - body.position
-    response = weights[0] * (1 / body.mass + float(direction @ _cross(body.inverse_inertia() @ _cross(
-        arm, direction), arm)))
-    if other is not None:
-        arm = point - other.position
-        response += weights[1] * (1 / other.mass + float(direction @ _cross(
-            other.inverse_inertia() @ _cross(arm, direction), arm)))
-    return 1 / response
-
-
-def _cross(a, b) -> np.ndarray:
-    """a × b of two 3-vectors, in numpy's order of operations (its ``cross`` costs ~30 µs
-    a call in argument handling; the solver calls it ~10^5 times a second)."""
-    a0, a1, a2 = float(a[0]), float(a[1]), float(a[2])
-    b0, b1, b2 = float(b[0]), float(b[1]), float(b[2])
-    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
 def turned(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:

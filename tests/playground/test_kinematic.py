@@ -32,6 +32,18 @@ def test_a_kinematic_box_pushes_a_resting_box_along_the_floor_at_its_own_speed(d
     assert abs(box.position[2] - 0.5) <= 1e-9 and np.linalg.norm(box.angular_velocity) <= 1e-9  # flat, sliding
 
 
+def test_without_ccd_a_kinematic_box_pushes_out_what_it_overlaps_and_keeps_its_path():
+    """Overlaps are pushed out after the step: all of it onto the dynamic body."""
+    pusher = kinematic(box_body("pusher", [0.5, 0.5, 0.5], [-1.5, 0.0, 0.5]))
+    pusher.velocity = np.array([1.0, 0.0, 0.0])
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
+    world = World([pusher, box], FLOOR, restitution=0.0, friction=0.5, ccd=False)
+    for step in range(1, 61):
+        world.step(DT)
+        assert pusher.position[1:].tolist() == [0.0, 0.5] and abs(pusher.position[0] - (-1.5 + step * DT)) <= 1e-12
+    assert box.position[0] - pusher.position[0] >= 1.0 - 1e-9 and box.position[0] > 0.4  # pushed ~0.5 along
+
+
 def test_a_fast_kinematic_box_meets_a_resting_box_where_it_reaches_it():
     """Was: the contact time's quadratic, ½(g·n)τ² + (v·n)τ = s·(chord·n), has a = ½g·n
     of the normal's tilt off horizontal against b = -60, and its root
