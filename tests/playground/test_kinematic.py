@@ -165,3 +165,21 @@ def test_a_box_asleep_on_a_still_kinematic_pad_wakes_when_the_pad_moves():
         world.step(DT)
         assert box.position[2] - platform.position[2] >= 1.0 - 1e-9  # carried, never inside
     assert not box.asleep and abs(box.position[2] - (0.5 + 0.25)) <= 1e-9  # risen with the pad
+
+
+@pytest.mark.parametrize("joint", ["ball", "spring"])
+def test_a_kinematic_body_drags_a_jointed_body_and_keeps_its_own_path(joint):
+    """Infinite mass in the joints' solve too: the joint moves the dynamic end only."""
+    from sweeplab.playground.joints import BallJoint, Spring
+
+    carrier = kinematic(box_body("carrier", [0.2, 0.2, 0.2], [0.0, 0.0, 2.0]))
+    carrier.velocity = np.array([2.0, 0.0, 0.0])
+    ball = sphere_body("ball", [0.0, 0.0, 1.0], 0.2)
+    world = World([carrier, ball], {}, restitution=0.0, friction=0.5)
+    world.add_joint(BallJoint("carrier", "ball", np.array([0.0, 0.0, 1.5])) if joint == "ball" else
+                    Spring("carrier", "ball", np.array([0.0, 0.0, 2.0]), np.array([0.0, 0.0, 1.0]), 1.0, 200.0, 5.0))
+    for step in range(1, 61):
+        world.step(DT)
+        assert np.array_equal(carrier.velocity, [2.0, 0.0, 0.0]) and not np.any(carrier.angular_velocity)
+        assert abs(carrier.position[0] - 2.0 * step * DT) <= 1e-12 and carrier.position[2] == 2.0
+    assert ball.position[0] > 1.0  # dragged along
