@@ -1,7 +1,8 @@
-"""The Playground panel: which shapes move (dynamic or kinematic), restitution,
-friction, CCD, the step size, Play / Pause / Step / Reset, what the mouse does to a
-running world (the gizmo moves bodies live, a press-and-drag pulls one by a spring, the
-kick), the contact events, and the latest step as a fixture."""
+"""The Playground panel: which shapes move (dynamic or kinematic), restitution and
+friction (the world's, and any shape's own material), CCD, the step size, Play / Pause /
+Step / Reset, what the mouse does to a running world (the gizmo moves bodies live, a
+press-and-drag pulls one by a spring, the kick), the contact events, and the latest
+step as a fixture."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from imgui_bundle import imgui
 from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS, fill_row, label_room
+from sweeplab.playground.materials import Material
 from sweeplab.playground.run import DYNAMIC_KINDS, PlaygroundRun
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
@@ -23,6 +25,8 @@ class PlaygroundState:
     def __init__(self):
         self.dynamic: set[str] = set()
         self.kinematic: set[str] = set()
+        self.materials: dict[str, Material] = {}
+        """Shapes' own materials, by name (the others take the world's sliders)."""
         self.kick_speed = 2.0
         self.restitution, self.friction, self.ccd = 0.5, 0.5, True
         self.step_size = 2
@@ -45,6 +49,10 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
                 _body_ticks(scene_object.name, scene_object.name == scene.moving, state)
         state.restitution = imgui.slider_float("restitution", state.restitution, 0.0, 1.0)[1]
         state.friction = imgui.slider_float("friction", state.friction, 0.0, 1.5)[1]
+        if imgui.tree_node("own materials (else the two above; a pair combines as max e, sqrt(mu mu))"):
+            for scene_object in scene.objects:
+                _material_fields(scene_object.name, state)
+            imgui.tree_pop()
         state.ccd = imgui.checkbox("CCD (sweep every step)", state.ccd)[1]
     else:
         world = run.world
@@ -88,6 +96,23 @@ def _body_ticks(name: str, moving: bool, state: PlaygroundState) -> None:
         state.dynamic.discard(name)
 
 
+def _material_fields(name: str, state: PlaygroundState) -> None:
+    """A shape's "own material" tick and, ticked, its restitution and friction (sliders
+    within ``Material``'s ranges)."""
+    changed, on = imgui.checkbox(f"{name}##material", name in state.materials)
+    remember(f"playground material {name}")
+    if changed:
+        if on:
+            state.materials[name] = Material(state.restitution, state.friction)
+        else:
+            state.materials.pop(name, None)
+    own = state.materials.get(name)
+    if own is not None:
+        restitution = imgui.slider_float(f"restitution##{name}", own.restitution, 0.0, 1.0)[1]
+        friction = imgui.slider_float(f"friction##{name}", own.friction, 0.0, 1.5)[1]
+        state.materials[name] = Material(restitution, friction)
+
+
 def _kick(editor: Editor, state: PlaygroundState) -> None:
     """The selected body kicked along the view, at the point last pressed on it."""
     fill_row(label_room("kick m/s"))
@@ -103,7 +128,11 @@ def _kick(editor: Editor, state: PlaygroundState) -> None:
 
 
 def _start(editor: Editor, state: PlaygroundState) -> None:
-    editor.start_playground(state.dynamic, state.restitution, state.friction, state.ccd, kinematic=state.kinematic)
+    """A run with the panel's choices; the own materials of shapes no longer in the scene left out."""
+    names = set(editor.scene.names())
+    materials = {name: material for name, material in state.materials.items() if name in names}
+    editor.start_playground(state.dynamic, state.restitution, state.friction, state.ccd, materials=materials,
+                            kinematic=state.kinematic)
 
 
 def _events(run: PlaygroundRun) -> None:

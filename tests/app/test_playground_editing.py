@@ -171,3 +171,17 @@ def test_a_sleeping_body_moved_by_the_gizmo_wakes_and_falls():
     for _ in range(10):
         editor.playground_step(DT)
     assert not box.asleep and box.position[2] < 1.5 - 0.1  # falling again
+
+
+def test_the_panels_own_materials_reach_the_run_and_a_deleted_shapes_is_left_out():
+    from sweeplab.playground.materials import Material
+    from sweeplab.ui.playground import PlaygroundState, _start
+
+    editor = Editor(load(example_scenes()["playground"]))
+    state = PlaygroundState()
+    state.dynamic = {"crate"}
+    state.materials = {"crate": Material(1.0, 0.0), "floor": Material(0.2, 0.9), "deleted": Material()}
+    _start(editor, state)
+    run = editor.playground
+    assert run is not None and run.body("crate").material == Material(1.0, 0.0)
+    assert run.world.materials == {"floor": Material(0.2, 0.9)} and run.body("log") is None
