@@ -85,8 +85,7 @@ from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
 from sweeplab.playground.joints import Joint, Link, Spring, settle
 from sweeplab.playground.mass import mass_properties, positive
 from sweeplab.playground.materials import Material, combined
-from sweeplab.playground import impulses
-from sweeplab.playground.impulses import Rigid
+from sweeplab.playground.impulses import Layer, Solve, point_velocity
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
@@ -146,9 +145,11 @@ class Body:
     """Set by the world (``sleep``): not moved, swept or solved until woken."""
     still_for: float = 0.0
     """Seconds the body has been still (``sleep.SLEEP_SPEED``), as of the last step."""
-    _slept: tuple = field(default=(), repr=False, compare=False)
-    """The pose it fell asleep in: moved by an edit, it wakes."""
+    _slept: np.ndarray = field(default_factory=lambda: np.zeros(18), repr=False, compare=False)
+    """Its velocities (zero), position and rotation as it fell asleep: changed (an edit, a
+    user's assignment), it wakes."""
     _reach: tuple = field(default=(), repr=False, compare=False)
+    _still: Mover | None = field(default=None, repr=False, compare=False)
     _pose: tuple = field(default=(), repr=False, compare=False)
     _posed: object = field(default=None, repr=False, compare=False)
     _inverse_key: tuple = field(default=(), repr=False, compare=False)
@@ -205,13 +206,16 @@ class Body:
             return float(max(np.linalg.norm(shape.a), np.linalg.norm(shape.b)))
         return float(np.max(np.linalg.norm(np.asarray(shape.vertices, float), axis=1)))
 
-    def mover(self, chord: np.ndarray, window: float) -> Mover:
+    def mover(self, chord: np.ndarray | None, window: float) -> Mover:
         """The body over ``window`` seconds as the sweep sees it: its shape now, its
         centre of mass covering ``chord``, turning at its angular velocity about it (a
-        sleeping body: still)."""
+        sleeping body: still, whatever ``chord``; kept while its shape is)."""
         reach = self.reach()
-        if self.asleep:
-            return Mover(self.world_shape(), np.zeros(3), None, self.position, reach)
+        if self.asleep or chord is None:
+            shape = self.world_shape()
+            if self._still is None or self._still.shape is not shape:
+                self._still = Mover(shape, np.zeros(3), None, self.position, reach)
+            return self._still
         turn = turn_over(self.angular_velocity, window, self.core_reach(), reach)
         return Mover(self.world_shape(), chord, turn, self.position, reach)
 
@@ -517,7 +521,8 @@ class World:
         would otherwise meet the floor at t = 0 every substep), unless a body's turn is
         swept: it may leave the contact and meet the shape elsewhere (``ccd``)."""
         for _ in range(MAX_SUBSTEPS):
-            movers = [body.mover(body.velocity * left + 0.5 * self.acceleration(body) * left * left, left)
+            movers = [body.mover(None if body.asleep else
+                                 body.velocity * left + 0.5 * self.acceleration(body) * left * left, left)
                       for body in self.bodies]
             found = self._earliest_contacts(movers, touching, left) if left > 0 else []
             if not found:
@@ -606,7 +611,8 @@ class World:
 
     def _asleep(self, pair: Pair) -> bool:
         """Whether the pair's bodies all sleep."""
-        return all(self.bodies[index].asleep for index in self._pair_bodies(pair))
+        first, second = pair
+        return self.bodies[first].asleep and (second in self.statics or self.bodies[self._index(second)].asleep)
 
     def _sleeping_pairs(self) -> dict[Pair, np.ndarray]:
         """The resting pairs of sleeping islands (kept, with their warm starts, while they sleep)."""
@@ -641,10 +647,15 @@ class World:
     def _wake_changed(self) -> None:
         """Wake the islands of sleeping bodies given a velocity or moved since they slept
         (an edit, a user's assignment)."""
-        changed = {index for index, body in enumerate(self.bodies)
-                   if body.asleep and (np.any(body.velocity) or np.any(body.angular_velocity)
-                                       or body._slept != (body.position.tobytes(), body.rotation.tobytes()))}
-        self._wake_islands(changed)
+        sleeping = [index for index, body in enumerate(self.bodies) if body.asleep]
+        if not sleeping:
+            return
+        bodies = [self.bodies[index] for index in sleeping]
+        now = [np.array([getattr(body, name) for body in bodies]).reshape(len(bodies), -1)
+               for name in ("velocity", "angular_velocity", "position", "rotation")]
+        slept = np.array([body._slept for body in bodies])
+        changed = np.flatnonzero(np.any(np.concatenate(now, axis=1) != slept, axis=1))
+        self._wake_islands({sleeping[position] for position in changed.tolist()})
 
     def _settle(self, dt: float) -> None:
         """Count how long each awake body has been still; put to sleep the islands whose
@@ -665,7 +676,8 @@ class World:
             if ready[roots[index]] and not body.asleep:
                 body.asleep = True
                 body.velocity, body.angular_velocity = np.zeros(3), np.zeros(3)
-                body._slept = (body.position.tobytes(), body.rotation.tobytes())
+                body._slept = np.concatenate([body.velocity, body.angular_velocity, body.position,
+                                              body.rotation.ravel()])
 
     def _discrete_step(self, dt: float) -> None:
         """The whole step moved, then every overlap pushed out, and the overlaps with the
@@ -914,17 +926,18 @@ class World:
         if links is None:  # none at a step's end (``_come_to_rest``): the next step's start solves them
             links = self._links(moved, left) if left > 0 else []
         moved |= {self._index(name) for link in links for name in (link.joint.first, link.joint.second) if name}
+        solve = Solve([self.bodies[index] for index in sorted(set().union(*(self._pair_bodies(contact.pair)
+                                                                              for contact in contacts)))])
         for layer in sorted(layers) or [0.0]:
             members = layers.get(layer, [])
-            for contact, held in members:
-                self._warm_start(contact, held)
-            for _ in range(SOLVER_ITERATIONS):
-                self._iterations += 1
-                changes = [self._relax(contact, held) for contact, held in members] + [link.relax() for link in links]
-                largest = max([max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
-                               for contact, _ in members] + [link.size() for link in links])
-                if max(changes) <= SOLVER_RTOL * largest:
-                    break
+            packed = solve.layer(members, [self._sides(contact.pair) for contact, _ in members])
+            packed.warm_start([self._warmed(contact) for contact, _ in members])
+            if links:
+                self._relax_with_joints(solve, packed, links)
+            else:
+                self._iterations += packed.solve_to(SOLVER_ITERATIONS, SOLVER_RTOL)
+            packed.unpack()
+        solve.store()
         for contact in contacts:
             self._warm[contact.pair] = (contact.normal_sum.copy(), contact.tangent_sum.copy())
             if record:
@@ -964,41 +977,34 @@ class World:
             return combined(own, self.materials.get(second, default))
         return combined(own, self.bodies[self._index(second)].material or default)
 
-    def _warm_start(self, contact: _Contact, held: tuple[float, float]) -> None:
-        """Start a contact that is not a bounce from the impulses its pair took at its last
-        solve (same number of points), applied now: a resting box's four corners then
-        converge in an iteration or two instead of ~40 (the iterations shrink the error
-        by ~0.45 each)."""
+    def _warmed(self, contact: _Contact) -> bool:
+        """Whether the contact starts from the impulses its pair took at its last solve
+        (not a bounce, same number of points: a resting box's four corners then converge
+        in an iteration or two instead of ~40, the iterations shrinking the error by ~0.45
+        each); if so its accumulated impulses are set to them (applied by the layer)."""
         previous = self._warm.get(contact.pair)
         if not contact.warmable or previous is None or len(previous[0]) != len(contact.points):
-            return
+            return False
         contact.normal_sum, contact.tangent_sum = previous[0].copy(), previous[1].copy()
-        first, second = self._rigids(contact.pair, held)
-        for k, p in enumerate(contact.points):
-            impulse = contact.normal_sum[k] * contact.normal + contact.tangent_sum[k]
-            impulses.apply(first, second, tuple(p.tolist()), tuple(impulse.tolist()))
-        first.store()
-        if second is not None:
-            second.store()
+        return True
 
-    def _relax(self, contact: _Contact, weights: tuple[float, float]) -> float:
-        """One pass over the contact's points: the normal impulse towards its leaving
-        speed (accumulated, never pulling), then friction within the Coulomb cone.
-        ``weights`` scale each body's response (0: held fixed).  Returns the largest
-        change of an accumulated impulse."""
-        first, second = self._rigids(contact.pair, weights)
-        largest = impulses.relax(contact.points, contact.normal, contact.leaving, contact.held, contact.friction,
-                                 contact.normal_sum, contact.tangent_sum, first, second)
-        first.store()
-        if second is not None:
-            second.store()
-        return largest
+    def _relax_with_joints(self, solve: Solve, packed: Layer, links: list[Link]) -> None:
+        """A layer's passes with the joints' rows relaxed after each (their bodies' velocities
+        written out for them and read back), until neither changes an impulse by more than
+        ``SOLVER_RTOL`` of the largest."""
+        for _ in range(SOLVER_ITERATIONS):
+            self._iterations += 1
+            change, largest = packed.relax()
+            solve.store()
+            change = max([change] + [link.relax() for link in links])
+            solve.load()
+            if change <= SOLVER_RTOL * max([largest] + [link.size() for link in links]):
+                break
 
-    def _rigids(self, pair: Pair, weights: tuple[float, float]) -> tuple[Rigid, Rigid | None]:
-        """The pair's bodies as ``impulses.Rigid`` with their ``weights`` (None: a static shape)."""
+    def _sides(self, pair: Pair) -> tuple[Body, Body | None]:
+        """The pair's body and its other body (None: a static shape)."""
         first, second = pair
-        other = None if second in self.statics else Rigid(self.bodies[self._index(second)], weights[1])
-        return Rigid(self.bodies[first], weights[0]), other
+        return self.bodies[first], None if second in self.statics else self.bodies[self._index(second)]
 
     def _support_levels(self, pairs) -> dict[int, float]:
         """Each body's distance from the ground through ``pairs`` of touching shapes: 0
@@ -1037,8 +1043,9 @@ class World:
 
     def _relative_velocity(self, pair: Pair, point) -> np.ndarray:
         """The velocity of the pair's first body at ``point`` less the second's."""
-        first, second = self._rigids(pair, (1.0, 1.0))
-        return np.array(impulses.relative_velocity(first, second, tuple(point.tolist())))
+        body, other = self._sides(pair)
+        velocity = point_velocity(body, point)
+        return velocity if other is None else velocity - point_velocity(other, point)
 
 
 Pair = tuple[int, str]
