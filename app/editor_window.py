@@ -4,7 +4,8 @@ Per frame: feed input to ImGui, build the panels (which edit the scene through
 the ``Editor``), take the view model (physics reruns only when the scene
 changed), draw the 3D view, then the panels.  Mouse input the panels do not want
 drives the camera: middle drag orbits, right (or shift+middle) drag pans, the
-wheel zooms.  ``--screenshot`` renders a few frames, saves the window and exits
+wheel zooms; with a playground run, a left press on a dynamic body holds it by the
+mouse spring until released (``editor.playground``).  ``--screenshot`` renders a few frames, saves the window and exits
 (for docs and tests; headless with ``PYGLET_HEADLESS=1``).
 
 Frames are drawn on demand, not at a fixed rate: a few after each input event
@@ -209,11 +210,16 @@ class EditorWindow(pyglet.window.Window):
         self._buttons |= button
         self._press = (x, y, modifiers) if button == mouse.LEFT and not io.want_capture_mouse \
             and not imguizmo.im_guizmo.is_over() else None
+        ray = self._ray(x, y) if self._press is not None and self.editor.playground is not None else None
+        if ray is not None:
+            self.editor.grab_body(*ray, PICK_RADIUS * self.editor.camera.distance)
         self.owe_frames()
 
     def on_mouse_release(self, x, y, button, modifiers):
         imgui.get_io().add_mouse_button_event(self._imgui_button(button), False)
         self._buttons &= ~button
+        if button == mouse.LEFT:
+            self.editor.release_grab()
         pressed_here = self._press is not None and abs(x - self._press[0]) + abs(y - self._press[1]) < 4
         pixel = self.in_view(x, y)
         if button == mouse.LEFT and pressed_here and pixel is not None:
@@ -233,11 +239,19 @@ class EditorWindow(pyglet.window.Window):
         self.owe_frames()
         if io.want_capture_mouse or imguizmo.im_guizmo.is_using():
             return
+        ray = self._ray(x, y) if buttons & mouse.LEFT and self.editor.grab is not None else None
+        if ray is not None:
+            self.editor.drag_grab(*ray)
         camera = self.editor.camera
         if buttons & mouse.RIGHT or (buttons & mouse.MIDDLE and modifiers & key.MOD_SHIFT):
             camera.pan(dx, dy, self.panels.view_rect[3])
         elif buttons & mouse.MIDDLE:
             camera.orbit(dx, dy)
+
+    def _ray(self, x: float, y: float):
+        """The view ray (origin, segment) through a pyglet mouse position, None outside the view."""
+        pixel = self.in_view(x, y)
+        return None if pixel is None else self.editor.camera.ray(pixel, self.panels.view_rect[2:])
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
         io = imgui.get_io()

@@ -142,7 +142,7 @@ class Editor(Selection, Edits, Turning, Nudging, Files, Queries, Lessons, Playgr
                                         progress=self.progress, intervals=still, engine_answer=self.engine_answer,
                                         slide=self.lesson is not None and self.lesson.picture == "slide")
             self._view, self._view_key = view, key
-        return self.with_playground_frame(self.with_advancement_step(view))
+        return self.grab_line(self.with_playground_frame(self.with_advancement_step(view)))
 
     def start_compiling(self) -> None:
         """On a cold kernel cache, compile in a background process (``editor.compiling``):

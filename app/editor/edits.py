@@ -22,7 +22,8 @@ class Edits(EditorParts):
 
     def edit(self, change: Callable[[Scene], None]) -> bool:
         """Apply ``change`` to a copy of the scene; keep it if every shape is valid.  An
-        edit stops a playground run first (it edits the scene as the run began)."""
+        edit stops a playground run first (it edits the scene as the run began; a
+        body's move during a run does not come here: ``move_selected``)."""
         if self.playground is not None:
             self.reset_playground()
         scene = self.history.scene
@@ -149,10 +150,13 @@ class Edits(EditorParts):
         self.edit(lambda scene: scene.options.__setitem__(option, value))
 
     def move_selected(self, motion: RigidMotion) -> None:
-        """Move the selected shape rigidly (the gizmo; call inside ``begin_drag``)."""
+        """Move the selected shape rigidly (the gizmo; call inside ``begin_drag``); a body
+        of a playground run moves in the running world (``editor.playground``)."""
         if self.selected is None:
             return
         name = self.selected
+        if self.move_body_live(name, motion):
+            return
 
         def move(scene: Scene) -> None:
             scene_object = scene.object(name)

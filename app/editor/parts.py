@@ -20,10 +20,13 @@ class EditorParts:
     """The surface the concerns share (see the module docstring)."""
 
     if TYPE_CHECKING:
+        import numpy as np
+
         from sweeplab.editor.opened import Opened
         from sweeplab.playground.run import PlaygroundRun
         from sweeplab.scene.history import SceneHistory
         from sweeplab.scene.model import Scene
+        from sweeplab.scene.shape_kinds import RigidMotion
         from sweeplab.view.camera import OrbitCamera
         from sweeplab.view.meshes import MeshDisplay
         from sweeplab.view.model import ViewModel
@@ -56,6 +59,7 @@ class EditorParts:
         @selected.setter
         def selected(self, name: str | None) -> None: ...
         def select(self, name: str | None) -> None: ...
+        def pick_hit(self, origin, segment, radius: float) -> tuple[str, np.ndarray] | None: ...
         def keep_selection(self) -> None: ...
         def frame_all(self) -> None: ...
 
@@ -70,4 +74,5 @@ class EditorParts:
         playground: PlaygroundRun | None
 
         def reset_playground(self) -> None: ...
+        def move_body_live(self, name: str, motion: RigidMotion) -> bool: ...
         def drop_playground(self) -> None: ...

@@ -1,44 +1,93 @@
 """The playground in the editor: a run of the scene's bodies (``playground.run``),
-its frames shown in place of the scene, which Reset restores.  Every step is recorded:
-``playground_seek`` shows any recorded frame (the world continues from there), drawn
-with its contacts (``view.frame``), and any frame's step saves as a fixture."""
+its frames shown in place of the scene, which Reset restores; and what the user does
+to the running world.  Every step is recorded: ``playground_seek`` shows any recorded
+frame (the world continues from there), drawn with its contacts (``view.frame``), and
+any frame's step saves as a fixture.
+
+Edits during a run.  The gizmo's move or turn of a *body* (``Edits.move_selected``)
+applies to the running world (``PlaygroundRun.move``: a dynamic body is placed at
+rest, a kinematic body is driven there over the next step and pushes what is in its
+way); the run goes on, and no undo step is made (Reset restores the scene as the run
+began).  Every other edit — a shape's parameters or size, a static shape moved, a
+shape added, deleted or renamed, the moving shape or its direction — stops the run
+and applies to the scene as it began (``Edits.edit``).
+
+The mouse spring (``grab``): pressing on a dynamic body of the run picks the point
+under the mouse; dragging moves the spring's other end on the plane through that
+point facing the camera; every step pulls the body point towards it
+(``drive.drag_force``: stiffness and damping scaled by the body's mass), drawn as a
+line; releasing ends it.  ``kick`` applies an impulse along the view direction at the
+point last picked on the body.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
+from sweeplab.editor.gizmo_motion import rotation_vector
+from sweeplab.playground import drive
 from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
+from sweeplab.scene.shape_kinds import RigidMotion
+from sweeplab.view.model import LineBatch, ViewModel
 from sweeplab.editor.parts import EditorParts
 from sweeplab.view.frame import with_frame_contacts, with_joint_errors
-from sweeplab.view.model import ViewModel
+
+SPRING = (1.0, 0.55, 0.1, 1.0)
+"""The mouse spring's line: orange, from the picked point to the mouse."""
+
+
+@dataclass
+class Grab:
+    """A point picked on a body: ``offset`` from its centre of mass in body axes; while
+    held, the spring's ``target`` (world) on the plane through the pick with ``normal``."""
+
+    body: str
+    offset: np.ndarray
+    normal: np.ndarray
+    target: np.ndarray
 
 
 class Playground(EditorParts):
-    """The ``Editor``'s playground run (``playground``, owned here), None when not running."""
+    """The ``Editor``'s playground run (``playground``, owned here), None when not
+    running; the mouse spring held (``grab``) and the point last picked (``picked``)."""
 
     def _init_playground(self) -> None:
         self.playground: PlaygroundRun | None = None
         self._framed_view: tuple[ViewModel, PlaygroundRun, int, ViewModel] | None = None
         """(view, run, frame, the view with the frame's contacts): kept while none changes."""
+        self.grab: Grab | None = None
+        self.picked: Grab | None = None
 
     def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool,
-                         materials: dict[str, Material] | None = None) -> None:
-        """A run of ``scene`` (``materials``: objects' own, by name); a body the scene
-        cannot make (a flat polyhedron: no volume) or a bad material is named on the
-        status line and nothing starts."""
+                         materials: dict[str, Material] | None = None,
+                         kinematic: frozenset[str] | set[str] = frozenset()) -> None:
+        """A run of ``scene`` (``materials``: objects' own, by name; ``kinematic``: the
+        shapes that are kinematic bodies); a body the scene cannot make (a flat
+        polyhedron: no volume) or a bad material is named on the status line and nothing
+        starts."""
         if self.playground is not None:
             self.reset_playground()
         try:
-            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials)
+            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials, kinematic)
         except ValueError as error:
             self.say(f"the playground did not start: {error}")
 
     def playground_step(self, dt: float) -> None:
-        """One step from the frame shown (the frames after it, if any, dropped)."""
-        if self.playground is not None:
-            self.history.animate(self.playground.step(dt))
+        """One step from the frame shown (the frames after it, if any, dropped), the mouse
+        spring pulling first."""
+        run = self.playground
+        if run is None:
+            return
+        body = run.body(self.grab.body) if self.grab is not None else None
+        if self.grab is not None and body is not None:
+            force, point = drive.drag_force(body, self.grab.offset, self.grab.target)
+            run.world.apply_force(body.name, force, point)
+        self.history.animate(run.step(dt))
 
     def playground_seek(self, index: int) -> None:
         """Show recorded frame ``index``: the world goes back (or forward) to it."""
@@ -55,11 +104,78 @@ class Playground(EditorParts):
         """Put the scene back as it was when the run began."""
         if self.playground is not None:
             self.history.animate(self.playground.start)
-            self.playground = None
+            self.drop_playground()
 
     def drop_playground(self) -> None:
         """Stop a run without touching the scene (another document replaces it)."""
         self.playground = None
+        self.grab = self.picked = None
+
+    def move_body_live(self, name: str, motion: RigidMotion) -> bool:
+        """The gizmo's ``motion`` of body ``name`` applied to the running world (module
+        docstring); False when there is no run or ``name`` is not one of its bodies."""
+        run = self.playground
+        body = run.body(name) if run is not None else None
+        if run is None or body is None:
+            return False
+        centre = run.pose(body)[0]
+        run.move(name, motion.points(centre[None])[0] - centre, rotation_vector(motion.rotation))
+        self.history.animate(run.scene_now())
+        return True
+
+    # --- the mouse spring ----------------------------------------------------------
+
+    def grab_body(self, origin, segment, radius: float) -> bool:
+        """Press on the view: the spring held on the dynamic body the ray (``origin`` +
+        s·``segment``, a ball of ``radius``) meets first; False (nothing held) for a
+        static shape, a kinematic body, no run or no hit."""
+        run = self.playground
+        hit = self.pick_hit(origin, segment, radius) if run is not None else None
+        body = run.body(hit[0]) if run is not None and hit is not None else None
+        if hit is None or body is None or body.kinematic:
+            return False
+        point = hit[1]
+        view = self.camera.target - self.camera.eye()
+        self.grab = self.picked = Grab(body.name, body.rotation.T @ (point - body.position),
+                                       view / np.linalg.norm(view), point)
+        return True
+
+    def drag_grab(self, origin, segment) -> None:
+        """The spring's end moved to where the ray meets the grab's plane (kept when the
+        ray runs along the plane):  s = n·(p - o) / n·d."""
+        grab = self.grab
+        if grab is None:
+            return
+        origin, segment = np.asarray(origin, float), np.asarray(segment, float)
+        along = float(grab.normal @ segment)
+        if along != 0:
+            grab.target = origin + float(grab.normal @ (grab.target - origin)) / along * segment
+
+    def release_grab(self) -> None:
+        self.grab = None
+
+    def grab_line(self, view: ViewModel) -> ViewModel:
+        """``view`` with the held spring drawn, from the body point to the mouse (a copy)."""
+        run, grab = self.playground, self.grab
+        body = run.body(grab.body) if run is not None and grab is not None else None
+        if grab is None or body is None:
+            return view
+        point = body.position + body.rotation @ grab.offset
+        return replace(view, lines=[*view.lines, LineBatch(np.array([[point, grab.target]]), SPRING, 2.5,
+                                                           on_top=True)])
+
+    def kick(self, name: str, speed: float) -> None:
+        """An impulse m·``speed`` along the view direction on body ``name``, at the point
+        last picked on it (else its centre of mass): a velocity change of ``speed`` there."""
+        run = self.playground
+        body = run.body(name) if run is not None else None
+        if run is None or body is None or body.kinematic:
+            self.say(f"kick: {name!r} is not a dynamic body of the run")
+            return
+        view = self.camera.target - self.camera.eye()
+        picked = self.picked if self.picked is not None and self.picked.body == name else None
+        point = body.position + body.rotation @ picked.offset if picked is not None else None
+        run.world.apply_impulse(name, body.mass * speed * view / np.linalg.norm(view), point)
 
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:

@@ -49,12 +49,17 @@ class Selection(EditorParts):
             self.selection.append(name)
 
     def pick(self, origin, segment, radius: float) -> str | None:
+        """The object a view ray hits first (``pick_hit``), or None."""
+        hit = self.pick_hit(origin, segment, radius)
+        return None if hit is None else hit[0]
+
+    def pick_hit(self, origin, segment, radius: float) -> tuple[str, np.ndarray] | None:
         """The object a view ray hits first (sweeping a small ball of ``radius`` along
-        it, so points and segments can be picked too), or None.  An object whose
-        kernels are still compiling and too large to sweep as Python meanwhile
-        (``kernels.KernelsPending``) cannot be picked until they are."""
+        it, so points and segments can be picked too) and the point where it is hit,
+        or None.  An object whose kernels are still compiling and too large to sweep
+        as Python meanwhile (``kernels.KernelsPending``) cannot be picked until they are."""
         ray = Sphere(np.asarray(origin, float), radius)
-        best_name, best_t = None, np.inf
+        best, best_t = None, np.inf
         for scene_object in self.scene.objects:
             try:
                 with kernels.deferred():
@@ -62,8 +67,8 @@ class Selection(EditorParts):
             except (TypeError, ValueError, KernelsPending):
                 continue
             if result.hit and result.t < best_t:
-                best_name, best_t = scene_object.name, result.t
-        return best_name
+                best, best_t = (scene_object.name, np.asarray(result.point, float)), result.t
+        return best
 
     def select_next(self) -> None:
         names = self.scene.names()

@@ -535,19 +535,21 @@ def settle(links: list[Link], passes: int = 8) -> None:
 # --- solving ---------------------------------------------------------------------------------------
 
 def _inverse_inertia(body: Body | None) -> np.ndarray:
-    return np.zeros((3, 3)) if body is None else body.inverse_inertia()
+    """I⁻¹ in the world; 0 for the world or a kinematic body (infinite mass in every solve)."""
+    return np.zeros((3, 3)) if body is None or body.kinematic else body.inverse_inertia()
 
 
 def _inverse_mass(body: Body | None) -> float:
-    return 0.0 if body is None else 1 / body.mass
+    return 0.0 if body is None or body.kinematic else 1 / body.mass
 
 
 def apply(row: Row, first: Body, second: Body | None, impulse: np.ndarray) -> None:
     """The impulses λ (k) along ``row``'s k rows: v_a += nᵀλ/m_a, ω_a += I_a⁻¹ j_aᵀλ, and the second's."""
     push = impulse @ row.normal
-    first.velocity = first.velocity + push / first.mass
-    first.angular_velocity = first.angular_velocity + first.inverse_inertia() @ (impulse @ row.first)
-    if second is not None:
+    if not first.kinematic:  # (a kinematic body: infinite mass)
+        first.velocity = first.velocity + push / first.mass
+        first.angular_velocity = first.angular_velocity + first.inverse_inertia() @ (impulse @ row.first)
+    if second is not None and not second.kinematic:
         second.velocity = second.velocity - push / second.mass
         second.angular_velocity = second.angular_velocity + second.inverse_inertia() @ (impulse @ row.second)
 

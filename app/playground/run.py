@@ -1,11 +1,19 @@
 """The playground run in the editor: the scene's shapes as bodies, stepped, and the
 scene updated so the view draws them.
 
-Which shapes are dynamic: the moving one (its direction is its starting velocity,
-per second), and any sphere, capsule or polyhedron ticked in the Playground panel.
-Everything else is static.  A polyhedron's mass and inertia are its hull's, exact
-(``world.hull_body``: its body frame is the principal frame at the centre of mass).
-Reset puts the scene back as it was when the run began.
+Which shapes are bodies: the moving one (its direction is its starting velocity,
+per second), and any sphere, capsule or polyhedron ticked "dynamic" or "kinematic" in
+the Playground panel (a kinematic body moves by its velocity alone, pushes and is never
+pushed: ``world``).  Everything else is static.  A polyhedron's mass and inertia are its
+hull's, exact (``world.hull_body``: its body frame is the principal frame at the centre
+of mass).  Reset puts the scene back as it was when the run began.
+
+Edits during a run (``move``): a body moved or turned (the gizmo) moves in the running
+world (which wakes a sleeping body moved or given a velocity, and its island, at the
+next step). A dynamic body is placed there at once, at rest. A kinematic body is
+*driven* there over the next step (velocity = shift/dt, angular velocity = turn/dt, its
+own velocities back after the step), so it sweeps into what is in its way and pushes it;
+until that step the scene shows it at the place it is driven to.
 
 Every step is recorded (``recorder.Recorder``): ``seek`` sends the world back to any
 recorded frame, ``frame_scene`` is the scene at one, and ``step_scene`` any recorded
@@ -19,7 +27,7 @@ import numpy as np
 from sweeplab.playground.materials import Material
 from sweeplab.playground.recorder import Recorder
 from sweeplab.playground.state import copy_of
-from sweeplab.playground.world import Body, World, capsule_body, hull_body, sphere_body
+from sweeplab.playground.world import Body, World, capsule_body, hull_body, sphere_body, turned
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
 
@@ -57,9 +65,11 @@ class PlaygroundRun:
     with the bodies where they are."""
 
     def __init__(self, scene: Scene, dynamic: set[str], restitution: float = 0.5, friction: float = 0.5,
-                 ccd: bool = True, materials: dict[str, Material] | None = None):
+                 ccd: bool = True, materials: dict[str, Material] | None = None,
+                 kinematic: frozenset[str] | set[str] = frozenset()):
         """``materials``: scene objects' own materials by name (bodies' and static
-        shapes'; the others take ``restitution`` and ``friction``)."""
+        shapes'; the others take ``restitution`` and ``friction``); ``kinematic``: the
+        shapes that are kinematic bodies."""
         materials = dict(materials or {})
         unknown = sorted(set(materials) - {o.name for o in scene.objects})
         if unknown:
@@ -69,9 +79,10 @@ class PlaygroundRun:
                 raise ValueError(f"materials[{name!r}] must be a Material, got {material!r}")
         self.start = scene.copy()
         moving = {scene.moving} if scene.moving is not None else set()
-        names = {name for name in set(dynamic) | moving if scene.object(name).kind in DYNAMIC_KINDS}
+        names = {name for name in set(dynamic) | set(kinematic) | moving if scene.object(name).kind in DYNAMIC_KINDS}
         bodies = [body_of(scene.object(name)) for name in sorted(names)]
         for body in bodies:
+            body.kinematic = body.name in kinematic
             if body.name == scene.moving:
                 body.velocity = np.asarray(scene.direction, float)
             body.material = materials.pop(body.name, None)
@@ -79,12 +90,49 @@ class PlaygroundRun:
         self.world = World(bodies, statics, restitution, friction, ccd=ccd, materials=materials)
         self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
         self.recorder = Recorder(self.world)
+        self.driven: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        """Kinematic bodies moved by an edit since the last step: (shift, turn) to drive them by."""
+
+    def body(self, name: str) -> Body | None:
+        """The world's body ``name``, None for a static shape."""
+        return next((body for body in self.world.bodies if body.name == name), None)
+
+    def pose(self, body: Body) -> tuple[np.ndarray, np.ndarray]:
+        """Where the scene shows ``body``: its pose, or a driven kinematic body's pose to be."""
+        shift, turn = self.driven.get(body.name, (np.zeros(3), np.zeros(3)))
+        return body.position + shift, turned(body.rotation, turn)
+
+    def move(self, name: str, shift: np.ndarray, turn: np.ndarray) -> None:
+        """Body ``name``'s centre of mass moved by ``shift`` and the body turned by the
+        rotation vector ``turn`` (an edit during the run: module docstring)."""
+        body = self.body(name)
+        if body is None:
+            raise ValueError(f"name: {name!r} is not a body of the run")
+        if body.kinematic:
+            before = self.driven.get(name, (np.zeros(3), np.zeros(3)))
+            self.driven[name] = (before[0] + shift, before[1] + turn)
+            return
+        body.position, body.rotation = body.position + shift, turned(body.rotation, turn)
+        body.velocity, body.angular_velocity = np.zeros(3), np.zeros(3)
 
     def step(self, dt: float) -> Scene:
         """One step from the frame the world is at, recorded (frames after it dropped;
-        that frame first re-taken: the world may have been edited since)."""
+        that frame first re-taken: the world may have been edited since, and a driven
+        kinematic body carries its drive in it)."""
+        world = self.world
+        own = {}
+        for name, (shift, turn) in self.driven.items():  # driven over this step, then their own velocities back
+            body = self.body(name)
+            assert body is not None  # (``move`` drives bodies only)
+            own[name] = (body.velocity, body.angular_velocity)
+            body.velocity, body.angular_velocity = shift / dt, turn / dt
+        self.driven = {}
         self.recorder.amend()
-        self.world.step(dt)
+        world.step(dt)
+        for name, (velocity, angular_velocity) in own.items():
+            body = self.body(name)
+            assert body is not None
+            body.velocity, body.angular_velocity = velocity, angular_velocity
         self.recorder.record()
         return self.scene_now()
 
@@ -95,30 +143,32 @@ class PlaygroundRun:
         return self.scene_now()
 
     def scene_now(self) -> Scene:
-        return self._scene_of(self.world.bodies)
+        return self._scene_of(self.world.bodies, self.pose)
 
     def frame_scene(self, index: int) -> Scene:
         """The scene at recorded frame ``index``, the world untouched."""
-        return self._scene_of(self._bodies_at(index))
+        return self._scene_of(self._bodies_at(index), lambda body: (body.position, body.rotation))
 
     def _bodies_at(self, index: int) -> list[Body]:
         state = self.recorder.frame(index).state
         return [copy_of(state, body) for body in state.world["bodies"]]
 
-    def _scene_of(self, bodies: list[Body]) -> Scene:
+    def _scene_of(self, bodies: list[Body], pose) -> Scene:
+        """The start scene with ``bodies`` where ``pose(body)`` (position, rotation) puts them."""
         scene = self.start.copy()
         for body in bodies:
             params = scene.object(body.name).params
             position, rotation = self._body_start[body.name]
-            turn = body.rotation @ rotation.T  # from the starting pose
+            now, turning = pose(body)
+            turn = turning @ rotation.T  # from the starting pose
             if "center" in params:
-                params["center"] = body.position.tolist()
+                params["center"] = now.tolist()
             elif "radius" in params:
                 for end in ("a", "b"):
-                    params[end] = (turn @ (np.asarray(params[end], float) - position) + body.position).tolist()
+                    params[end] = (turn @ (np.asarray(params[end], float) - position) + now).tolist()
             else:
                 corners = posed_vertices(params)
-                params["vertices"] = ((corners - position) @ turn.T + body.position).tolist()
+                params["vertices"] = ((corners - position) @ turn.T + now).tolist()
                 params["origin"], params["axes"] = [0.0, 0.0, 0.0], np.eye(3).tolist()
         return scene
 
@@ -136,9 +186,10 @@ class PlaygroundRun:
         before = {body.name: body for body in self._bodies_at(index - 1)}
         if name not in before:
             return None
-        gravity, dt = self.world.gravity, step.dt
-        mover = before[name].mover(before[name].velocity * dt + 0.5 * gravity * dt * dt, dt)
-        scene = self._scene_of(list(before.values()))
+        body, dt = before[name], step.dt
+        pull = np.zeros(3) if body.kinematic else self.world.gravity  # (a force applied then is not recorded)
+        mover = body.mover(body.velocity * dt + 0.5 * pull * dt * dt, dt)
+        scene = self._scene_of(list(before.values()), lambda body: (body.position, body.rotation))
         scene.moving, scene.direction = name, mover.chord.tolist()
         if mover.turn is not None and mover.pivot is not None:
             scene.rotation, scene.pivot = mover.turn.tolist(), mover.pivot.tolist()

@@ -47,6 +47,19 @@ A step of ``dt``:
    towards a shape above it) is pushed out, between two bodies by their inverse
    masses, never into what a body rests on.
 
+**Kinematic bodies** (``Body.kinematic``) move by their velocity and angular velocity
+alone: no gravity, and infinite mass in every solve: a kinematic body is a support
+below the ground in the layers (``_support_levels``: -1, a body touching it is on the
+ground floor), so every contact holds it (weight 0 in ``impulses``, as a static
+shape) and a push-out moves only the dynamic body; they push and are never pushed.
+They are swept against the dynamic bodies only (never against static shapes or other
+kinematic bodies).  A dynamic body against one meets it along
+their relative parabola (gravity pulls one of them only), as against a static shape.
+
+**Forces and impulses** from outside (``apply_force``, ``apply_impulse``; ``drive``
+states how each is integrated): a force adds its acceleration to the body's gravity
+over the next step, then is cleared.
+
 With CCD off, bodies move the whole step and the overlaps at its end are pushed out
 and resolved as one group: a fast body passes a thin wall without ever overlapping
 it (tunnels).
@@ -64,6 +77,8 @@ import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere, sweep
 from sweeplab.physics.shapes import Shape
+from sweeplab.physics.solve import solve_quadratic
+from sweeplab.playground import drive
 from sweeplab.physics.tolerance import POSED_ROTATION_ATOL
 from sweeplab.playground import energy
 from sweeplab.playground.callbacks import Callback, ContactPair, ContactTracker
@@ -112,7 +127,8 @@ this much."""
 class Body:
     """A dynamic body: ``shape`` in body space (centred on its centre of mass, its axes
     the principal axes, so ``inertia`` is diagonal for the bodies made here), posed by
-    ``position`` and ``rotation`` (3x3, body to world); ``material`` None: the world's.
+    ``position`` and ``rotation`` (3x3, body to world); ``material`` None: the world's;
+    ``kinematic``: moved by its velocities alone, of infinite mass (module docstring).
     ``ValueError`` naming the field for a mass that is not finite and > 0, an inertia
     that is not a finite symmetric positive-definite 3x3, a vector that is not 3
     finite numbers, a rotation that is not one (to ``POSED_ROTATION_ATOL``)."""
@@ -127,6 +143,7 @@ class Body:
     rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
     angular_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))
     material: Material | None = None
+    kinematic: bool = False
     asleep: bool = False
     """Set by the world (``sleep``): not moved, swept or solved until woken."""
     still_for: float = 0.0
@@ -321,6 +338,8 @@ class World:
     for this step's groups, and what each body rests on when an overlap is pushed out."""
     _warm: dict = field(default_factory=dict, repr=False)
     """Each touching pair's impulses at its last solve (normal per point, tangent per point)."""
+    _pushes: dict[str, drive.Push] = field(default_factory=dict, repr=False)
+    """Forces applied for the next step, by body name (``apply_force``)."""
     _slots: dict = field(default_factory=dict, repr=False)
     """Each body's index by name (``_index``)."""
     _static_boxes: dict = field(default_factory=dict, repr=False)
@@ -422,6 +441,49 @@ class World:
             if name not in self.statics or not isinstance(material, Material):
                 raise ValueError(f"materials must map static shapes' names to Materials, got {name!r}: {material!r}")
 
+    # --- pushes from outside ----------------------------------------------------
+
+    def apply_force(self, name: str, force, point=None) -> None:
+        """A world-space ``force`` (N) on body ``name`` at the world ``point`` (None: its
+        centre of mass), over the next step only (``drive``); forces add up.
+        ``ValueError`` for an unknown or kinematic body, or a force or point that is not
+        3 finite numbers (the world unchanged)."""
+        body, force, point = self._push_target(name, force, point, "force")
+        push = self._pushes.setdefault(name, drive.Push(np.zeros(3), np.zeros(3)))
+        push.force = push.force + force
+        push.torque = push.torque + np.cross(drive.arm(body, point), force)
+        self.wake(name)
+
+    def apply_impulse(self, name: str, impulse, point=None) -> None:
+        """A world-space ``impulse`` (N·s) on body ``name`` at the world ``point`` (None:
+        its centre of mass), applied now: Δv = J/m, Δω = I⁻¹(r × J).  Validated as
+        ``apply_force``."""
+        body, impulse, point = self._push_target(name, impulse, point, "impulse")
+        drive.apply_impulse(body, impulse, point)
+        self.wake(name)
+
+    def _push_target(self, name: str, vector, point, argument: str):
+        """The body, vector and point of a push, validated before anything changes."""
+        if not any(body.name == name for body in self.bodies):
+            raise ValueError(f"name: no body {name!r} in the world")
+        body = self.bodies[self._index(name)]
+        drive.pushable(body, "name")
+        return body, drive.vector(argument, vector), None if point is None else drive.vector("point", point)
+
+    def acceleration(self, body: Body) -> np.ndarray:
+        """The body's constant acceleration over this step: gravity plus its applied
+        forces over its mass; none for a kinematic body."""
+        if body.kinematic:
+            return np.zeros(3)
+        push = self._pushes.get(body.name)
+        return self.gravity if push is None else self.gravity + push.force / body.mass
+
+    def _relative_acceleration(self, pair: Pair) -> np.ndarray:
+        """The first body's acceleration less the second's (a static shape's: 0)."""
+        first, second = pair
+        own = self.acceleration(self.bodies[first])
+        return own if second in self.statics else own - self.acceleration(self.bodies[self._index(second)])
+
     # --- a step ---------------------------------------------------------------
 
     def step(self, dt: float) -> list[ContactEvent]:
@@ -432,8 +494,11 @@ class World:
             raise ValueError(f"dt must be a positive finite number of seconds, got {dt!r}")
         start, self._dt, cpu, iterations = len(self.events), dt, clock.process_time(), self._iterations
         self._tally = [0, 0]
-        self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
+        self._rest_speed = max(REST_SPEED, 1.5 * self._largest_acceleration() * dt)
         self._wake_changed()
+        for name, push in self._pushes.items():  # a torque's angular impulse at the step's start (``drive``)
+            body = self.bodies[self._index(name)]
+            body.angular_velocity = body.angular_velocity + body.inverse_inertia() @ push.torque * dt
         if self.pair_filter is not None:  # a pair refused since the last step rests no longer
             self._resting = {pair: normal for pair, normal in self._resting.items()
                              if self.pair_filter(self.bodies[pair[0]].name, pair[1])}
@@ -445,6 +510,7 @@ class World:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
+        self._pushes.clear()
         new = self.events[start:]
         touched = {name for event in new for name in (event.first, event.second)}
         self.events_energy += energy.check(self, readings, touched | self._touched)
@@ -460,9 +526,15 @@ class World:
             del self.events[:-EVENT_HISTORY]
         return new
 
+    def _largest_acceleration(self) -> float:
+        """|g|, or a pushed body's acceleration where it is larger."""
+        pushed = [self.bodies[self._index(name)] for name in self._pushes]
+        return max([float(np.linalg.norm(self.gravity))] + [float(np.linalg.norm(self.acceleration(body)))
+                                                             for body in pushed])
+
     def _continuous_step(self, dt: float) -> None:
         left = dt
-        hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
+        hover = self._largest_acceleration() * dt * dt / 8
         """How high a body resting by its support speed rises within the step: gL²/8 at L/2."""
         touching: dict[Pair, np.ndarray] = {}
         """Pairs resolved touching in this step, with their normals: not swept again while
@@ -470,8 +542,9 @@ class World:
         would otherwise meet the floor at t = 0 every substep), unless a body's turn is
         swept: it may leave the contact and meet the shape elsewhere (``ccd``)."""
         for _ in range(MAX_SUBSTEPS):
-            movers = [body.mover(None if body.asleep else body.velocity * left + 0.5 * self.gravity * left * left,
-                                 left) for body in self.bodies]
+            movers = [body.mover(None if body.asleep else
+                                 body.velocity * left + 0.5 * self.acceleration(body) * left * left, left)
+                      for body in self.bodies]
             found = self._earliest_contacts(movers, touching, left) if left > 0 else []
             if not found:
                 break
@@ -482,7 +555,7 @@ class World:
                 if gap < 0:  # a resting body's rounding or a turning body's lift put it inside: out first
                     point = self._push_out(first, second, point, normal, -gap, known)
                 contacts.append((first, second, point, normal, max(gap, 0.0)))
-            elapsed = min(self._contact_time(first, second, movers[first], normal, fraction, left)
+            elapsed = min(self._contact_time(first, second, movers, normal, fraction, left)
                           for first, second, _, normal, _ in contacts)
             self._advance(elapsed)
             self._tally[0] += 1
@@ -613,12 +686,14 @@ class World:
 
     def _settle(self, dt: float) -> None:
         """Count how long each awake body has been still; put to sleep the islands whose
-        bodies have all been still for ``TIME_TO_SLEEP`` (velocities set to zero)."""
+        bodies have all been still for ``TIME_TO_SLEEP`` (velocities set to zero).  A
+        kinematic body is still only when it does not move at all: its velocity is its
+        motion, however slow, not what the solver left."""
         sprung = {name for joint in self.joints if isinstance(joint, Spring) for name in (joint.first, joint.second)}
         for body in self.bodies:
             if not body.asleep:  # a spring's force is not balanced by being slow: a body on one never sleeps
-                still = point_speed_bound(body.velocity, body.angular_velocity, body.reach()) <= SLEEP_SPEED \
-                    and body.name not in sprung
+                speed = point_speed_bound(body.velocity, body.angular_velocity, body.reach())
+                still = (speed == 0 if body.kinematic else speed <= SLEEP_SPEED) and body.name not in sprung
                 body.still_for = body.still_for + dt if still else 0.0
         roots = self._islands()
         ready: dict[int, bool] = {}
@@ -658,7 +733,7 @@ class World:
                 overlaps[(index, name)] = (point, normal, 0.0)
             if not pushed:
                 break
-        hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
+        hover = self._largest_acceleration() * dt * dt / 8
         group = list(overlaps.items())
         for pair, normal in self._resting.items():  # still touching, not overlapping: resting all the same
             touch = self._touch(pair, normal, hover) if pair not in overlaps else None
@@ -683,9 +758,10 @@ class World:
         return self.statics[second] if second in self.statics else self.bodies[self._index(second)].world_shape()
 
     def _candidates(self, movers: list[Mover]) -> list[Pair]:
-        """The pairs whose motions' boxes meet (``pairs``), one of them awake and the pair
-        not refused by ``pair_filter``: for each body in order, the static shapes in the
-        world's order, then the later bodies in order."""
+        """The pairs whose motions' boxes meet (``pairs``), one of them awake, not both
+        kinematic, and the pair not refused by ``pair_filter``: for each body in order,
+        the static shapes in the world's order (none for a kinematic body), then the
+        later bodies in order."""
         count = len(movers)
         if count == 0:
             return []
@@ -693,6 +769,7 @@ class World:
         reaches = np.array([mover.reach for mover in movers]) * (1 + CONTACT_SLOP)
         lo, hi = swept_boxes(starts, np.array([mover.chord for mover in movers]), reaches)
         awake = np.array([not body.asleep for body in self.bodies])
+        kinematic = np.array([body.kinematic for body in self.bodies])
         meets: list[list[Pair]] = [[] for _ in range(count)]
         for name, shape in self.statics.items():
             if isinstance(shape, Plane):
@@ -702,10 +779,10 @@ class World:
                 if box is None or box[0] is not shape:
                     box = self._static_boxes[name] = (shape, static_box(shape))
                 touching = boxes_meeting(lo, hi, box[1])
-            for index in np.flatnonzero(touching & awake):
+            for index in np.flatnonzero(touching & awake & ~kinematic):
                 meets[index].append((int(index), name))
         firsts, seconds = overlapping_pairs(lo, hi)
-        either = awake[firsts] | awake[seconds]
+        either = (awake[firsts] | awake[seconds]) & ~(kinematic[firsts] & kinematic[seconds])
         for index, other in zip(firsts[either].tolist(), seconds[either].tolist(), strict=True):
             meets[index].append((index, self.bodies[other].name))
         pairs = [pair for pairs in meets for pair in pairs]
@@ -718,7 +795,7 @@ class World:
         point, normal, gap): ``ccd.first_contact`` of each body's motion with each static
         shape and each later body whose boxes meet (``_candidates``).  The gap is negative
         for an overlap (its depth), and a turning body's lift along the normal against a
-        static shape (module docstring)."""
+        static shape or a kinematic body (module docstring)."""
         found = []
         for index, name in self._candidates(movers):
             other = still(self.statics[name]) if name in self.statics else movers[self._index(name)]
@@ -729,39 +806,49 @@ class World:
             if hit is None:
                 continue
             gap = -hit.depth
-            if name in self.statics and movers[index].turn is not None:
-                gap += float(hit.normal @ self._lift(hit.fraction * left, left))
+            relative = self._relative_acceleration((index, name))
+            if np.any(relative) and (movers[index].turn is not None or other.turn is not None):
+                gap += float(hit.normal @ self._lift(relative, hit.fraction * left, left))
             found.append((hit.fraction, index, name, hit.point, hit.normal, gap))
         earliest = min((contact[0] for contact in found), default=None)
         return [contact for contact in found if contact[0] == earliest]
 
-    def _lift(self, elapsed: float, left: float) -> np.ndarray:
-        """How far a body ``elapsed`` into a window of ``left`` is from its chord: the
-        parabola x0 + vτ + ½gτ² less the chord's point x0 + (τ/left)(v·left + ½g·left²),
+    @staticmethod
+    def _lift(acceleration: np.ndarray, elapsed: float, left: float) -> np.ndarray:
+        """How far a body ``elapsed`` into a window of ``left`` is from its chord, moving
+        with constant ``acceleration`` g (relative to what it meets): the parabola
+        x0 + vτ + ½gτ² less the chord's point x0 + (τ/left)(v·left + ½g·left²),
 
-            lift = ½g·τ(τ - left)  (against gravity, at most |g|·left²/8)."""
-        return 0.5 * self.gravity * elapsed * (elapsed - left)
+            lift = ½g·τ(τ - left)  (against g, at most |g|·left²/8)."""
+        return 0.5 * acceleration * elapsed * (elapsed - left)
 
-    def _contact_time(self, index: int, second: str, mover: Mover, normal, fraction: float, left: float) -> float:
-        """When ``fraction`` of the chord is covered.  Against a static shape, on the body's
-        parabola along the contact normal: ½(g·n)τ² + (v·n)τ = fraction·(chord·n).  Two
-        bodies fall alike: their relative motion is linear, τ = fraction·left; a turning
-        body turns as the sweep turned it at τ = fraction·left (lifted off the chord:
-        the contact's gap)."""
-        if second not in self.statics or mover.turn is not None:
+    def _contact_time(self, index: int, second: str, movers: list[Mover], normal, fraction: float,
+                      left: float) -> float:
+        """When ``fraction`` of the chord is covered.  Against a static shape (or a
+        kinematic body, or another body whose acceleration differs), on the relative
+        parabola along the contact normal: ½(g·n)τ² + (v·n)τ = fraction·(chord·n), g, v
+        and the chord relative.  Two bodies falling alike move linearly relative to
+        each other, τ = fraction·left; a turning body turns as the sweep turned it at
+        τ = fraction·left (lifted off the chord: the contact's gap)."""
+        static = second in self.statics
+        other = None if static else self.bodies[self._index(second)]
+        acceleration = self._relative_acceleration((index, second))
+        if not np.any(acceleration) or movers[index].turn is not None or (
+                other is not None and movers[self._index(second)].turn is not None):
             return fraction * left
-        body = self.bodies[index]
-        chord = mover.chord
-        a, b, c = 0.5 * float(self.gravity @ normal), float(body.velocity @ normal), -fraction * float(chord @ normal)
+        velocity, chord = self.bodies[index].velocity, movers[index].chord
+        if other is not None:
+            velocity, chord = velocity - other.velocity, chord - movers[self._index(second)].chord
+        a, b, c = 0.5 * float(acceleration @ normal), float(velocity @ normal), -fraction * float(chord @ normal)
         if fraction <= 0 or c == 0:
             return fraction * left
         if a == 0:
             return min(max(-c / b, 0.0), left) if b != 0 else fraction * left
-        discriminant = b * b - 4 * a * c
-        if discriminant < 0:
-            return fraction * left
-        root = np.sqrt(discriminant)
-        roots = [r for r in ((-b - root) / (2 * a), (-b + root) / (2 * a)) if 0 <= r <= left]
+        # the stable roots (``solve_quadratic``: q/a and c/q): a contact along a normal
+        # across gravity has a = ½g·n of its rounding, 1e-16, and (-b - sqrt(b² - 4ac))/2a
+        # cancelled to 0 (a box struck 60 m/s at the step's start, 0.5 m away)
+        _, low, high = solve_quadratic(a, b, c, b * b - 4 * a * c)
+        roots = [r for r in (low, high) if 0 <= r <= left]  # (NaN: no root)
         return min(roots) if roots else fraction * left
 
     def _push_out(self, first: int, second: str, point, normal, depth: float, touching) -> np.ndarray:
@@ -778,7 +865,9 @@ class World:
         other = self.bodies[other_index]
         level = self._support_levels(list(touching))
         shares = [1 / body.mass, 1 / other.mass]
-        if level[first] != level[other_index]:
+        if body.kinematic or other.kinematic:  # never pushed: the dynamic body moves the whole depth
+            shares = [float(not body.kinematic), float(not other.kinematic)]
+        elif level[first] != level[other_index]:
             shares = [float(level[first] > level[other_index]), float(level[other_index] > level[first])]
         mine = shares[0] / sum(shares)
         body.position = body.position + mine * depth * normal
@@ -824,9 +913,10 @@ class World:
         for body in self.bodies:
             if body.asleep:
                 continue
-            body.position = body.position + body.velocity * elapsed + 0.5 * self.gravity * elapsed * elapsed
-            body.velocity = body.velocity + self.gravity * elapsed
-            body.rotation = _turned(body.rotation, body.angular_velocity * elapsed)
+            acceleration = self.acceleration(body)
+            body.position = body.position + body.velocity * elapsed + 0.5 * acceleration * elapsed * elapsed
+            body.velocity = body.velocity + acceleration * elapsed
+            body.rotation = turned(body.rotation, body.angular_velocity * elapsed)
 
     # --- impulses ----------------------------------------------------------------------
 
@@ -901,9 +991,10 @@ class World:
         support, held = 0.0, np.zeros(3)
         if left > 0:
             support = -gap / left
-            if second in self.statics:
-                support += max(-0.5 * float(self.gravity @ normal) * left, 0.0)
-                held = -0.5 * (self.gravity - float(self.gravity @ normal) * normal) * left
+            pull = self._relative_acceleration((first, second))
+            if np.any(pull):  # a static shape or a kinematic body: held against the pull
+                support += max(-0.5 * float(pull @ normal) * left, 0.0)
+                held = -0.5 * (pull - float(pull @ normal) * normal) * left
         leaving = [max(-bounce * min(float(self._relative_velocity((first, second), p) @ normal), 0.0), support)
                    if bounce > 0 else support for p in points]
         return _Contact((first, second), point, normal, points, leaving, held, material.friction,
@@ -951,8 +1042,14 @@ class World:
         """Each body's distance from the ground through ``pairs`` of touching shapes: 0
         touching a static shape, 1 resting on such a body, ...; infinite (and absent
         bodies) when nothing static holds it (kept for the bodies in ``pairs`` only: a
-        group's parts are solved one by one, and a map of every body made that O(N²))."""
+        group's parts are solved one by one, and a map of every body made that O(N²)).  A
+        kinematic body is a support below the ground (-1): a body touching it is on the
+        ground floor."""
         level: dict[int, float] = defaultdict(lambda: math.inf)
+        for pair in pairs:
+            for index in self._pair_bodies(pair):
+                if self.bodies[index].kinematic:
+                    level[index] = -1
         for first, second in pairs:
             if second in self.statics:
                 level[first] = 0
@@ -1011,7 +1108,7 @@ class _Contact:
     """Not a bounce: may start from its pair's last impulses."""
 
 
-def _turned(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:
+def turned(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:
     """``rotation`` turned by the rotation vector ``angle`` (Rodrigues), re-orthonormalised."""
     size = float(np.linalg.norm(angle))
     if size == 0:

@@ -1,7 +1,9 @@
-"""The Playground panel: which shapes move, restitution, friction, CCD, the step size,
-Play / Pause / Step / Reset, the timeline of recorded frames (a slider, step back and
-forward, the frame's numbers, a plot of each step's CPU time and solver iterations),
-the contact events, and the shown frame's step as a fixture."""
+"""The Playground panel: which shapes move (dynamic or kinematic), restitution and
+friction (the world's, and any shape's own material), CCD, the step size, Play / Pause /
+Step / Reset, the timeline of recorded frames (a slider, step back and forward, the
+frame's numbers, a plot of each step's CPU time and solver iterations), what the mouse
+does to a running world (the gizmo moves bodies live, a press-and-drag pulls one by a
+spring, the kick), the contact events, and the shown frame's step as a fixture."""
 
 from __future__ import annotations
 
@@ -11,17 +13,25 @@ from imgui_bundle import imgui, implot
 from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS, fill_row, label_room
+from sweeplab.playground.materials import Material
 from sweeplab.playground.run import DYNAMIC_KINDS, PlaygroundRun
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
 EVENTS_SHOWN = 40
 PLOTTED_FRAMES = 1000
 """The timeline's plot shows the latest this many recorded frames."""
+LIVE_EDITS = ("while it runs: the gizmo moves and turns bodies in the run (a kinematic body pushes what it "
+              "meets); press and drag a dynamic body to pull it by a spring; any other edit resets the run")
+"""What applies to a running world, and what resets it (``editor.playground``)."""
 
 
 class PlaygroundState:
     def __init__(self):
         self.dynamic: set[str] = set()
+        self.kinematic: set[str] = set()
+        self.materials: dict[str, Material] = {}
+        """Shapes' own materials, by name (the others take the world's sliders)."""
+        self.kick_speed = 2.0
         self.restitution, self.friction, self.ccd = 0.5, 0.5, True
         self.step_size = 2
         self.playing = False
@@ -36,20 +46,24 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
     running = run is not None
     if run is None:
         state.playing = False  # the run was reset, or dropped by opening another document
-        imgui.text_disabled("moving bodies (the moving shape starts at its direction, per second):")
+        imgui.text_wrapped("bodies (the moving shape starts at its direction, per second; kinematic: moved by its "
+                           "velocity, pushes, is never pushed):")
         for scene_object in scene.objects:
             if scene_object.kind in DYNAMIC_KINDS:
-                ticked = scene_object.name in state.dynamic or scene_object.name == scene.moving
-                changed, on = imgui.checkbox(f"{scene_object.name}##dynamic", ticked)
-                if changed:
-                    (state.dynamic.add if on else state.dynamic.discard)(scene_object.name)
+                _body_ticks(scene_object.name, scene_object.name == scene.moving, state)
         state.restitution = imgui.slider_float("restitution", state.restitution, 0.0, 1.0)[1]
         state.friction = imgui.slider_float("friction", state.friction, 0.0, 1.5)[1]
+        if imgui.tree_node("own materials (else the two above; a pair combines as max e, sqrt(mu mu))"):
+            for scene_object in scene.objects:
+                _material_fields(scene_object.name, state)
+            imgui.tree_pop()
         state.ccd = imgui.checkbox("CCD (sweep every step)", state.ccd)[1]
     else:
         world = run.world
         imgui.text(f"t = {world.time:.4f} s, CCD {'on' if world.ccd else 'OFF'}, {world.contact_count} contacts")
         _timeline(editor, run, state)
+        imgui.text_wrapped(LIVE_EDITS)
+        _kick(editor, state)
     labels = [f"1/{round(1 / size)} s" for size in STEP_SIZES]
     state.step_size = imgui.combo("step", state.step_size, labels)[1]
     if imgui.button("Pause" if state.playing else "Play"):
@@ -112,10 +126,58 @@ def _timeline(editor: Editor, run: PlaygroundRun, state: PlaygroundState) -> Non
         implot.plot_line("iterations", index, np.array([f.stats.solver_iterations for f in frames], float))
         implot.tag_x(float(recorder.position), (1.0, 0.55, 0.1, 1.0), "shown")
         implot.end_plot()
+def _body_ticks(name: str, moving: bool, state: PlaygroundState) -> None:
+    """A shape's "dynamic" and "kinematic" ticks (at most one of them on)."""
+    kinematic = name in state.kinematic
+    changed, on = imgui.checkbox(f"{name}##dynamic", (name in state.dynamic or moving) and not kinematic)
+    if changed:
+        (state.dynamic.add if on else state.dynamic.discard)(name)
+        state.kinematic.discard(name)
+    imgui.same_line()
+    changed, on = imgui.checkbox(f"kinematic##{name}", kinematic)
+    remember(f"playground kinematic {name}")
+    if changed:
+        (state.kinematic.add if on else state.kinematic.discard)(name)
+        state.dynamic.discard(name)
+
+
+def _material_fields(name: str, state: PlaygroundState) -> None:
+    """A shape's "own material" tick and, ticked, its restitution and friction (sliders
+    within ``Material``'s ranges)."""
+    changed, on = imgui.checkbox(f"{name}##material", name in state.materials)
+    remember(f"playground material {name}")
+    if changed:
+        if on:
+            state.materials[name] = Material(state.restitution, state.friction)
+        else:
+            state.materials.pop(name, None)
+    own = state.materials.get(name)
+    if own is not None:
+        restitution = imgui.slider_float(f"restitution##{name}", own.restitution, 0.0, 1.0)[1]
+        friction = imgui.slider_float(f"friction##{name}", own.friction, 0.0, 1.5)[1]
+        state.materials[name] = Material(restitution, friction)
+
+
+def _kick(editor: Editor, state: PlaygroundState) -> None:
+    """The selected body kicked along the view, at the point last pressed on it."""
+    fill_row(label_room("kick m/s"))
+    state.kick_speed = imgui.slider_float("kick m/s", state.kick_speed, 0.1, 20.0)[1]
+    name = editor.selected
+    body = editor.playground.body(name) if editor.playground is not None and name is not None else None
+    imgui.begin_disabled(body is None or body.kinematic)
+    kicked = imgui.button(f"Kick {name if body is not None else 'the selected body'} along the view")
+    remember("playground kick")
+    imgui.end_disabled()
+    if kicked and name is not None:
+        editor.kick(name, state.kick_speed)
 
 
 def _start(editor: Editor, state: PlaygroundState) -> None:
-    editor.start_playground(state.dynamic, state.restitution, state.friction, state.ccd)
+    """A run with the panel's choices; the own materials of shapes no longer in the scene left out."""
+    names = set(editor.scene.names())
+    materials = {name: material for name, material in state.materials.items() if name in names}
+    editor.start_playground(state.dynamic, state.restitution, state.friction, state.ccd, materials=materials,
+                            kinematic=state.kinematic)
 
 
 def _events(run: PlaygroundRun) -> None:

@@ -208,7 +208,24 @@ def labels(driver: Driver) -> dict:
     editor.select(editor.scene.moving)
     panels.show_help = True
     panels.focus = "Playground"
-    return at_sizes(driver, "labels", lambda: {**items("inspector "), **items("shortcut "), **items("playground ")})
+
+    def running() -> dict:  # the kinematic ticks are drawn before a run only (playground_ticks)
+        return {name: item for name, item in items("playground ").items()
+                if not name.startswith("playground kinematic ")}
+
+    return at_sizes(driver, "labels", lambda: {**items("inspector "), **items("shortcut "), **running()})
+
+
+def playground_ticks(driver: Driver) -> dict:
+    """#36: the Playground panel before a run, each body's "kinematic" tick beside its
+    "dynamic" one; then with a run, the kick."""
+    editor, panels = driver.editor, driver.window.panels
+    editor.open(example_scenes()["playground"], untitled=True)
+    panels.focus = "Playground"
+    ticks = at_sizes(driver, "playground-ticks", lambda: items("playground kinematic "))
+    editor.start_playground({"crate"}, 0.5, 0.5, True)
+    editor.select("crate")
+    return {"ticks": ticks, "kick": at_sizes(driver, "playground-kick", lambda: items("playground kick"))}
 
 
 def copy_test_dialog(driver: Driver) -> dict:
@@ -225,7 +242,8 @@ def copy_test_dialog(driver: Driver) -> dict:
 
 
 SCENARIOS = {function.__name__: function for function in (scan_panel, results_columns, legend, lesson_five,
-                                                          lesson_steps, labels, copy_test_dialog)}
+                                                          lesson_steps, labels, playground_ticks,
+                                                          copy_test_dialog)}
 
 FIRST_SCENES = {"results_columns": example_scenes()["graze"]}
 """The scene a scenario's window opens with (else the demo)."""

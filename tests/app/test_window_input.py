@@ -189,6 +189,15 @@ def test_the_playground_timeline_shows_any_recorded_frame(tmp_path, gl_context):
     assert observed["shown"][0]["contacts"] > 0, observed  # frame 39: the bodies resting, their contacts drawn
 
 
+def test_the_mouse_spring_holds_a_body_while_the_button_is_down_with_real_x_events(tmp_path, gl_context, xvfb):
+    """#36: with the playground playing, a press on the crate holds it by the spring
+    (drawn) while the mouse drags up, and the release lets it go; held, the crate is
+    higher after the same 24 steps than falling freely."""
+    observed = run_scenario("spring_drag_x11", tmp_path, display=xvfb)
+    assert observed["held"] == [False, True] and observed["line"] == [False, True], observed
+    assert observed["released"] and observed["dragged"] > observed["free"] + 0.1, observed
+
+
 def test_a_fixture_whose_kernels_compile_keeps_the_window_drawing(tmp_path, gl_context, monkeypatch):
     """The Fixture panel read ``report.passed`` of a report that is None while the
     fixture's kernels compile: the window raised on its first frame."""

@@ -113,6 +113,18 @@ def test_labels_are_not_cut(tmp_path, gl_context, xvfb):  # noqa: F811
         assert not cut, (size, cut)
 
 
+def test_the_playground_kinematic_ticks_and_kick_are_on_screen(tmp_path, gl_context, xvfb):  # noqa: F811
+    """#36: a "kinematic" tick beside each body's "dynamic" one, and the kick's button
+    with a run, seen whole at both sizes."""
+    observed = layout("playground_ticks", tmp_path, xvfb)
+    for size, items in observed["ticks"].items():
+        drawn = {name: item for name, item in items.items() if item["current"]}  # (the demo's, drawn first, are not)
+        assert set(drawn) == {f"playground kinematic {name}" for name in ("ball", "thin wall", "crate", "log")}, size
+        assert all(seen(item) for item in drawn.values()), (size, items)
+    for size, items in observed["kick"].items():
+        assert set(items) == {"playground kick"} and seen(items["playground kick"]), (size, items)
+
+
 def test_the_copy_test_dialog_offers_float32_on_screen(tmp_path, gl_context, xvfb):  # noqa: F811
     """#34 part 3: the precision choice of Copy as C++ / Rust test, seen whole at both
     sizes; float32 clicked, then Copy, copies float32 tests."""

@@ -28,6 +28,7 @@ from pyglet.window import key, mouse  # noqa: E402
 
 from sweeplab.cli import DEMO_SCENE, example_scenes  # noqa: E402
 from sweeplab.editor import REFERENCE_DELAY, Editor  # noqa: E402
+from sweeplab.editor.playground import SPRING  # noqa: E402
 from sweeplab.render.renderer import BACKGROUND  # noqa: E402
 from sweeplab.scene.model import load  # noqa: E402
 from sweeplab.scene.shape_kinds import KINDS  # noqa: E402
@@ -553,6 +554,61 @@ def open_while_playing(driver: Driver) -> dict:
             "same_as_file": editor.scene.to_json() == load(DEMO_SCENE).to_json(), "playing": panels.playground.playing}
 
 
+def spring_drag_x11(driver: Driver) -> dict:
+    """#36: the playground playing, the crate pressed and dragged up with real X events
+    (xdotool, under Xvfb): held by the mouse spring while the button is down (its line
+    drawn), let go on release; the crate's height then, against the same run not held."""
+    editor, panels, window = driver.editor, driver.window.panels, driver.window
+    window_id, xdotool = driver.x_window(), driver.xdotool
+    xdotool("windowfocus", "--sync", window_id)
+    editor.open(example_scenes()["playground"], untitled=True)
+
+    def run(held: bool) -> float:
+        editor.start_playground({"crate"}, 0.5, 0.5, True)
+        editor.select(None)  # no gizmo in the way: a press on it drags the gizmo
+        camera = editor.camera  # from above the crate: by default the log and the wall stand in front of it
+        camera.target, camera.distance, camera.pitch = editor.playground.body("crate").position.copy(), 6.0, 1.0
+        panels.playground.playing = True
+        driver.frames(2)
+        start = _unhidden_pixel(driver, "crate")
+        if held:
+            xdotool("mousemove", "--window", window_id, str(round(start[0])), str(round(start[1])))
+            xdotool("mousedown", "1")
+        for step in range(1, 9):
+            if held:
+                xdotool("mousemove", "--window", window_id, str(round(start[0])), str(round(start[1] - 10 * step)))
+            for _ in range(3):
+                window.tick(1 / 60)
+        crate = editor.playground.body("crate")
+        seen["held"].append(editor.grab is not None and editor.grab.body == "crate")
+        seen["line"].append(any(batch.color == SPRING for batch in editor.view().lines))
+        if held:
+            xdotool("mouseup", "1")
+        height = float(crate.position[2])
+        panels.playground.playing = False
+        editor.reset_playground()
+        return height
+
+    seen: dict[str, list] = {"held": [], "line": []}
+    free, held = run(False), run(True)
+    return {**seen, "free": free, "dragged": held, "released": editor.grab is None}
+
+
+def _unhidden_pixel(driver: Driver, name: str) -> np.ndarray:
+    """A pixel where the view ray meets body ``name`` first: its centre or half-way to
+    a point of its shape (another shape may stand in front of its centre)."""
+    editor, (left, top, width, height) = driver.editor, driver.window.panels.view_rect
+    body = editor.playground.body(name)
+    shape = body.world_shape()
+    points = np.asarray(shape.vertices if hasattr(shape, "vertices") else [shape.a, shape.b], float)
+    for point in [body.position, *(0.5 * (body.position + points))]:
+        pixel = driver.screen(point)
+        origin, segment = editor.camera.ray((pixel[0] - left, pixel[1] - top), (width, height))
+        if editor.pick(origin, segment, 1e-3) == name:
+            return pixel
+    raise AssertionError(f"{name} is hidden from the camera")
+
+
 def fixture_while_compiling(driver: Driver) -> dict:
     """A fixture open while its kernels compile (``fixture_report`` is None until
     then): the Fixture panel says so and the window keeps drawing."""
@@ -729,6 +785,7 @@ SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, mo
                                                           layout_kept, screenshots, cold_start,
                                                           open_typed_path, typed_numbers, tab_then_shortcut,
                                                           scan_progress, shift_click_x11, open_while_playing,
+                                                          spring_drag_x11,
                                                           fixture_while_compiling, ring_drag, ring_drag_x11,
                                                           pivot_drag, advancement_panel, turning_screenshots,
                                                           playground_timeline)}
