@@ -1,0 +1,208 @@
+"""The stress scenes (``playground.scenes``, issue #36 section 3) run for a stated
+time, checked after every step of 1/60 s:
+
+- nothing through anything: the deepest overlap over every pair of bodies and every
+  body with every static shape, by sweeplab's own overlap query (a sweep with zero
+  direction: its penetration depth), stays within ``OVERLAP`` (bodies resting on each
+  other touch within rounding);
+- energy bounded: kinetic plus gravity's potential never above the start's, but for
+  the support speed a resting body reads at the end of a step (-g·dt/2: ½m(g·dt/2)²
+  a body, until bodies at rest read zero velocity) and overlaps within ``OVERLAP``
+  pushed out (m|g|·OVERLAP a body);
+- at rest where it should be: the speed a body's centre moved over each step
+  (displacement / dt, not the velocity read out) under a stated bound after a stated
+  time.
+
+Sizes are cut down to keep the suite within CI's budget: the playground sweeps every
+pair of bodies (no broadphase yet), so a step costs ~0.3 ms to ~0.6 s with the size.
+Measured on the 2-core machine (2026-11-27, compiled kernels, load ~1): a 3-row
+pyramid (6 boxes) 155 ms a step, a one-pair card house 80 ms, two storeys (7 cards)
+690 ms, the static tumbler with 6 bodies 590 ms, the plate 3.3 ms.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from sweeplab.physics import sweep
+from sweeplab.playground import scenes
+from sweeplab.playground.world import Body, World
+
+DT = 1 / 60
+OVERLAP = 1e-9
+"""The deepest two shapes may overlap (m): a resting body is within rounding of what it
+rests on, a turning body within ``ccd.TURN_SLOP`` of its reach (1e-9 m a metre)."""
+
+
+def deepest_overlap(world: World, skip=frozenset()) -> tuple[float, tuple[str, str] | None]:
+    """The largest penetration depth between two bodies or a body and a static shape
+    (0 when nothing overlaps), and the pair; ``skip`` holds pairs (sorted names) not
+    checked."""
+    shapes = [(body.name, body.world_shape()) for body in world.bodies]
+    pairs = itertools.chain(itertools.combinations(shapes, 2),
+                            itertools.product(shapes, world.statics.items()))
+    worst: tuple[float, tuple[str, str] | None] = (0.0, None)
+    for (first, a), (second, b) in pairs:
+        if tuple(sorted((first, second))) in skip:
+            continue
+        found = sweep(a, b, np.zeros(3))
+        if found.hit and found.penetration_depth is not None and found.penetration_depth > worst[0]:
+            worst = (float(found.penetration_depth), (first, second))
+    return worst
+
+
+def energy(world: World) -> float:
+    """Kinetic energy plus gravity's potential, -m g·x summed over the bodies."""
+    return sum(body.kinetic_energy() - body.mass * float(world.gravity @ body.position) for body in world.bodies)
+
+
+def allowance(world: World) -> float:
+    """How far the energy may rise above the start (J): every body reading the resting
+    support speed |g|·dt/2 (½m(|g|dt/2)²) and lifted by ``OVERLAP`` (m|g|·OVERLAP: an
+    overlap within rounding pushed out)."""
+    g = float(np.linalg.norm(world.gravity))
+    return sum(0.5 * body.mass * (g * DT / 2) ** 2 + body.mass * g * OVERLAP for body in world.bodies)
+
+
+def run(world: World, seconds: float, skip=frozenset()) -> dict:
+    """Step ``world`` for ``seconds``, checking after every step: the deepest overlap
+    and its pair, the highest energy above the start, and each step's largest speed
+    of a body's centre (its displacement over the step / dt)."""
+    start = energy(world)
+    deepest: tuple[float, tuple[str, str] | None] = (0.0, None)
+    rise, speeds = -math.inf, []
+    for _ in range(round(seconds / DT)):
+        before = [body.position.copy() for body in world.bodies]
+        world.step(DT)
+        deepest = max(deepest, deepest_overlap(world, skip), key=lambda found: found[0])
+        rise = max(rise, energy(world) - start)
+        moved = [float(np.linalg.norm(body.position - at)) for body, at in zip(world.bodies, before, strict=True)]
+        speeds.append(max(moved) / DT)
+    return {"deepest": deepest, "rise": rise, "speeds": speeds}
+
+
+def test_the_overlap_check_sees_a_box_sunk_into_the_floor_and_one_resting_on_it():
+    """The check itself: a box 1e-3 into the floor reads 1e-3, one resting on it 0."""
+    world = scenes.pyramid(1)
+    assert deepest_overlap(world) == (0.0, None)
+    world.bodies[0].position = world.bodies[0].position - [0.0, 0.0, 1e-3]
+    depth, pair = deepest_overlap(world)
+    assert depth == pytest.approx(1e-3, abs=1e-12) and pair == ("row 0 box 0", "floor")
+
+
+def test_a_pyramid_of_three_rows_stays_still():
+    """6 unit boxes (restitution 0, friction 0.6), 0.25 s: no overlap beyond 1e-9 m,
+    energy within ``allowance``, every centre moving under 1e-6 m/s from the second
+    step (the first settles the warm starts).  Measured: deepest 4.5e-11 m, energy
+    4.8e-10 J above the resting readout.  The 20-row pyramid (210 boxes) is too slow
+    to test now: see README."""
+    world = scenes.pyramid(3)
+    found = run(world, 0.25)
+    assert found["deepest"][0] <= OVERLAP, found["deepest"]
+    assert found["rise"] <= allowance(world)
+    assert max(found["speeds"][1:]) < 1e-6
+
+
+@pytest.mark.xfail(strict=True, reason="finding: a leaning card pair creeps, climbs and overlaps 5.5e-8 m")
+def test_a_card_pair_stands():
+    """Two cards leaning 15° on each other (friction 0.8), 0.5 s: no overlap beyond
+    1e-9 m, energy within ``allowance``, centres moving under 1e-6 m/s from the second
+    step.  Fails on main eb38d08: the cards overlap 1.1e-8 to 5.5e-8 m in steps 12 to
+    15, then the left card slides along +x at ~13 µm/s while the right one climbs
+    (+31 µm in 3 s), each step alternating between two states, and the energy rises
+    ~1.4e-6 J/s above the start (the pair's m·g·h is 0.11 J).  Two storeys (7 cards)
+    cost 690 ms a step: not tested yet."""
+    world = scenes.card_house(1)
+    found = run(world, 0.5)
+    assert found["deepest"][0] <= OVERLAP, found["deepest"]
+    assert found["rise"] <= allowance(world)
+    assert max(found["speeds"][1:]) < 1e-6
+
+
+@pytest.mark.parametrize("ccd", [True, False])
+def test_the_spinning_plate_passes_the_thin_wall_only_with_ccd_off(ccd):
+    """The plate at 60 m/s spinning at 40 rad/s, 0.25 s, no gravity: with CCD on it
+    hits the 1 cm wall, never overlaps it beyond 1e-9 m and never reaches x > 0;
+    with CCD off its first step carries it from x = -0.5 to 0.5, wholly past the
+    wall, without a contact.  Energy never rises (restitution 0.5 takes some)."""
+    world = scenes.spinning_plate(ccd=ccd)
+    plate = world.bodies[0]
+    start = energy(world)
+    lowest = math.inf
+    for _ in range(15):
+        world.step(DT)
+        lowest = min(lowest, float(np.min(plate.world_shape().vertices[:, 0])))
+        assert energy(world) <= start * (1 + 1e-12)
+        assert deepest_overlap(world)[0] <= OVERLAP
+    if ccd:
+        assert world.contact_count > 0 and plate.position[0] < 0 and plate.velocity[0] < 0
+    else:
+        assert world.contact_count == 0 and lowest > 0.005
+
+
+def test_the_still_tumbler_holds_its_bodies():
+    """The tumbler's walls as static shapes (the turning one needs kinematic bodies),
+    2 balls and a box dropped 0.1 m onto its floor, 0.5 s: nothing overlaps beyond
+    1e-9 m, energy bounded, every body stays inside."""
+    world = scenes.tumbler(spin=0.0, balls=2, boxes=1)
+    found = run(world, 0.5)
+    assert found["deepest"][0] <= OVERLAP, found["deepest"]
+    assert found["rise"] <= allowance(world)
+    for body in world.bodies:
+        assert np.all(np.abs(body.position - scenes.TUMBLER_CENTRE) < scenes.TUMBLER_HALF)
+
+
+@pytest.mark.skipif("kinematic" not in Body.__dataclass_fields__,
+                    reason="pending r10-editor's Body.kinematic (contract of #36)")
+def test_the_turning_tumbler_carries_its_bodies_round():
+    """The tumbler turning at 1 rad/s about y (its walls kinematic, kept on their
+    circles by ``drive_tumbler``), 2 balls and a box, 2 s: nothing overlaps beyond
+    1e-9 m, every body stays inside the turning cube (its centre within the inner half
+    size of the cube's centre, in the cube's own axes), the walls' centres stay on
+    their circles to 1e-9 m, and the bodies' energy stays under what the walls could
+    give them: lifted across the cube and moving at its corners' speed, m(2|g|·h +
+    ½(ω·√3·h)²) a body (h the inner half size)."""
+    world = scenes.tumbler(spin=1.0, balls=2, boxes=1)
+    inside = [body for body in world.bodies if not body.kinematic]
+    walls = [body for body in world.bodies if body.kinematic]
+    radii = [float(np.linalg.norm(wall.position - scenes.TUMBLER_CENTRE)) for wall in walls]
+    g, h = float(np.linalg.norm(world.gravity)), scenes.TUMBLER_HALF
+    start = sum(body.kinetic_energy() - body.mass * float(world.gravity @ body.position) for body in inside)
+    bound = start + sum(body.mass * (2 * g * h + 0.5 * 3 * h * h) for body in inside)
+    for _ in range(120):
+        scenes.drive_tumbler(world, DT)
+        world.step(DT)
+        assert deepest_overlap(world)[0] <= OVERLAP
+        frame = walls[0].rotation  # every wall turns alike: the cube's axes
+        for body in inside:
+            assert np.all(np.abs(frame.T @ (body.position - scenes.TUMBLER_CENTRE)) < h)
+        assert sum(body.kinetic_energy() - body.mass * float(world.gravity @ body.position) for body in inside) <= bound
+    for wall, radius in zip(walls, radii, strict=True):
+        assert float(np.linalg.norm(wall.position - scenes.TUMBLER_CENTRE)) == pytest.approx(radius, abs=1e-9)
+
+
+@pytest.mark.parametrize("build, argument, value", [
+    (scenes.pyramid, "rows", 0), (scenes.pyramid, "rows", 2.0), (scenes.pyramid, "gap", -0.1),
+    (scenes.pyramid, "gap", math.nan), (scenes.card_house, "storeys", 0), (scenes.card_house, "lean", 0.0),
+    (scenes.card_house, "lean", scenes.MAX_LEAN + 1e-9), (scenes.spinning_plate, "speed", 0.0),
+    (scenes.spinning_plate, "spin", math.inf), (scenes.tumbler, "balls", -1), (scenes.tumbler, "spin", math.nan),
+    (scenes.tumbler, "boxes", 28),
+])
+def test_bad_arguments_name_themselves(build, argument, value):
+    with pytest.raises(ValueError, match=argument):
+        build(**{argument: value})
+
+
+@pytest.mark.parametrize("build, arguments", [
+    (scenes.pyramid, {"rows": 1, "gap": 0.0}), (scenes.pyramid, {"rows": 2, "gap": 0.999}),
+    (scenes.card_house, {"storeys": 1, "lean": 1e-3}), (scenes.card_house, {"storeys": 2, "lean": scenes.MAX_LEAN}),
+    (scenes.tumbler, {"spin": 0.0, "balls": 27, "boxes": 0}), (scenes.tumbler, {"spin": 0.0, "balls": 0, "boxes": 0}),
+    (scenes.spinning_plate, {"speed": 1e-9, "spin": 0.0}),
+])
+def test_arguments_at_their_limits_build(build, arguments):
+    world = build(**arguments)
+    assert deepest_overlap(world)[0] <= OVERLAP
