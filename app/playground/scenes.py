@@ -31,7 +31,7 @@ from dataclasses import replace
 import numpy as np
 
 from sweeplab.physics import ConvexPolyhedron, Plane
-from sweeplab.playground.world import Body, World, box_body, sphere_body
+from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
 
 
 def _floor() -> dict:
@@ -208,6 +208,105 @@ def drive_tumbler(world: World, dt: float) -> None:
                 offset * math.cos(size) + np.cross(angle / size, offset) * math.sin(size)
                 + angle / size * float(angle / size @ offset) * (1 - math.cos(size)))
             body.velocity = (turned - offset) / dt
+
+
+def rope_bridge(links: int = 20, sag: float = math.radians(30.0), load: bool = True) -> World:
+    """``links`` planks (0.5 m long with 4 cm between them, 1 m wide, 5 cm thick)
+    hung on a circular arc whose ends, 2 m above the floor at its lowest, turn ``sag``
+    from the horizontal; each plank joined to the next by two ball joints 0.45 m either
+    side of the middle (``joints.BallJoint``: the bridge bends along but does not
+    twist), the end planks to the world.  With ``load``, a box 0.4 m across (0.064 kg,
+    a plank 0.023 kg) dropped 5 cm onto the middle plank.
+
+    The arc: joint k at C + R(sin α_k, 0, -cos α_k), α_k = -sag + 2k·sag/links, R =
+    ℓ / (2 sin(sag/links)) so that neighbouring joints are ℓ = 0.5 m apart."""
+    from sweeplab.playground.joints import BallJoint  # (r10-joints: #36's contract)
+
+    _count("links", links, 1)
+    if not math.isfinite(sag) or not 0 < sag < math.pi / 2:
+        raise ValueError(f"sag must be within (0, pi/2) radians, not {sag!r}")
+    length, lowest = 0.5, 2.0
+    radius = length / (2 * math.sin(sag / links))
+    angles = [-sag + 2 * k * sag / links for k in range(links + 1)]
+    ends = [np.array([radius * math.sin(a), 0.0, lowest + radius * (1 - math.cos(a))]) for a in angles]
+    bodies = []
+    for k in range(links):
+        along = (ends[k + 1] - ends[k]) / length
+        frame = np.stack([along, [0.0, 1.0, 0.0], np.cross(along, [0.0, 1.0, 0.0])], axis=1)
+        bodies.append(box_body(f"plank {k}", [length / 2 - 0.02, 0.5, 0.025], (ends[k] + ends[k + 1]) / 2,
+                               rotation=frame))
+    if load:
+        middle = bodies[links // 2]
+        top = float(np.max(middle.world_shape().vertices[:, 2]))
+        bodies.append(box_body("load", [0.2, 0.2, 0.2], [middle.position[0], 0.0, top + 0.25]))
+    world = World(bodies, _floor(), restitution=0.0, friction=0.6)
+    for k, end in enumerate(ends):
+        first, second = (f"plank {k - 1}", f"plank {k}") if 0 < k < links else (f"plank {min(k, links - 1)}", None)
+        for side in (-0.45, 0.45):
+            world.add_joint(BallJoint(first, second, end + [0.0, side, 0.0]))
+    return world
+
+
+RAGDOLL = {
+    "torso": ((0.0, 0.0, 1.1), (0.0, 0.0, 1.45), 0.15), "head": ((0.0, 0.0, 1.78), (0.0, 0.0, 1.78), 0.12),
+    "left upper arm": ((0.0, 0.27, 1.45), (0.0, 0.52, 1.45), 0.06),
+    "right upper arm": ((0.0, -0.27, 1.45), (0.0, -0.52, 1.45), 0.06),
+    "left forearm": ((0.0, 0.66, 1.45), (0.0, 0.9, 1.45), 0.05),
+    "right forearm": ((0.0, -0.66, 1.45), (0.0, -0.9, 1.45), 0.05),
+    "left thigh": ((0.0, 0.1, 0.55), (0.0, 0.1, 0.82), 0.07),
+    "right thigh": ((0.0, -0.1, 0.55), (0.0, -0.1, 0.82), 0.07),
+    "left shin": ((0.0, 0.1, 0.1), (0.0, 0.1, 0.4), 0.06), "right shin": ((0.0, -0.1, 0.1), (0.0, -0.1, 0.4), 0.06),
+}
+"""A person standing with its feet at z = 0, facing +x, arms out along ±y: each part's
+capsule ends and radius (the head a sphere: both ends alike), 3 to 7 cm apart."""
+RAGDOLL_JOINTS = [
+    ("cone", "torso", "head", (0.0, 0.0, 1.63), (0.0, 0.0, 1.0), math.pi / 6),
+    ("cone", "torso", "left upper arm", (0.0, 0.18, 1.45), (0.0, 1.0, 0.0), math.pi / 3),
+    ("cone", "torso", "right upper arm", (0.0, -0.18, 1.45), (0.0, -1.0, 0.0), math.pi / 3),
+    ("hinge", "left upper arm", "left forearm", (0.0, 0.595, 1.45), (0.0, 0.0, 1.0), (-2.5, 0.0)),
+    ("hinge", "right upper arm", "right forearm", (0.0, -0.595, 1.45), (0.0, 0.0, 1.0), (0.0, 2.5)),
+    ("cone", "torso", "left thigh", (0.0, 0.1, 0.92), (0.0, 0.0, -1.0), math.pi / 4),
+    ("cone", "torso", "right thigh", (0.0, -0.1, 0.92), (0.0, 0.0, -1.0), math.pi / 4),
+    ("hinge", "left thigh", "left shin", (0.0, 0.1, 0.475), (0.0, 1.0, 0.0), (0.0, 2.5)),
+    ("hinge", "right thigh", "right shin", (0.0, -0.1, 0.475), (0.0, 1.0, 0.0), (0.0, 2.5)),
+]
+"""The ragdoll's joints in the standing pose: kind, the two parts, the world anchor,
+the axis (a cone's middle, a hinge's turning axis) and the cone's half angle or the
+hinge's limits (radians, the second part's turn from the pose about the axis, right-
+handed: a forearm bends forwards, towards +x, a shin backwards)."""
+
+
+def ragdoll(steps: int = 5, push: float = 1.5) -> World:
+    """The ``RAGDOLL`` on the landing of a flight of stairs going down along +x, 30 cm
+    above it, pushed along +x at ``push`` m/s: it topples down the stairs.  The stairs:
+    static boxes 2 m wide, ``steps`` steps of 20 cm rise and 30 cm run, the landing
+    1.5 m deep at 0.2·``steps`` m, the last step down onto the floor."""
+    from sweeplab.playground.joints import ConeJoint, HingeJoint  # (r10-joints: #36's contract)
+
+    _count("steps", steps, 1)
+    if not math.isfinite(push):
+        raise ValueError(f"push must be finite, not {push!r}")
+    rise, run = 0.2, 0.3
+    statics = _floor()
+    statics["landing"] = ConvexPolyhedron.box([0.75, 1.0, rise * steps / 2], [-0.75, 0.0, rise * steps / 2])
+    for k in range(1, steps):
+        height = rise * (steps - k)
+        statics[f"step {k}"] = ConvexPolyhedron.box([run / 2, 1.0, height / 2], [run * (k - 0.5), 0.0, height / 2])
+    lift = np.array([-0.5, 0.0, rise * steps + 0.3])
+    bodies = []
+    for name, (a, b, radius) in RAGDOLL.items():
+        a, b = np.asarray(a) + lift, np.asarray(b) + lift
+        body = sphere_body(name, a, radius) if np.array_equal(a, b) else capsule_body(name, a, b, radius)
+        body.velocity = np.array([push, 0.0, 0.0])
+        bodies.append(body)
+    world = World(bodies, statics, restitution=0.1, friction=0.8)
+    for kind, first, second, anchor, axis, limit in RAGDOLL_JOINTS:
+        at = np.asarray(anchor) + lift
+        if kind == "cone":
+            world.add_joint(ConeJoint(first, second, at, np.asarray(axis, float), limit))
+        else:
+            world.add_joint(HingeJoint(first, second, at, np.asarray(axis, float), *limit))
+    return world
 
 
 SCENES: dict[str, Callable[[], World]] = {
