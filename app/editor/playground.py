@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sweeplab.editor.opened import SceneFile
 from sweeplab.playground.run import PlaygroundRun
+from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.editor.parts import EditorParts
 
@@ -20,6 +22,19 @@ class Playground(EditorParts):
         if self.playground is not None:
             self.reset_playground()
         self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd)
+
+    def open_stress_scene(self, name: str) -> None:
+        """Open the stress scene ``name`` (``playground.scenes.SCENES``) as an untitled
+        scene with its run started (its joints and kinematic bodies live in the run's
+        world, not in the scene file); a scene that cannot be built says why."""
+        try:
+            world = SCENES[name]()
+        except (KeyError, ImportError, TypeError, ValueError) as error:
+            self.say(f"stress scene {name!r}: {error!r}")
+            return
+        scene = scene_of(world)
+        self.open_document(scene, SceneFile(None))
+        self.playground = PlaygroundRun.of_world(scene, world)
 
     def playground_step(self, dt: float) -> None:
         if self.playground is not None:

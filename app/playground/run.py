@@ -61,8 +61,20 @@ class PlaygroundRun:
             if body.name == scene.moving:
                 body.velocity = np.asarray(scene.direction, float)
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
-        self.world = World(bodies, statics, restitution, friction, ccd=ccd)
-        self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
+        self._begin(World(bodies, statics, restitution, friction, ccd=ccd))
+
+    @classmethod
+    def of_world(cls, scene: Scene, world: World) -> PlaygroundRun:
+        """A run of a world built elsewhere (``playground.scenes``), drawn as ``scene``:
+        an object for each body (``scenes.scene_of``), which ``scene_now`` moves."""
+        run = cls.__new__(cls)
+        run.start = scene.copy()
+        run._begin(world)
+        return run
+
+    def _begin(self, world: World) -> None:
+        self.world = world
+        self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in world.bodies}
         self.last_step: tuple[Scene, dict[str, Mover]] | None = None
         """The scene before the latest step and each body's motion over it (what CCD sweeps)."""
 

@@ -6,7 +6,8 @@ in metres, the floor is the plane z = 0 named ``"floor"``, density 1 (so a body'
 mass is its volume).  Bodies are named by their place (``"row 3 box 2"``), so a
 failing test names the body that went wrong.  Each builder validates its arguments
 (``ValueError`` naming the argument) and returns a fresh ``World``; ``SCENES`` names
-the builders the editor and the bench offer, with their default arguments.
+the builders the editor offers, with their default arguments, and ``scene_of`` makes
+the scene document the editor draws a world as.
 
 - ``pyramid``: Box2D's large pyramid, ``rows`` rows of unit boxes, each row on the
   gaps of the one below; a row's neighbours ``gap`` apart (no side contacts).
@@ -30,8 +31,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from sweeplab.physics import ConvexPolyhedron, Plane
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere
 from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
+from sweeplab.scene.model import Scene, SceneObject
 
 
 def _floor() -> dict:
@@ -259,21 +261,24 @@ RAGDOLL = {
 }
 """A person standing with its feet at z = 0, facing +x, arms out along ±y: each part's
 capsule ends and radius (the head a sphere: both ends alike), 3 to 7 cm apart."""
-RAGDOLL_JOINTS = [
-    ("cone", "torso", "head", (0.0, 0.0, 1.63), (0.0, 0.0, 1.0), math.pi / 6),
-    ("cone", "torso", "left upper arm", (0.0, 0.18, 1.45), (0.0, 1.0, 0.0), math.pi / 3),
-    ("cone", "torso", "right upper arm", (0.0, -0.18, 1.45), (0.0, -1.0, 0.0), math.pi / 3),
-    ("hinge", "left upper arm", "left forearm", (0.0, 0.595, 1.45), (0.0, 0.0, 1.0), (-2.5, 0.0)),
-    ("hinge", "right upper arm", "right forearm", (0.0, -0.595, 1.45), (0.0, 0.0, 1.0), (0.0, 2.5)),
-    ("cone", "torso", "left thigh", (0.0, 0.1, 0.92), (0.0, 0.0, -1.0), math.pi / 4),
-    ("cone", "torso", "right thigh", (0.0, -0.1, 0.92), (0.0, 0.0, -1.0), math.pi / 4),
-    ("hinge", "left thigh", "left shin", (0.0, 0.1, 0.475), (0.0, 1.0, 0.0), (0.0, 2.5)),
-    ("hinge", "right thigh", "right shin", (0.0, -0.1, 0.475), (0.0, 1.0, 0.0), (0.0, 2.5)),
+RAGDOLL_CONES = [
+    ("torso", "head", (0.0, 0.0, 1.63), (0.0, 0.0, 1.0), math.pi / 6),
+    ("torso", "left upper arm", (0.0, 0.18, 1.45), (0.0, 1.0, 0.0), math.pi / 3),
+    ("torso", "right upper arm", (0.0, -0.18, 1.45), (0.0, -1.0, 0.0), math.pi / 3),
+    ("torso", "left thigh", (0.0, 0.1, 0.92), (0.0, 0.0, -1.0), math.pi / 4),
+    ("torso", "right thigh", (0.0, -0.1, 0.92), (0.0, 0.0, -1.0), math.pi / 4),
 ]
-"""The ragdoll's joints in the standing pose: kind, the two parts, the world anchor,
-the axis (a cone's middle, a hinge's turning axis) and the cone's half angle or the
-hinge's limits (radians, the second part's turn from the pose about the axis, right-
-handed: a forearm bends forwards, towards +x, a shin backwards)."""
+"""The ragdoll's cone joints in the standing pose: the two parts, the world anchor,
+the cone's axis and its half angle (radians)."""
+RAGDOLL_HINGES = [
+    ("left upper arm", "left forearm", (0.0, 0.595, 1.45), (0.0, 0.0, 1.0), -2.5, 0.0),
+    ("right upper arm", "right forearm", (0.0, -0.595, 1.45), (0.0, 0.0, 1.0), 0.0, 2.5),
+    ("left thigh", "left shin", (0.0, 0.1, 0.475), (0.0, 1.0, 0.0), 0.0, 2.5),
+    ("right thigh", "right shin", (0.0, -0.1, 0.475), (0.0, 1.0, 0.0), 0.0, 2.5),
+]
+"""Its hinges: the two parts, the world anchor, the axis and the limits (radians, the
+second part's turn from the pose about the axis, right-handed: a forearm bends
+forwards, towards +x, a shin backwards)."""
 
 
 def ragdoll(steps: int = 5, push: float = 1.5) -> World:
@@ -300,16 +305,50 @@ def ragdoll(steps: int = 5, push: float = 1.5) -> World:
         body.velocity = np.array([push, 0.0, 0.0])
         bodies.append(body)
     world = World(bodies, statics, restitution=0.1, friction=0.8)
-    for kind, first, second, anchor, axis, limit in RAGDOLL_JOINTS:
-        at = np.asarray(anchor) + lift
-        if kind == "cone":
-            world.add_joint(ConeJoint(first, second, at, np.asarray(axis, float), limit))
-        else:
-            world.add_joint(HingeJoint(first, second, at, np.asarray(axis, float), *limit))
+    for first, second, anchor, axis, half_angle in RAGDOLL_CONES:
+        world.add_joint(ConeJoint(first, second, np.asarray(anchor) + lift, np.asarray(axis, float), half_angle))
+    for first, second, anchor, axis, lower, upper in RAGDOLL_HINGES:
+        world.add_joint(HingeJoint(first, second, np.asarray(anchor) + lift, np.asarray(axis, float), lower, upper))
     return world
+
+
+def scene_of(world: World) -> Scene:
+    """The world as a scene document, for the editor to draw and run: each body an
+    object of its shape's kind in its pose (a polyhedron's body-space corners with the
+    body's position as ``origin`` and its axes, the rows of Rᵀ, as ``axes``), each
+    static shape a plane or a polyhedron in the world; nothing moving."""
+    objects = []
+    for body in world.bodies:
+        shape = body.shape
+        if isinstance(shape, Sphere):
+            params = {"center": body.position.tolist(), "radius": float(shape.radius)}
+        elif isinstance(shape, Capsule):
+            posed = body.world_shape()
+            params = {"a": np.asarray(posed.a, float).tolist(), "b": np.asarray(posed.b, float).tolist(),
+                      "radius": float(shape.radius)}
+        else:
+            params = {"vertices": np.asarray(shape.vertices, float).tolist(), "origin": body.position.tolist(),
+                      "axes": body.rotation.T.tolist()}
+        objects.append(SceneObject(body.name, KIND[type(shape)], params))
+    for name, static in world.statics.items():
+        if isinstance(static, Plane):
+            params = {"normal": np.asarray(static.normal, float).tolist(), "offset": float(static.offset)}
+        elif isinstance(static, ConvexPolyhedron):
+            params = {"vertices": np.asarray(static.vertices, float).tolist(), "origin": [0.0, 0.0, 0.0],
+                      "axes": np.eye(3).tolist()}
+        else:
+            raise ValueError(f"world: static shape {name!r} is a {type(static).__name__}, not a plane or polyhedron")
+        objects.append(SceneObject(name, KIND[type(static)], params))
+    return Scene(objects)
+
+
+KIND = {Sphere: "sphere", Capsule: "capsule", ConvexPolyhedron: "polyhedron", Plane: "plane"}
+"""The scene kind of each shape type ``scene_of`` writes."""
 
 
 SCENES: dict[str, Callable[[], World]] = {
     "pyramid": pyramid, "card house": card_house, "spinning plate": spinning_plate, "tumbler": tumbler,
+    "rope bridge": rope_bridge, "ragdoll": ragdoll,
 }
-"""The stress scenes by name, built with their default arguments."""
+"""The stress scenes by name, built with their default arguments (the editor's
+Playground panel offers them)."""

@@ -1,4 +1,5 @@
-"""The Playground panel: which shapes move, restitution, friction, CCD, the step size,
+"""The Playground panel: which shapes move, restitution, friction, CCD, a stress scene
+to open (``playground.scenes``, opened running), the step size,
 Play / Pause / Step / Reset, the contact events, and the latest step as a fixture."""
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS, fill_row, label_room
 from sweeplab.playground.run import DYNAMIC_KINDS, PlaygroundRun
+from sweeplab.playground.scenes import SCENES
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
+STRESS_SCENES = list(SCENES)
 EVENTS_SHOWN = 40
 
 
@@ -19,6 +22,8 @@ class PlaygroundState:
         self.dynamic: set[str] = set()
         self.restitution, self.friction, self.ccd = 0.5, 0.5, True
         self.step_size = 2
+        self.stress = 0
+        """Which of ``STRESS_SCENES`` the stress scene choice shows."""
         self.playing = False
         self.fixture_directory = "tests/fixtures"
 
@@ -41,6 +46,10 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
         state.restitution = imgui.slider_float("restitution", state.restitution, 0.0, 1.0)[1]
         state.friction = imgui.slider_float("friction", state.friction, 0.0, 1.5)[1]
         state.ccd = imgui.checkbox("CCD (sweep every step)", state.ccd)[1]
+        state.stress = imgui.combo("stress scene", state.stress, STRESS_SCENES)[1]
+        imgui.same_line()
+        if imgui.button("Open##stress"):  # replaces the scene with the stress scene, its run started
+            editor.open_stress_scene(STRESS_SCENES[state.stress])
     else:
         world = run.world
         imgui.text(f"t = {world.time:.4f} s, CCD {'on' if world.ccd else 'OFF'}, {world.contact_count} contacts")
