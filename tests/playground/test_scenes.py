@@ -226,7 +226,7 @@ def test_the_ragdoll_falls_down_the_stairs_in_one_piece():
     (scenes.pyramid, "gap", math.nan), (scenes.card_house, "storeys", 0), (scenes.card_house, "lean", 0.0),
     (scenes.card_house, "lean", scenes.MAX_LEAN + 1e-9), (scenes.spinning_plate, "speed", 0.0),
     (scenes.spinning_plate, "spin", math.inf), (scenes.tumbler, "balls", -1), (scenes.tumbler, "spin", math.nan),
-    (scenes.tumbler, "boxes", 28), (scenes.rope_bridge, "links", 0), (scenes.rope_bridge, "sag", 0.0),
+    (scenes.tumbler, "boxes", 24), (scenes.rope_bridge, "links", 0), (scenes.rope_bridge, "sag", 0.0),
     (scenes.rope_bridge, "sag", math.pi / 2), (scenes.ragdoll, "steps", 0), (scenes.ragdoll, "push", math.nan),
 ])
 def test_bad_arguments_name_themselves(build, argument, value):
