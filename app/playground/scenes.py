@@ -151,13 +151,13 @@ def spinning_plate(ccd: bool = True, speed: float = 60.0, spin: float = 40.0) ->
 
 TUMBLER_HALF = 1.0
 """The tumbler's inner half size: a hollow cube 2 m across, walls 10 cm thick."""
-TUMBLER_CENTRE = np.array([0.0, 0.0, 1.5])
+TUMBLER_CENTRE = np.array([0.0, 0.0, 2.0])
+"""Its centre: 2 m up, so that its corners (1.56 m out) clear the floor as it turns."""
 
 
 def tumbler(spin: float = 1.0, balls: int = 4, boxes: int = 2) -> World:
-    """A hollow cube (inner half size ``TUMBLER_HALF``, centred 1.5 m above the
-    floor) with ``balls`` spheres (radius 0.2) and ``boxes`` boxes (half size 0.2)
-    inside, in rows of three 0.5 m apart along x, rows 0.5 m apart along y, layers
+    """A hollow cube (inner half size ``TUMBLER_HALF``, centred at ``TUMBLER_CENTRE``)
+    with ``balls`` spheres (radius 0.2) and ``boxes`` boxes (half size 0.2) inside, in rows of three 0.5 m apart along x, rows 0.5 m apart along y, layers
     0.5 m apart from 0.3 m above its floor.  With ``spin`` != 0 its six walls
     are kinematic bodies (r10-editor's ``Body.kinematic``) turning at ``spin`` rad/s
     about the cube's y axis, which ``drive_tumbler`` keeps on their circles before
