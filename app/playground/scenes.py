@@ -157,9 +157,10 @@ TUMBLER_CENTRE = np.array([0.0, 0.0, 2.0])
 
 def tumbler(spin: float = 1.0, balls: int = 4, boxes: int = 2) -> World:
     """A hollow cube (inner half size ``TUMBLER_HALF``, centred at ``TUMBLER_CENTRE``)
-    with ``balls`` spheres (radius 0.2) and ``boxes`` boxes (half size 0.2) inside, in rows of three 0.5 m apart along x, rows 0.5 m apart along y, layers
-    0.5 m apart from 0.3 m above its floor.  With ``spin`` != 0 its six walls
-    are kinematic bodies (r10-editor's ``Body.kinematic``) turning at ``spin`` rad/s
+    with ``balls`` spheres (radius 0.2) and ``boxes`` boxes (half size 0.2) inside,
+    in rows of three 0.5 m apart along x, rows 0.5 m apart along y, layers 0.5 m
+    apart from 0.3 m above its floor.  With ``spin`` != 0 its six walls are kinematic
+    bodies (r10-editor's ``Body.kinematic``) turning at ``spin`` rad/s
     about the cube's y axis, which ``drive_tumbler`` keeps on their circles before
     each step; with ``spin`` = 0 they are static shapes."""
     _count("balls", balls, 0)
