@@ -52,14 +52,18 @@ it (tunnels).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
 from sweeplab.physics.shapes import Shape
+from sweeplab.playground.callbacks import Callback, ContactPair, ContactTracker
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
+from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
+from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
 MAX_SUBSTEPS = 16
@@ -73,6 +77,10 @@ EVENT_HISTORY = 50_000
 PUSH_OUT_PASSES = 4
 """With CCD off, passes over every pair pushing overlaps out (a stack pushed up from
 the floor reopens the overlap above)."""
+REST_GAP = 1e-9
+"""A pair is still touching at the step's end (``World._come_to_rest``) when its gap is at
+most this fraction of the body's reach: a resting body's parabola ends on the surface to
+rounding (~1e-16 of it); a body landing just after the step's end, falling, is farther."""
 SOLVER_RTOL = 1e-13
 """A layer's iterations stop once one changes no impulse by more than this fraction of
 the layer's largest (a resting body: one or two iterations, not 40).  Relative to each
@@ -101,6 +109,13 @@ class Body:
     velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))
     rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
     angular_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    asleep: bool = False
+    """Set by the world (``sleep``): not moved, swept or solved until woken."""
+    still_for: float = 0.0
+    """Seconds the body has been still (``sleep.SLEEP_SPEED``), as of the last step."""
+    _slept: tuple = field(default=(), repr=False, compare=False)
+    """The pose it fell asleep in: moved by an edit, it wakes."""
+    _reach: tuple = field(default=(), repr=False, compare=False)
     _pose: tuple = field(default=(), repr=False, compare=False)
     _posed: object = field(default=None, repr=False, compare=False)
     _inverse_key: tuple = field(default=(), repr=False, compare=False)
@@ -123,9 +138,12 @@ class Body:
         return shape.posed(self.rotation, at)  # the body-space hull moved rigidly: no hull search per pose
 
     def reach(self) -> float:
-        """The farthest the shape reaches from the centre of mass."""
+        """The farthest the shape reaches from the centre of mass (kept per shape)."""
         shape = self.shape
-        return self.core_reach() + (float(shape.radius) if isinstance(shape, (Sphere, Capsule)) else 0.0)
+        if not self._reach or self._reach[0] is not shape:
+            rounding = float(shape.radius) if isinstance(shape, (Sphere, Capsule)) else 0.0
+            self._reach = (shape, self.core_reach() + rounding)
+        return self._reach[1]
 
     def core_reach(self) -> float:
         """The farthest a point of the shape's core (a sphere's centre, a capsule's
@@ -139,8 +157,11 @@ class Body:
 
     def mover(self, chord: np.ndarray, window: float) -> Mover:
         """The body over ``window`` seconds as the sweep sees it: its shape now, its
-        centre of mass covering ``chord``, turning at its angular velocity about it."""
+        centre of mass covering ``chord``, turning at its angular velocity about it (a
+        sleeping body: still)."""
         reach = self.reach()
+        if self.asleep:
+            return Mover(self.world_shape(), np.zeros(3), None, self.position, reach)
         turn = turn_over(self.angular_velocity, window, self.core_reach(), reach)
         return Mover(self.world_shape(), chord, turn, self.position, reach)
 
@@ -218,11 +239,27 @@ class World:
     events: list[ContactEvent] = field(default_factory=list)
     contact_count: int = 0
     """Every contact resolved since the start (``events`` keeps the latest)."""
+    allow_sleep: bool = True
+    """Islands of bodies still for ``sleep.TIME_TO_SLEEP`` sleep (``sleep``)."""
+    pair_filter: Callable[[str, str], bool] | None = None
+    """Called with a body's name and a static shape's or another body's: False, and the
+    pair never collides (their contacts are neither swept, solved nor reported)."""
+    on_begin: Callback | None = None
+    """Contact callbacks (``callbacks``): a pair's contact begins, persists, ends."""
+    on_persist: Callback | None = None
+    on_end: Callback | None = None
+    _contacts: ContactTracker = field(default_factory=ContactTracker, repr=False)
     _resting: dict = field(default_factory=dict, repr=False)
     """The pairs touching at the end of the last step, with their normals: candidates
     for this step's groups, and what each body rests on when an overlap is pushed out."""
     _warm: dict = field(default_factory=dict, repr=False)
     """Each touching pair's impulses at its last solve (normal per point, tangent per point)."""
+    _slots: dict = field(default_factory=dict, repr=False)
+    """Each body's index by name (``_index``)."""
+    _static_boxes: dict = field(default_factory=dict, repr=False)
+    """Each static shape's box (``pairs.static_box``), with the shape it was taken of."""
+    _at_rest: dict = field(default_factory=dict, repr=False)
+    """The pairs still touching at the end of the last step (``_come_to_rest``), with their ``Touch``."""
     _rest_speed: float = field(default=REST_SPEED, repr=False)
     """This step's resting approach speed: ``REST_SPEED`` or 1.5·|g|·dt, the larger.  A
     body resting on a supported body meets it at g·dt every step; above the threshold
@@ -234,14 +271,24 @@ class World:
         """Advance ``dt``; the step's contact events.  ``events`` keeps the latest
         ``EVENT_HISTORY`` to ``2·EVENT_HISTORY`` (trimmed after a step), ``contact_count``
         counts them all."""
+        if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
+            raise ValueError(f"dt must be a positive finite number of seconds, got {dt!r}")
         start = len(self.events)
         self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
+        self._wake_changed()
+        if self.pair_filter is not None:  # a pair refused since the last step rests no longer
+            self._resting = {pair: normal for pair, normal in self._resting.items()
+                             if self.pair_filter(self.bodies[pair[0]].name, pair[1])}
+        self._at_rest = {}
         if self.ccd:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
         new = self.events[start:]
         self.contact_count += len(new)
+        self._report_contacts(new)
+        if self.allow_sleep:
+            self._settle(dt)
         if len(self.events) > 2 * EVENT_HISTORY:
             del self.events[:-EVENT_HISTORY]
         return new
@@ -274,6 +321,7 @@ class World:
             self.time += elapsed
             left -= elapsed
             group = self._with_touching(contacts, known, hover)
+            self._wake_islands(set().union(*(self._pair_bodies(pair) for pair, _ in group)))
             self._resolve(group, left, {pair for pair, _ in group[len(contacts):]})
             # Every pair just solved leaves touching or separating and stays so until a
             # body's velocity changes (two bodies move linearly apart; a body leaving a
@@ -286,8 +334,102 @@ class World:
         # (when the substeps run out, the rest of the step is moved without sweeping; rare, the events show why)
         self._advance(left)
         self.time += left
-        self._resting = touching
-        self._warm = {pair: impulses for pair, impulses in self._warm.items() if pair in touching}
+        self._resting = {**self._sleeping_pairs(), **touching}
+        self._warm = {pair: impulses for pair, impulses in self._warm.items() if pair in self._resting}
+        self._come_to_rest()
+
+    def _come_to_rest(self) -> None:
+        """The pairs still touching at the step's end (within ``REST_GAP`` of the body's
+        reach) solved for no approach: a body at rest leaves the step at rest.
+
+        A body resting by its support speed s = ½(-g·n)·L comes back to the surface at the
+        step's end moving into it at s - (-g·n)·L = -s; the next step's contact stops that
+        approach and gives the support again, one impulse 2ms at the step boundary.  Here
+        it is split at that same instant: the approach is stopped now (ms, friction within
+        μ of it) and the next step adds the support (ms): the motion is the same, but the
+        velocity read between steps is the body's own, zero at rest (it read -g·dt/2,
+        -0.08175 m/s at 1/60 s).  No bounce, no support, no event: the contact was
+        resolved in the step, this is its end."""
+        group = []
+        for pair, normal in self._resting.items():
+            if self._asleep(pair):
+                continue
+            touch = self._touch(pair, normal, 0.0)
+            if touch is not None and touch[2] <= REST_GAP * self.bodies[pair[0]].reach():
+                group.append((pair, touch))
+        if group:
+            self._resolve(group, 0.0, {pair for pair, _ in group}, record=False)
+        self._at_rest = dict(group)
+
+    # --- contacts reported, sleep -------------------------------------------------------
+
+    def _report_contacts(self, events: list[ContactEvent]) -> None:
+        """The step's pairs in contact (its events, and the pairs at rest at its end) to the
+        callbacks (``callbacks``)."""
+        now: dict[tuple[str, str], ContactPair] = {}
+        for (first, second), (point, normal, _) in self._at_rest.items():
+            now[(self.bodies[first].name, second)] = ContactPair(self.bodies[first].name, second, point, normal, 0.0)
+        impulses: dict[tuple[str, str], float] = {}
+        for event in events:
+            key = (event.first, event.second)
+            impulses[key] = impulses.get(key, 0.0) + event.impulse
+            now[key] = ContactPair(event.first, event.second, event.point, event.normal, impulses[key])
+        sleeping = {(self.bodies[first].name, second) for first, second in self._sleeping_pairs()}
+        self._contacts.update(now, sleeping, self.on_begin, self.on_persist, self.on_end)
+
+    def _asleep(self, pair: Pair) -> bool:
+        """Whether the pair's bodies all sleep."""
+        return all(self.bodies[index].asleep for index in self._pair_bodies(pair))
+
+    def _sleeping_pairs(self) -> dict[Pair, np.ndarray]:
+        """The resting pairs of sleeping islands (kept, with their warm starts, while they sleep)."""
+        return {pair: normal for pair, normal in self._resting.items() if self._asleep(pair)}
+
+    def _islands(self) -> list[int]:
+        """Each body's island (``sleep.islands``) through the resting pairs of two bodies."""
+        links = [(first, self._index(second)) for first, second in self._resting if second not in self.statics]
+        return islands(len(self.bodies), links)
+
+    def wake(self, name: str) -> None:
+        """Wake body ``name`` and every body of its island (``ValueError`` for an unknown name)."""
+        if name not in {body.name for body in self.bodies}:
+            raise ValueError(f"name: no body named {name!r}")
+        self._wake_islands({self._index(name)})
+
+    def _wake_islands(self, indices: set[int]) -> None:
+        """Wake the islands of the bodies ``indices`` (nothing to do when none sleeps)."""
+        if not any(self.bodies[index].asleep for index in indices):
+            return
+        roots = self._islands()
+        waking = {roots[index] for index in indices}
+        for index, body in enumerate(self.bodies):
+            if roots[index] in waking:
+                body.asleep, body.still_for = False, 0.0
+
+    def _wake_changed(self) -> None:
+        """Wake the islands of sleeping bodies given a velocity or moved since they slept
+        (an edit, a user's assignment)."""
+        changed = {index for index, body in enumerate(self.bodies)
+                   if body.asleep and (np.any(body.velocity) or np.any(body.angular_velocity)
+                                       or body._slept != (body.position.tobytes(), body.rotation.tobytes()))}
+        self._wake_islands(changed)
+
+    def _settle(self, dt: float) -> None:
+        """Count how long each awake body has been still; put to sleep the islands whose
+        bodies have all been still for ``TIME_TO_SLEEP`` (velocities set to zero)."""
+        for body in self.bodies:
+            if not body.asleep:
+                still = point_speed_bound(body.velocity, body.angular_velocity, body.reach()) <= SLEEP_SPEED
+                body.still_for = body.still_for + dt if still else 0.0
+        roots = self._islands()
+        ready: dict[int, bool] = {}
+        for index, body in enumerate(self.bodies):
+            ready[roots[index]] = ready.get(roots[index], True) and (body.asleep or body.still_for >= TIME_TO_SLEEP)
+        for index, body in enumerate(self.bodies):
+            if ready[roots[index]] and not body.asleep:
+                body.asleep = True
+                body.velocity, body.angular_velocity = np.zeros(3), np.zeros(3)
+                body._slept = (body.position.tobytes(), body.rotation.tobytes())
 
     def _discrete_step(self, dt: float) -> None:
         """The whole step moved, then every overlap pushed out, and the overlaps with the
@@ -300,17 +442,18 @@ class World:
         overlaps: dict[Pair, Touch] = {}
         for _ in range(PUSH_OUT_PASSES):  # pushing one pair apart can press another together
             pushed = False
-            for index, body in enumerate(self.bodies):
-                for name, target in self._targets(index):
-                    found = sweep(body.world_shape(), target, np.zeros(3))
-                    if not (found.hit and found.initially_overlapping):
-                        continue
-                    point, normal = np.asarray(found.point, float), np.asarray(found.normal, float)
-                    depth = float(found.penetration_depth)
-                    if depth > CONTACT_SLOP * 1e-6 * body.reach():
-                        known = {**self._resting, **{pair: touch[1] for pair, touch in overlaps.items()}}
-                        point, pushed = self._push_out(index, name, point, normal, depth, known), True
-                    overlaps[(index, name)] = (point, normal, 0.0)
+            for index, name in self._candidates([body.mover(np.zeros(3), 0.0) for body in self.bodies]):
+                body = self.bodies[index]
+                found = sweep(body.world_shape(), self._target_shape(name), np.zeros(3))
+                if not (found.hit and found.initially_overlapping):
+                    continue
+                self._wake_islands(self._pair_bodies((index, name)))
+                point, normal = np.asarray(found.point, float), np.asarray(found.normal, float)
+                depth = float(found.penetration_depth)
+                if depth > CONTACT_SLOP * 1e-6 * body.reach():
+                    known = {**self._resting, **{pair: touch[1] for pair, touch in overlaps.items()}}
+                    point, pushed = self._push_out(index, name, point, normal, depth, known), True
+                overlaps[(index, name)] = (point, normal, 0.0)
             if not pushed:
                 break
         hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
@@ -323,14 +466,12 @@ class World:
             self._resolve(group, dt, {pair for pair, _ in group[len(overlaps):]})
         self._resting = {pair: touch[1] for pair, touch in group}
 
-    def _targets(self, index: int):
-        """What body ``index`` is swept against: (name, shape) of the static shapes and the later bodies."""
-        yield from self.statics.items()
-        for other in self.bodies[index + 1:]:
-            yield other.name, other.world_shape()
-
     def _index(self, name: str) -> int:
-        return next(index for index, body in enumerate(self.bodies) if body.name == name)
+        """The index of body ``name`` (a map rebuilt when the bodies change)."""
+        names = tuple(body.name for body in self.bodies) if len(self._slots) != len(self.bodies) else None
+        if names is not None or self.bodies[self._slots.get(name, 0)].name != name:
+            self._slots = {body.name: index for index, body in enumerate(self.bodies)}
+        return self._slots[name]
 
     def _pair_bodies(self, pair: Pair) -> set[int]:
         first, second = pair
@@ -339,24 +480,52 @@ class World:
     def _target_shape(self, second: str):
         return self.statics[second] if second in self.statics else self.bodies[self._index(second)].world_shape()
 
+    def _candidates(self, movers: list[Mover]) -> list[Pair]:
+        """The pairs whose motions' boxes meet (``pairs``), one of them awake and the pair
+        not refused by ``pair_filter``: for each body in order, the static shapes in the
+        world's order, then the later bodies in order."""
+        count = len(movers)
+        if count == 0:
+            return []
+        starts = np.array([body.position for body in self.bodies])
+        reaches = np.array([mover.reach for mover in movers]) * (1 + CONTACT_SLOP)
+        lo, hi = swept_boxes(starts, np.array([mover.chord for mover in movers]), reaches)
+        awake = np.array([not body.asleep for body in self.bodies])
+        meets: list[list[Pair]] = [[] for _ in range(count)]
+        for name, shape in self.statics.items():
+            box = self._static_boxes.get(name)
+            if box is None or box[0] is not shape:
+                box = self._static_boxes[name] = (shape, static_box(shape))
+            touching = near_plane(shape, lo, hi) if box[1] is None else boxes_meeting(lo, hi, box[1])
+            for index in np.flatnonzero(touching & awake):
+                meets[index].append((int(index), name))
+        firsts, seconds = overlapping_pairs(lo, hi)
+        either = awake[firsts] | awake[seconds]
+        for index, other in zip(firsts[either].tolist(), seconds[either].tolist(), strict=True):
+            meets[index].append((index, self.bodies[other].name))
+        pairs = [pair for pairs in meets for pair in pairs]
+        if self.pair_filter is None:
+            return pairs
+        return [(index, name) for index, name in pairs if self.pair_filter(self.bodies[index].name, name)]
+
     def _earliest_contacts(self, movers: list[Mover], skip, left: float) -> list:
         """Every contact at the earliest fraction of the window, as (fraction, first, second,
         point, normal, gap): ``ccd.first_contact`` of each body's motion with each static
-        shape and each later body.  The gap is negative for an overlap (its depth), and
-        a turning body's lift along the normal against a static shape (module docstring)."""
+        shape and each later body whose boxes meet (``_candidates``).  The gap is negative
+        for an overlap (its depth), and a turning body's lift along the normal against a
+        static shape (module docstring)."""
         found = []
-        for index in range(len(self.bodies)):
-            for name, target in self._targets(index):
-                other = still(target) if name in self.statics else movers[self._index(name)]
-                if (index, name) in skip and movers[index].turn is None and other.turn is None:
-                    continue
-                hit = first_contact(movers[index], other)
-                if hit is None:
-                    continue
-                gap = -hit.depth
-                if name in self.statics and movers[index].turn is not None:
-                    gap += float(hit.normal @ self._lift(hit.fraction * left, left))
-                found.append((hit.fraction, index, name, hit.point, hit.normal, gap))
+        for index, name in self._candidates(movers):
+            other = still(self.statics[name]) if name in self.statics else movers[self._index(name)]
+            if (index, name) in skip and movers[index].turn is None and other.turn is None:
+                continue
+            hit = first_contact(movers[index], other)
+            if hit is None:
+                continue
+            gap = -hit.depth
+            if name in self.statics and movers[index].turn is not None:
+                gap += float(hit.normal @ self._lift(hit.fraction * left, left))
+            found.append((hit.fraction, index, name, hit.point, hit.normal, gap))
         earliest = min((contact[0] for contact in found), default=None)
         return [contact for contact in found if contact[0] == earliest]
 
@@ -446,13 +615,15 @@ class World:
     def _advance(self, elapsed: float) -> None:
         """Every body moved ``elapsed`` along its parabola and turned at its angular velocity."""
         for body in self.bodies:
+            if body.asleep:
+                continue
             body.position = body.position + body.velocity * elapsed + 0.5 * self.gravity * elapsed * elapsed
             body.velocity = body.velocity + self.gravity * elapsed
             body.rotation = _turned(body.rotation, body.angular_velocity * elapsed)
 
     # --- impulses ----------------------------------------------------------------------
 
-    def _resolve(self, group, left: float, resting=frozenset()) -> None:
+    def _resolve(self, group, left: float, resting=frozenset(), record: bool = True) -> None:
         """Sequential impulses at every point of every contact of ``group`` (pairs with
         their point and normal), layer by layer from the ground up: first the contacts
         with static shapes and between bodies on the same footing, then each layer of
@@ -489,8 +660,9 @@ class World:
                     break
         for contact in contacts:
             self._warm[contact.pair] = (contact.normal_sum.copy(), contact.tangent_sum.copy())
-            self.events.append(ContactEvent(self.bodies[contact.pair[0]].name, contact.pair[1], self.time,
-                                            contact.point, contact.normal, float(contact.normal_sum.sum())))
+            if record:
+                self.events.append(ContactEvent(self.bodies[contact.pair[0]].name, contact.pair[1], self.time,
+                                                contact.point, contact.normal, float(contact.normal_sum.sum())))
 
     def _contact(self, first: int, second: str, point, normal, gap: float, left: float, resting: bool) -> _Contact:
         """The support of a body ``gap`` above a static shape is the normal speed whose
