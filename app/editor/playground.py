@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sweeplab.editor.opened import SceneFile
+from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
@@ -18,10 +19,17 @@ class Playground(EditorParts):
     def _init_playground(self) -> None:
         self.playground: PlaygroundRun | None = None
 
-    def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool) -> None:
+    def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool,
+                         materials: dict[str, Material] | None = None) -> None:
+        """A run of ``scene`` (``materials``: objects' own, by name); a body the scene
+        cannot make (a flat polyhedron: no volume) or a bad material is named on the
+        status line and nothing starts."""
         if self.playground is not None:
             self.reset_playground()
-        self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd)
+        try:
+            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials)
+        except ValueError as error:
+            self.say(f"the playground did not start: {error}")
 
     def open_stress_scene(self, name: str) -> None:
         """Open the stress scene ``name`` (``playground.scenes.SCENES``) as an untitled

@@ -3,8 +3,9 @@ scene updated so the view draws them.
 
 Which shapes are dynamic: the moving one (its direction is its starting velocity,
 per second), and any sphere, capsule or polyhedron ticked in the Playground panel.
-Everything else is static.  A polyhedron's inertia is its body-space bounding
-box's (exact for a box, whatever its turn).  Reset puts the scene back as it was when the run began.
+Everything else is static.  A polyhedron's mass and inertia are its hull's, exact
+(``world.hull_body``: its body frame is the principal frame at the centre of mass).
+Reset puts the scene back as it was when the run began.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from sweeplab.playground.ccd import Mover
-from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
+from sweeplab.playground.materials import Material
+from sweeplab.playground.world import Body, World, capsule_body, hull_body, sphere_body
 from sweeplab.scene.model import Scene
 from sweeplab.scene.shape_kinds import KINDS, build_shape, posed_vertices
-from sweeplab.physics import ConvexPolyhedron
 
 STATIC_KINDS = {"point": "no volume, no mass", "segment": "no volume, no mass", "plane": "infinite",
                 "triangle": "a surface: no mass", "polygon": "a surface: no mass",
@@ -27,24 +28,23 @@ DYNAMIC_KINDS = tuple(kind for kind in KINDS if kind not in STATIC_KINDS)
 
 
 def body_of(scene_object) -> Body:
-    """The body of a scene object of a ``DYNAMIC_KINDS`` kind (``ValueError`` for another)."""
+    """The body of a scene object of a ``DYNAMIC_KINDS`` kind; ``ValueError`` for another
+    kind, or one without volume (a zero radius, a flat polyhedron), naming the object."""
     params, kind = scene_object.params, scene_object.kind
-    if kind == "sphere":
-        return sphere_body(scene_object.name, params["center"], float(params["radius"]))
-    if kind == "capsule":
-        return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
-    if kind != "polyhedron":
+    if kind not in ("sphere", "capsule", "polyhedron"):
         raise ValueError(f"scene_object {scene_object.name!r} is a {kind}, which has no playground body "
                          f"({STATIC_KINDS.get(kind, 'not in STATIC_KINDS either')})")
-    # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
-    # so the body-to-world rotation is axes^T; mass and inertia come from the body-space box.
-    vertices = np.asarray(params["vertices"], float)
-    axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
-    centre = vertices.mean(axis=0)
-    low, high = vertices.min(axis=0), vertices.max(axis=0)
-    body = box_body(scene_object.name, np.maximum((high - low) / 2, 1e-9), centre @ axes + origin, rotation=axes.T)
-    body.shape = ConvexPolyhedron(vertices - centre)  # the hull itself; the box gave the mass and inertia
-    return body
+    try:
+        if kind == "sphere":
+            return sphere_body(scene_object.name, params["center"], float(params["radius"]))
+        if kind == "capsule":
+            return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
+        # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
+        # so the hull's vertices are placed by the rotation axes^T.
+        axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
+        return hull_body(scene_object.name, params["vertices"], position=origin, rotation=axes.T)
+    except ValueError as error:
+        raise ValueError(f"scene_object {scene_object.name!r}: {error}") from None
 
 
 class PlaygroundRun:
@@ -52,7 +52,16 @@ class PlaygroundRun:
     they are."""
 
     def __init__(self, scene: Scene, dynamic: set[str], restitution: float = 0.5, friction: float = 0.5,
-                 ccd: bool = True):
+                 ccd: bool = True, materials: dict[str, Material] | None = None):
+        """``materials``: scene objects' own materials by name (bodies' and static
+        shapes'; the others take ``restitution`` and ``friction``)."""
+        materials = dict(materials or {})
+        unknown = sorted(set(materials) - {o.name for o in scene.objects})
+        if unknown:
+            raise ValueError(f"materials name objects the scene does not have: {unknown}")
+        for name, material in materials.items():
+            if not isinstance(material, Material):
+                raise ValueError(f"materials[{name!r}] must be a Material, got {material!r}")
         self.start = scene.copy()
         moving = {scene.moving} if scene.moving is not None else set()
         names = {name for name in set(dynamic) | moving if scene.object(name).kind in DYNAMIC_KINDS}
@@ -60,8 +69,9 @@ class PlaygroundRun:
         for body in bodies:
             if body.name == scene.moving:
                 body.velocity = np.asarray(scene.direction, float)
+            body.material = materials.pop(body.name, None)
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
-        self._begin(World(bodies, statics, restitution, friction, ccd=ccd))
+        self._begin(World(bodies, statics, restitution, friction, ccd=ccd, materials=materials))
 
     @classmethod
     def of_world(cls, scene: Scene, world: World) -> PlaygroundRun:

@@ -1,7 +1,8 @@
 """A small deterministic rigid-body world whose collisions are sweeplab's own sweeps.
 
-Dynamic bodies are spheres, capsules and boxes (convex polyhedra); anything else
-in the scene is static (planes, meshes, triangles, polygons, other shapes).
+Dynamic bodies are spheres, capsules and convex polyhedra (boxes, and hulls with
+their exact inertia: ``hull_body``); anything else in the scene is static (planes,
+meshes, triangles, polygons, other shapes).
 
 A step of ``dt``:
 
@@ -32,6 +33,8 @@ A step of ``dt``:
    gravity, and that lift along the normal is the contact's gap (or, against a
    shape above it, the overlap pushed out).
 3. **Contacts.**  Impulses with a coefficient of restitution and Coulomb friction,
+   the pair's materials combined (``materials.combined``: restitution the larger,
+   friction √(μ₁μ₂); a body or static shape without its own has the world's),
    sequentially over the contact points (the patch where the two shapes' faces on
    the contact plane overlap, ``patch.contact_patch``: a box on a face gets four),
    accumulated and clamped, so a resting box neither tips nor sinks; friction aims
@@ -59,8 +62,11 @@ import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
 from sweeplab.physics.shapes import Shape
+from sweeplab.physics.tolerance import POSED_ROTATION_ATOL
 from sweeplab.playground.callbacks import Callback, ContactPair, ContactTracker
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
+from sweeplab.playground.mass import mass_properties, positive
+from sweeplab.playground.materials import Material, combined
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
@@ -97,8 +103,12 @@ this much."""
 
 @dataclass
 class Body:
-    """A dynamic body: ``shape`` in body space (centred on its centre of mass),
-    posed by ``position`` and ``rotation`` (3x3, body to world)."""
+    """A dynamic body: ``shape`` in body space (centred on its centre of mass, its axes
+    the principal axes, so ``inertia`` is diagonal for the bodies made here), posed by
+    ``position`` and ``rotation`` (3x3, body to world); ``material`` None: the world's.
+    ``ValueError`` naming the field for a mass that is not finite and > 0, an inertia
+    that is not a finite symmetric positive-definite 3x3, a vector that is not 3
+    finite numbers, a rotation that is not one (to ``POSED_ROTATION_ATOL``)."""
 
     name: str
     shape: Sphere | Capsule | ConvexPolyhedron
@@ -109,6 +119,7 @@ class Body:
     velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))
     rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
     angular_velocity: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    material: Material | None = None
     asleep: bool = False
     """Set by the world (``sleep``): not moved, swept or solved until woken."""
     still_for: float = 0.0
@@ -120,6 +131,23 @@ class Body:
     _posed: object = field(default=None, repr=False, compare=False)
     _inverse_key: tuple = field(default=(), repr=False, compare=False)
     _inverse: np.ndarray = field(default_factory=lambda: np.zeros((3, 3)), repr=False, compare=False)
+
+    def __post_init__(self):
+        self.mass = positive("mass", self.mass)
+        inertia = np.asarray(self.inertia, float)
+        if inertia.shape != (3, 3) or not np.all(np.isfinite(inertia)) or not np.array_equal(inertia, inertia.T) \
+                or not np.all(np.linalg.eigvalsh(inertia) > 0):
+            raise ValueError(f"inertia must be a finite symmetric positive-definite 3x3 matrix, got {inertia.tolist()}")
+        for name in ("position", "velocity", "angular_velocity"):
+            vector = np.asarray(getattr(self, name), float)
+            if vector.shape != (3,) or not np.all(np.isfinite(vector)):
+                raise ValueError(f"{name} must be 3 finite numbers, got {getattr(self, name)!r}")
+        rotation = np.asarray(self.rotation, float)
+        if rotation.shape != (3, 3) or not np.all(np.isfinite(rotation)) or np.linalg.det(rotation) < 0 \
+                or not np.allclose(rotation @ rotation.T, np.eye(3), rtol=0.0, atol=POSED_ROTATION_ATOL):
+            raise ValueError(f"rotation must be a 3x3 rotation matrix (orthonormal, det +1), got {rotation.tolist()}")
+        if self.material is not None and not isinstance(self.material, Material):
+            raise ValueError(f"material must be a Material or None, got {self.material!r}")
 
     def world_shape(self):
         """The body's shape in the world, built once per pose."""
@@ -180,37 +208,55 @@ class Body:
 
 
 def sphere_body(name: str, center, radius: float, density: float = 1.0) -> Body:
-    mass = density * 4 / 3 * np.pi * radius ** 3
-    return Body(name, Sphere([0.0, 0.0, 0.0], radius), mass, np.eye(3) * 0.4 * mass * radius ** 2,
-                np.asarray(center, float))
+    shape = Sphere([0.0, 0.0, 0.0], positive("radius", radius))
+    props = mass_properties(shape, density)
+    return Body(name, shape, props.mass, props.inertia, np.asarray(center, float))
 
 
 def capsule_body(name: str, a, b, radius: float, density: float = 1.0) -> Body:
-    """Inertia of a cylinder and two hemispheres about the centre (the usual formula)."""
+    """A capsule from ``a`` to ``b`` (world), its body z along the axis."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     centre, axis = (a + b) / 2, b - a
     length = float(np.linalg.norm(axis))
-    cylinder = density * np.pi * radius ** 2 * length
-    balls = density * 4 / 3 * np.pi * radius ** 3
-    along = cylinder * radius ** 2 / 2 + balls * 2 * radius ** 2 / 5
-    across = cylinder * (length ** 2 / 12 + radius ** 2 / 4) + balls * (2 * radius ** 2 / 5 + length ** 2 / 4
-                                                                         + 3 * length * radius / 8)
     z = axis / length if length > 0 else np.array([0.0, 0.0, 1.0])
     x = np.cross(np.eye(3)[np.argmin(np.abs(z))], z)
     x /= np.linalg.norm(x)
     frame = np.stack([x, np.cross(z, x), z], axis=1)  # body axes in the world: the capsule along body z
     half = np.array([0.0, 0.0, length / 2])
-    return Body(name, Capsule(-half, half, radius), cylinder + balls, np.diag([across, across, along]), centre,
-                rotation=frame)
+    shape = Capsule(-half, half, positive("radius", radius))
+    props = mass_properties(shape, density)
+    return Body(name, shape, props.mass, props.inertia, centre, rotation=frame)
 
 
 def box_body(name: str, half_extents, center, rotation=None, density: float = 1.0) -> Body:
-    half = np.asarray(half_extents, float)
-    mass = density * 8 * float(np.prod(half))
+    """A box of ``half_extents`` (each finite and > 0): I = m/3·(h_y² + h_z², ...)."""
+    half = np.array([positive(f"half_extents[{k}]", h) for k, h in enumerate(np.ravel(half_extents))])
+    if half.shape != (3,):
+        raise ValueError(f"half_extents must be 3 numbers, got {half_extents!r}")
+    mass = positive("density", density) * 8 * float(np.prod(half))
     inertia = np.diag([mass / 3 * (half[1] ** 2 + half[2] ** 2), mass / 3 * (half[0] ** 2 + half[2] ** 2),
                        mass / 3 * (half[0] ** 2 + half[1] ** 2)])
     return Body(name, ConvexPolyhedron.box(half), mass, inertia, np.asarray(center, float),
                 rotation=np.eye(3) if rotation is None else np.asarray(rotation, float))
+
+
+def hull_body(name: str, vertices, position=None, rotation=None, density: float = 1.0) -> Body:
+    """The solid convex hull of ``vertices`` (V, 3), placed in the world at
+    ``rotation @ v + position`` (None: identity, origin), as a body whose frame is its
+    principal frame at its centre of mass (``mass.principal_axes``): the shape in body
+    space is P^T (v - c), the inertia diag(moments), and the body's rotation R·P, so it
+    sits where the vertices put it.  ``ValueError`` for a hull that is not a solid."""
+    shape = ConvexPolyhedron(vertices)
+    props = mass_properties(shape, density)
+    moments, axes = props.principal()
+    turn = np.eye(3) if rotation is None else np.asarray(rotation, float)
+    at = np.zeros(3) if position is None else np.asarray(position, float)
+    if turn.shape != (3, 3):
+        raise ValueError(f"rotation must be a 3x3 rotation matrix, got {rotation!r}")
+    if at.shape != (3,):
+        raise ValueError(f"position must be 3 finite numbers, got {position!r}")
+    return Body(name, shape.posed(axes.T, -axes.T @ props.centre), props.mass, np.diag(moments),
+                turn @ props.centre + at, rotation=turn @ axes)
 
 
 @dataclass(frozen=True)
@@ -233,8 +279,11 @@ class World:
     """Static physics shapes in the world, by name."""
     restitution: float = 0.5
     friction: float = 0.5
+    """The default material's (``Material``): a body's or static shape's without its own."""
     gravity: np.ndarray = field(default_factory=lambda: GRAVITY.copy())
     ccd: bool = True
+    materials: dict[str, Material] = field(default_factory=dict)
+    """Static shapes' materials by name (a shape not named: the default material)."""
     time: float = 0.0
     events: list[ContactEvent] = field(default_factory=list)
     contact_count: int = 0
@@ -264,6 +313,12 @@ class World:
     """This step's resting approach speed: ``REST_SPEED`` or 1.5·|g|·dt, the larger.  A
     body resting on a supported body meets it at g·dt every step; above the threshold
     that was a bounce, and a box floated on a box (2 mm with restitution 0.5)."""
+
+    def __post_init__(self):
+        Material(self.restitution, self.friction)  # ValueError naming restitution or friction
+        for name, material in self.materials.items():
+            if name not in self.statics or not isinstance(material, Material):
+                raise ValueError(f"materials must map static shapes' names to Materials, got {name!r}: {material!r}")
 
     # --- a step ---------------------------------------------------------------
 
@@ -675,7 +730,8 @@ class World:
         other = None if second in self.statics else self.bodies[self._index(second)]
         points = self._contact_points(first, second, point, normal)
         approach = self._relative_velocity(body, other, point) @ normal
-        bounce = self.restitution if -approach > self._rest_speed and not resting else 0.0
+        material = self._material(first, second)
+        bounce = material.restitution if -approach > self._rest_speed and not resting else 0.0
         support, held = 0.0, np.zeros(3)
         if left > 0:
             support = -gap / left
@@ -684,8 +740,17 @@ class World:
                 held = -0.5 * (self.gravity - float(self.gravity @ normal) * normal) * left
         leaving = [max(-bounce * min(float(self._relative_velocity(body, other, p) @ normal), 0.0), support)
                    if bounce > 0 else support for p in points]
-        return _Contact((first, second), point, normal, points, leaving, held, np.zeros(len(points)),
-                        np.zeros((len(points), 3)), bounce == 0)
+        return _Contact((first, second), point, normal, points, leaving, held, material.friction,
+                        np.zeros(len(points)), np.zeros((len(points), 3)), bounce == 0)
+
+    def _material(self, first: int, second: str) -> Material:
+        """The pair's combined material (``materials.combined``); the world's restitution
+        and friction for a body or static shape without its own."""
+        default = Material(self.restitution, self.friction)
+        own = self.bodies[first].material or default
+        if second in self.statics:
+            return combined(own, self.materials.get(second, default))
+        return combined(own, self.bodies[self._index(second)].material or default)
 
     def _warm_start(self, contact: _Contact, held: tuple[float, float]) -> None:
         """Start a contact that is not a bounce from the impulses its pair took at its last
@@ -726,7 +791,7 @@ class World:
                 continue
             direction = slide / speed
             wanted = contact.tangent_sum[k] - speed * _effective_mass(body, other, p, direction, weights) * direction
-            limit = self.friction * contact.normal_sum[k]
+            limit = contact.friction * contact.normal_sum[k]
             size = float(np.linalg.norm(wanted))
             if size > limit:
                 wanted = wanted * (limit / size)
@@ -791,6 +856,8 @@ class _Contact:
     """The sliding velocity friction aims at: against a static shape, the one whose
     chord over the time left cancels gravity's pull along the surface (a box at rest on
     a slope it grips crept 0.014 units/s aiming at 0), else 0."""
+    friction: float
+    """The pair's combined Coulomb coefficient."""
     normal_sum: np.ndarray
     tangent_sum: np.ndarray
     warmable: bool

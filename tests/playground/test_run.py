@@ -86,3 +86,64 @@ def test_a_turning_bodys_step_scene_turns_by_the_swept_turn_about_its_centre():
     np.testing.assert_allclose(scene.rotation, [0.0, 0.05, 0.1], rtol=1e-15)
     np.testing.assert_array_equal(scene.pivot, centre)
     assert run.step_scene("ball").rotation == [0.0, 0.0, 0.0] and run.step_scene("ball").pivot is None
+
+
+def test_a_run_gives_bodies_and_static_shapes_their_own_materials():
+    from sweeplab.playground.materials import Material
+    from sweeplab.playground.run import PlaygroundRun
+
+    scene = load(example_scenes()["playground"])
+    statics = [o.name for o in scene.objects if o.name not in {"crate", "log", scene.moving}]
+    run = PlaygroundRun(scene, {"crate", "log"}, 0.3, 0.5, materials={"crate": Material(0.9, 0.1),
+                                                                      statics[0]: Material(0.0, 1.0)})
+    assert {body.name: body.material for body in run.world.bodies} == {"crate": Material(0.9, 0.1), "log": None,
+                                                                      scene.moving: None}
+    assert run.world.materials == {statics[0]: Material(0.0, 1.0)}
+    with pytest.raises(ValueError, match=r"^materials name objects the scene does not have: \['nowhere'\]"):
+        PlaygroundRun(scene, {"crate"}, materials={"nowhere": Material()})
+    with pytest.raises(ValueError, match=r"^materials\['crate'\] must be a Material, got 0.5"):
+        PlaygroundRun(scene, {"crate"}, materials={"crate": 0.5})
+
+
+def test_regression_a_flat_polyhedron_ticked_moving_is_refused_with_a_message_not_a_crash():
+    """A hull body needs a volume (exact inertia); the bounding box gave a flat polyhedron
+    one of 1e-9.  Starting a run with one ticked raised out of the editor: now the status
+    line names it, no run starts and the scene is as it was."""
+    from sweeplab.scene.model import SceneObject
+
+    scene = load(example_scenes()["playground"])
+    scene.objects.append(SceneObject("sheet", "polyhedron", {
+        "vertices": [[0.0, 0.0, 3.0], [1.0, 0.0, 3.0], [0.0, 1.0, 3.0], [1.0, 1.0, 3.0]],
+        "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()}))
+    editor = Editor(scene)
+    start = editor.scene.to_json()
+    editor.start_playground({"crate", "sheet"}, restitution=0.3, friction=0.5, ccd=True)
+    assert editor.playground is None and editor.scene.to_json() == start
+    assert "sheet" in editor.message and "must span a solid" in editor.message
+    editor.playground_step(1 / 60)  # the panel's Step after a refused start: nothing happens
+    assert editor.scene.to_json() == start
+
+
+@pytest.mark.parametrize("kind, params, message", [
+    ("sphere", {"center": [0.0, 0.0, 1.0], "radius": 0.0}, "radius must be a finite number > 0"),
+    ("capsule", {"a": [0.0, 0.0, 1.0], "b": [1.0, 0.0, 1.0], "radius": 0.0}, "radius must be a finite number > 0"),
+    ("polyhedron", {"vertices": [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [2.0, 2.0, 2.0], [3.0, 3.0, 3.0]],
+                    "origin": [0.0, 0.0, 0.0], "axes": np.eye(3).tolist()}, "must span a solid")])
+def test_a_shape_without_volume_has_no_body_and_is_named(kind, params, message):
+    from sweeplab.playground.run import body_of
+    from sweeplab.scene.model import SceneObject
+
+    with pytest.raises(ValueError, match=f"^scene_object 'thing': .*{message}"):
+        body_of(SceneObject("thing", kind, params))
+
+
+def test_the_editor_starts_a_run_with_materials_and_names_a_bad_one():
+    from sweeplab.playground.materials import Material
+
+    editor = Editor(load(example_scenes()["playground"]))
+    editor.start_playground({"crate"}, 0.3, 0.5, True, materials={"crate": Material(1.0, 0.0)})
+    assert editor.playground is not None
+    assert {body.name: body.material for body in editor.playground.world.bodies}["crate"] == Material(1.0, 0.0)
+    editor.reset_playground()
+    editor.start_playground({"crate"}, 0.3, 0.5, True, materials={"nowhere": Material()})
+    assert editor.playground is None and "materials name objects the scene does not have" in editor.message
