@@ -9,8 +9,7 @@ that centre along the ``chord``; so the body stays in the box
 (p the centre at the window's start).  Two bodies whose boxes do not overlap cannot
 meet within the window, and a body whose box misses a static shape's box cannot meet
 it; a two-sided plane is met only by a box that reaches it: the signed distances
-n·x - offset of the box's corners are not all above ``margin`` nor all below
-``-margin``.  Boxes are compared with <= on both ends: touching boxes are a candidate
+n·x - offset of the box's corners are not all above zero nor all below it.  Boxes are compared with <= on both ends: touching boxes are a candidate
 pair (a body resting on another, their boxes sharing a face).
 
 ``overlapping_pairs`` sorts the boxes by their low x and pairs each with the boxes
@@ -59,10 +58,10 @@ def overlapping_pairs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.nd
     return i[by_pair], j[by_pair]
 
 
-def static_box(shape: Shape) -> tuple[np.ndarray, np.ndarray] | None:
-    """The box of a bounded static shape; None for a plane (``near_plane``)."""
+def static_box(shape: Shape) -> tuple[np.ndarray, np.ndarray]:
+    """The box of a bounded static shape (a plane is unbounded: ``near_plane``)."""
     if isinstance(shape, Plane):
-        return None
+        raise ValueError("shape: a plane has no box (near_plane)")
     if isinstance(shape, TriangleMesh):
         points, rounding = np.asarray(shape.vertices, float), 0.0
     else:
@@ -77,10 +76,11 @@ def boxes_meeting(lo: np.ndarray, hi: np.ndarray, box: tuple[np.ndarray, np.ndar
 
 
 def near_plane(plane: Plane, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Which boxes reach the two-sided ``plane``: the range of n·x - offset over a box is
-    the centre's value plus or minus the half extents' projection |n|·half."""
+    """Which boxes reach the two-sided ``plane``: over a box, n·x - offset ranges from its
+    value at the corner lowest along n (lo where n_k > 0, hi elsewhere) to its value at
+    the opposite corner."""
     normal, offset = np.asarray(plane.normal, float), float(plane.offset)
-    centre, half = (lo + hi) / 2, (hi - lo) / 2
-    middle = centre @ normal - offset
-    spread = half @ np.abs(normal)
-    return (middle - spread <= 0) & (middle + spread >= 0)
+    rising = normal > 0
+    lowest = np.where(rising, lo, hi) @ normal - offset
+    highest = np.where(rising, hi, lo) @ normal - offset
+    return (lowest <= 0) & (highest >= 0)

@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere, sweep
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere, sweep
 from sweeplab.physics.shapes import Shape
 from sweeplab.physics.tolerance import POSED_ROTATION_ATOL
 from sweeplab.playground.callbacks import Callback, ContactPair, ContactTracker
@@ -548,10 +548,13 @@ class World:
         awake = np.array([not body.asleep for body in self.bodies])
         meets: list[list[Pair]] = [[] for _ in range(count)]
         for name, shape in self.statics.items():
-            box = self._static_boxes.get(name)
-            if box is None or box[0] is not shape:
-                box = self._static_boxes[name] = (shape, static_box(shape))
-            touching = near_plane(shape, lo, hi) if box[1] is None else boxes_meeting(lo, hi, box[1])
+            if isinstance(shape, Plane):
+                touching = near_plane(shape, lo, hi)
+            else:
+                box = self._static_boxes.get(name)
+                if box is None or box[0] is not shape:
+                    box = self._static_boxes[name] = (shape, static_box(shape))
+                touching = boxes_meeting(lo, hi, box[1])
             for index in np.flatnonzero(touching & awake):
                 meets[index].append((int(index), name))
         firsts, seconds = overlapping_pairs(lo, hi)
