@@ -272,14 +272,15 @@ RAGDOLL_CONES = [
 """The ragdoll's cone joints in the standing pose: the two parts, the world anchor,
 the cone's axis and its half angle (radians)."""
 RAGDOLL_HINGES = [
-    ("left upper arm", "left forearm", (0.0, 0.595, 1.45), (0.0, 0.0, 1.0), -2.5, 0.0),
-    ("right upper arm", "right forearm", (0.0, -0.595, 1.45), (0.0, 0.0, 1.0), 0.0, 2.5),
-    ("left thigh", "left shin", (0.0, 0.1, 0.475), (0.0, 1.0, 0.0), 0.0, 2.5),
-    ("right thigh", "right shin", (0.0, -0.1, 0.475), (0.0, 1.0, 0.0), 0.0, 2.5),
+    ("left forearm", "left upper arm", (0.0, 0.595, 1.45), (0.0, 0.0, 1.0), -2.5, 0.0),
+    ("right forearm", "right upper arm", (0.0, -0.595, 1.45), (0.0, 0.0, 1.0), 0.0, 2.5),
+    ("left shin", "left thigh", (0.0, 0.1, 0.475), (0.0, 1.0, 0.0), 0.0, 2.5),
+    ("right shin", "right thigh", (0.0, -0.1, 0.475), (0.0, 1.0, 0.0), 0.0, 2.5),
 ]
 """Its hinges: the two parts, the world anchor, the axis and the limits (radians, the
-second part's turn from the pose about the axis, right-handed: a forearm bends
-forwards, towards +x, a shin backwards)."""
+first part's turn from the pose relative to the second about the axis, right-handed,
+as ``joints.HingeJoint`` measures it: a forearm bends forwards, towards +x, a shin
+backwards)."""
 
 
 def ragdoll(steps: int = 5, push: float = 1.5) -> World:
