@@ -9,8 +9,9 @@ that centre along the ``chord``; so the body stays in the box
 (p the centre at the window's start).  Two bodies whose boxes do not overlap cannot
 meet within the window, and a body whose box misses a static shape's box cannot meet
 it; a two-sided plane is met only by a box that reaches it: the signed distances
-n·x - offset of the box's corners are not all above zero nor all below it.  Boxes are compared with <= on both ends: touching boxes are a candidate
-pair (a body resting on another, their boxes sharing a face).
+n·x - offset of the box's corners are not all above zero nor all below it.  Boxes are
+compared with <= on both ends: touching boxes are a candidate pair (a body resting on
+another, their boxes sharing a face).
 
 ``overlapping_pairs`` sorts the boxes by their low x and pairs each with the boxes
 whose low x falls within its x extent (``searchsorted``), then keeps the pairs whose

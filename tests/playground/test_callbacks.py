@@ -100,3 +100,51 @@ def test_a_bad_step_is_refused_and_the_world_left_as_it_was(dt):
     with pytest.raises(ValueError, match="dt"):
         world.step(dt)
     assert world.time == 0.0 and ball.position.tolist() == [0.0, 0.0, 1.0]
+
+
+def test_the_impulse_reported_is_the_steps_total_for_the_pair():
+    """A box dropped tilted and spinning meets the floor more than once within some steps
+    (an edge, then a corner or its face): the callback reports the sum of those impulses."""
+    tilt = np.radians(30.0)
+    turn = np.array([[1.0, 0.0, 0.0], [0.0, np.cos(tilt), -np.sin(tilt)], [0.0, np.sin(tilt), np.cos(tilt)]])
+    box = box_body("box", [0.5, 0.3, 0.2], [0.0, 0.0, 1.5], rotation=turn)
+    box.angular_velocity = np.array([4.0, 1.0, 0.0])
+    world = World([box], FLOOR, restitution=0.5, friction=0.5)
+    reported: list[float] = []
+    world.on_begin = world.on_persist = lambda pair: reported.append(pair.impulse)
+    several = 0
+    for _ in range(120):
+        reported.clear()
+        events = world.step(DT)
+        if len(events) >= 2:
+            several += 1
+            assert reported == [sum(event.impulse for event in events)]
+    assert several > 0
+
+
+def test_the_tracker_keeps_a_sleeping_pair_only_if_it_was_in_contact():
+    from sweeplab.playground.callbacks import ContactPair, ContactTracker
+
+    tracker = ContactTracker()
+    calls = []
+    tracker.update({}, {("a", "floor")}, calls.append, calls.append, calls.append)
+    assert tracker.in_contact == {} and calls == []
+    contact = ContactPair("a", "floor", np.zeros(3), np.array([0.0, 0.0, 1.0]), 2.0)
+    tracker.update({("a", "floor"): contact}, set(), calls.append, None, None)
+    tracker.update({}, {("a", "floor")}, calls.append, calls.append, calls.append)
+    assert tracker.in_contact == {("a", "floor"): contact} and calls == [contact]
+
+
+def test_filtering_a_resting_pair_of_bodies_lets_the_upper_fall_through():
+    """A ball resting on a box on the floor: once the filter refuses (ball, box), the box's
+    own contact with the floor must not carry the old pair along (it held the ball up)."""
+    box = box_body("box", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
+    ball = sphere_body("ball", [0.0, 0.0, 1.25], 0.25)
+    world = World([box, ball], FLOOR, restitution=0.0, allow_sleep=False)
+    for _ in range(10):
+        world.step(DT)
+    assert abs(ball.position[2] - 1.25) <= 1e-9
+    world.pair_filter = lambda first, second: {first, second} != {"box", "ball"}
+    for _ in range(30):
+        world.step(DT)
+    assert abs(ball.position[2] - 0.25) <= 1e-9  # through the box, resting on the floor
