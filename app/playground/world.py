@@ -67,6 +67,8 @@ from sweeplab.playground.callbacks import Callback, ContactPair, ContactTracker
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
 from sweeplab.playground.mass import mass_properties, positive
 from sweeplab.playground.materials import Material, combined
+from sweeplab.playground import impulses
+from sweeplab.playground.impulses import Rigid
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
@@ -377,7 +379,8 @@ class World:
             left -= elapsed
             group = self._with_touching(contacts, known, hover)
             self._wake_islands(set().union(*(self._pair_bodies(pair) for pair, _ in group)))
-            self._resolve(group, left, {pair for pair, _ in group[len(contacts):]})
+            for part in self._apart(group):
+                self._resolve(part, left, {pair for pair, _ in group[len(contacts):]})
             # Every pair just solved leaves touching or separating and stays so until a
             # body's velocity changes (two bodies move linearly apart; a body leaving a
             # static shape at its support speed or more stays above it for the time
@@ -412,9 +415,24 @@ class World:
             touch = self._touch(pair, normal, 0.0)
             if touch is not None and touch[2] <= REST_GAP * self.bodies[pair[0]].reach():
                 group.append((pair, touch))
-        if group:
-            self._resolve(group, 0.0, {pair for pair, _ in group}, record=False)
+        for part in self._apart(group):
+            self._resolve(part, 0.0, {pair for pair, _ in part}, record=False)
         self._at_rest = dict(group)
+
+    def _apart(self, group: list[tuple[Pair, Touch]]) -> list[list[tuple[Pair, Touch]]]:
+        """``group`` split into the parts no body links (contacts with static shapes link
+        nothing), each in the group's order: independent, each solved on its own, so each
+        stops iterating when it has converged (solved as one, a hundred stacks iterated
+        as long as the slowest).  The parts in the order of their first contact."""
+        indices = sorted(set().union(*(self._pair_bodies(pair) for pair, _ in group)))
+        local = {index: position for position, index in enumerate(indices)}
+        links = [(local[first], local[self._index(second)]) for (first, second), _ in group
+                 if second not in self.statics]
+        roots = islands(len(indices), links)
+        parts: dict[int, list[tuple[Pair, Touch]]] = {}
+        for contact in group:
+            parts.setdefault(roots[local[contact[0][0]]], []).append(contact)
+        return list(parts.values())
 
     # --- contacts reported, sleep -------------------------------------------------------
 
@@ -729,19 +747,17 @@ class World:
         down; between two bodies (which fall alike) it is -gap/left.  (Held at 0 or
         more, a side contact late in a step stopped a resting ball in the air: it hopped
         0.14 mm at one wall hit, 6 mm after 60 s between walls.)"""
-        body = self.bodies[first]
-        other = None if second in self.statics else self.bodies[self._index(second)]
         points = self._contact_points(first, second, point, normal)
-        approach = self._relative_velocity(body, other, point) @ normal
+        approach = self._relative_velocity((first, second), point) @ normal
         material = self._material(first, second)
         bounce = material.restitution if -approach > self._rest_speed and not resting else 0.0
         support, held = 0.0, np.zeros(3)
         if left > 0:
             support = -gap / left
-            if other is None:
+            if second in self.statics:
                 support += max(-0.5 * float(self.gravity @ normal) * left, 0.0)
                 held = -0.5 * (self.gravity - float(self.gravity @ normal) * normal) * left
-        leaving = [max(-bounce * min(float(self._relative_velocity(body, other, p) @ normal), 0.0), support)
+        leaving = [max(-bounce * min(float(self._relative_velocity((first, second), p) @ normal), 0.0), support)
                    if bounce > 0 else support for p in points]
         return _Contact((first, second), point, normal, points, leaving, held, material.friction,
                         np.zeros(len(points)), np.zeros((len(points), 3)), bounce == 0)
@@ -763,45 +779,33 @@ class World:
         previous = self._warm.get(contact.pair)
         if not contact.warmable or previous is None or len(previous[0]) != len(contact.points):
             return
-        first, second = contact.pair
-        body = self.bodies[first]
-        other = None if second in self.statics else self.bodies[self._index(second)]
         contact.normal_sum, contact.tangent_sum = previous[0].copy(), previous[1].copy()
+        first, second = self._rigids(contact.pair, held)
         for k, p in enumerate(contact.points):
-            _apply(body, other, p, contact.normal_sum[k] * contact.normal + contact.tangent_sum[k], held)
+            impulse = contact.normal_sum[k] * contact.normal + contact.tangent_sum[k]
+            impulses.apply(first, second, tuple(p.tolist()), tuple(impulse.tolist()))
+        first.store()
+        if second is not None:
+            second.store()
 
     def _relax(self, contact: _Contact, weights: tuple[float, float]) -> float:
         """One pass over the contact's points: the normal impulse towards its leaving
         speed (accumulated, never pulling), then friction within the Coulomb cone.
         ``weights`` scale each body's response (0: held fixed).  Returns the largest
         change of an accumulated impulse."""
-        before = np.concatenate([contact.normal_sum, contact.tangent_sum.ravel()])
-        first, second = contact.pair
-        body = self.bodies[first]
-        other = None if second in self.statics else self.bodies[self._index(second)]
-        normal = contact.normal
-        for k, p in enumerate(contact.points):
-            relative = self._relative_velocity(body, other, p)
-            mass = _effective_mass(body, other, p, normal, weights)
-            change = (contact.leaving[k] - float(relative @ normal)) * mass
-            new = max(contact.normal_sum[k] + change, 0.0)
-            _apply(body, other, p, (new - contact.normal_sum[k]) * normal, weights)
-            contact.normal_sum[k] = new
-            relative = self._relative_velocity(body, other, p)
-            slide = relative - float(relative @ normal) * normal - contact.held
-            speed = float(np.linalg.norm(slide))
-            if speed == 0:
-                continue
-            direction = slide / speed
-            wanted = contact.tangent_sum[k] - speed * _effective_mass(body, other, p, direction, weights) * direction
-            limit = contact.friction * contact.normal_sum[k]
-            size = float(np.linalg.norm(wanted))
-            if size > limit:
-                wanted = wanted * (limit / size)
-            _apply(body, other, p, wanted - contact.tangent_sum[k], weights)
-            contact.tangent_sum[k] = wanted
-        after = np.concatenate([contact.normal_sum, contact.tangent_sum.ravel()])
-        return float(np.max(np.abs(after - before)))
+        first, second = self._rigids(contact.pair, weights)
+        largest = impulses.relax(contact.points, contact.normal, contact.leaving, contact.held, contact.friction,
+                                 contact.normal_sum, contact.tangent_sum, first, second)
+        first.store()
+        if second is not None:
+            second.store()
+        return largest
+
+    def _rigids(self, pair: Pair, weights: tuple[float, float]) -> tuple[Rigid, Rigid | None]:
+        """The pair's bodies as ``impulses.Rigid`` with their ``weights`` (None: a static shape)."""
+        first, second = pair
+        other = None if second in self.statics else Rigid(self.bodies[self._index(second)], weights[1])
+        return Rigid(self.bodies[first], weights[0]), other
 
     def _support_levels(self, pairs) -> dict[int, float]:
         """Each body's distance from the ground through ``pairs`` of touching shapes: 0
@@ -831,12 +835,10 @@ class World:
             slop = max(slop, CONTACT_SLOP * self.bodies[self._index(second)].reach())
         return contact_patch(self.bodies[first].world_shape(), self._target_shape(second), point, normal, slop)
 
-    @staticmethod
-    def _relative_velocity(body: Body, other: Body | None, point) -> np.ndarray:
-        velocity = body.velocity + _cross(body.angular_velocity, point - body.position)
-        if other is not None:
-            velocity = velocity - other.velocity - _cross(other.angular_velocity, point - other.position)
-        return velocity
+    def _relative_velocity(self, pair: Pair, point) -> np.ndarray:
+        """The velocity of the pair's first body at ``point`` less the second's."""
+        first, second = self._rigids(pair, (1.0, 1.0))
+        return np.array(impulses.relative_velocity(first, second, tuple(point.tolist())))
 
 
 Pair = tuple[int, str]
@@ -865,38 +867,6 @@ class _Contact:
     tangent_sum: np.ndarray
     warmable: bool
     """Not a bounce: may start from its pair's last impulses."""
-
-
-def _apply(body: Body, other: Body | None, point, impulse, weights=(1.0, 1.0)) -> None:
-    """``impulse`` on the body at ``point``, its opposite on the other; ``weights`` scale
-    each one's response (0: held fixed)."""
-    body.velocity = body.velocity + weights[0] * impulse / body.mass
-    body.angular_velocity = body.angular_velocity + weights[0] * (
-        body.inverse_inertia() @ _cross(point - body.position, impulse))
-    if other is not None:
-        other.velocity = other.velocity - weights[1] * impulse / other.mass
-        other.angular_velocity = other.angular_velocity - weights[1] * (
-            other.inverse_inertia() @ _cross(point - other.position, impulse))
-
-
-def _effective_mass(body: Body, other: Body | None, point, direction, weights=(1.0, 1.0)) -> float:
-    """1 / (the velocity change along ``direction`` at ``point`` per unit impulse)."""
-    arm = point - body.position
-    response = weights[0] * (1 / body.mass + float(direction @ _cross(body.inverse_inertia() @ _cross(
-        arm, direction), arm)))
-    if other is not None:
-        arm = point - other.position
-        response += weights[1] * (1 / other.mass + float(direction @ _cross(
-            other.inverse_inertia() @ _cross(arm, direction), arm)))
-    return 1 / response
-
-
-def _cross(a, b) -> np.ndarray:
-    """a × b of two 3-vectors, in numpy's order of operations (its ``cross`` costs ~30 µs
-    a call in argument handling; the solver calls it ~10^5 times a second)."""
-    a0, a1, a2 = float(a[0]), float(a[1]), float(a[2])
-    b0, b1, b2 = float(b[0]), float(b[1]), float(b[2])
-    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
 
 
 def _turned(rotation: np.ndarray, angle: np.ndarray) -> np.ndarray:
