@@ -55,6 +55,7 @@ it (tunnels).
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -63,8 +64,10 @@ import numpy as np
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere, sweep
 from sweeplab.physics.shapes import Shape
 from sweeplab.physics.tolerance import POSED_ROTATION_ATOL
+from sweeplab.playground import energy
 from sweeplab.playground.callbacks import Callback, ContactPair, ContactTracker
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
+from sweeplab.playground.joints import Joint, Link, Spring, settle
 from sweeplab.playground.mass import mass_properties, positive
 from sweeplab.playground.materials import Material, combined
 from sweeplab.playground import impulses
@@ -290,6 +293,12 @@ class World:
     events: list[ContactEvent] = field(default_factory=list)
     contact_count: int = 0
     """Every contact resolved since the start (``events`` keeps the latest)."""
+    joints: list[Joint] = field(default_factory=list)
+    """Constraints and springs (``joints``), added by ``add_joint``."""
+    events_energy: list[energy.EnergyEvent] = field(default_factory=list)
+    """Rises of energy no collision explains (``energy``: the failing spring)."""
+    clamp_energy: bool = False
+    """Scale such a group's velocities back to the allowed energy."""
     allow_sleep: bool = True
     """Islands of bodies still for ``sleep.TIME_TO_SLEEP`` sleep (``sleep``)."""
     pair_filter: Callable[[str, str], bool] | None = None
@@ -315,6 +324,76 @@ class World:
     """This step's resting approach speed: ``REST_SPEED`` or 1.5·|g|·dt, the larger.  A
     body resting on a supported body meets it at g·dt every step; above the threshold
     that was a bounce, and a box floated on a box (2 mm with restitution 0.5)."""
+    _touched: set = field(default_factory=set, repr=False)
+    """The bodies in the last step's contact events (``energy.check`` skips them)."""
+    _dt: float = field(default=0.0, repr=False)
+    """This step's length (the joints' position correction is spread over a step)."""
+    _iterations: int = field(default=0, repr=False)
+    """Solver iterations since the start (every layer's, the joints' own solve too)."""
+
+    # --- joints -----------------------------------------------------------------
+
+    def add_joint(self, joint: Joint) -> Joint:
+        """Add ``joint`` (its anchors and axes bound to its bodies as they are now).
+        ``ValueError`` naming the argument, the world unchanged, for a joint on a body
+        that is not in the world, a joint of a body to itself, or one added already."""
+        if not isinstance(joint, Joint):
+            raise ValueError(f"joint must be a Joint, got {type(joint).__name__}")
+        names = {body.name for body in self.bodies}
+        for role, name in (("first", joint.first), ("second", joint.second)):
+            if (name is not None or role == "first") and name not in names:
+                raise ValueError(f"joint.{role} {name!r} is not a body of the world")
+        if joint.first == joint.second:
+            raise ValueError(f"joint joins {joint.first!r} to itself")
+        if any(joint is other for other in self.joints):
+            raise ValueError("joint is in the world already")
+        joint.bind(*self.joint_bodies(joint))
+        self.joints.append(joint)
+        return joint
+
+    def remove_joint(self, joint: Joint) -> None:
+        """Take ``joint`` out (``ValueError`` when it is not in the world)."""
+        kept = [other for other in self.joints if other is not joint]
+        if len(kept) == len(self.joints):
+            raise ValueError("joint is not in the world")
+        self.joints = kept
+
+    def joint_errors(self) -> dict[Joint, float]:
+        """Each joint's position error now: its largest row violation (units for a
+        point or distance, radians for an axis or a limit; a spring's stretch)."""
+        return {joint: joint.error(*self.joint_bodies(joint)) for joint in self.joints}
+
+    def joint_bodies(self, joint: Joint) -> tuple[Body, Body | None]:
+        """The joint's first body and its second (``None``: the world)."""
+        second = None if joint.second is None else self.bodies[self._index(joint.second)]
+        return self.bodies[self._index(joint.first)], second
+
+    def _links(self, indices: set[int], left: float) -> list[Link]:
+        """The rigid joints with a body among ``indices``, with their rows over ``left``."""
+        names = {self.bodies[index].name for index in indices}
+        return [Link.of(joint, *self.joint_bodies(joint), left, self._dt, self.gravity) for joint in self.joints
+                if (joint.first in names or joint.second in names) and len(joint.impulse)]
+
+    def _solve_joints(self, dt: float) -> None:
+        """The start of a step with joints: the springs' impulses over the step, then
+        every rigid joint warm-started and solved with the resting contacts of its bodies."""
+        jointed = {index for index, body in enumerate(self.bodies) if not body.asleep
+                   and any(body.name in (joint.first, joint.second) for joint in self.joints)}
+        for joint in self.joints:
+            if self._index(joint.first) in jointed:  # a sleeping island's joints sleep with it
+                joint.kick(*self.joint_bodies(joint), dt)
+        links = self._links(jointed, dt)
+        for link in links:
+            link.warm_start()
+        settle(links)
+        hover = float(np.linalg.norm(self.gravity)) * dt * dt / 8
+        group = []
+        for pair, normal in self._resting.items():
+            touch = self._touch(pair, normal, hover) if self._pair_bodies(pair) & jointed else None
+            if touch is not None:
+                group.append((pair, touch))
+        if group or links:
+            self._resolve(group, dt, {pair for pair, _ in group}, links=links)
 
     def __post_init__(self):
         Material(self.restitution, self.friction)  # ValueError naming restitution or friction
@@ -330,18 +409,24 @@ class World:
         counts them all."""
         if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be a positive finite number of seconds, got {dt!r}")
-        start = len(self.events)
+        start, self._dt = len(self.events), dt
         self._rest_speed = max(REST_SPEED, 1.5 * float(np.linalg.norm(self.gravity)) * dt)
         self._wake_changed()
         if self.pair_filter is not None:  # a pair refused since the last step rests no longer
             self._resting = {pair: normal for pair, normal in self._resting.items()
                              if self.pair_filter(self.bodies[pair[0]].name, pair[1])}
         self._at_rest = {}
+        readings = {group: energy.measure(self, group, dt) for group in energy.groups(self)}
+        if self.joints:
+            self._solve_joints(dt)
         if self.ccd:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
         new = self.events[start:]
+        touched = {name for event in new for name in (event.first, event.second)}
+        self.events_energy += energy.check(self, readings, touched | self._touched)
+        self._touched = touched
         self.contact_count += len(new)
         self._report_contacts(new)
         if self.allow_sleep:
@@ -379,14 +464,13 @@ class World:
             left -= elapsed
             group = self._with_touching(contacts, known, hover)
             self._wake_islands(set().union(*(self._pair_bodies(pair) for pair, _ in group)))
-            for part in self._apart(group):
-                self._resolve(part, left, {pair for pair, _ in group[len(contacts):]})
             # Every pair just solved leaves touching or separating and stays so until a
             # body's velocity changes (two bodies move linearly apart; a body leaving a
             # static shape at its support speed or more stays above it for the time
             # left); a pair met a hair after the start (a body hovering by its support)
             # swept again met again, and was solved twice a step.
-            moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
+            resting = {pair for pair, _ in group[len(contacts):]}
+            moved = set().union(*(self._resolve(part, left, resting) for part in self._apart(group)))
             touching = {pair: normal for pair, normal in touching.items() if not self._pair_bodies(pair) & moved}
             touching.update({pair: contact[1] for pair, contact in group})
         # (when the substeps run out, the rest of the step is moved without sweeping; rare, the events show why)
@@ -420,18 +504,16 @@ class World:
         self._at_rest = dict(group)
 
     def _apart(self, group: list[tuple[Pair, Touch]]) -> list[list[tuple[Pair, Touch]]]:
-        """``group`` split into the parts no body links (contacts with static shapes link
-        nothing), each in the group's order: independent, each solved on its own, so each
-        stops iterating when it has converged (solved as one, a hundred stacks iterated
-        as long as the slowest).  The parts in the order of their first contact."""
-        indices = sorted(set().union(*(self._pair_bodies(pair) for pair, _ in group)))
-        local = {index: position for position, index in enumerate(indices)}
-        links = [(local[first], local[self._index(second)]) for (first, second), _ in group
-                 if second not in self.statics]
-        roots = islands(len(indices), links)
+        """``group`` split into the parts that neither a contact between two bodies nor a
+        joint links (contacts with static shapes link nothing), each in the group's order:
+        independent, each solved on its own, so each stops iterating when it has
+        converged (solved as one, a hundred stacks iterated as long as the slowest).  The
+        parts in the order of their first contact."""
+        links = [(first, self._index(second)) for (first, second), _ in group if second not in self.statics]
+        roots = islands(len(self.bodies), links + self._joint_links())
         parts: dict[int, list[tuple[Pair, Touch]]] = {}
         for contact in group:
-            parts.setdefault(roots[local[contact[0][0]]], []).append(contact)
+            parts.setdefault(roots[contact[0][0]], []).append(contact)
         return list(parts.values())
 
     # --- contacts reported, sleep -------------------------------------------------------
@@ -459,9 +541,14 @@ class World:
         return {pair: normal for pair, normal in self._resting.items() if self._asleep(pair)}
 
     def _islands(self) -> list[int]:
-        """Each body's island (``sleep.islands``) through the resting pairs of two bodies."""
+        """Each body's island (``sleep.islands``) through the resting pairs of two bodies
+        and the joints between two bodies."""
         links = [(first, self._index(second)) for first, second in self._resting if second not in self.statics]
-        return islands(len(self.bodies), links)
+        return islands(len(self.bodies), links + self._joint_links())
+
+    def _joint_links(self) -> list[tuple[int, int]]:
+        """The pairs of bodies that joints join (a joint to the world links nothing)."""
+        return [(self._index(joint.first), self._index(joint.second)) for joint in self.joints if joint.second]
 
     def wake(self, name: str) -> None:
         """Wake body ``name`` and every body of its island (``ValueError`` for an unknown name)."""
@@ -490,9 +577,11 @@ class World:
     def _settle(self, dt: float) -> None:
         """Count how long each awake body has been still; put to sleep the islands whose
         bodies have all been still for ``TIME_TO_SLEEP`` (velocities set to zero)."""
+        sprung = {name for joint in self.joints if isinstance(joint, Spring) for name in (joint.first, joint.second)}
         for body in self.bodies:
-            if not body.asleep:
-                still = point_speed_bound(body.velocity, body.angular_velocity, body.reach()) <= SLEEP_SPEED
+            if not body.asleep:  # a spring's force is not balanced by being slow: a body on one never sleeps
+                still = point_speed_bound(body.velocity, body.angular_velocity, body.reach()) <= SLEEP_SPEED \
+                    and body.name not in sprung
                 body.still_for = body.still_for + dt if still else 0.0
         roots = self._islands()
         ready: dict[int, bool] = {}
@@ -699,7 +788,8 @@ class World:
 
     # --- impulses ----------------------------------------------------------------------
 
-    def _resolve(self, group, left: float, resting=frozenset(), record: bool = True) -> None:
+    def _resolve(self, group, left: float, resting=frozenset(), record: bool = True,
+                 links: list[Link] | None = None) -> set[int]:
         """Sequential impulses at every point of every contact of ``group`` (pairs with
         their point and normal), layer by layer from the ground up: first the contacts
         with static shapes and between bodies on the same footing, then each layer of
@@ -713,7 +803,13 @@ class World:
         against a static shape at least the *support* ``-(g·n)·left/2``: the speed whose
         chord over the time ``left`` still to go cancels gravity's pull into the surface —
         the normal force of a resting contact, so a body at rest neither sinks nor is
-        swept into the surface again."""
+        swept into the surface again.
+
+        The rows of the joints of the group's bodies (``links``; by default built over
+        ``left``, not warm-started: their impulses this step are applied already) are
+        relaxed in every layer's iterations, after its contacts: a joint may tie a body to
+        one below or above it, so it belongs to no one layer.  Returns the bodies whose
+        velocities the solve may have changed."""
         contacts = [self._contact(first, second, point, normal, gap, left, (first, second) in resting)
                     for (first, second), (point, normal, gap) in group]
         level = self._support_levels([contact.pair for contact in contacts])
@@ -725,13 +821,19 @@ class World:
                 held = (0.0, 1.0) if lower < upper else (1.0, 0.0) if upper < lower else held
                 layer = max(lower, upper)
             layers.setdefault(layer, []).append((contact, held))
-        for layer in sorted(layers):
-            for contact, held in layers[layer]:
+        moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
+        if links is None:  # none at a step's end (``_come_to_rest``): the next step's start solves them
+            links = self._links(moved, left) if left > 0 else []
+        moved |= {self._index(name) for link in links for name in (link.joint.first, link.joint.second) if name}
+        for layer in sorted(layers) or [0.0]:
+            members = layers.get(layer, [])
+            for contact, held in members:
                 self._warm_start(contact, held)
             for _ in range(SOLVER_ITERATIONS):
-                changes = [self._relax(contact, held) for contact, held in layers[layer]]
-                largest = max(max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
-                              for contact, _ in layers[layer])
+                self._iterations += 1
+                changes = [self._relax(contact, held) for contact, held in members] + [link.relax() for link in links]
+                largest = max([max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
+                               for contact, _ in members] + [link.size() for link in links])
                 if max(changes) <= SOLVER_RTOL * largest:
                     break
         for contact in contacts:
@@ -739,6 +841,7 @@ class World:
             if record:
                 self.events.append(ContactEvent(self.bodies[contact.pair[0]].name, contact.pair[1], self.time,
                                                 contact.point, contact.normal, float(contact.normal_sum.sum())))
+        return moved
 
     def _contact(self, first: int, second: str, point, normal, gap: float, left: float, resting: bool) -> _Contact:
         """The support of a body ``gap`` above a static shape is the normal speed whose
@@ -810,8 +913,9 @@ class World:
     def _support_levels(self, pairs) -> dict[int, float]:
         """Each body's distance from the ground through ``pairs`` of touching shapes: 0
         touching a static shape, 1 resting on such a body, ...; infinite (and absent
-        bodies) when nothing static holds it."""
-        level = {index: math.inf for index in range(len(self.bodies))}
+        bodies) when nothing static holds it (kept for the bodies in ``pairs`` only: a
+        group's parts are solved one by one, and a map of every body made that O(N²))."""
+        level: dict[int, float] = defaultdict(lambda: math.inf)
         for first, second in pairs:
             if second in self.statics:
                 level[first] = 0
