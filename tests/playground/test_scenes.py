@@ -48,8 +48,10 @@ def deepest_overlap(world: World, skip=frozenset()) -> tuple[float, tuple[str, s
     (0 when nothing overlaps), and the pair; ``skip`` holds pairs (sorted names) not
     checked."""
     shapes = [(body.name, body.world_shape()) for body in world.bodies]
-    pairs = itertools.chain(itertools.combinations(shapes, 2),
-                            itertools.product(shapes, world.statics.items()))
+    near = [(one, other) for (one, body), (other, second) in itertools.combinations(
+        zip(shapes, world.bodies, strict=True), 2)  # bounding balls apart: no overlap
+        if np.linalg.norm(body.position - second.position) <= body.reach() + second.reach()]
+    pairs = itertools.chain(near, itertools.product(shapes, world.statics.items()))
     worst: tuple[float, tuple[str, str] | None] = (0.0, None)
     for (first, a), (second, b) in pairs:
         if tuple(sorted((first, second))) in skip:
@@ -198,14 +200,18 @@ def test_the_turning_tumbler_carries_its_bodies_round():
         assert float(np.linalg.norm(wall.position - scenes.TUMBLER_CENTRE)) == pytest.approx(radius, abs=1e-9)
 
 
+@pytest.mark.xfail(strict=True, reason="finding: the bridge gains 1.5e-3 J in its first step; joints open 9e-3 m")
 def test_the_rope_bridge_holds_its_box():
-    """20 planks on ball joints, a box dropped onto the middle one, 1 s: nothing
-    overlaps beyond 1e-9 m, energy within ``allowance`` (joints do no work), the box
-    still on the bridge (its centre over it, |y| < 0.5, and above 1.5 m: the bridge
-    hangs at 2 m), every joint within 1e-3 m of joined."""
-    pytest.importorskip("sweeplab.playground.joints", reason="pending r10-joints (contract of #36)")
+    """20 planks on ball joints, a box dropped onto the middle one, 0.1 s (~600 ms a
+    step here: 1 s would take over 30 s): nothing overlaps beyond 1e-9 m, energy
+    within ``allowance`` (joints do no work), the box still on the bridge (its centre
+    over it, |y| < 0.5, and above 1.5 m: the bridge hangs at 2 m), every joint within
+    1e-3 m of joined.  Fails on main 48ddfd4: the energy is 1.5e-3 J above the start
+    after the first step (the box has not landed yet), the box and the middle plank
+    overlap 8.8e-6 m at step 12 (1.0e-5 m at step 48), and the joints open up to
+    6.6e-3 m by step 12 (9.3e-3 m by step 30); the box stays on the bridge."""
     world = scenes.rope_bridge()
-    found = run(world, 1.0)
+    found = run(world, 0.1)
     load = world.bodies[-1]
     assert found["deepest"][0] <= OVERLAP, found["deepest"]
     assert found["rise"] <= allowance(world)
@@ -213,16 +219,19 @@ def test_the_rope_bridge_holds_its_box():
     assert max(world.joint_errors().values()) < 1e-3
 
 
+@pytest.mark.xfail(strict=True, reason="finding: the ragdoll blows up at step 25 (energy 8e106 J)")
 def test_the_ragdoll_falls_down_the_stairs_in_one_piece():
-    """The ragdoll pushed off the landing, 1 s: no part through another that it is not
-    joined to, nor through a step or the floor, beyond 1e-9 m; energy within
-    ``allowance``; every joint within 1e-2 m of joined; it went down (the torso lower
-    than it started)."""
-    pytest.importorskip("sweeplab.playground.joints", reason="pending r10-joints (contract of #36)")
+    """The ragdoll pushed off the landing, 0.45 s (~180 ms a step here): no part
+    through another that it is not joined to, nor through a step or the floor, beyond
+    1e-9 m; energy within ``allowance``; every joint within 1e-2 m of joined; it went
+    down (the torso lower than it started).  Fails on main 48ddfd4: the joints hold to
+    4e-16 m in the fall, it lands at step 16 (joints opening 9.6e-3 m, 0.23 J lost),
+    and at step 25 the energy jumps 8e106 J above the start, the joints 1e52 m apart,
+    with no ``events_energy`` reported."""
     world = scenes.ragdoll()
     joined = frozenset(tuple(sorted(joint[:2])) for joint in scenes.RAGDOLL_CONES + scenes.RAGDOLL_HINGES)
     torso = world.bodies[0].position[2]
-    found = run(world, 1.0, skip=joined)
+    found = run(world, 0.45, skip=joined)
     assert found["deepest"][0] <= OVERLAP, found["deepest"]
     assert found["rise"] <= allowance(world)
     assert max(world.joint_errors().values()) < 1e-2
@@ -238,8 +247,6 @@ def test_the_ragdoll_falls_down_the_stairs_in_one_piece():
     (scenes.rope_bridge, "sag", math.pi / 2), (scenes.ragdoll, "steps", 0), (scenes.ragdoll, "push", math.nan),
 ])
 def test_bad_arguments_name_themselves(build, argument, value):
-    if build in (scenes.rope_bridge, scenes.ragdoll):
-        pytest.importorskip("sweeplab.playground.joints", reason="pending r10-joints (contract of #36)")
     with pytest.raises(ValueError, match=argument):
         build(**{argument: value})
 
@@ -253,8 +260,6 @@ def test_bad_arguments_name_themselves(build, argument, value):
     (scenes.ragdoll, {"steps": 8, "push": 0.0}),
 ])
 def test_arguments_at_their_limits_build(build, arguments):
-    if build in (scenes.rope_bridge, scenes.ragdoll):
-        pytest.importorskip("sweeplab.playground.joints", reason="pending r10-joints (contract of #36)")
     world = build(**arguments)
     assert deepest_overlap(world)[0] <= OVERLAP
 
