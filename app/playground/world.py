@@ -70,8 +70,7 @@ from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
 from sweeplab.playground.joints import Joint, Link, Spring, settle
 from sweeplab.playground.mass import mass_properties, positive
 from sweeplab.playground.materials import Material, combined
-from sweeplab.playground import impulses
-from sweeplab.playground.impulses import Rigid
+from sweeplab.playground.impulses import Layer, Solve, point_velocity
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
@@ -825,17 +824,18 @@ class World:
         if links is None:  # none at a step's end (``_come_to_rest``): the next step's start solves them
             links = self._links(moved, left) if left > 0 else []
         moved |= {self._index(name) for link in links for name in (link.joint.first, link.joint.second) if name}
+        solve = Solve([self.bodies[index] for index in sorted(set().union(*(self._pair_bodies(contact.pair)
+                                                                              for contact in contacts)))])
         for layer in sorted(layers) or [0.0]:
             members = layers.get(layer, [])
-            for contact, held in members:
-                self._warm_start(contact, held)
-            for _ in range(SOLVER_ITERATIONS):
-                self._iterations += 1
-                changes = [self._relax(contact, held) for contact, held in members] + [link.relax() for link in links]
-                largest = max([max(np.max(np.abs(contact.normal_sum)), np.max(np.abs(contact.tangent_sum)))
-                               for contact, _ in members] + [link.size() for link in links])
-                if max(changes) <= SOLVER_RTOL * largest:
-                    break
+            packed = solve.layer(members, [self._sides(contact.pair) for contact, _ in members])
+            packed.warm_start([self._warmed(contact) for contact, _ in members])
+            if links:
+                self._relax_with_joints(solve, packed, links)
+            else:
+                self._iterations += packed.solve_to(SOLVER_ITERATIONS, SOLVER_RTOL)
+            packed.unpack()
+        solve.store()
         for contact in contacts:
             self._warm[contact.pair] = (contact.normal_sum.copy(), contact.tangent_sum.copy())
             if record:
@@ -874,41 +874,34 @@ class World:
             return combined(own, self.materials.get(second, default))
         return combined(own, self.bodies[self._index(second)].material or default)
 
-    def _warm_start(self, contact: _Contact, held: tuple[float, float]) -> None:
-        """Start a contact that is not a bounce from the impulses its pair took at its last
-        solve (same number of points), applied now: a resting box's four corners then
-        converge in an iteration or two instead of ~40 (the iterations shrink the error
-        by ~0.45 each)."""
+    def _warmed(self, contact: _Contact) -> bool:
+        """Whether the contact starts from the impulses its pair took at its last solve
+        (not a bounce, same number of points: a resting box's four corners then converge
+        in an iteration or two instead of ~40, the iterations shrinking the error by ~0.45
+        each); if so its accumulated impulses are set to them (applied by the layer)."""
         previous = self._warm.get(contact.pair)
         if not contact.warmable or previous is None or len(previous[0]) != len(contact.points):
-            return
+            return False
         contact.normal_sum, contact.tangent_sum = previous[0].copy(), previous[1].copy()
-        first, second = self._rigids(contact.pair, held)
-        for k, p in enumerate(contact.points):
-            impulse = contact.normal_sum[k] * contact.normal + contact.tangent_sum[k]
-            impulses.apply(first, second, tuple(p.tolist()), tuple(impulse.tolist()))
-        first.store()
-        if second is not None:
-            second.store()
+        return True
 
-    def _relax(self, contact: _Contact, weights: tuple[float, float]) -> float:
-        """One pass over the contact's points: the normal impulse towards its leaving
-        speed (accumulated, never pulling), then friction within the Coulomb cone.
-        ``weights`` scale each body's response (0: held fixed).  Returns the largest
-        change of an accumulated impulse."""
-        first, second = self._rigids(contact.pair, weights)
-        largest = impulses.relax(contact.points, contact.normal, contact.leaving, contact.held, contact.friction,
-                                 contact.normal_sum, contact.tangent_sum, first, second)
-        first.store()
-        if second is not None:
-            second.store()
-        return largest
+    def _relax_with_joints(self, solve: Solve, packed: Layer, links: list[Link]) -> None:
+        """A layer's passes with the joints' rows relaxed after each (their bodies' velocities
+        written out for them and read back), until neither changes an impulse by more than
+        ``SOLVER_RTOL`` of the largest."""
+        for _ in range(SOLVER_ITERATIONS):
+            self._iterations += 1
+            change, largest = packed.relax()
+            solve.store()
+            change = max([change] + [link.relax() for link in links])
+            solve.load()
+            if change <= SOLVER_RTOL * max([largest] + [link.size() for link in links]):
+                break
 
-    def _rigids(self, pair: Pair, weights: tuple[float, float]) -> tuple[Rigid, Rigid | None]:
-        """The pair's bodies as ``impulses.Rigid`` with their ``weights`` (None: a static shape)."""
+    def _sides(self, pair: Pair) -> tuple[Body, Body | None]:
+        """The pair's body and its other body (None: a static shape)."""
         first, second = pair
-        other = None if second in self.statics else Rigid(self.bodies[self._index(second)], weights[1])
-        return Rigid(self.bodies[first], weights[0]), other
+        return self.bodies[first], None if second in self.statics else self.bodies[self._index(second)]
 
     def _support_levels(self, pairs) -> dict[int, float]:
         """Each body's distance from the ground through ``pairs`` of touching shapes: 0
@@ -941,8 +934,9 @@ class World:
 
     def _relative_velocity(self, pair: Pair, point) -> np.ndarray:
         """The velocity of the pair's first body at ``point`` less the second's."""
-        first, second = self._rigids(pair, (1.0, 1.0))
-        return np.array(impulses.relative_velocity(first, second, tuple(point.tolist())))
+        body, other = self._sides(pair)
+        velocity = point_velocity(body, point)
+        return velocity if other is None else velocity - point_velocity(other, point)
 
 
 Pair = tuple[int, str]
