@@ -192,11 +192,17 @@ def node_entry_of(tree, query, node_entry, node):
                       spheres[node + 1, 3])
 
 
-@kernel
+@kernel(inline=True)
 def walk_query(tree, query, node_entry, leaf, mode, stop_depth, found, found_count, trace, trace_count, miss):
     """Walk a sphere tree (a ``PackedTree``) for one query, depth first, the nearer
     child first (the first on a tie), with the node test ``node_entry`` and the leaf
     test ``leaf`` (kernels: see above).
+
+    Inlined into its caller: ``node_entry`` and ``leaf`` are passed as numba
+    dispatchers, each lowered as its Python object's address (a "dynamic global"), and
+    a machine-code function holding one is never written to numba's disk cache.  Once
+    inlined the addresses are unused and dropped; left a call (as LLVM chose for the
+    turning sweeps' ``advancement.mesh_lanes``), every process compiled that loop anew.
 
     ``FIRST_HIT``: returns (best answer, its face) by ``ranks_before``; a node entered
     later than the best t is culled (not one entered at it: ties must be seen).

@@ -128,9 +128,11 @@ class Body:
     """Set by the world (``sleep``): not moved, swept or solved until woken."""
     still_for: float = 0.0
     """Seconds the body has been still (``sleep.SLEEP_SPEED``), as of the last step."""
-    _slept: tuple = field(default=(), repr=False, compare=False)
-    """The pose it fell asleep in: moved by an edit, it wakes."""
+    _slept: np.ndarray = field(default_factory=lambda: np.zeros(18), repr=False, compare=False)
+    """Its velocities (zero), position and rotation as it fell asleep: changed (an edit, a
+    user's assignment), it wakes."""
     _reach: tuple = field(default=(), repr=False, compare=False)
+    _still: Mover | None = field(default=None, repr=False, compare=False)
     _pose: tuple = field(default=(), repr=False, compare=False)
     _posed: object = field(default=None, repr=False, compare=False)
     _inverse_key: tuple = field(default=(), repr=False, compare=False)
@@ -187,13 +189,16 @@ class Body:
             return float(max(np.linalg.norm(shape.a), np.linalg.norm(shape.b)))
         return float(np.max(np.linalg.norm(np.asarray(shape.vertices, float), axis=1)))
 
-    def mover(self, chord: np.ndarray, window: float) -> Mover:
+    def mover(self, chord: np.ndarray | None, window: float) -> Mover:
         """The body over ``window`` seconds as the sweep sees it: its shape now, its
         centre of mass covering ``chord``, turning at its angular velocity about it (a
-        sleeping body: still)."""
+        sleeping body: still, whatever ``chord``; kept while its shape is)."""
         reach = self.reach()
-        if self.asleep:
-            return Mover(self.world_shape(), np.zeros(3), None, self.position, reach)
+        if self.asleep or chord is None:
+            shape = self.world_shape()
+            if self._still is None or self._still.shape is not shape:
+                self._still = Mover(shape, np.zeros(3), None, self.position, reach)
+            return self._still
         turn = turn_over(self.angular_velocity, window, self.core_reach(), reach)
         return Mover(self.world_shape(), chord, turn, self.position, reach)
 
@@ -444,8 +449,8 @@ class World:
         would otherwise meet the floor at t = 0 every substep), unless a body's turn is
         swept: it may leave the contact and meet the shape elsewhere (``ccd``)."""
         for _ in range(MAX_SUBSTEPS):
-            movers = [body.mover(body.velocity * left + 0.5 * self.gravity * left * left, left)
-                      for body in self.bodies]
+            movers = [body.mover(None if body.asleep else body.velocity * left + 0.5 * self.gravity * left * left,
+                                 left) for body in self.bodies]
             found = self._earliest_contacts(movers, touching, left) if left > 0 else []
             if not found:
                 break
@@ -533,7 +538,8 @@ class World:
 
     def _asleep(self, pair: Pair) -> bool:
         """Whether the pair's bodies all sleep."""
-        return all(self.bodies[index].asleep for index in self._pair_bodies(pair))
+        first, second = pair
+        return self.bodies[first].asleep and (second in self.statics or self.bodies[self._index(second)].asleep)
 
     def _sleeping_pairs(self) -> dict[Pair, np.ndarray]:
         """The resting pairs of sleeping islands (kept, with their warm starts, while they sleep)."""
@@ -568,10 +574,15 @@ class World:
     def _wake_changed(self) -> None:
         """Wake the islands of sleeping bodies given a velocity or moved since they slept
         (an edit, a user's assignment)."""
-        changed = {index for index, body in enumerate(self.bodies)
-                   if body.asleep and (np.any(body.velocity) or np.any(body.angular_velocity)
-                                       or body._slept != (body.position.tobytes(), body.rotation.tobytes()))}
-        self._wake_islands(changed)
+        sleeping = [index for index, body in enumerate(self.bodies) if body.asleep]
+        if not sleeping:
+            return
+        bodies = [self.bodies[index] for index in sleeping]
+        now = [np.array([getattr(body, name) for body in bodies]).reshape(len(bodies), -1)
+               for name in ("velocity", "angular_velocity", "position", "rotation")]
+        slept = np.array([body._slept for body in bodies])
+        changed = np.flatnonzero(np.any(np.concatenate(now, axis=1) != slept, axis=1))
+        self._wake_islands({sleeping[position] for position in changed.tolist()})
 
     def _settle(self, dt: float) -> None:
         """Count how long each awake body has been still; put to sleep the islands whose
@@ -590,7 +601,8 @@ class World:
             if ready[roots[index]] and not body.asleep:
                 body.asleep = True
                 body.velocity, body.angular_velocity = np.zeros(3), np.zeros(3)
-                body._slept = (body.position.tobytes(), body.rotation.tobytes())
+                body._slept = np.concatenate([body.velocity, body.angular_velocity, body.position,
+                                              body.rotation.ravel()])
 
     def _discrete_step(self, dt: float) -> None:
         """The whole step moved, then every overlap pushed out, and the overlaps with the

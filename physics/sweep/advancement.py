@@ -621,13 +621,13 @@ AT_START_CODE, UNDECIDED_CODE = 4, 3
 
 
 @kernel
-def mesh_advance(tree, core, radius, motion, mesh_motion, relative_tolerance, slack, unused, node_test, leaf_test):
+def mesh_advance(tree, core, radius, motion, mesh_motion, relative_tolerance, slack):
     """The first contact of a convex body with a mesh (local coordinates): (LaneAnswer,
-    face) of the walk (``walk_query`` with ``node_entry`` and ``leaf_advance``).
-    ``unused``: the walk's every-hit and trace arrays, empty; ``node_test`` and
-    ``leaf_test``: ``node_entry`` and ``leaf_advance`` (given by the lane loop, as
-    ``sweep.mesh`` gives its tests: named here, numba found "dynamic globals" in the
-    kernel and would not cache it, so every process compiled it again)."""
+    face) of the walk (``walk_query`` with ``node_entry`` and ``leaf_advance``).  The
+    walk's every-hit and trace arrays are the lane's own, empty (a first-hit walk
+    without a trace writes none): made here, as a tuple of tuples they could not be an
+    argument of the lane loop (numba's parfor lowering refuses one reaching a
+    ``prange`` body: "scalar type Tuple(...) given for non scalar argument")."""
     direction, axis, angle, pivot, interpolation = motion_parts(mesh_motion)
     center, ball_radius = ball_of(core, radius, motion)
     velocity = sub((motion[0], motion[1], motion[2]), direction)
@@ -635,9 +635,11 @@ def mesh_advance(tree, core, radius, motion, mesh_motion, relative_tolerance, sl
     no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
     query = MeshQuery(core, radius, motion, center, ball_radius, velocity, mesh_motion, pivot, min(angle, 2.0), slack,
                       relative_tolerance, no_plane, no_trace, workspace(core.shape[0], 3))
-    found, found_count, trace, trace_count = unused
-    return walk_query(tree, query, node_test, leaf_test, FIRST_HIT, math.inf, found, found_count, trace,
-                      trace_count, miss(0.0))
+    found = (np.empty(0), np.empty((0, 3)), np.empty((0, 3)), np.empty(0), np.empty(0, np.int64),
+             np.empty(0, np.int64), np.empty(0, np.int64))
+    trace = (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64))
+    return walk_query(tree, query, node_entry, leaf_advance, FIRST_HIT, math.inf, found, np.zeros(1, np.int64), trace,
+                      np.zeros(1, np.int64), miss(0.0))
 
 
 # --- lanes ---------------------------------------------------------------------------------
@@ -685,17 +687,15 @@ def traced_advance(core_a, radius_a, motion_a, core_b, radius_b, motion_b, plane
 
 
 @lane_loop(min_lanes=PARALLEL_MIN_WALKS)
-def mesh_lanes(tree, vertices, faces, core, radius, motion, mesh_motion, relative_tolerance, slack, unused, status, t,
+def mesh_lanes(tree, vertices, faces, core, radius, motion, mesh_motion, relative_tolerance, slack, status, t,
                iterations, point, normal, codes, features, spans, face):
     """Lane i: the body's first contact with the mesh (``mesh_advance``; local
     coordinates), the winning triangle advanced once more for its steps and the body's
-    feature.  ``unused``: ``walk_query``'s every-hit and trace arrays, all empty (a
-    first-hit walk without a trace writes none of them: lanes may share them)."""
+    feature."""
     no_plane = np.full(4, math.nan)
     no_trace = (np.empty(0), np.empty(0), np.empty(0), np.empty(0))
     for i in prange(len(radius)):
-        best, best_face = mesh_advance(tree, core[i], radius[i], motion[i], mesh_motion[i], relative_tolerance, slack,
-                                       unused, node_entry, leaf_advance)
+        best, best_face = mesh_advance(tree, core[i], radius[i], motion[i], mesh_motion[i], relative_tolerance, slack)
         face[i] = best_face
         if best_face < 0:
             status[i], t[i], iterations[i] = MISS, math.nan, 0

@@ -499,11 +499,8 @@ def _mesh_walks(core, radius, rows, mesh: TriangleMesh, motion: Motion, batch_sh
         motion_rows[:, 7:10] = mesh.to_body(motion_rows[:, 7:10])
     vertices = np.asarray(mesh.vertices, np.float64)
     slack = tolerance.BVH_CULL_RTOL * max(float(np.abs(vertices).max()), float(np.abs(local_core).max()), 1e-300)
-    unused = ((np.empty(0), np.empty((0, 3)), np.empty((0, 3)), np.empty(0), np.empty(0, np.int64),
-               np.empty(0, np.int64), np.empty(0, np.int64)), np.zeros(1, np.int64),
-              (np.empty(0, np.int64), np.empty(0), np.empty(0, np.int64)), np.zeros(1, np.int64))
     mesh_lanes(len(radius), tree_arrays[:4], vertices, np.asarray(mesh.faces, np.int64), local_core, radius, rows,
-               mesh_rows, tolerance.TURNING_TOUCH_RTOL, slack, unused, *lanes.outputs(), lanes.face)
+               mesh_rows, tolerance.TURNING_TOUCH_RTOL, slack, *lanes.outputs(), lanes.face)
     lanes.point[...] = mesh.to_world(lanes.point)
     lanes.normal[...] = mesh.vectors_to_world(lanes.normal)
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import trimesh
 
-from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Segment, Sphere, Triangle, TriangleMesh, sweep
+from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Segment, Sphere, Triangle, TriangleMesh, kernels, sweep
 from sweeplab.physics.closest import closest_parameters_batch
 from sweeplab.physics.lanes import PARALLEL_MIN_LANES, renamed
 from sweeplab.physics.sweep.mesh import PARALLEL_MIN_WALKS
@@ -122,3 +122,75 @@ def test_timed_loops_counts_the_time_inside_lane_loops_only_while_active():
     assert 0 < timer.seconds <= total
     sweep(movers, targets, np.array([4.0, 0, 0]))
     assert timer.calls == calls  # no longer counting
+
+
+def _turning_batches():
+    """(name, lane loop, function answering one batch that takes its parallel variant):
+    conservative advancement's loops (``sweep.advancement``), capsules of random poses
+    moving towards the origin (some stopping short) and turning, against a box and
+    against a mesh."""
+    from sweeplab.physics.sweep.advancement import PARALLEL_MIN_PAIRS, mesh_lanes, pair_lanes
+    from sweeplab.physics.sweep.advancement import PARALLEL_MIN_WALKS as TURNING_WALKS
+
+    icosphere = trimesh.creation.icosphere(subdivisions=1)
+    mesh = TriangleMesh(icosphere.vertices, icosphere.faces)
+    box = ConvexPolyhedron.box([0.5, 0.5, 0.5])
+
+    def turning(count, target):
+        rng = _rng()
+        starts = 2.5 * rng_points(count)
+        capsules = Capsule(starts, starts + rng.uniform(-0.5, 0.5, (count, 3)), rng.uniform(0, 0.3, count))
+        directions, rotations = -rng.uniform(0.05, 1.0, (count, 1)) * starts, rng.uniform(-2, 2, (count, 3))
+        return lambda: sweep(capsules, target, directions, rotation=rotations)
+
+    yield "turning pairs", pair_lanes, turning(PARALLEL_MIN_PAIRS, box)
+    yield "turning mesh walks", mesh_lanes, turning(TURNING_WALKS, mesh)
+
+
+TURNING_BATCHES = list(_turning_batches())
+
+
+def _compiled_in_both_variants(answer):
+    """(every thread's answer, one thread's), compiled: the parallel and the serial
+    variant of the batch's loop."""
+    threads = numba.get_num_threads()
+    try:
+        with kernels.compiled():
+            parallel = answer()
+            numba.set_num_threads(1)
+            serial = answer()
+    finally:
+        numba.set_num_threads(threads)
+    return parallel, serial
+
+
+@pytest.mark.skipif(kernels.JIT_DISABLED, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread here (NUMBA_NUM_THREADS)")
+@pytest.mark.parametrize("name, loop, answer", TURNING_BATCHES, ids=[name for name, _, _ in TURNING_BATCHES])
+def test_turning_batches_compile_in_parallel_and_answer_as_one_thread(name, loop, answer):
+    """Compiled (numba's parfor lowering of the parallel variant once refused the mesh
+    walks' tuple of tuples of every-hit arrays: any batch of 64 turning sweeps against a
+    mesh raised on a machine with two cores), the parallel variant answers as the serial
+    one, bit for bit."""
+    parallel, serial = _compiled_in_both_variants(answer)
+    assert loop.parallel.signatures, f"{name}: the parallel variant was never compiled"
+    assert np.sum(serial.hit) > 0 and np.sum(~serial.hit) > 0, f"{name}: hits and misses both, or it proves little"
+    for one, every in zip(_arrays(serial) + list(serial.advancement), _arrays(parallel) + list(parallel.advancement),
+                          strict=True):
+        np.testing.assert_array_equal(one, every)
+
+
+@pytest.mark.skipif(kernels.JIT_DISABLED, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="numba has one thread here (NUMBA_NUM_THREADS)")
+@pytest.mark.parametrize("name, loop, answer", TURNING_BATCHES, ids=[name for name, _, _ in TURNING_BATCHES])
+def test_turning_batch_loops_are_kept_in_the_disk_cache(name, loop, answer):
+    """numba writes no machine code holding a Python object's address ("dynamic
+    globals") to its cache: the mesh walks' loop once held its node and leaf tests'
+    (numba dispatchers passed to a ``walk_query`` that LLVM left a call), so every
+    process compiled it anew, minutes on a loaded machine."""
+    _compiled_in_both_variants(answer)
+    for variant in (loop.serial, loop.parallel):
+        for overload in variant.overloads.values():
+            assert not overload.library.has_dynamic_globals, f"{name}: {variant.__name__} holds addresses"
+        if variant._cache_problem is None:  # (no folder for a cache: nothing to see)
+            assert variant._cache.may_hold_some(), f"{name}: no index file for {variant.__name__} in numba's cache"
