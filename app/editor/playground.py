@@ -29,8 +29,10 @@ import numpy as np
 
 from sweeplab.editor.gizmo_motion import rotation_vector
 from sweeplab.playground import drive
+from sweeplab.editor.opened import SceneFile
 from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
+from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.scene.shape_kinds import RigidMotion
 from sweeplab.view.model import LineBatch, ViewModel
@@ -76,6 +78,19 @@ class Playground(EditorParts):
             self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials, kinematic)
         except ValueError as error:
             self.say(f"the playground did not start: {error}")
+
+    def open_stress_scene(self, name: str) -> None:
+        """Open the stress scene ``name`` (``playground.scenes.SCENES``) as an untitled
+        scene with its run started (its joints and kinematic bodies live in the run's
+        world, not in the scene file); a scene that cannot be built says why."""
+        try:
+            world = SCENES[name]()
+        except (KeyError, ImportError, TypeError, ValueError) as error:
+            self.say(f"stress scene {name!r}: {error!r}")
+            return
+        scene = scene_of(world)
+        self.open_document(scene, SceneFile(None))
+        self.playground = PlaygroundRun.of_world(scene, world)
 
     def playground_step(self, dt: float) -> None:
         """One step from the frame shown (the frames after it, if any, dropped), the mouse

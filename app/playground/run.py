@@ -87,8 +87,20 @@ class PlaygroundRun:
                 body.velocity = np.asarray(scene.direction, float)
             body.material = materials.pop(body.name, None)
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
-        self.world = World(bodies, statics, restitution, friction, ccd=ccd, materials=materials)
-        self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in bodies}
+        self._begin(World(bodies, statics, restitution, friction, ccd=ccd, materials=materials))
+
+    @classmethod
+    def of_world(cls, scene: Scene, world: World) -> PlaygroundRun:
+        """A run of a world built elsewhere (``playground.scenes``), drawn as ``scene``:
+        an object for each body (``scenes.scene_of``), which ``scene_now`` moves."""
+        run = cls.__new__(cls)
+        run.start = scene.copy()
+        run._begin(world)
+        return run
+
+    def _begin(self, world: World) -> None:
+        self.world = world
+        self._body_start = {body.name: (body.position.copy(), body.rotation.copy()) for body in world.bodies}
         self.recorder = Recorder(self.world)
         self.driven: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         """Kinematic bodies moved by an edit since the last step: (shift, turn) to drive them by."""

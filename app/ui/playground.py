@@ -1,9 +1,10 @@
 """The Playground panel: which shapes move (dynamic or kinematic), restitution and
-friction (the world's, and any shape's own material), CCD, the step size, Play / Pause /
-Step / Reset, the timeline of recorded frames (a slider, step back and forward, the
-frame's numbers, a plot of each step's CPU time and solver iterations), what the mouse
-does to a running world (the gizmo moves bodies live, a press-and-drag pulls one by a
-spring, the kick), the contact events, and the shown frame's step as a fixture."""
+friction (the world's, and any shape's own material), CCD, a stress scene to open
+(``playground.scenes``, opened running), the step size, Play / Pause / Step / Reset,
+the timeline of recorded frames (a slider, step back and forward, the frame's numbers,
+a plot of each step's CPU time and solver iterations), what the mouse does to a running
+world (the gizmo moves bodies live, a press-and-drag pulls one by a spring, the kick),
+the contact events, and the shown frame's step as a fixture."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS, fill_row, label_room
 from sweeplab.playground.materials import Material
 from sweeplab.playground.run import DYNAMIC_KINDS, PlaygroundRun
+from sweeplab.playground.scenes import SCENES
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
+STRESS_SCENES = list(SCENES)
 EVENTS_SHOWN = 40
 PLOTTED_FRAMES = 1000
 """The timeline's plot shows the latest this many recorded frames."""
@@ -34,6 +37,8 @@ class PlaygroundState:
         self.kick_speed = 2.0
         self.restitution, self.friction, self.ccd = 0.5, 0.5, True
         self.step_size = 2
+        self.stress = 0
+        """Which of ``STRESS_SCENES`` the stress scene choice shows."""
         self.playing = False
         self.fixture_directory = "tests/fixtures"
 
@@ -58,6 +63,10 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
                 _material_fields(scene_object.name, state)
             imgui.tree_pop()
         state.ccd = imgui.checkbox("CCD (sweep every step)", state.ccd)[1]
+        state.stress = imgui.combo("stress scene", state.stress, STRESS_SCENES)[1]
+        imgui.same_line()
+        if imgui.button("Open##stress"):  # replaces the scene with the stress scene, its run started
+            editor.open_stress_scene(STRESS_SCENES[state.stress])
     else:
         world = run.world
         imgui.text(f"t = {world.time:.4f} s, CCD {'on' if world.ccd else 'OFF'}, {world.contact_count} contacts")
