@@ -22,11 +22,14 @@ a turning body may leave one contact and meet the shape elsewhere within the win
 approach each other by more than the mover's ``slop`` over the window is *left*,
 and the mover is lifted off it by ``slop`` along its normal and swept again
 (``_turning``); a contact found lifted is reported as deep as the lift is along its
-normal (at most ``slop``: pushed out by the world).  A turning sweep that runs out of
-iterations (``advancement.converged`` False) answers no contact, and the window is
-then not certified past its ``safe_until``; not met in the playground's worlds (876
-sweeps of bench/playground.py's three worlds over 300 steps: all converged, in at most
-19 of the 1000 iterations allowed).
+normal (at most ``slop``: pushed out by the world).  A turning sweep that stops
+with no answer (``advancement.converged`` False: no bound allows a step, or the steps
+ran out) has certified only [0, ``safe_until``); the shapes are as close there as GJK
+can tell, and that is the contact (``_stalled``).  Read as a miss, a box turning on
+the tumbler's turning floor (``scenes.tumbler``) ended a step 1.1e-3 m inside it: its
+face closing on the floor's nearly parallel face, the advancement stalled at 0.93 of
+the window, GJK's distance 6.3e-11 m and the separation along its axis 0.  (Not met
+in bench/playground.py's three worlds: 876 sweeps over 300 steps all converged.)
 """
 
 from __future__ import annotations
@@ -140,19 +143,55 @@ def _turning(mover: Mover, target: Mover) -> Hit | None:
     """``turning.time_of_impact`` of both motions, lifted off the contacts left at the
     start: each such contact, at the normal n with the overlap d (0 when touching),
     adds (d + slop)·n to the lift l, and a contact found with it is as deep in the
-    world as it was found plus l·n."""
+    world as it was found plus l·n.  An answer out of steps is the contact where it
+    stopped (``_stalled``)."""
     lift = np.zeros(3)
     for lifts in range(MAX_LIFTS + 1):
-        found = time_of_impact(_shifted(mover.shape, lift), _motion(mover, lift), target.shape, _motion(target))
-        if not found.hit:
-            return None
-        fraction = float(found.t)
-        point, normal = np.asarray(found.point, float), np.asarray(found.normal, float)
-        depth = float(found.penetration_depth) if found.initially_overlapping else 0.0
+        lifted = Mover(_moved(mover.shape, lift), mover.chord, mover.turn,
+                       None if mover.pivot is None else mover.pivot + lift, mover.reach)
+        found = time_of_impact(lifted.shape, _motion(lifted), target.shape, _motion(target))
+        if found.hit:
+            fraction = float(found.t)
+            point, normal = np.asarray(found.point, float), np.asarray(found.normal, float)
+            depth = float(found.penetration_depth) if found.initially_overlapping else 0.0
+        else:
+            stalled = None if found.advancement.converged else _stalled(lifted, target, found.advancement.safe_until)
+            if stalled is None:
+                return None
+            fraction, point, normal, depth = stalled
         if fraction > 0 or lifts == MAX_LIFTS or not leaves(mover, target, point, normal):
             return Hit(fraction, point, normal, max(depth + float(lift @ normal), 0.0))
         lift = lift + (depth + mover.slop) * normal
     raise AssertionError("unreachable: the last lift returns")
+
+
+def _stalled(mover: Mover, target: Mover, safe_until: float) -> tuple[float, np.ndarray, np.ndarray, float] | None:
+    """The contact where a turning sweep ran out of steps: (fraction, point, normal,
+    depth), or None when none is found there.  The advancement stops where no bound
+    allows a step: the shapes are as close as GJK can tell (a box's face closing on a
+    nearly parallel face: its distance 6.3e-11 m, the separation along its axis 0), so
+    they touch there.  Posed at ``safe_until`` (``posed_at``), the linear sweep of the
+    mover towards the target's pivot (a shape without one: along the mover's relative
+    chord) finds where and along which normal (its overlap the depth, else 0)."""
+    fraction = float(safe_until)
+    towards = mover.chord - target.chord
+    if target.pivot is not None and mover.pivot is not None:
+        towards = (target.pivot + fraction * target.chord) - (mover.pivot + fraction * mover.chord)
+    found = sweep(posed_at(mover, fraction), posed_at(target, fraction), towards)
+    if not found.hit:
+        return None
+    depth = float(found.penetration_depth) if found.initially_overlapping else 0.0
+    return fraction, np.asarray(found.point, float), np.asarray(found.normal, float), depth
+
+
+def posed_at(mover: Mover, fraction: float) -> Shape:
+    """The mover's shape at ``fraction`` of its window: a point x at
+
+        pivot + fraction·chord + R(fraction)(x - pivot)  =  R x + (pivot + fraction·chord - R pivot)."""
+    if mover.turn is None or mover.pivot is None:
+        return _moved(mover.shape, fraction * mover.chord)
+    turn = _motion(mover).matrix(fraction)
+    return _moved(mover.shape, mover.pivot + fraction * mover.chord - turn @ mover.pivot, turn)
 
 
 def leaves(mover: Mover, target: Mover, point: np.ndarray, normal: np.ndarray) -> bool:
@@ -171,21 +210,24 @@ def _point_velocity(mover: Mover, point: np.ndarray) -> np.ndarray:
     return mover.chord + np.cross(mover.turn, point - mover.pivot)
 
 
-def _motion(mover: Mover, lift: np.ndarray | None = None) -> Motion:
-    """The mover's motion for ``time_of_impact``, its pivot moved by ``lift`` with its shape."""
+def _motion(mover: Mover) -> Motion:
+    """The mover's motion for ``time_of_impact``."""
     if mover.turn is None or mover.pivot is None:
         return Motion(mover.chord)
-    return Motion(mover.chord, rotation=mover.turn, pivot=mover.pivot if lift is None else mover.pivot + lift)
+    return Motion(mover.chord, rotation=mover.turn, pivot=mover.pivot)
 
 
-def _shifted(shape: Shape, offset: np.ndarray) -> Shape:
-    """``shape`` (a body's: sphere, capsule or polyhedron) moved by ``offset``."""
-    if not np.any(offset):
+def _moved(shape: Shape, offset: np.ndarray, rotation: np.ndarray | None = None) -> Shape:
+    """``shape`` (a body's: sphere, capsule or polyhedron; a static shape only moved by
+    a zero ``offset``) turned by ``rotation`` (None: not turned) about the origin and
+    moved by ``offset``: x -> R x + offset."""
+    if rotation is None and not np.any(offset):
         return shape
+    turn = np.eye(3) if rotation is None else rotation
     if isinstance(shape, Sphere):
-        return Sphere(np.asarray(shape.center) + offset, float(shape.radius))
+        return Sphere(turn @ np.asarray(shape.center) + offset, float(shape.radius))
     if isinstance(shape, Capsule):
-        return Capsule(np.asarray(shape.a) + offset, np.asarray(shape.b) + offset, float(shape.radius))
+        return Capsule(turn @ np.asarray(shape.a) + offset, turn @ np.asarray(shape.b) + offset, float(shape.radius))
     if isinstance(shape, ConvexPolyhedron):
-        return shape.posed(np.eye(3), offset)
+        return shape.posed(turn, offset)
     raise TypeError(f"shape: a body is a sphere, capsule or polyhedron, got {type(shape).__name__}")

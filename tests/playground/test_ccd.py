@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from sweeplab.physics import ConvexPolyhedron, Plane, Sphere
+from sweeplab.physics import ConvexPolyhedron, Plane, Sphere, sweep
 from sweeplab.playground import ccd
 from sweeplab.playground.ccd import MAX_LIFTS, TURN_SLOP, Mover, leaves, may_meet, still, turn_over
 
@@ -109,3 +109,42 @@ def test_a_contact_at_the_start_that_the_turn_drives_deeper_is_reported_at_once(
     falling = mover(chord=(0.0, 0.0, -0.1), turn=(0.0, 0.0, 1.0))
     hit = ccd.first_contact(falling, still(Plane([0.0, 0.0, 1.0], -0.5)))
     assert len(calls) == 1 and hit is not None and (hit.fraction, hit.depth) == (0.0, 1e-3)
+
+
+def _tumbling_box_on_its_floor() -> tuple[Mover, Mover]:
+    """The tumbler (``scenes.tumbler(spin=1.0, balls=2, boxes=1)``, ``drive_tumbler``
+    before each step) at step 22, its second substep: box 0 (half size 0.2) turning
+    -1.418 rad/s about y on the floor wall "wall z-" (half sizes 1.1, 1.1, 0.05)
+    turning +1 rad/s, over the 0.0149 s left; the exact floats the world swept."""
+    box = ConvexPolyhedron.box([0.2, 0.2, 0.2]).posed(np.array([
+        [0.9206386206076806, 2.3189633886104917e-10, 0.39041584271848756],
+        [-1.1673999338740913e-10, 1.0, -3.186883798381865e-10],
+        [-0.39041584271848756, 2.478196875206287e-10, 0.9206386206076808]]),
+        np.array([0.45229347476592485, -0.5000000002527983, 0.9758621103219332]))
+    floor = ConvexPolyhedron.box([1.1, 1.1, 0.05]).posed(np.array([
+        [0.9328985390784992, 0.0, 0.3601393005285624], [0.0, 1.0, 0.0],
+        [-0.3601393005285624, 0.0, 0.9328985390784991]]), np.array([-0.37814127256735486, 0.0, 1.0204693006711545]))
+    return (Mover(box, np.array([-0.013089784421747042, -8.228084276464913e-12, -0.016062403879147504]),
+                  np.array([-9.036555133711207e-13, -0.021148579419854707, 1.0385103908363358e-11]),
+                  np.array([0.45229347476592485, -0.5000000002527983, 0.9758621103219332]), 0.3464101615137755),
+            Mover(floor, np.array([-0.014573376820940575, 0.0, 0.005736468417700806]),
+                  np.array([0.0, 0.014916124072353095, 0.0]),
+                  np.array([-0.37814127256735486, 0.0, 1.0204693006711545]), 1.5564382416273381))
+
+
+def test_regression_an_unconverged_turning_sweep_is_a_contact_where_it_stopped_not_a_miss():
+    """The box's face closes on the floor's, nearly parallel: the advancement stalls at
+    t = 0.9255467020018014 after 115 steps (GJK's distance 6.3e-11, the separation along
+    its axis 0: no step is allowed) and answers no hit, converged False.  Read as a miss,
+    the box ended the step 1.1e-3 m inside the floor.  The contact is where the sweep
+    stopped: the shapes posed there touch along the floor's normal (turned with it) to
+    within the slop (their overlap 2.2e-16 m)."""
+    box, floor = _tumbling_box_on_its_floor()
+    assert not ccd.time_of_impact(box.shape, ccd._motion(box), floor.shape, ccd._motion(floor)).advancement.converged
+    hit = ccd.first_contact(box, floor)
+    assert hit is not None and hit.fraction == 0.9255467020018014 and hit.depth <= box.slop
+    face = ccd._motion(floor).matrix(hit.fraction) @ [0.3601393005285624, 0.0, 0.9328985390784991]  # turned with it
+    np.testing.assert_allclose(hit.normal, face, atol=1e-9)
+    at = ccd.posed_at(box, hit.fraction), ccd.posed_at(floor, hit.fraction)
+    gap = sweep(at[0], at[1], -box.slop * hit.normal)
+    assert gap.hit and (not gap.initially_overlapping or gap.penetration_depth <= box.slop)
