@@ -148,3 +148,48 @@ def test_regression_an_unconverged_turning_sweep_is_a_contact_where_it_stopped_n
     at = ccd.posed_at(box, hit.fraction), ccd.posed_at(floor, hit.fraction)
     gap = sweep(at[0], at[1], -box.slop * hit.normal)
     assert gap.hit and (not gap.initially_overlapping or gap.penetration_depth <= box.slop)
+
+
+def stalled(monkeypatch, safe_until: float) -> None:
+    """``ccd.time_of_impact`` answering no hit, unconverged, certified up to ``safe_until``."""
+    answer = SimpleNamespace(hit=False, advancement=SimpleNamespace(converged=False, safe_until=safe_until))
+    monkeypatch.setattr(ccd, "time_of_impact", lambda *arguments: answer)
+
+
+def test_a_sweep_stalled_against_a_static_shape_looks_along_the_relative_chord(monkeypatch):
+    """A static shape has no pivot: where the sweep stalled (halfway), the mover is swept
+    along its chord.  The ball (radius 0.5) falling 1 touches the floor z = -1 there: the
+    contact, on the floor, normal +z, no overlap."""
+    stalled(monkeypatch, 0.5)
+    hit = ccd.first_contact(mover(chord=(0.0, 0.0, -1.0), turn=(0.0, 0.0, 1.0)), still(Plane([0.0, 0.0, 1.0], -1.0)))
+    assert hit is not None and (hit.fraction, hit.depth) == (0.5, 0.0)
+    np.testing.assert_allclose(hit.normal, [0.0, 0.0, 1.0], atol=1e-12)
+    np.testing.assert_allclose(hit.point, [0.0, 0.0, -1.0], atol=1e-12)
+
+
+def test_a_sweep_stalled_past_what_it_could_meet_finds_no_contact_there(monkeypatch):
+    """The ball rising 2 through where a ball of radius 0.25 sits at z = 1 (``may_meet``),
+    stalled at 0.9: at z = 1.8 it is past it (0.8 apart, radii 0.75) and its chord
+    looks away: no contact, as a converged miss."""
+    stalled(monkeypatch, 0.9)
+    assert ccd.first_contact(mover(chord=(0.0, 0.0, 2.0), turn=(0.0, 0.0, 1.0)),
+                             still(Sphere([0.0, 0.0, 1.0], 0.25))) is None
+
+
+def test_a_converged_miss_is_no_contact(monkeypatch):
+    answer = SimpleNamespace(hit=False, advancement=SimpleNamespace(converged=True, safe_until=1.0))
+    monkeypatch.setattr(ccd, "time_of_impact", lambda *arguments: answer)
+    assert ccd.first_contact(mover(chord=(0.0, 0.0, -1.0), turn=(0.0, 0.0, 1.0)),
+                             still(Plane([0.0, 0.0, 1.0], -1.0))) is None
+
+
+def test_a_shape_posed_within_its_window_turns_about_its_pivot():
+    """A box 1 × 0.2 × 0.2 centred at (1, 0, 0), turning a quarter turn about z around
+    its centre while its centre moves 2 along y: at half the window it is turned an
+    eighth of a turn about (1, 1, 0); its corner (1.5, 0.1, 0.1) is there."""
+    box = Mover(ConvexPolyhedron.box([0.5, 0.1, 0.1], [1.0, 0.0, 0.0]), np.array([0.0, 2.0, 0.0]),
+                np.array([0.0, 0.0, np.pi / 2]), np.array([1.0, 0.0, 0.0]), 0.52)
+    posed = np.asarray(ccd.posed_at(box, 0.5).vertices)
+    c, s = np.cos(np.pi / 4), np.sin(np.pi / 4)
+    corner = np.array([1.0, 1.0, 0.1]) + [c * 0.5 - s * 0.1, s * 0.5 + c * 0.1, 0.0]
+    assert np.min(np.linalg.norm(posed - corner, axis=1)) < 1e-12
