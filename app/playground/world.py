@@ -6,11 +6,12 @@ meshes, triangles, polygons, other shapes).
 
 A step of ``dt``:
 
-1. **Continuous collision.**  Every body's motion over the time left, translation
-   and turn, is swept against every static shape and every other body
-   (``ccd.first_contact``: pairs of bodies by their relative motion, or both
-   motions in the world when one turns), ignoring contacts a body is already
-   leaving.  All bodies advance to the earliest contact, it is resolved, and the
+1. **Continuous collision.**  Every awake body's motion over the time left,
+   translation and turn, is swept against the static shapes and other bodies whose
+   boxes its motion's box meets (``pairs``: sweep and prune; bodies a joint joins,
+   and pairs ``pair_filter`` refuses, never) (``ccd.first_contact``: pairs of bodies
+   by their relative motion, or both motions in the world when one turns), ignoring
+   contacts a body is already leaving.  All bodies advance to the earliest contact, it is resolved, and the
    rest of the time is swept again, at most ``MAX_SUBSTEPS`` times a step.  A pair
    resolved touching is not swept again in the step while neither body's velocity
    changes, unless one of them turns (a turning body may leave a contact and meet
@@ -45,7 +46,13 @@ A step of ``dt``:
    pair's impulses of the last step (warm start: a resting stack converges at once).
    An overlap (a body resting within rounding of a shape, a turning body's lift
    towards a shape above it) is pushed out, between two bodies by their inverse
-   masses, never into what a body rests on.
+   masses, never into what a body rests on.  The sequential impulses are compiled
+   (``impulses``); joints' rows are relaxed with them (``joints``).
+4. **Rest and sleep.**  The pairs still touching at the step's end are solved for no
+   approach (``_come_to_rest``): a body at rest reads zero velocity.  Islands of
+   bodies linked by contacts and joints that have been still for
+   ``sleep.TIME_TO_SLEEP`` sleep (``sleep``), and the step's contacts go to the
+   callbacks (``callbacks``).
 
 **Kinematic bodies** (``Body.kinematic``) move by their velocity and angular velocity
 alone: no gravity, and infinite mass in every solve: a kinematic body is a support
