@@ -757,8 +757,8 @@ class World:
 
     def _index(self, name: str) -> int:
         """The index of body ``name`` (a map rebuilt when the bodies change)."""
-        names = tuple(body.name for body in self.bodies) if len(self._slots) != len(self.bodies) else None
-        if names is not None or self.bodies[self._slots.get(name, 0)].name != name:
+        stale = len(self._slots) != len(self.bodies) or self.bodies[self._slots.get(name, 0)].name != name
+        if stale:
             self._slots = {body.name: index for index, body in enumerate(self.bodies)}
         return self._slots[name]
 
@@ -968,12 +968,12 @@ class World:
                 held = (0.0, 1.0) if lower < upper else (1.0, 0.0) if upper < lower else held
                 layer = max(lower, upper)
             layers.setdefault(layer, []).append((contact, held))
-        moved = set().union(*(self._pair_bodies(pair) for pair, _ in group))
+        touched = set().union(*(self._pair_bodies(pair) for pair, _ in group))
         if links is None:  # none at a step's end (``_come_to_rest``): the next step's start solves them
-            links = self._links(moved, left) if left > 0 else []
-        moved |= {self._index(name) for link in links for name in (link.joint.first, link.joint.second) if name}
-        solve = Solve([self.bodies[index] for index in sorted(set().union(*(self._pair_bodies(contact.pair)
-                                                                              for contact in contacts)))])
+            links = self._links(touched, left) if left > 0 else []
+        moved = touched | {self._index(name) for link in links for name in (link.joint.first, link.joint.second)
+                           if name}
+        solve = Solve([self.bodies[index] for index in sorted(touched)])
         for layer in sorted(layers) or [0.0]:
             members = layers.get(layer, [])
             warm = [self._warmed(contact) for contact, _ in members]  # before packing: sets their impulses
