@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sweeplab.scene.json_files import brief
+from sweeplab.scene.json_files import brief, is_integer
 from sweeplab.scene.model import Scene, SceneObject
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ CHECKS: dict[str, Check] = {}
 
 def check(name: str, **defaults) -> Callable[[Callable[[Scene, dict], Verdict]], Callable[[Scene, dict], Verdict]]:
     """Register the decorated ``function(scene, args) -> Verdict`` as the check
-    ``name``, taking the arguments ``defaults`` names (numbers or strings)."""
+    ``name``, taking the arguments ``defaults`` names (strings, whole numbers >= 1 or numbers: a lesson's value must
+    be of the same type)."""
     def register(function: Callable[[Scene, dict], Verdict]) -> Callable[[Scene, dict], Verdict]:
         if name in CHECKS:
             raise ValueError(f"check {name!r} is registered twice")
@@ -120,13 +121,19 @@ def exercise_from_json(data) -> Exercise:
 
 
 def _same_type(value, default) -> bool:
+    """A string for a string; a whole number >= 1 for a whole number (a count); a
+    finite number for a number."""
     if isinstance(default, str):
         return isinstance(value, str)
+    if isinstance(default, int):
+        return is_integer(value) and value >= 1
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _type_name(default) -> str:
-    return "a string" if isinstance(default, str) else "a finite number"
+    if isinstance(default, str):
+        return "a string"
+    return "a whole number >= 1" if isinstance(default, int) else "a finite number"
 
 
 def judge(lesson: Lesson, scene: Scene) -> Verdict:

@@ -112,3 +112,10 @@ def test_the_editors_verdict_is_kept_until_the_scene_changes():
     assert editor.exercise_verdict is None
     editor.close_lesson()
     assert editor.check_exercise() is None and editor.exercise_verdict is None
+
+
+@pytest.mark.parametrize("value", [1.5, 0, True, "200"])
+def test_a_count_argument_must_be_a_whole_number_of_at_least_one(value):
+    fifth = json.loads((lesson_files.lesson_folder() / "5-tree.json").read_text())
+    with pytest.raises(LessonError, match="exercise args 'least' must be a whole number >= 1"):
+        lesson_from_json(changed(fifth, ("exercise", "args", "least"), value), "5.json")
