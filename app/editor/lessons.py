@@ -22,7 +22,7 @@ class Lessons(EditorParts):
 
     def show_step(self, number: int) -> None:
         """Go to step ``number`` (clamped): its shape parameters (an edit), selection,
-        camera and display."""
+        camera, display and advancement iteration drawn."""
         if not isinstance(self.opened, OpenLesson):
             return
         lesson = self.opened.lesson
@@ -34,6 +34,7 @@ class Lessons(EditorParts):
             self.select(step.select)
         camera = OrbitCamera.parse(step.camera) if step.camera else None
         self.show_as(dataclasses.replace(self.mesh_display, **{**LESSON_DISPLAY, **step.display}), camera)
+        self.show_advancement_step(step.iteration)
 
     def check_exercise(self) -> Verdict | None:
         """Judge the open lesson's exercise on the scene as the student left it (the

@@ -37,7 +37,7 @@ from sweeplab.view.camera import OrbitCamera
 from sweeplab.view.exercises import Exercise, exercise_from_json
 
 FORMAT = "sweeplab-lesson"
-PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "")
+PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "capsule", "advancement", "")
 
 
 class LessonError(ValueError):
@@ -56,6 +56,9 @@ class Step:
     """Shape parameters the step sets when it is shown, ``{shape: {parameter: value}}``:
     what the step's picture is of (lesson 1 step 3: the point at the graze).  A step
     without it shows the scene as the reader left it."""
+    iteration: int | None = None
+    """The conservative advancement iteration whose pose the step draws (lesson 10;
+    None: none)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,10 @@ def _step(step, scene: Scene, label: str) -> Step:
             raise ValueError(f"{label} display {name!r} must be {DISPLAY_FIELDS[name]}, got {brief(value)}")
     changes = step.get("set", {})
     _check_set(changes, scene, label)
-    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes))
+    iteration = step.get("iteration")
+    if iteration is not None and not (is_integer(iteration) and iteration >= 0):
+        raise ValueError(f"{label} iteration must be a whole number >= 0 or null, got {brief(iteration)}")
+    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes), iteration)
 
 
 def _check_set(changes, scene: Scene, label: str) -> None:

@@ -9,6 +9,7 @@ import pytest
 from sweeplab.view.exercise_checks import root_gap
 from sweeplab.view.exercises import judge
 from sweeplab.view.lessons import bundled_lessons
+from tests.app.test_exercises import with_args
 
 LESSONS, _ = bundled_lessons()
 
@@ -20,13 +21,9 @@ def lesson(number: int):
 def verdict_with(number: int, edit, **args):
     """The verdict of lesson ``number``'s exercise on its scene after ``edit(scene)``,
     with ``args`` over the lesson's."""
-    found = lesson(number)
-    scene = found.scene.copy()
+    scene = lesson(number).scene.copy()
     edit(scene)
-    exercise = found.exercise.__class__(found.exercise.task, found.exercise.check,
-                                        {**found.exercise.args, **args}, found.exercise.hint)
-    return judge(found.__class__(found.number, found.title, found.scene, found.steps, found.picture, exercise),
-                 scene)
+    return judge(with_args(lesson(number), **args), scene)
 
 
 def test_every_lesson_one_to_eight_has_an_exercise_that_fails_on_its_starting_scene():

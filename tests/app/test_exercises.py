@@ -2,6 +2,7 @@
 Check — a pass, or what was measured and the hint; never a crash on a scene the
 student broke."""
 
+import dataclasses
 import json
 
 import pytest
@@ -20,6 +21,13 @@ FIRST = json.loads(sorted(lesson_files.lesson_folder().glob("*.json"))[0].read_t
 
 def lesson(number: int):
     return next(found for found in LESSONS if found.number == number)
+
+
+def with_args(found, **args):
+    """``found`` (a lesson) with ``args`` over its exercise's arguments (a tolerance
+    moved to the edge a test measures)."""
+    exercise = dataclasses.replace(found.exercise, args={**found.exercise.args, **args})
+    return dataclasses.replace(found, exercise=exercise)
 
 
 def test_lesson_one_has_its_exercise_with_the_checks_defaults_under_the_lessons_values():
