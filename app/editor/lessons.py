@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from sweeplab.editor.opened import OpenLesson, SceneFile
+from sweeplab.physics.kernels import KernelsPending
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.editor.parts import EditorParts
 from sweeplab.view.exercises import Verdict, judge
@@ -42,11 +43,14 @@ class Lessons(EditorParts):
         student broke is a failed verdict saying what it lacks, never an exception."""
         if not isinstance(self.opened, OpenLesson) or self.opened.lesson.exercise is None:
             return None
+        hint = self.opened.lesson.exercise.hint
         try:
             verdict = judge(self.opened.lesson, self.scene)
         except ValueError as error:  # the physics refused a shape the student made
-            verdict = Verdict(False, f"The check could not measure the scene: {error}. "
-                                     f"{self.opened.lesson.exercise.hint}")
+            verdict = Verdict(False, f"The check could not measure the scene: {error}. {hint}")
+        except KernelsPending:  # too large to run as Python while the kernels compile
+            verdict = Verdict(False, f"The check needs kernels that are still compiling: press Check again "
+                                     f"once they are. {hint}")
         self.opened.verdict = (self.history.revision, verdict)
         self.say(f"exercise: {'passed' if verdict.passed else 'not yet'}")
         return verdict

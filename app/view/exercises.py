@@ -54,9 +54,10 @@ class Verdict:
     """What was measured in the scene now; on a fail it ends with the hint."""
 
 
-class Missing(Exception):
-    """The scene lacks what a check needs (the student deleted or replaced a shape);
-    the message says what."""
+class Missing(ValueError):
+    """The scene lacks what a check or a lesson's picture needs (the student deleted
+    or replaced a shape); the message says what.  A ``ValueError``: the Lesson panel
+    shows it in place of a picture."""
 
 
 @dataclass(frozen=True)

@@ -127,3 +127,33 @@ def test_a_count_argument_must_be_a_whole_number_of_at_least_one(value):
     fifth = json.loads((lesson_files.lesson_folder() / "5-tree.json").read_text())
     with pytest.raises(LessonError, match="exercise args 'least' must be a whole number >= 1"):
         lesson_from_json(changed(fifth, ("exercise", "args", "least"), value), "5.json")
+
+
+@pytest.mark.parametrize("raised, says", [
+    ("pending", "The check needs kernels that are still compiling"),
+    ("refused", "The check could not measure the scene: radius must be >= 0."),
+])
+def test_a_check_the_physics_cannot_answer_now_is_a_failed_verdict(raised, says, monkeypatch):
+    """Under the window's ``defer`` policy a large check (lesson 6's 1024 samples) may
+    find its kernels uncompiled; the physics may refuse a shape: neither is a crash."""
+    from sweeplab.physics.kernels import KernelsPending
+
+    def refuse(scene, args):
+        raise KernelsPending("compile first") if raised == "pending" else ValueError("radius must be >= 0")
+
+    monkeypatch.setitem(CHECKS, "graze", dataclasses.replace(CHECKS["graze"], function=refuse))
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(lesson(1))
+    verdict = editor.check_exercise()
+    assert not verdict.passed and verdict.message.startswith(says)
+    assert verdict.message.endswith(lesson(1).exercise.hint) and editor.exercise_verdict is verdict
+
+
+def test_a_lessons_picture_without_its_shapes_says_what_is_missing_as_a_value_error():
+    """The Lesson panel shows a ValueError in place of the picture (``ui.lessons``)."""
+    from sweeplab.view.lesson_capsule import capsule_sweep
+
+    scene = lesson(9).scene.copy()
+    scene.objects = [o for o in scene.objects if o.name != "post"]
+    with pytest.raises(ValueError, match="The scene has no capsule target"):
+        capsule_sweep(scene)
