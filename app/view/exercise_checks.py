@@ -1,8 +1,11 @@
 """The checks of lessons 1–8's exercises (``view.exercises``): each measures the live
-scene with the physics the lesson teaches and passes within a stated tolerance.
-
-Every check is a measurement (a function of the scene returning a number, tested on
-its own) and a comparison with its tolerance; the verdict's message gives the number.
+scene with the physics the lesson teaches — never a stored answer — and compares
+what it measured with the exercise's threshold: a tolerance (lessons 1, 2, 3, 8), a
+count (5), or which of two things happened (the feature hit, 4; which samplings
+found the contact, 6; which precisions hit, 7).  The verdict's message gives what
+was measured; the measurements behind a tolerance are functions of their own
+(``root_gap``, ``subject_mismatch``, ``node_tests``, ``left_after``) so that the
+tests can put a tolerance exactly at the measured value.
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ def graze(scene: Scene, args: dict) -> Verdict:
     found = quadratic(scene)
     gap = root_gap(scene)
     if gap is None:
-        said = "the ball touches the point at t = 0" if found.c <= 0 else "the sweep misses: the ball passes by"
-        return Verdict(False, f"Now {said}.")
+        state = "the ball touches the point at t = 0" if found.c <= 0 else "the sweep misses: the ball passes by"
+        return Verdict(False, f"Now {state}.")
     roots = ", ".join(repr(root) for root in found.roots)
     if gap <= args["tolerance"]:
         return Verdict(True, f"A graze: t = {found.t!r}, roots {roots}, (t2 - t1) / 2 = {gap:.3g} "
@@ -60,6 +63,7 @@ def answer(scene: Scene, moving: SceneObject, target: SceneObject, direction=Non
 
 
 def said(result: SweepResult) -> str:
+    """A sweep's answer in a verdict: its t, or a miss."""
     return f"t = {float(result.t)!r}" if result.hit else "a miss"
 
 
@@ -165,6 +169,31 @@ def costly_miss(scene: Scene, args: dict) -> Verdict:
     return Verdict(False, f"{now} < {args['least']}.")
 
 
+# --- lesson 6: the sampled narrowphase ----------------------------------------------------
+
+
+def mesh_contacts(scene: Scene, samples: int, finer: int) -> tuple[MeshContact, MeshContact]:
+    """Lesson 6: the moving mesh's first contact with the target mesh found by the
+    narrowphase with ``samples`` overlap samples, and with ``finer`` samples."""
+    rock, boulder = moving_of(scene, "mesh"), target_of(scene, "mesh")
+    moving, target = mesh_shape(rock.params), mesh_shape(boulder.params)
+    direction = np.asarray(scene.direction, float)
+    return (first_mesh_contact(moving, direction, target, np.zeros(3), samples=samples),
+            first_mesh_contact(moving, direction, target, np.zeros(3), samples=finer))
+
+
+@check("tunnels", samples=NARROWPHASE_SAMPLES, finer=32 * NARROWPHASE_SAMPLES)
+def tunnels(scene: Scene, args: dict) -> Verdict:
+    """The meshes touch between two of the narrowphase's ``samples`` samples: the
+    sampled stage finds no overlap, while the same stage with ``finer`` samples does."""
+    coarse, fine = mesh_contacts(scene, args["samples"], args["finer"])
+    now = (f"{args['samples']} samples: {'contact at t = ' + repr(coarse.t) if coarse.hit else 'no overlap found'}; "
+           f"{args['finer']} samples: {'contact at t = ' + repr(fine.t) if fine.hit else 'no overlap found'}")
+    if fine.hit and not coarse.hit:
+        return Verdict(True, f"{now}: the {args['samples']} samples stepped over the contact.")
+    return Verdict(False, f"{now}.")
+
+
 # --- lesson 7: precision ------------------------------------------------------------------
 
 
@@ -210,28 +239,3 @@ def slide_ends_on(scene: Scene, args: dict) -> Verdict:
             return Verdict(step.target == args["target"],
                            f"The move's sweeps: {route}; it ends against {ended}, {left:.3g} of motion left.")
     return Verdict(False, f"The move's sweeps: {route}; more than {args['tolerance']:g} of the motion is left.")
-
-
-# --- lesson 6: the sampled narrowphase ----------------------------------------------------
-
-
-def mesh_contacts(scene: Scene, samples: int, finer: int) -> tuple[MeshContact, MeshContact]:
-    """Lesson 6: the moving mesh's first contact with the target mesh found by the
-    narrowphase with ``samples`` overlap samples, and with ``finer`` samples."""
-    rock, boulder = moving_of(scene, "mesh"), target_of(scene, "mesh")
-    moving, target = mesh_shape(rock.params), mesh_shape(boulder.params)
-    direction = np.asarray(scene.direction, float)
-    return (first_mesh_contact(moving, direction, target, np.zeros(3), samples=samples),
-            first_mesh_contact(moving, direction, target, np.zeros(3), samples=finer))
-
-
-@check("tunnels", samples=NARROWPHASE_SAMPLES, finer=32 * NARROWPHASE_SAMPLES)
-def tunnels(scene: Scene, args: dict) -> Verdict:
-    """The meshes touch between two of the narrowphase's ``samples`` samples: the
-    sampled stage finds no overlap, while the same stage with ``finer`` samples does."""
-    coarse, fine = mesh_contacts(scene, args["samples"], args["finer"])
-    now = (f"{args['samples']} samples: {'contact at t = ' + repr(coarse.t) if coarse.hit else 'no overlap found'}; "
-           f"{args['finer']} samples: {'contact at t = ' + repr(fine.t) if fine.hit else 'no overlap found'}")
-    if fine.hit and not coarse.hit:
-        return Verdict(True, f"{now}: the {args['samples']} samples stepped over the contact.")
-    return Verdict(False, f"{now}.")
