@@ -96,6 +96,7 @@ from sweeplab.playground.materials import Material, combined
 from sweeplab.playground.impulses import Layer, Solve, point_velocity
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
+from sweeplab.playground.pool import Pool
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
 from sweeplab.playground.state import WorldState, capture, restore
 from sweeplab.playground.stats import StepStats
@@ -344,6 +345,10 @@ class World:
     """Contact callbacks (``callbacks``): a pair's contact begins, persists, ends."""
     on_persist: Callback | None = None
     on_end: Callback | None = None
+    pool: Pool | None = None
+    """Shallow water the bodies swim in (``pool``): stepped at each step's start with
+    the bodies where they are, its push on each body applied over the step as a force
+    and torque (as ``apply_force``'s)."""
     _contacts: ContactTracker = field(default_factory=ContactTracker, repr=False)
     _resting: dict = field(default_factory=dict, repr=False)
     """The pairs touching at the end of the last step, with their normals: candidates
@@ -449,6 +454,8 @@ class World:
 
     def __post_init__(self):
         Material(self.restitution, self.friction)  # ValueError naming restitution or friction
+        if self.pool is not None and not isinstance(self.pool, Pool):
+            raise ValueError(f"pool must be a Pool or None, got {type(self.pool).__name__}")
         for name, material in self.materials.items():
             if name not in self.statics or not isinstance(material, Material):
                 raise ValueError(f"materials must map static shapes' names to Materials, got {name!r}: {material!r}")
@@ -461,9 +468,13 @@ class World:
         ``ValueError`` for an unknown or kinematic body, or a force or point that is not
         3 finite numbers (the world unchanged)."""
         body, force, point = self._push_target(name, force, point, "force")
+        self._push(name, force, np.cross(drive.arm(body, point), force))
+
+    def _push(self, name: str, force: np.ndarray, torque: np.ndarray) -> None:
+        """``force`` through body ``name``'s centre of mass and ``torque`` about it, over the next step."""
         push = self._pushes.setdefault(name, drive.Push(np.zeros(3), np.zeros(3)))
         push.force = push.force + force
-        push.torque = push.torque + np.cross(drive.arm(body, point), force)
+        push.torque = push.torque + torque
         self.wake(name)
 
     def apply_impulse(self, name: str, impulse, point=None) -> None:
@@ -508,6 +519,9 @@ class World:
         self._tally = [0, 0]
         self._rest_speed = max(REST_SPEED, 1.5 * self._largest_acceleration() * dt)
         self._wake_changed()
+        if self.pool is not None:
+            for name, load in self.pool.step(dt, self.bodies, max(-float(self.gravity[2]), 0.0)).items():
+                self._push(name, load.force, load.torque)
         for name, push in self._pushes.items():  # a torque's angular impulse at the step's start (``drive``)
             body = self.bodies[self._index(name)]
             body.angular_velocity = body.angular_velocity + body.inverse_inertia() @ push.torque * dt

@@ -1,0 +1,327 @@
+"""A shallow-water pool: water over a rectangular grid of columns, walled at its edge,
+coupled both ways with the world's bodies, column by column.
+
+Conventions (the playground's: z up, SI units).  The grid lies in the plane z =
+``floor``: ``cells`` = (nx, ny) square columns of side ``cell_size`` from the corner
+``corner`` = (x0, y0); column (i, j) has its centre at (x0 + (i + ½)·dx, y0 + (j + ½)·dx).
+The water moves under the vertical part of gravity only, g = -gravity_z (its sideways
+part does not tilt the pool).
+
+**State, on a staggered grid.**  ``water[i, j]`` is the depth of water in a column
+(m: its volume over the column's area A = dx²); ``flow_x[i, j]`` the velocity through
+the face between columns i - 1 and i (``flow_x[0]`` and ``flow_x[nx]`` are the walls,
+always 0), ``flow_y`` likewise along y; ``displaced[i, j]`` the thickness of bodies
+below the surface in that column.  The surface (``heights``) is
+
+    η = floor + water + displaced,
+
+so a body pushes the surface up where it is, and the water flows away from it.
+
+**A step of dt** (``step``), in ``substeps(dt, g)`` equal substeps τ (the Courant number
+(√(g·H) + |u|max)·τ/dx at most ``COURANT``, H the deepest column's water and
+displacement), each:
+
+1. face velocities from the surface's slope, then damped (the height/velocity scheme
+   of the seed's bare-bones simulator: momentum is not advected):
+
+       u_f ← (u_f - g·τ·(η_right - η_left)/dx)·exp(-damping·τ);
+
+2. the volume through each face, from its upwind column (donor cell):
+
+       q_f = u_f·τ·dx·water_upwind,
+
+   limited so that no column gives more than it holds: a column whose outflows add up
+   to more than its volume V scales them all by V / (its outflows);
+3. each column gains what flows in and loses what flows out.  Each q_f leaves one
+   column and enters its neighbour, so Σ water·A changes only by rounding (the
+   fluxes cancel in pairs), and no depth goes below zero.
+
+**Bodies push the water.**  For each body, every column whose centre lies under its
+box: the vertical line through the centre against the body's shape (two point sweeps,
+down and up, through ``physics.sweep``: exact for spheres, capsules and hulls) gives the
+body's bottom b and top t there; a = max(b, floor).  The body is a lid on the column's
+water: water above a would be inside it, so the column's surface stands higher by
+
+    displaced = min(K·max(0, floor + water - a), t - a),     K = ``LID_STIFFNESS``,
+
+a stiff spring that pushes the water out from under the body (with K infinite, the
+water under it would be held exactly at its bottom, which takes a pressure solve; K
+finite lets it sink into the body by (η - a)/(1 + K), ~5 % of its draft, and leaves
+Σ water·A alone).  Once the body's whole thickness is reached the water runs over it
+(a body under water).  Under a lid a column's surface rises 1 + K times its depth, so
+a wave runs √(1 + K) times faster there: the substeps count it.  Several bodies over
+one column make one lid: the lowest bottom, their thicknesses summed.
+
+**The water pushes the bodies.**  The pressure at a body's bottom is the surface's
+head over it, so each column pushes its body up by ρ·g·s·A, s = max(0, min(t, η) - a)
+the body's part below the surface η there (at rest, η is the level around it: a body
+floats at Archimedes' draft, whatever K), at the middle of that part,
+(x_c, y_c, (a + min(t, η))/2), and drags it towards the water's velocity there (the
+faces' mean, horizontal; the water is taken still vertically) with ρ·s·A·drag·(u_water -
+v_point), v_point the body's velocity at that point.  ``step`` returns each body's
+force and torque about its centre of mass (``Load``) from the water at the step's
+start; the world applies them over its step like ``World.apply_force``.  The drag's
+reaction on the water is not applied (the water's momentum is not kept).
+
+The pool is a mutable dataclass of arrays: a world's snapshot (``playground.state``)
+carries it, and a restored world continues bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Sphere, sweep
+from sweeplab.playground.mass import positive
+
+COURANT = 0.5
+"""The largest Courant number (√(g·H) + |u|)·τ/dx a substep takes: the explicit
+staggered scheme is stable below 1 (a wave crosses at most one column a substep); half
+of that keeps its phase error small."""
+DAMPING = 0.3
+"""Default damping of the face velocities (1/s): a wave loses e^-0.3 ≈ 26 % of its
+speed a second, so a pool comes to rest in ten seconds or so."""
+DRAG = 3.0
+"""Default drag (1/s): the force ρ·V_sub·drag per m/s of a body's speed through the water."""
+LID_STIFFNESS = 20.0
+"""K: how much higher a column's surface stands per metre of water pushed into a body
+(module docstring).  Larger holds the water nearer the body's bottom (1/(1 + K) of the
+draft sinks in) but makes waves under the body √(1 + K) times faster: more substeps."""
+CHORD_MARGIN = 1e-3
+"""How far (as a fraction of the body's box, plus 1 mm) beyond its box the vertical
+sweeps start, so they start outside the shape."""
+
+
+class Load(NamedTuple):
+    """The water's push on one body over a step: ``force`` (N, world) and ``torque``
+    (N·m) about its centre of mass."""
+
+    force: np.ndarray
+    torque: np.ndarray
+
+
+@dataclass
+class Pool:
+    """Water ``depth`` deep over ``cells`` = (nx, ny) columns of ``cell_size`` from
+    ``corner`` = (x0, y0) on a floor at height ``floor`` (module docstring).
+    ``density`` (kg/m³), ``damping`` (1/s), ``drag`` (1/s).  ``ValueError`` naming the
+    argument for cells that are not two whole numbers >= 1, a size, density that is not
+    finite and > 0, a depth, damping or drag that is not finite and >= 0, a corner that
+    is not two finite numbers or a floor that is not finite."""
+
+    cells: tuple[int, int]
+    cell_size: float
+    depth: float
+    corner: tuple[float, float] = (0.0, 0.0)
+    floor: float = 0.0
+    density: float = 1000.0
+    damping: float = DAMPING
+    drag: float = DRAG
+    water: np.ndarray = field(init=False, repr=False)
+    """Each column's depth of water (m), (nx, ny)."""
+    flow_x: np.ndarray = field(init=False, repr=False)
+    """Velocity through the faces across x (m/s), (nx + 1, ny); the first and last rows are walls."""
+    flow_y: np.ndarray = field(init=False, repr=False)
+    """Velocity through the faces across y (m/s), (nx, ny + 1); the first and last columns are walls."""
+    displaced: np.ndarray = field(init=False, repr=False)
+    """How far bodies raise each column's surface (m), (nx, ny), as of the last step's end (module docstring)."""
+
+    def __post_init__(self):
+        cells = tuple(self.cells) if isinstance(self.cells, (tuple, list)) else ()
+        if len(cells) != 2 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in cells):
+            raise ValueError(f"cells must be two whole numbers >= 1, got {self.cells!r}")
+        self.cells = (cells[0], cells[1])
+        self.cell_size = positive("cell_size", self.cell_size)
+        self.density = positive("density", self.density)
+        for name in ("depth", "damping", "drag"):
+            setattr(self, name, _not_negative(name, getattr(self, name)))
+        corner = np.asarray(self.corner, float) if np.ndim(self.corner) == 1 else np.zeros(0)
+        if corner.shape != (2,) or not np.all(np.isfinite(corner)):
+            raise ValueError(f"corner must be two finite numbers (x, y), got {self.corner!r}")
+        self.corner = (float(corner[0]), float(corner[1]))
+        if not (isinstance(self.floor, (int, float)) and math.isfinite(self.floor)):
+            raise ValueError(f"floor must be a finite height, got {self.floor!r}")
+        self.floor = float(self.floor)
+        nx, ny = self.cells
+        self.water = np.full((nx, ny), self.depth)
+        self.flow_x, self.flow_y = np.zeros((nx + 1, ny)), np.zeros((nx, ny + 1))
+        self.displaced = np.zeros((nx, ny))
+
+    # --- what it holds ---------------------------------------------------------
+
+    def area(self) -> float:
+        """A column's area (m²)."""
+        return self.cell_size * self.cell_size
+
+    def volume(self) -> float:
+        """The water's volume Σ water·A (m³): bodies in it not counted."""
+        return float(np.sum(self.water)) * self.area()
+
+    def mass(self) -> float:
+        """The water's mass ρ·Σ water·A (kg)."""
+        return self.density * self.volume()
+
+    def heights(self) -> np.ndarray:
+        """The surface over each column, floor + water + displaced (m), (nx, ny)."""
+        return self.floor + self.water + self.displaced
+
+    def centres(self) -> tuple[np.ndarray, np.ndarray]:
+        """The columns' centres: x (nx,) and y (ny,)."""
+        (nx, ny), dx = self.cells, self.cell_size
+        return self.corner[0] + (np.arange(nx) + 0.5) * dx, self.corner[1] + (np.arange(ny) + 0.5) * dx
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The pool's corners in the plane: (x0, y0) and (x0 + nx·dx, y0 + ny·dx)."""
+        low = np.array(self.corner)
+        return low, low + np.array(self.cells) * self.cell_size
+
+    def surface_at(self, x: float, y: float) -> float:
+        """The surface height over the column holding the point (x, y) (piecewise
+        constant over each column; a point on a face takes the column above it).
+        ``ValueError`` naming x or y for a point outside the pool or not finite."""
+        low, high = self.bounds()
+        index = []
+        for axis, (name, value) in enumerate((("x", x), ("y", y))):
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and low[axis] <= value <= high[axis]):
+                raise ValueError(f"{name} must be a finite number within the pool [{low[axis]}, {high[axis]}], "
+                                 f"got {value!r}")
+            index.append(min(int((value - low[axis]) // self.cell_size), self.cells[axis] - 1))
+        return float(self.heights()[index[0], index[1]])
+
+    # --- a step ------------------------------------------------------------------
+
+    def substeps(self, dt: float, g: float, lidded: bool = False) -> int:
+        """The substeps a step of ``dt`` takes: ⌈(√(g·H·k) + |u|max)·dt / (COURANT·dx)⌉, at
+        least 1, H the deepest column's water and displacement, k = 1 + K when a body
+        lids a column (``lidded``), else 1."""
+        deepest = float(np.max(self.water + self.displaced)) * (1 + LID_STIFFNESS if lidded else 1)
+        fastest = max(float(np.max(np.abs(self.flow_x))), float(np.max(np.abs(self.flow_y))))
+        return max(1, math.ceil((math.sqrt(g * deepest) + fastest) * dt / (COURANT * self.cell_size)))
+
+    def step(self, dt: float, bodies=(), g: float = 9.81) -> dict[str, Load]:
+        """Advance the water ``dt`` with ``bodies`` (playground ``Body``s) in it under
+        gravity ``g`` (m/s², downwards along z); each non-kinematic body's ``Load``
+        from the water at the step's start, by name (bodies out of the water: none).
+        ``ValueError`` naming dt or g when not finite and > 0 (g: >= 0)."""
+        dt = positive("dt", dt)
+        g = _not_negative("g", g)
+        chords = {body.name: (body, self._chords(body)) for body in bodies}
+        gap, thick = np.full(self.cells, np.inf), np.zeros(self.cells)
+        for _, columns in chords.values():
+            if columns is not None:
+                i, j, bottom, top = columns
+                np.minimum.at(gap, (i, j), bottom - self.floor)
+                np.add.at(thick, (i, j), top - bottom)
+        self.displaced = _lid(self.water, gap, thick)
+        surface = self.heights()
+        loads = {}
+        for name, (body, columns) in chords.items():
+            if columns is not None and not body.kinematic:
+                i, j, bottom, top = columns
+                wet = np.minimum(top, surface[i, j]) > bottom
+                if np.any(wet):
+                    loads[name] = self._load(body, i[wet], j[wet], bottom[wet], np.minimum(top, surface[i, j])[wet], g)
+        count = self.substeps(dt, g, bool(np.any(np.isfinite(gap))))
+        for _ in range(count):
+            self._flow(dt / count, g)
+            self.displaced = _lid(self.water, gap, thick)
+        return loads
+
+    def _chords(self, body):
+        """The columns under ``body``'s box that the body covers: indices i, j and its
+        bottom there (not below the floor) and its top, or None when it is beside the
+        pool or above its surface."""
+        shape = body.world_shape()
+        low, high = _box(shape)
+        (x0, y0), (x1, y1) = self.bounds()
+        if low[2] >= float(np.max(self.heights())) or high[2] <= self.floor or low[0] > x1 or high[0] < x0 \
+                or low[1] > y1 or high[1] < y0:
+            return None
+        xs, ys = self.centres()
+        i = np.flatnonzero((xs >= low[0]) & (xs <= high[0]))
+        j = np.flatnonzero((ys >= low[1]) & (ys <= high[1]))
+        if not len(i) or not len(j):
+            return None
+        i, j = (index.ravel() for index in np.meshgrid(i, j, indexing="ij"))
+        margin = CHORD_MARGIN * (1.0 + float(high[2] - low[2]))
+        span = float(high[2] - low[2]) + 2 * margin
+        starts = np.column_stack([xs[i], ys[j], np.full(len(i), high[2] + margin)])
+        down = sweep(Point(starts), shape, np.array([0.0, 0.0, -span]))
+        starts[:, 2] = low[2] - margin
+        up = sweep(Point(starts), shape, np.array([0.0, 0.0, span]))
+        through = down.hit & up.hit
+        if not np.any(through):
+            return None
+        top = high[2] + margin - down.t[through] * span
+        bottom = np.maximum(low[2] - margin + up.t[through] * span, self.floor)
+        return i[through], j[through], bottom, np.maximum(top, bottom)
+
+    def _load(self, body, i, j, low, high, g: float) -> Load:
+        """Buoyancy and drag summed over a body's columns (module docstring)."""
+        xs, ys = self.centres()
+        points = np.column_stack([xs[i], ys[j], (low + high) / 2])
+        weights = self.density * (high - low) * self.area()  # kg of water displaced per column
+        arms = points - body.position
+        water = np.column_stack([(self.flow_x[i, j] + self.flow_x[i + 1, j]) / 2,
+                                 (self.flow_y[i, j] + self.flow_y[i, j + 1]) / 2, np.zeros(len(i))])
+        moving = body.velocity + np.cross(body.angular_velocity, arms)
+        forces = self.drag * weights[:, None] * (water - moving)
+        forces[:, 2] += weights * g
+        return Load(forces.sum(axis=0), np.cross(arms, forces).sum(axis=0))
+
+    def _flow(self, tau: float, g: float) -> None:
+        """One substep of ``tau``: velocities from the surface's slope, damped; volumes
+        through the faces from their upwind columns, limited; depths updated."""
+        dx, surface = self.cell_size, self.heights()
+        fade = math.exp(-self.damping * tau)
+        self.flow_x[1:-1] = (self.flow_x[1:-1] - g * tau / dx * (surface[1:] - surface[:-1])) * fade
+        self.flow_y[:, 1:-1] = (self.flow_y[:, 1:-1] - g * tau / dx * (surface[:, 1:] - surface[:, :-1])) * fade
+        water = self.water
+        # volume (over A) through each face, positive along the axis, from the upwind column
+        across_x = self.flow_x[1:-1] * tau / dx * np.where(self.flow_x[1:-1] > 0, water[:-1], water[1:])
+        across_y = self.flow_y[:, 1:-1] * tau / dx * np.where(self.flow_y[:, 1:-1] > 0, water[:, :-1], water[:, 1:])
+        out = np.zeros_like(water)
+        out[:-1] += np.maximum(across_x, 0.0)
+        out[1:] += np.maximum(-across_x, 0.0)
+        out[:, :-1] += np.maximum(across_y, 0.0)
+        out[:, 1:] += np.maximum(-across_y, 0.0)
+        share = np.where(out > water, water / np.where(out > 0, out, 1.0), 1.0)
+        across_x *= np.where(across_x > 0, share[:-1], share[1:])
+        across_y *= np.where(across_y > 0, share[:, :-1], share[:, 1:])
+        change = np.zeros_like(water)
+        change[:-1] -= across_x
+        change[1:] += across_x
+        change[:, :-1] -= across_y
+        change[:, 1:] += across_y
+        self.water = np.maximum(water + change, 0.0)  # (a column emptied: its outflows were its volume to rounding)
+
+
+def _lid(water: np.ndarray, gap: np.ndarray, thick: np.ndarray) -> np.ndarray:
+    """Each column's displaced thickness under lids ``gap`` above the floor (inf: none)
+    ``thick`` thick: min(K·max(0, water - gap), thick) (module docstring)."""
+    return np.minimum(LID_STIFFNESS * np.maximum(water - gap, 0.0), thick)
+
+
+def _not_negative(name: str, value) -> float:
+    """``value`` as a float if finite and >= 0, else ``ValueError`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+def _box(shape) -> tuple[np.ndarray, np.ndarray]:
+    """A world shape's axis-aligned box (lowest and highest corner)."""
+    if isinstance(shape, Sphere):
+        centre, radius = np.asarray(shape.center, float), float(shape.radius)
+        return centre - radius, centre + radius
+    if isinstance(shape, Capsule):
+        ends, radius = np.stack([np.asarray(shape.a, float), np.asarray(shape.b, float)]), float(shape.radius)
+        return ends.min(axis=0) - radius, ends.max(axis=0) + radius
+    if isinstance(shape, ConvexPolyhedron):
+        vertices = np.asarray(shape.vertices, float)
+        return vertices.min(axis=0), vertices.max(axis=0)
+    raise ValueError(f"shape: a pool's body is a sphere, capsule or convex polyhedron, not {type(shape).__name__}")
