@@ -37,7 +37,7 @@ from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.scene.shape_kinds import RigidMotion
 from sweeplab.view.model import LineBatch, ViewModel
 from sweeplab.editor.parts import EditorParts
-from sweeplab.view.frame import with_frame_contacts, with_joint_errors
+from sweeplab.view.frame import with_frame_contacts, with_joint_errors, with_water
 
 SPRING = (1.0, 0.55, 0.1, 1.0)
 """The mouse spring's line: orange, from the picked point to the mouse."""
@@ -194,8 +194,8 @@ class Playground(EditorParts):
 
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:
-        the largest ``view.frame.ARROW`` times the largest body's reach) and joints
-        (coloured by error)."""
+        the largest ``view.frame.ARROW`` times the largest body's reach), joints
+        (coloured by error) and the pool's water."""
         run = self.playground
         if run is None:
             return view
@@ -208,6 +208,9 @@ class Playground(EditorParts):
             framed = with_frame_contacts(view, [e.point for e in events], [e.normal for e in events],
                                          [e.impulse for e in events], reach)
             framed = with_joint_errors(framed, [j.ends for j in frame.joints], [j.error for j in frame.joints])
+            pool = run.world.pool  # (the world is at the frame shown: seeking restores it)
+            if pool is not None:
+                framed = with_water(framed, pool.corner, pool.cell_size, pool.heights())
             kept = self._framed_view = view, run, position, framed
         return kept[3]
 

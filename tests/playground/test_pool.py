@@ -7,10 +7,15 @@ import math
 import numpy as np
 import pytest
 
+from sweeplab.cli import example_scenes
+from sweeplab.editor import Editor
 from sweeplab.playground import pool as pool_module
 from sweeplab.playground.pool import COURANT, LID_STIFFNESS, Pool
 from sweeplab.playground.scenes import duck_pond
 from sweeplab.playground.world import World, box_body, sphere_body
+from sweeplab.scene.model import load
+from sweeplab.view.frame import WATER, surface_mesh
+from sweeplab.view.model import ViewModel
 
 DT = 1 / 60
 G = 9.81
@@ -286,3 +291,35 @@ def test_a_world_with_a_pool_restores_and_continues_bit_for_bit():
         world.step(DT)
     assert np.array_equal(world.pool.heights(), after[0])
     assert all(np.array_equal(body.position, kept) for body, kept in zip(world.bodies, after[1], strict=True))
+
+
+# --- drawn ---------------------------------------------------------------------------------
+
+
+def test_the_surface_is_two_triangles_a_column_reaching_the_walls_at_the_columns_mean_heights():
+    heights = np.array([[1.0, 2.0, 3.0], [5.0, 6.0, 7.0]])
+    mesh = surface_mesh((-1.0, 2.0), 0.5, heights)
+    assert mesh.triangles.shape == (2 * 2 * 3, 3, 3)
+    corners = mesh.triangles.reshape(-1, 3)
+    assert corners[:, 0].min() == -1.0 and corners[:, 0].max() == 0.0
+    assert corners[:, 1].min() == 2.0 and corners[:, 1].max() == 3.5
+    at = {(x, y): z for x, y, z in corners.tolist()}
+    assert at[(-1.0, 2.0)] == 1.0            # a pool corner: its one column
+    assert at[(-0.5, 2.5)] == (1 + 2 + 5 + 6) / 4  # inside: the four columns meeting there
+    assert at[(0.0, 3.0)] == (6 + 7 + 6 + 7) / 4  # on the far wall: its two columns, each counted twice
+
+
+def test_the_duck_ponds_run_draws_its_water_at_the_frame_shown():
+    editor = Editor(load(example_scenes()["playground"]))
+    editor.open_stress_scene("duck pond")
+    run = editor.playground
+    assert run is not None and run.world.pool is not None
+    editor.playground_step(DT)
+    editor.playground_step(DT)
+    water = [d for d in editor.with_playground_frame(ViewModel()).drawables if d.fill == WATER]
+    assert len(water) == 1
+    first = run.world.pool.heights().copy()
+    editor.playground_seek(0)
+    again = [d for d in editor.with_playground_frame(ViewModel()).drawables if d.fill == WATER][0]
+    assert not np.array_equal(again.mesh.triangles, water[0].mesh.triangles)  # frame 0's water, not frame 2's
+    assert not np.array_equal(run.world.pool.heights(), first)
