@@ -326,13 +326,14 @@ POND_DEPTH = 0.3
 
 def duck_pond(drops: int = 2, cell_size: float = 0.05) -> World:
     """A pool ``2·POND_HALF`` m square and ``POND_DEPTH`` deep on the floor (columns of
-    ``cell_size``; the raft's sides on column faces at the default), walled by four static boxes 0.1 m thick rising 0.5 m above the
-    water, with four bodies of density 500 floating in it at rest, their centres at the
-    water's level (half under: a sphere, a box and a capsule lying, symmetric about
-    their middle plane, float so), and the first ``drops`` of a box and a sphere
-    (density 800) held 0.6 m above the water 0.7 m from the floaters: they fall in and
-    their waves rock the floaters.  The water starts at rest around the floaters
-    (``Pool.settle``), the floaters lifted with the level their volume raises.  Densities are kg/m³ here (water: 1000)."""
+    ``cell_size``; the raft's sides on column faces at the default), walled by four
+    static boxes 0.1 m thick rising 0.5 m above the water, with four bodies of density
+    500 floating in it at rest, their centres at the water's level (half under: a
+    sphere, a box and a capsule lying, symmetric about their middle plane, float so),
+    and the first ``drops`` of a box and a sphere (density 800) held 0.6 m above the
+    water between the floaters: they fall in and their waves rock the floaters.
+    The water starts at rest around the floaters (``Pool.settle``), the floaters
+    lifted with the level their volume raises.  Densities are kg/m³ here (water: 1000)."""
     _count("drops", drops, 0)
     if drops > 2:
         raise ValueError(f"drops must be at most 2, not {drops!r}")

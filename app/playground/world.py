@@ -67,6 +67,10 @@ their relative parabola (gravity pulls one of them only), as against a static sh
 states how each is integrated): a force adds its acceleration to the body's gravity
 over the next step, then is cleared.
 
+**Water** (``pool``, a ``pool.Pool``): stepped at the start of each step with the
+bodies where they are; its push on each body (buoyancy and drag) is added to the
+body's forces for the step, as ``apply_force``'s are.
+
 With CCD off, bodies move the whole step and the overlaps at its end are pushed out
 and resolved as one group: a fast body passes a thin wall without ever overlapping
 it (tunnels).

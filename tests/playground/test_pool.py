@@ -205,6 +205,7 @@ def test_a_body_lowered_in_pushes_the_water_up_around_it():
 
 
 @pytest.mark.parametrize("water, displaced", [
+    (0.10 - 1e-4, 0.0),                   # below the body's bottom: no lid
     (0.10, 0.0),                          # at the body's bottom: no lid yet
     (0.10 + 1e-4, LID_STIFFNESS * 1e-4),  # just in: K times as high
     (0.10 + 0.05 / LID_STIFFNESS, 0.05),  # the whole body's thickness: full
@@ -261,6 +262,15 @@ def test_bad_arguments_raise_naming_them(arguments, name):
     given = dict(cells=(4, 4), cell_size=0.1, depth=0.2) | arguments
     with pytest.raises(ValueError, match=name):
         Pool(**given)
+
+
+@pytest.mark.parametrize("arguments, name", [
+    (dict(drops=-1), "drops"), (dict(drops=3), "drops"), (dict(drops=1.0), "drops"),
+    (dict(cell_size=0.0), "cell_size"), (dict(cell_size=0.07), "cell_size"), (dict(cell_size=1.0), "cell_size"),
+])
+def test_the_duck_ponds_bad_arguments_raise_naming_them(arguments, name):
+    with pytest.raises(ValueError, match=name):
+        duck_pond(**arguments)
 
 
 def test_bad_step_and_point_raise_naming_them():
