@@ -6,9 +6,11 @@ import math
 
 import numpy as np
 import pytest
+from scipy.spatial.transform import Rotation
 
 from sweeplab.cli import example_scenes
 from sweeplab.editor import Editor
+from sweeplab.physics import ConvexPolyhedron, Point, sweep
 from sweeplab.playground import pool as pool_module
 from sweeplab.playground.pool import COURANT, LID_STIFFNESS, Pool
 from sweeplab.playground.scenes import duck_pond
@@ -333,3 +335,28 @@ def test_the_duck_ponds_run_draws_its_water_at_the_frame_shown():
     again = [d for d in editor.with_playground_frame(ViewModel()).drawables if d.fill == WATER][0]
     assert not np.array_equal(again.mesh.triangles, water[0].mesh.triangles)  # frame 0's water, not frame 2's
     assert not np.array_equal(run.world.pool.heights(), first)
+
+
+@pytest.mark.parametrize("turned", [(0.3, -0.5, 0.7), (0.0, 0.0, math.pi / 4)])
+def test_a_hulls_vertical_chords_are_where_point_sweeps_enter_and_leave_it(turned):
+    """The face planes cut along each vertical line (``_vertical_chords``) against
+    ``physics.sweep``'s point sweeps down and up, on a box turned about a slanted axis
+    and one turned about z (upright faces): lines through it and lines missing it
+    inside its box, at random (a line along an edge touches it: the cut may keep it
+    and the sweep miss it, to rounding)."""
+    turn = Rotation.from_rotvec(turned).as_matrix()
+    hull = ConvexPolyhedron.box([0.3, 0.2, 0.1], [1.0, 2.0, 0.5], rotation=turn)
+    vertices = np.asarray(hull.vertices, float)
+    low, high = vertices.min(axis=0), vertices.max(axis=0)
+    x, y = np.random.default_rng(37).uniform(low[:2], high[:2], (300, 2)).T  # (a line along an edge: either answer)
+    bottom, top = pool_module._vertical_chords(hull, x, y, low[2], high[2])
+    span = high[2] - low[2] + 2.0
+    starts = np.column_stack([x, y, np.full(len(x), high[2] + 1.0)])
+    down = sweep(Point(starts), hull, np.array([0.0, 0.0, -span]))
+    starts[:, 2] = low[2] - 1.0
+    up = sweep(Point(starts), hull, np.array([0.0, 0.0, span]))
+    through = top >= bottom
+    assert np.array_equal(through, down.hit & up.hit)
+    assert 0 < np.sum(through) < len(x)
+    assert top[through] == pytest.approx(high[2] + 1.0 - down.t[through] * span, abs=1e-12)
+    assert bottom[through] == pytest.approx(low[2] - 1.0 + up.t[through] * span, abs=1e-12)
