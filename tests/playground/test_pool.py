@@ -173,6 +173,23 @@ def test_a_floating_box_settles_at_archimedes_draft():
     assert abs(box.velocity[2]) < 0.01
 
 
+def test_a_thin_plate_settles_for_its_buoyancy_acts_where_it_will_be_half_way_through_the_step():
+    """A plate 0.2 m square and 0.1 m thick of density 200 floats 2 cm deep (√(g/draft)·dt
+    = 0.37): dropped 2 cm it bobs, and in its fourth second its vertical speed (and 0.1
+    m times its turning rate) stays under 3 cm/s (measured 1.8; 4.6 with the buoyancy
+    taken where the plate is at the step's start)."""
+    pool = Pool((24, 24), 0.05, 0.2, damping=3.0)
+    plate = box_body("plate", [0.1, 0.1, 0.05], [0.6, 0.6, 0.27], density=200.0)
+    world = World([plate], {}, pool=pool)
+    fastest = 0.0
+    for step in range(240):
+        world.step(DT)
+        if step >= 180:
+            fastest = max(fastest, abs(plate.velocity[2]), 0.1 * float(np.max(np.abs(plate.angular_velocity))))
+    assert fastest < 0.03
+    assert pool.surface_at(0.025, 0.025) - (plate.position[2] - 0.05) == pytest.approx(0.02, abs=2e-3)
+
+
 def test_a_submerged_box_is_pushed_up_by_the_weight_of_the_water_it_displaces():
     """A box of 16 whole columns held 5 cm under still water: ρ·g·V up through its
     centre, no torque, no drag at rest."""
