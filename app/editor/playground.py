@@ -210,7 +210,8 @@ class Playground(EditorParts):
             framed = with_joint_errors(framed, [j.ends for j in frame.joints], [j.error for j in frame.joints])
             pool = run.world.pool  # (the world is at the frame shown: seeking restores it)
             if pool is not None:
-                framed = with_water(framed, pool.corner, pool.cell_size, pool.heights())
+                framed = with_water(framed, pool.corner, pool.cell_size, pool.drawn_heights(
+                    run.world.time, max(-float(run.world.gravity[2]), 0.0)))
             kept = self._framed_view = view, run, position, framed
         return kept[3]
 

@@ -89,6 +89,7 @@ import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Point, Sphere, sweep
 from sweeplab.playground.mass import positive
+from sweeplab.playground.waves import Waves
 
 COURANT = 0.5
 """The largest Courant number (√(g·H) + |u|)·τ/dx a substep takes: the explicit
@@ -121,10 +122,11 @@ class Load(NamedTuple):
 class Pool:
     """Water ``depth`` deep over ``cells`` = (nx, ny) columns of ``cell_size`` from
     ``corner`` = (x0, y0) on a floor at height ``floor`` (module docstring).
-    ``density`` (kg/m³), ``damping`` (1/s), ``drag`` (1/s).  ``ValueError`` naming the
-    argument for cells that are not two whole numbers >= 1, a size, density that is not
-    finite and > 0, a depth, damping or drag that is not finite and >= 0, a corner that
-    is not two finite numbers or a floor that is not finite."""
+    ``density`` (kg/m³), ``damping`` (1/s), ``drag`` (1/s), ``waves`` (drawn only).
+    ``ValueError`` naming the argument for cells that are not two whole numbers >= 1,
+    a size, density that is not finite and > 0, a depth, damping or drag that is not
+    finite and >= 0, a corner that is not two finite numbers, a floor that is not
+    finite or waves that are not ``Waves``."""
 
     cells: tuple[int, int]
     cell_size: float
@@ -134,6 +136,8 @@ class Pool:
     density: float = 1000.0
     damping: float = DAMPING
     drag: float = DRAG
+    waves: Waves | None = None
+    """FFT waves added to the drawn surface only (``waves``; None, the default: none)."""
     water: np.ndarray = field(init=False, repr=False)
     """Each column's depth of water (m), (nx, ny)."""
     flow_x: np.ndarray = field(init=False, repr=False)
@@ -156,6 +160,8 @@ class Pool:
         if corner.shape != (2,) or not np.all(np.isfinite(corner)):
             raise ValueError(f"corner must be two finite numbers (x, y), got {self.corner!r}")
         self.corner = (float(corner[0]), float(corner[1]))
+        if self.waves is not None and not isinstance(self.waves, Waves):
+            raise ValueError(f"waves must be a Waves or None, got {self.waves!r}")
         if not (isinstance(self.floor, (int, float)) and math.isfinite(self.floor)):
             raise ValueError(f"floor must be a finite height, got {self.floor!r}")
         self.floor = float(self.floor)
@@ -181,6 +187,11 @@ class Pool:
     def heights(self) -> np.ndarray:
         """The surface over each column, floor + water + displaced (m), (nx, ny)."""
         return self.floor + self.water + self.displaced
+
+    def drawn_heights(self, time: float, g: float = 9.81) -> np.ndarray:
+        """The surface as drawn at ``time`` (s): ``heights`` plus the FFT waves, if any."""
+        heights = self.heights()
+        return heights if self.waves is None else heights + self.waves.heights(self.cells, self.cell_size, time, g)
 
     def centres(self) -> tuple[np.ndarray, np.ndarray]:
         """The columns' centres: x (nx,) and y (ny,)."""
