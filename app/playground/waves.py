@@ -25,11 +25,12 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Waves:
-    """A Phillips spectrum: ``amplitude`` A (m²·m⁻² scale: finite, >= 0), ``wind``
-    (m/s, two finite numbers, not both 0), ``seed`` (a whole number).  ``ValueError``
-    naming the field otherwise."""
+    """A Phillips spectrum: ``amplitude`` A (1/m², finite, >= 0: the surface's RMS
+    grows as √A; the default's is 3.2 mm over the duck pond's 60 x 60 columns of 5 cm),
+    ``wind`` (m/s, two finite numbers, not both 0), ``seed`` (a whole number).
+    ``ValueError`` naming the field otherwise."""
 
-    amplitude: float = 1e-5
+    amplitude: float = 1e-4
     wind: tuple[float, float] = (2.0, 0.5)
     seed: int = 0
 
