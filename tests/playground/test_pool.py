@@ -274,7 +274,8 @@ def test_drops_make_waves_that_rock_a_floating_raft_and_without_them_it_stays_le
     (dict(cells=(0, 3)), "cells"), (dict(cells=(2.5, 3)), "cells"), (dict(cells=(True, 3)), "cells"),
     (dict(cells=4), "cells"), (dict(cell_size=0.0), "cell_size"), (dict(cell_size=math.nan), "cell_size"),
     (dict(depth=-1e-3), "depth"), (dict(depth=math.inf), "depth"), (dict(corner=(1.0,)), "corner"),
-    (dict(corner=(0.0, math.nan)), "corner"), (dict(floor=math.nan), "floor"), (dict(density=0.0), "density"),
+    (dict(corner=(0.0, math.nan)), "corner"),
+    (dict(corner=("west", "south")), "corner"), (dict(floor=math.nan), "floor"), (dict(density=0.0), "density"),
     (dict(damping=-1.0), "damping"), (dict(drag=math.nan), "drag"),
 ])
 def test_bad_arguments_raise_naming_them(arguments, name):
