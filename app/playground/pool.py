@@ -75,6 +75,10 @@ s, damping 3/s), and the half-step position damps the bob (the same plate's spee
 its fourth second: 1.8 cm/s, 4.6 cm/s taken at the step's start).  Limit: a body
 floating very shallow, √(g/draft)·dt near 1 (a 4 mm draft at 1/60 s), still bounces.
 
+The pool's floor and walls hold the water, not the bodies: a world that keeps its
+bodies in the pool has static shapes there (the duck pond's floor plane and walls);
+a body wholly below the floor or beside the pool meets no water.
+
 The pool is a mutable dataclass of arrays: a world's snapshot (``playground.state``)
 carries it, and a restored world continues bit for bit.
 """

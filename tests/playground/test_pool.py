@@ -10,7 +10,7 @@ from scipy.spatial.transform import Rotation
 
 from sweeplab.cli import example_scenes
 from sweeplab.editor import Editor
-from sweeplab.physics import ConvexPolyhedron, Point, sweep
+from sweeplab.physics import ConvexPolyhedron, Plane, Point, sweep
 from sweeplab.playground import pool as pool_module
 from sweeplab.playground.pool import COURANT, LID_STIFFNESS, Pool
 from sweeplab.playground.scenes import duck_pond
@@ -46,11 +46,13 @@ def crest(pool: Pool, beyond: float) -> float:
 
 def test_water_volume_is_kept_to_1e_9_over_10_s_with_bodies_dropped_in():
     """The issue's test: two bodies dropped into a small pool, 600 steps; the water's
-    volume Σ water·A (bodies not counted) read every step."""
+    volume Σ water·A (bodies not counted) read every step.  (The pool's floor holds
+    water, not bodies: without the floor plane both fell through it, the volume still
+    kept.)"""
     pool = Pool((16, 16), 0.1, 0.3, corner=(-0.8, -0.8))
     ball = sphere_body("ball", [-0.2, 0.1, 0.7], 0.15, density=600.0)
     crate = box_body("crate", [0.15, 0.1, 0.1], [0.25, -0.2, 0.9], density=800.0)
-    world = World([ball, crate], {}, pool=pool)
+    world = World([ball, crate], {"floor": Plane([0.0, 0.0, 1.0], 0.0)}, pool=pool)
     start, drift, deepest = pool.volume(), 0.0, 0.0
     for _ in range(600):
         world.step(DT)
@@ -58,6 +60,7 @@ def test_water_volume_is_kept_to_1e_9_over_10_s_with_bodies_dropped_in():
         deepest = max(deepest, float(np.max(pool.displaced)))
     assert drift <= 1e-9
     assert deepest > 0.1  # the bodies were in the water
+    assert all(0.1 < body.position[2] < 0.4 for body in (ball, crate))  # and float in it
     assert world.time == pytest.approx(10.0)
 
 
