@@ -32,6 +32,7 @@ from sweeplab.playground import drive
 from sweeplab.editor.opened import SceneFile
 from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
+from sweeplab.playground.waves import Waves
 from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.scene.shape_kinds import RigidMotion
@@ -214,6 +215,16 @@ class Playground(EditorParts):
                     run.world.time, max(-float(run.world.gravity[2]), 0.0)))
             kept = self._framed_view = view, run, position, framed
         return kept[3]
+
+    def set_water_waves(self, on: bool) -> None:
+        """FFT waves (``playground.waves.Waves()``, drawn only) on the running world's
+        pool, or none; said on the status line when the run has no pool."""
+        pool = self.playground.world.pool if self.playground is not None else None
+        if pool is None:
+            self.say("waves: the running world has no pool")
+            return
+        pool.waves = Waves() if on else None
+        self._framed_view = None  # (the water is drawn again)
 
     def save_step_fixture(self, body: str, directory, name: str, frame: int | None = None) -> Path | None:
         """The step into recorded ``frame`` (default: the one shown) of ``body`` as a

@@ -14,6 +14,7 @@ from sweeplab.physics import ConvexPolyhedron, Plane, Point, sweep
 from sweeplab.playground import pool as pool_module
 from sweeplab.playground.pool import COURANT, LID_STIFFNESS, Pool
 from sweeplab.playground.scenes import duck_pond
+from sweeplab.playground.waves import Waves
 from sweeplab.playground.world import World, box_body, sphere_body
 from sweeplab.scene.model import load
 from sweeplab.view.frame import WATER, surface_mesh
@@ -381,3 +382,20 @@ def test_a_hulls_vertical_chords_are_where_point_sweeps_enter_and_leave_it(turne
     assert 0 < np.sum(through) < len(x)
     assert top[through] == pytest.approx(high[2] + 1.0 - down.t[through] * span, abs=1e-12)
     assert bottom[through] == pytest.approx(low[2] - 1.0 + up.t[through] * span, abs=1e-12)
+
+
+def test_the_editor_puts_waves_on_the_running_pools_drawing_and_takes_them_off():
+    editor = Editor(load(example_scenes()["playground"]))
+    editor.set_water_waves(True)  # no run yet: said, nothing changed
+    assert "no pool" in editor.message
+    editor.open_stress_scene("duck pond")
+    pool = editor.playground.world.pool
+    calm = [d for d in editor.with_playground_frame(ViewModel()).drawables if d.fill == WATER][0]
+    editor.set_water_waves(True)
+    assert pool.waves == Waves()
+    wavy = [d for d in editor.with_playground_frame(ViewModel()).drawables if d.fill == WATER][0]
+    assert not np.array_equal(wavy.mesh.triangles, calm.mesh.triangles)
+    editor.set_water_waves(False)
+    assert pool.waves is None
+    again = [d for d in editor.with_playground_frame(ViewModel()).drawables if d.fill == WATER][0]
+    assert np.array_equal(again.mesh.triangles, calm.mesh.triangles)
