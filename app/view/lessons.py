@@ -34,9 +34,10 @@ from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import Plane, Point, Segment, SweepResult, sweep
 from sweeplab.view.camera import OrbitCamera
+from sweeplab.view.lesson_playground import PlaygroundSetup, playground_setup
 
 FORMAT = "sweeplab-lesson"
-PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "")
+PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "tunnel", "impulse", "")
 
 
 class LessonError(ValueError):
@@ -55,6 +56,8 @@ class Step:
     """Shape parameters the step sets when it is shown, ``{shape: {parameter: value}}``:
     what the step's picture is of (lesson 1 step 3: the point at the graze).  A step
     without it shows the scene as the reader left it."""
+    playground: PlaygroundSetup | None = None
+    """A playground run the step starts when shown (``view.lesson_playground``)."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,8 @@ def _step(step, scene: Scene, label: str) -> Step:
             raise ValueError(f"{label} display {name!r} must be {DISPLAY_FIELDS[name]}, got {brief(value)}")
     changes = step.get("set", {})
     _check_set(changes, scene, label)
-    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes))
+    run = None if step.get("playground") is None else playground_setup(step["playground"], scene, label)
+    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes), run)
 
 
 def _check_set(changes, scene: Scene, label: str) -> None:
