@@ -92,8 +92,17 @@ def passing_step(run: PlaygroundRun, body: str, wall: str) -> Passing | None:
     return None
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """A run's answer: whether the body ``passed`` the wall, and after how many
+    ``steps`` that was decided (its centre across, or its approach over)."""
+
+    passed: bool
+    steps: int
+
+
 def tunnels(scene: Scene, wall: str, speed: float, dt: float = 1 / 60, restitution: float = 0.5,
-            friction: float = 0.5, max_steps: int = MAX_STEPS) -> bool:
+            friction: float = 0.5, max_steps: int = MAX_STEPS) -> Outcome:
     """Whether the scene's moving body, sent at ``speed`` along the scene's direction
     with CCD off, gets across the plane of the static wall ``wall`` within
     ``max_steps`` steps of ``dt``.  The run stops as soon as its centre is across (an
@@ -117,11 +126,11 @@ def tunnels(scene: Scene, wall: str, speed: float, dt: float = 1 / 60, restituti
         raise ValueError(f"scene: its moving shape {scene.moving!r} is no playground body")
     normal, offset = wall_plane(run.world.statics[wall])
     start = float(normal @ body.position) - offset
-    for _ in range(max_steps):
+    for step in range(1, max_steps + 1):
         run.step(dt)
         side = float(normal @ body.position) - offset
         if (side < 0) != (start < 0):
-            return True
+            return Outcome(True, step)
         if float(normal @ body.velocity) * side >= 0:
-            return False
-    return False
+            return Outcome(False, step)
+    return Outcome(False, max_steps)

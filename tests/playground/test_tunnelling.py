@@ -13,7 +13,7 @@ import pytest
 
 from sweeplab.physics import Plane, Sphere
 from sweeplab.playground.run import PlaygroundRun
-from sweeplab.playground.tunnelling import passing_step, tunnels, wall_plane
+from sweeplab.playground.tunnelling import Outcome, passing_step, tunnels, wall_plane
 from sweeplab.scene.model import Scene, SceneObject
 
 WALL = SceneObject("wall", "polygon", {"vertices": [[0.0, -2.0, -2.0], [0.0, 2.0, -2.0], [0.0, 2.0, 4.0],
@@ -63,26 +63,27 @@ def test_with_ccd_on_nothing_passes():
     (10.0, False),  # a step shorter than the radius never jumps the band
 ])
 def test_whether_the_ball_tunnels_follows_where_its_steps_land(speed, passes):
-    assert tunnels(ball_scene(1.0), "wall", speed) is passes
+    assert tunnels(ball_scene(1.0), "wall", speed).passed is passes
 
 
-@pytest.mark.parametrize("max_steps, passes", [(2, True), (1, False)])
+@pytest.mark.parametrize("max_steps, passes", [(3, True), (2, True), (1, False)])
 def test_tunnels_looks_max_steps_ahead(max_steps, passes):
     """120 m/s crosses the wall in step 2."""
-    assert tunnels(ball_scene(1.0), "wall", 120.0, max_steps=max_steps) is passes
+    outcome = tunnels(ball_scene(1.0), "wall", 120.0, max_steps=max_steps)
+    assert (outcome.passed, outcome.steps) == (passes, min(max_steps, 2))
 
 
 def test_a_ball_stopped_at_the_wall_is_caught_at_once():
     """Restitution 0: the ball caught in step 5 (x_5 = -0.0125 at 32.85 m/s) stops at the
     wall, v·n = 0: not approaching any more."""
-    assert tunnels(ball_scene(1.0), "wall", 32.85, restitution=0.0, max_steps=6) is False
+    assert tunnels(ball_scene(1.0), "wall", 32.85, restitution=0.0) == Outcome(False, 5)
 
 
 def test_tunnels_stops_when_the_ball_moves_away():
     """A ball sent away from the wall is answered at once (it never comes)."""
     away = ball_scene(1.0)
     away.direction = [-1.0, 0.0, 0.0]
-    assert tunnels(away, "wall", 50.0, max_steps=1) is False
+    assert tunnels(away, "wall", 50.0) == Outcome(False, 1)
 
 
 @pytest.mark.parametrize("call, message", [
