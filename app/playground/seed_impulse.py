@@ -32,6 +32,10 @@ from sweeplab.playground.materials import Material, combined
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.playground.state import copy_of
 from sweeplab.playground.world import ContactEvent, turned
+from sweeplab.scene.model import Scene
+
+MAX_STEPS = 600
+"""Steps ``first_impulse_of`` waits for the contact (10 s at 1/60 s)."""
 
 
 @dataclass(frozen=True)
@@ -113,3 +117,24 @@ def _at_event(run: PlaygroundRun, index: int, name: str, event: ContactEvent) ->
     normal = np.asarray(event.normal, float)
     denominator, j = seed_impulse(body.mass, inverse_inertia, arm, normal, velocity, restitution)
     return SeedImpulse(index, event, body.mass, inverse_inertia, arm, normal, velocity, restitution, denominator, j)
+
+
+def first_impulse_of(scene: Scene, static: str, restitution: float, friction: float, dt: float = 1 / 60,
+                     max_steps: int = MAX_STEPS) -> SeedImpulse | None:
+    """Run the scene (its moving shape the one body, CCD on) until its first contact
+    with the static shape ``static``, at most ``max_steps`` steps of ``dt``, and that
+    contact's impulses (``first_impulse``); None if it never comes.  ``ValueError``
+    naming the argument for a scene whose moving shape is no body or ``static`` no
+    static shape of it (or a run that cannot be built: its message)."""
+    if scene.moving is None:
+        raise ValueError("scene must have a moving shape")
+    run = PlaygroundRun(scene, set(), restitution, friction, ccd=True)
+    if run.body(scene.moving) is None:
+        raise ValueError(f"scene: its moving shape {scene.moving!r} is no playground body")
+    if static not in run.world.statics:
+        raise ValueError(f"static: {static!r} is not a static shape of the scene")
+    for _ in range(max_steps):
+        run.step(dt)
+        if any(event.second == static for event in run.recorder.frame(run.recorder.position).events):
+            return first_impulse(run, scene.moving, static)
+    return None

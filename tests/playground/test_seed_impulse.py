@@ -99,3 +99,17 @@ def test_a_contact_after_another_in_its_step_is_refused():
         first_impulse(run, "ball", "ceiling")
     first = first_impulse(run, "ball", "floor")
     assert first.j == pytest.approx(first.event.impulse, rel=1e-13)  # a ball's arm is along n: k = 1/m
+
+
+def test_a_drop_that_cannot_be_run_is_refused_naming_why():
+    from sweeplab.playground.seed_impulse import first_impulse_of
+
+    box = SceneObject("box", "polyhedron", {"vertices": CUBE, "origin": [0.0, 0.0, 1.5], "axes": TILT.T.tolist()})
+    floor = SceneObject("floor", "plane", {"normal": [0.0, 0.0, 1.0], "offset": 0.0})
+    dot = SceneObject("dot", "point", {"p": [0.0, 0.0, 3.0]})
+    with pytest.raises(ValueError, match="scene must have a moving shape"):
+        first_impulse_of(Scene([box, floor], None, [0.0, 0.0, 0.0]), "floor", 0.5, 0.0)
+    with pytest.raises(ValueError, match="scene: its moving shape 'dot' is no playground body"):
+        first_impulse_of(Scene([box, floor, dot], "dot", [0.0, 0.0, -1.0]), "floor", 0.5, 0.0)
+    with pytest.raises(ValueError, match="static: 'box' is not a static shape of the scene"):
+        first_impulse_of(Scene([box, floor], "box", [0.0, 0.0, -1.0]), "box", 0.5, 0.0)
