@@ -34,6 +34,7 @@ def _tunnel_picture(editor: Editor) -> None:
         imgui.text_wrapped(f"a step of {LESSON_DT:.4g} s moves the ball v·dt = {travel:.6g}; its radius is "
                            f"{radius:.6g}: {'it can' if travel > radius else 'it cannot'} jump the band in front "
                            f"of the wall")
+        remember("lesson tunnel")
         return
     imgui.text(f"run: CCD {'on' if run.world.ccd else 'OFF'}, frame {run.recorder.position}, "
                f"t = {run.world.time:.4f} s")
@@ -61,18 +62,21 @@ def _impulse_picture(editor: Editor) -> None:
     every number of it, beside the impulse the world's solver applied."""
     run, scene = editor.playground, editor.scene
     floor = object_named(scene, "plane")
-    imgui.text_wrapped("j = -(1 + e)(v_rel·n) / (1/m + n·((I⁻¹(r × n)) × r))")
+    imgui.text_wrapped("j = -(1 + e)(v_rel·n) / (1/m + n·((I^-1 (r × n)) × r))")
     found = first_impulse(run, scene.moving, floor.name) if run is not None and scene.moving else None
     if found is None:
-        imgui.text_disabled("run the playground to the first contact with the floor")
+        imgui.text_wrapped("run the playground to the first contact with the floor")
+        remember("lesson impulse")
         return
     rows = (("frame, time", f"{found.frame}, {found.event.time:.6f} s"), ("m", f"{found.mass:.6g} kg"),
             ("r (arm)", _vector(found.arm)), ("n", _vector(found.normal)), ("v_rel", _vector(found.velocity)),
             ("v_rel·n", f"{float(found.velocity @ found.normal):.6g} m/s"), ("e", f"{found.restitution:.6g}"),
-            ("I⁻¹ (world)", "; ".join(_vector(row) for row in found.inverse_inertia)),
+            ("I^-1 (world)", "; ".join(_vector(row) for row in found.inverse_inertia)),
             ("k", f"{found.denominator:.6g} 1/kg"), ("seed's j", f"{found.j!r} N·s"),
             ("solver's", f"{found.event.impulse!r} N·s"), ("difference", f"{found.difference:.3g} (relative)"))
-    if imgui.begin_table("impulse", 2, imgui.TableFlags_.borders | imgui.TableFlags_.sizing_fixed_fit):
+    if imgui.begin_table("impulse", 2, imgui.TableFlags_.borders | imgui.TableFlags_.sizing_stretch_prop):
+        imgui.table_setup_column("quantity", imgui.TableColumnFlags_.width_fixed)
+        imgui.table_setup_column("value", imgui.TableColumnFlags_.width_stretch)  # (its text wraps there)
         for label, value in rows:
             imgui.table_next_row()
             imgui.table_set_column_index(0)

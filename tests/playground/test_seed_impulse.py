@@ -9,16 +9,17 @@ from sweeplab.playground.seed_impulse import first_impulse, seed_impulse
 from sweeplab.playground.world import GRAVITY, turned
 from sweeplab.scene.model import Scene, SceneObject
 
-CUBE = [[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+BRICK = [[x, y, z] for x in (-0.8, 0.8) for y in (-0.5, 0.5) for z in (-0.3, 0.3)]
+"""Lesson 12's brick, 1.6 x 1.0 x 0.6 (0.96 kg at density 1)."""
 TILT = turned(turned(np.eye(3), np.array([0.5, 0.0, 0.0])), np.array([0.0, 0.3, 0.0]))
-"""A turn that leaves one corner of the cube lowest (by 0.30 below the next)."""
+"""A turn that leaves one corner of the brick lowest (by 0.46 below the next)."""
 DT = 1 / 60
 
 
-def corner_run(restitution: float, friction: float, steps: int = 11) -> PlaygroundRun:
-    """A unit cube (1 kg) tilted corner-down at height 1.5 dropped at 3 m/s: it meets the
-    floor in step 11, 0.181 s."""
-    box = SceneObject("box", "polyhedron", {"vertices": CUBE, "origin": [0.0, 0.0, 1.5], "axes": TILT.T.tolist()})
+def corner_run(restitution: float, friction: float, steps: int = 12) -> PlaygroundRun:
+    """The brick tilted corner-down at height 1.5 dropped at 3 m/s: it meets the floor
+    in step 12, at 0.197 s."""
+    box = SceneObject("box", "polyhedron", {"vertices": BRICK, "origin": [0.0, 0.0, 1.5], "axes": TILT.T.tolist()})
     floor = SceneObject("floor", "plane", {"normal": [0.0, 0.0, 1.0], "offset": 0.0})
     run = PlaygroundRun(Scene([box, floor], "box", [0.0, 0.0, -3.0]), set(), restitution, friction, True)
     for _ in range(steps):
@@ -43,23 +44,27 @@ def test_an_arm_across_the_normal_adds_its_turn():
 
 def test_with_no_friction_the_solver_applies_the_seeds_impulse_at_the_corner():
     found = first_impulse(corner_run(0.5, 0.0), "box", "floor")
-    assert found is not None and found.frame == 11
-    assert found.event.time == pytest.approx(0.18107276316097218, abs=1e-12)
-    assert found.j == found.event.impulse == pytest.approx(4.217657985346245, abs=1e-12)
-    assert found.restitution == 0.5 and found.mass == pytest.approx(1.0, abs=1e-12)
-    # the corner at the contact: on the floor, 0.796 below the centre (the tilt's lowest corner)
-    assert found.arm[2] == pytest.approx(-0.7959597805514176, abs=1e-9)
+    assert found is not None and found.frame == 12
+    assert found.event.time == pytest.approx(0.1973452067890207, abs=1e-12)
+    assert found.j == found.event.impulse == pytest.approx(2.1842820972298473, abs=1e-12)
+    assert found.restitution == 0.5 and found.mass == pytest.approx(0.96, abs=1e-12)
+    # the corner at the contact: on the floor, 0.717 below the centre (the tilt's lowest corner)
+    assert found.arm[2] == pytest.approx(-0.7169385138309787, abs=1e-9)
+    # the inverse inertia in world axes: R I^-1 R^T, not diagonal for the tilted brick
+    moments = [0.96 / 3 * (0.5 ** 2 + 0.3 ** 2), 0.96 / 3 * (0.8 ** 2 + 0.3 ** 2), 0.96 / 3 * (0.8 ** 2 + 0.5 ** 2)]
+    assert np.linalg.eigvalsh(found.inverse_inertia) == pytest.approx(np.sort(1 / np.array(moments)), abs=1e-9)
+    assert abs(found.inverse_inertia[0, 2]) > 1.0
     assert found.velocity[2] < 0 and float(found.velocity @ found.normal) == pytest.approx(
         -3.0 + GRAVITY[2] * found.event.time, abs=1e-12)
 
 
 def test_friction_at_a_corner_raises_the_solvers_normal_impulse_above_the_seeds():
     """The friction impulse turns the box and so moves the corner along n: the solver's
-    normal impulse rises to 6.254 N·s where the one-shot seed says 4.218."""
+    normal impulse rises to 3.483 N·s where the one-shot seed says 2.184."""
     found = first_impulse(corner_run(0.5, 0.5), "box", "floor")
-    assert found is not None and found.j == pytest.approx(4.217657985346245, abs=1e-12)
-    assert found.event.impulse == pytest.approx(6.254350912760779, abs=1e-9)
-    assert found.difference == pytest.approx(0.4829, abs=1e-4)
+    assert found is not None and found.j == pytest.approx(2.1842820972298473, abs=1e-12)
+    assert found.event.impulse == pytest.approx(3.4827370038958123, abs=1e-9)
+    assert found.difference == pytest.approx(0.5945, abs=1e-4)
 
 
 def test_without_a_bounce_the_solver_adds_the_support_speed():
@@ -67,8 +72,8 @@ def test_without_a_bounce_the_solver_adds_the_support_speed():
     leaves at the support speed ½·|g|·(dt - τ) instead of 0, so its impulse is larger
     by that speed over k."""
     found = first_impulse(corner_run(0.0, 0.0), "box", "floor")
-    assert found is not None and found.j == pytest.approx(4.217657985346245 / 1.5, abs=1e-12)
-    left = 11 * DT - found.event.time
+    assert found is not None and found.j == pytest.approx(2.1842820972298473 / 1.5, abs=1e-12)
+    left = 12 * DT - found.event.time
     support = 0.5 * -GRAVITY[2] * left
     assert found.event.impulse - found.j == pytest.approx(support / found.denominator, abs=1e-12)
 
@@ -104,7 +109,7 @@ def test_a_contact_after_another_in_its_step_is_refused():
 def test_a_drop_that_cannot_be_run_is_refused_naming_why():
     from sweeplab.playground.seed_impulse import first_impulse_of
 
-    box = SceneObject("box", "polyhedron", {"vertices": CUBE, "origin": [0.0, 0.0, 1.5], "axes": TILT.T.tolist()})
+    box = SceneObject("box", "polyhedron", {"vertices": BRICK, "origin": [0.0, 0.0, 1.5], "axes": TILT.T.tolist()})
     floor = SceneObject("floor", "plane", {"normal": [0.0, 0.0, 1.0], "offset": 0.0})
     dot = SceneObject("dot", "point", {"p": [0.0, 0.0, 3.0]})
     with pytest.raises(ValueError, match="scene must have a moving shape"):
