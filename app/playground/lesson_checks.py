@@ -1,39 +1,43 @@
-"""The exercises of the lessons that run the playground, judged by running it on a copy
-of the student's scene.
+"""The exercises of the lessons that run the playground (``view.exercises``: registered
+checks), judged by running it on a copy of the student's scene.
 
-* Lesson 11, *a tunnelling speed*: the ball, sent at the speed of the scene's
-  direction with CCD off, passes the wall, and sent ``tolerance`` slower (relative) it
-  is caught.  The speeds at which it tunnels are windows (``playground.tunnelling``),
-  so this is a lower edge of one, found to within the tolerance.
-* Lesson 12, *a hard corner hit*: the impulse the solver applies at the box's first
-  contact with the floor is at least ``impulse`` N·s (shown beside the seed's j).
+* Lesson 11, ``tunnelling speed``: the ball, sent at the speed of the scene's
+  direction with CCD off, passes the wall (the scene's polygon), and sent
+  ``tolerance`` slower (relative) it is caught.  The speeds at which it tunnels are
+  windows (``playground.tunnelling``), so this is a lower edge of one, found to within
+  the tolerance.
+* Lesson 12, ``corner impulse``: the seed's impulse j at the box's first contact with
+  the floor (the scene's plane), at the contact's point, is at least ``impulse`` N·s
+  (shown beside the solver's, which a box landing flat spreads over four points).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from sweeplab.playground.seed_impulse import MAX_STEPS, first_impulse_of
 from sweeplab.playground.tunnelling import Outcome, tunnels
 from sweeplab.scene.model import Scene
+from sweeplab.view.exercises import Verdict, check, moving_of, target_of
 
 TUNNEL_TOLERANCE = 0.01
 """Lesson 11: how much slower (relative) the ball must be caught: 1%.  The narrowest
 window of the lesson's scene below 170 m/s is 2.3% wide (33 to 33.75 m/s)."""
 
 
-def judge_tunnelling(outcome_at: Callable[[float], Outcome], speed: float, tolerance: float) -> tuple[bool, str]:
-    """(passed, what was measured): passed when the run at ``speed`` passes the wall and
-    the run at speed·(1 - ``tolerance``) does not."""
+def judge_tunnelling(outcome_at: Callable[[float], Outcome], speed: float, tolerance: float) -> Verdict:
+    """Passed when the run at ``speed`` passes the wall and the run at
+    speed·(1 - ``tolerance``) does not; the message says both runs."""
     lower = speed * (1 - tolerance)
     at, below = outcome_at(speed), outcome_at(lower)
     said = (f"At {speed:.6g} m/s the ball {_said(at)}; {tolerance:.3g} slower, at {lower:.6g} m/s, it "
             f"{_said(below)}")
     if not at.passed:
-        return False, f"{said}: at this speed it does not tunnel."
+        return Verdict(False, f"{said}: at this speed it does not tunnel.")
     if below.passed:
-        return False, f"{said}: it tunnels at both, so the edge of this window is lower still."
-    return True, f"{said}: a speed at which it starts to tunnel, to within {tolerance:.3g}."
+        return Verdict(False, f"{said}: it tunnels at both, so the edge of this window is lower still.")
+    return Verdict(True, f"{said}: a speed at which it starts to tunnel, to within {tolerance:.3g}.")
 
 
 def _said(outcome: Outcome) -> str:
@@ -41,26 +45,33 @@ def _said(outcome: Outcome) -> str:
             else f"is caught (decided in step {outcome.steps})")
 
 
-def tunnelling_speed(scene: Scene, wall: str, tolerance: float = TUNNEL_TOLERANCE,
-                     dt: float = 1 / 60) -> tuple[bool, str]:
-    """Lesson 11's exercise on ``scene``: its moving ball's speed (the length of the
-    scene's direction, per second) judged by ``judge_tunnelling`` with CCD off."""
-    speed = sum(component * component for component in scene.direction) ** 0.5
+@check("tunnelling speed", tolerance=TUNNEL_TOLERANCE, dt=1 / 60)
+def tunnelling_speed(scene: Scene, args: dict) -> Verdict:
+    """Lesson 11's exercise: the moving ball's speed (the length of the scene's
+    direction, per second) judged by ``judge_tunnelling`` against the scene's polygon,
+    CCD off, steps of ``dt``."""
+    moving_of(scene, "sphere")
+    wall = target_of(scene, "polygon")
+    speed = math.hypot(*scene.direction)
     if speed == 0:
-        return False, "The ball has no speed: give its direction a length (m/s)."
-    return judge_tunnelling(lambda sent: tunnels(scene, wall, sent, dt), speed, tolerance)
+        return Verdict(False, "The ball has no speed: give its direction a length (m/s).")
+    return judge_tunnelling(lambda sent: tunnels(scene, wall.name, sent, args["dt"]), speed, args["tolerance"])
 
 
-def corner_hit(scene: Scene, floor: str, impulse: float, restitution: float, friction: float,
-               dt: float = 1 / 60, max_steps: int = MAX_STEPS) -> tuple[bool, str]:
-    """Lesson 12's exercise on ``scene``: the solver's impulse at the moving body's first
-    contact with ``floor`` (CCD on, within ``max_steps`` steps of ``dt``) is at least
-    ``impulse``."""
-    found = first_impulse_of(scene, floor, restitution, friction, dt, max_steps)
+@check("corner impulse", impulse=3.0, restitution=0.5, friction=0.0, dt=1 / 60, max_steps=MAX_STEPS)
+def corner_impulse(scene: Scene, args: dict) -> Verdict:
+    """Lesson 12's exercise: the seed's j at the moving box's first contact with the
+    scene's plane (CCD on, the world's ``restitution`` and ``friction``, within
+    ``max_steps`` steps of ``dt``) is at least ``impulse``."""
+    moving_of(scene, "polyhedron")
+    floor = target_of(scene, "plane")
+    steps = int(args["max_steps"])
+    found = first_impulse_of(scene, floor.name, args["restitution"], args["friction"], args["dt"], steps)
     if found is None:
-        return False, f"The box does not reach {floor} in {max_steps} steps of {dt:.4g} s."
-    said = (f"The first impulse at the {floor} is {found.event.impulse:.6g} N·s (the seed's j = {found.j:.6g}, "
-            f"k = {found.denominator:.4g} 1/kg, v_rel·n = {float(found.velocity @ found.normal):.4g} m/s)")
-    if found.event.impulse >= impulse:
-        return True, f"{said}: at least {impulse:g} N·s."
-    return False, f"{said}: less than {impulse:g} N·s."
+        return Verdict(False, f"The box does not reach {floor.name} in {steps} steps of {args['dt']:.4g} s.")
+    said = (f"At the first contact with the {floor.name} the seed's j = {found.j:.6g} N·s (k = "
+            f"{found.denominator:.4g} 1/kg, v_rel·n = {float(found.velocity @ found.normal):.4g} m/s; the solver "
+            f"applied {found.event.impulse:.6g} N·s over the contact's points)")
+    if found.j >= args["impulse"]:
+        return Verdict(True, f"{said}: at least {args['impulse']:g} N·s.")
+    return Verdict(False, f"{said}: less than {args['impulse']:g} N·s.")
