@@ -7,6 +7,7 @@ import dataclasses
 from sweeplab.editor.opened import OpenLesson, SceneFile
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.editor.parts import EditorParts
+from sweeplab.playground.buoyancy import Water
 from sweeplab.view.exercises import Verdict, judge
 from sweeplab.view.lesson_playground import PlaygroundSetup
 from sweeplab.view.lessons import show_set, step_changes
@@ -41,9 +42,11 @@ class Lessons(EditorParts):
             self._run_setup(step.playground)
 
     def _run_setup(self, setup: PlaygroundSetup) -> None:
-        """Start the playground as ``setup`` says and run its steps; with ``show_step``,
+        """Start the playground as ``setup`` says (its water in the world) and run its steps; with ``show_step``,
         show the moving body's last step as a sweep (where it began, its chord)."""
         self.start_playground(set(setup.dynamic), setup.restitution, setup.friction, setup.ccd)
+        if self.playground is not None and setup.water is not None:
+            self.playground.world.water = Water(**setup.water)
         for _ in range(setup.steps):
             self.playground_step(setup.dt)
         run, moving = self.playground, self.scene.moving

@@ -9,6 +9,9 @@ checks), judged by running it on a copy of the student's scene.
 * Lesson 12, ``corner impulse``: the seed's impulse j at the box's first contact with
   the floor (the scene's plane), at the contact's point, is at least ``impulse`` N·s
   (shown beside the solver's, which a box landing flat spreads over four points).
+* Lesson 13, ``floating draft``: the moving body, turned as it is, floats in still
+  water of ``water_density`` at a draft (``floating.equilibrium_draft``) within
+  ``tolerance`` of ``draft``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from sweeplab.playground.buoyancy import Water
+from sweeplab.playground.floating import equilibrium_draft
+from sweeplab.playground.run import body_of
 from sweeplab.playground.seed_impulse import MAX_STEPS, first_impulse_of
+from sweeplab.playground.world import GRAVITY
 from sweeplab.playground.tunnelling import Outcome, tunnels
 from sweeplab.scene.model import Scene
 from sweeplab.view.exercises import Verdict, check, moving_of, target_of
@@ -75,3 +82,27 @@ def corner_impulse(scene: Scene, args: dict) -> Verdict:
     if found.j >= args["impulse"]:
         return Verdict(True, f"{said}: at least {args['impulse']:g} N·s.")
     return Verdict(False, f"{said}: less than {args['impulse']:g} N·s.")
+
+
+def judge_draft(measured: float | None, target: float, tolerance: float) -> Verdict:
+    """Passed when the equilibrium draft ``measured`` (None: it sinks) is within
+    ``tolerance`` of ``target``, |measured - target| <= tolerance."""
+    if measured is None:
+        return Verdict(False, "It sinks: it is at least as dense as the water.")
+    said = f"It floats at a draft of {measured:.6g} m, {abs(measured - target):.3g} m from {target:g} m"
+    if abs(measured - target) <= tolerance:
+        return Verdict(True, f"{said}: within {tolerance:g} m.")
+    return Verdict(False, f"{said}: more than {tolerance:g} m.")
+
+
+@check("floating draft", water_density=2.0, draft=0.3, tolerance=0.005)
+def floating_draft(scene: Scene, args: dict) -> Verdict:
+    """Lesson 13's exercise: the moving body's equilibrium draft in still water of
+    ``water_density`` (the playground's bodies have density 1, gravity -z), judged by
+    ``judge_draft``."""
+    moving = moving_of(scene, "polyhedron")
+    up = -GRAVITY / float(math.hypot(*GRAVITY))
+    body = body_of(moving)
+    verdict = judge_draft(equilibrium_draft(body, Water(0.0, args["water_density"]), up), args["draft"],
+                          args["tolerance"])
+    return Verdict(verdict.passed, f"{moving.name}: m = {body.mass:.4g} kg. {verdict.message}")

@@ -1,6 +1,7 @@
 """The Lesson panel's pictures of lessons that run the playground: tunnelling (the step
-in which the ball passed the wall, ``playground.tunnelling``) and the contact impulse
-(the seed's j at the first corner contact beside the solver's, ``playground.seed_impulse``).
+in which the ball passed the wall, ``playground.tunnelling``), the contact impulse
+(the seed's j at the first corner contact beside the solver's, ``playground.seed_impulse``)
+and buoyancy (each body's draft now and at equilibrium, ``playground.floating``).
 Each reads the editor's run as the step left it (or as the student has run it since)."""
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import numpy as np
 from imgui_bundle import imgui
 
 from sweeplab.editor import Editor
+from sweeplab.playground.buoyancy import submerged, volume
+from sweeplab.playground.floating import draft, equilibrium_draft
 from sweeplab.playground.seed_impulse import first_impulse
 from sweeplab.playground.tunnelling import passing_step
 from sweeplab.ui.drawn import remember
@@ -87,4 +90,42 @@ def _impulse_picture(editor: Editor) -> None:
     remember("lesson impulse")
 
 
-PLAY_PICTURES = {"tunnel": _tunnel_picture, "impulse": _impulse_picture}
+def _buoyancy_picture(editor: Editor) -> None:
+    """Lesson 13: for each body of the run in its water, the mass, the water its whole
+    volume would displace, the draft now and the draft at which it floats still."""
+    run = editor.playground
+    water = run.world.water if run is not None else None
+    if run is None or water is None:
+        imgui.text_wrapped("start the lesson's step: the picture reads the playground's water")
+        remember("lesson buoyancy")
+        return
+    gravity = run.world.gravity
+    up = -gravity / float(np.linalg.norm(gravity))
+    imgui.text_wrapped(f"water: level {water.level:g} m, density {water.density:g} kg/m³; "
+                       f"floats still where rho_w·V_sub = m")
+    bodies = run.world.bodies
+    columns: list[list[str]] = []  # a column of numbers a body, the quantities down the rows
+    for body in bodies:
+        still = equilibrium_draft(body, water, up)
+        under = submerged(body, water.level * up, up).volume
+        columns.append([f"{body.mass:.4g}", f"{water.density * volume(body.shape):.4g}",
+                        f"{water.density * under:.4g}", f"{draft(body, water, up):.4g}",
+                        "sinks" if still is None else f"{still:.4g}"])
+    flags = imgui.TableFlags_.borders | imgui.TableFlags_.sizing_stretch_prop
+    if imgui.begin_table("floating", 1 + len(bodies), flags):
+        imgui.table_setup_column("", imgui.TableColumnFlags_.width_fixed)
+        for body in bodies:
+            imgui.table_setup_column(body.name)
+        imgui.table_headers_row()
+        for row, label in enumerate(("m kg", "rho_w·V kg", "rho_w·V_sub kg", "draft now m", "floats still at m")):
+            imgui.table_next_row()
+            imgui.table_set_column_index(0)
+            imgui.text(label)
+            for column, values in enumerate(columns, 1):
+                imgui.table_set_column_index(column)
+                imgui.text(values[row])
+        imgui.end_table()
+    remember("lesson buoyancy")
+
+
+PLAY_PICTURES = {"tunnel": _tunnel_picture, "impulse": _impulse_picture, "buoyancy": _buoyancy_picture}

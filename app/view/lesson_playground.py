@@ -3,7 +3,8 @@
 ::
 
     "playground": {"dynamic": ["crate"], "ccd": false, "restitution": 0.5, "friction": 0.0,
-                   "steps": 2, "dt": 0.016666666666666666, "show_step": true}
+                   "steps": 2, "dt": 0.016666666666666666, "show_step": true,
+                   "water": {"level": 0.0, "density": 2.0, "linear_drag": 1.0, "angular_drag": 1.0}}
 
 When the step is shown the editor starts the playground on the lesson's scene as the
 step left it (``editor.playground.start_playground``: the moving shape a body starting
@@ -11,8 +12,11 @@ at its direction per second, ``dynamic`` the other shapes that are bodies) and r
 ``steps`` steps of ``dt`` seconds; ``steps`` 0 leaves it started, for the student to
 press Play.  ``show_step``: after them the view shows the moving body's last step as a
 sweep (``PlaygroundRun.step_scene``: where the step began, the chord it moved along),
-so the sweep the discrete step did not make is drawn with its hit.  Every field but
-``steps`` may be left out (the defaults below, the Playground panel's).
+so the sweep the discrete step did not make is drawn with its hit.  ``water``: the
+world's still water plane (``playground.buoyancy.Water``'s fields, each optional: its
+level along up, its density in kg/m³, the drags in 1/s; the playground's bodies have
+density 1).  Every field but ``steps`` may be left out (the defaults below, the
+Playground panel's; no water).
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from dataclasses import dataclass
 from sweeplab.scene.json_files import brief, is_integer
 from sweeplab.scene.model import Scene
 
-FIELDS = ("dynamic", "ccd", "restitution", "friction", "steps", "dt", "show_step")
+FIELDS = ("dynamic", "ccd", "restitution", "friction", "steps", "dt", "show_step", "water")
+WATER_FIELDS = ("level", "density", "linear_drag", "angular_drag")
 MAX_STEPS = 600
 """Steps a lesson step may run when shown (10 s at 1/60 s): showing a step must not
 stall the editor."""
@@ -33,8 +38,9 @@ stall the editor."""
 class PlaygroundSetup:
     """A run of the step's scene: which shapes besides the moving one are ``dynamic``
     bodies, CCD on or off, the world's ``restitution`` e in [0, 1] and Coulomb
-    ``friction`` μ >= 0, ``steps`` run of ``dt`` seconds each, and whether the last
-    step is shown as a sweep (``show_step``)."""
+    ``friction`` μ >= 0, ``steps`` run of ``dt`` seconds each, whether the last step is
+    shown as a sweep (``show_step``), and the ``water`` (``Water``'s fields; None: no
+    water)."""
 
     steps: int
     dynamic: tuple[str, ...] = ()
@@ -43,6 +49,7 @@ class PlaygroundSetup:
     friction: float = 0.5
     dt: float = 1 / 60
     show_step: bool = False
+    water: dict | None = None
 
 
 def playground_setup(data, scene: Scene, label: str) -> PlaygroundSetup:
@@ -74,5 +81,24 @@ def playground_setup(data, scene: Scene, label: str) -> PlaygroundSetup:
             raise ValueError(f"{label} playground {name} must be a finite number in {bounds}, got {brief(value)}")
     if data.get("show_step", False) and scene.moving is None:
         raise ValueError(f"{label} playground show_step needs a moving shape in the scene")
+    water = None if data.get("water") is None else _water(data["water"], label)
     return PlaygroundSetup(int(steps), tuple(dynamic), data.get("ccd", True), float(numbers["restitution"]),
-                           float(numbers["friction"]), float(numbers["dt"]), data.get("show_step", False))
+                           float(numbers["friction"]), float(numbers["dt"]), data.get("show_step", False), water)
+
+
+def _water(data, label: str) -> dict:
+    """A step's ``"water"``: ``Water``'s fields, finite numbers, the density > 0 and the
+    drags >= 0 (as ``Water`` itself checks them); ``ValueError`` beginning with ``label``."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{label} playground water must be an object of {', '.join(WATER_FIELDS)}, got {brief(data)}")
+    unknown = sorted(set(data) - set(WATER_FIELDS))
+    if unknown:
+        raise ValueError(f"{label} playground water has unknown field {brief(unknown[0])} "
+                         f"(fields: {', '.join(WATER_FIELDS)})")
+    for name, value in data.items():
+        least = {"density": "> 0", "linear_drag": ">= 0", "angular_drag": ">= 0"}.get(name, "")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+                or (least == "> 0" and value <= 0) or (least == ">= 0" and value < 0):
+            raise ValueError(f"{label} playground water {name} must be a finite number{' ' + least if least else ''}"
+                             f", got {brief(value)}")
+    return {name: float(value) for name, value in data.items()}

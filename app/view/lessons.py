@@ -38,7 +38,7 @@ from sweeplab.view.exercises import Exercise, exercise_from_json
 from sweeplab.view.lesson_playground import PlaygroundSetup, playground_setup
 
 FORMAT = "sweeplab-lesson"
-PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "tunnel", "impulse", "")
+PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "tunnel", "impulse", "buoyancy", "")
 
 
 class LessonError(ValueError):

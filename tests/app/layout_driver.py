@@ -264,10 +264,10 @@ def copy_test_dialog(driver: Driver) -> dict:
 
 
 def lesson_play_pictures(driver: Driver) -> dict:
-    """#37: lessons 11 and 12 stepped with the panel's Next button: each step's picture
-    (drawn whole, or the panel's line saying why not) and the run the step started."""
+    """#37: lessons 11, 12 and 13 stepped with the panel's Next button: each step's
+    picture (drawn whole, or the panel's line saying why not) and the run the step started."""
     editor, shown = driver.editor, {}
-    for number, item in ((11, "lesson tunnel"), (12, "lesson impulse")):
+    for number, item in ((11, "lesson tunnel"), (12, "lesson impulse"), (13, "lesson buoyancy")):
         editor.open_lesson(lesson(number))
         settle(driver)
         steps = []

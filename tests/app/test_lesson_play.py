@@ -55,6 +55,14 @@ def test_a_step_reads_its_playground_run_with_defaults():
     ({"steps": 1, "dt": 0}, "dt must be a finite number in (0, 1] s, got 0"),
     ({"steps": 1, "dt": 1.0000000000000002}, "dt must be a finite number in (0, 1] s"),
     ({"steps": 1, "dt": "1/60"}, "dt must be a finite number in (0, 1] s, got '1/60'"),
+    ({"steps": 1, "water": 2.0}, "water must be an object of level, density, linear_drag, angular_drag, got 2.0"),
+    ({"steps": 1, "water": {"depth": 1.0}}, "water has unknown field 'depth'"),
+    ({"steps": 1, "water": {"density": 0.0}}, "water density must be a finite number > 0, got 0.0"),
+    ({"steps": 1, "water": {"density": -5e-324}}, "water density must be a finite number > 0"),
+    ({"steps": 1, "water": {"linear_drag": -5e-324}}, "water linear_drag must be a finite number >= 0"),
+    ({"steps": 1, "water": {"angular_drag": float("nan")}}, "water angular_drag must be a finite number >= 0"),
+    ({"steps": 1, "water": {"level": float("inf")}}, "water level must be a finite number, got inf"),
+    ({"steps": 1, "water": {"level": False}}, "water level must be a finite number, got False"),
 ])
 def test_a_bad_playground_field_is_refused_naming_it(value, message):
     with pytest.raises(LessonError) as raised:
@@ -63,7 +71,9 @@ def test_a_bad_playground_field_is_refused_naming_it(value, message):
 
 
 @pytest.mark.parametrize("value", [{"steps": MAX_STEPS}, {"steps": 1, "restitution": 1.0, "friction": 0.0},
-                                   {"steps": 1, "restitution": 0.0, "dt": 1.0}, {"steps": 1, "dt": 5e-324}])
+                                   {"steps": 1, "restitution": 0.0, "dt": 1.0}, {"steps": 1, "dt": 5e-324},
+                                   {"steps": 1, "water": {"density": 5e-324, "linear_drag": 0.0, "angular_drag": 0.0,
+                                                          "level": -1e300}}])
 def test_the_playground_fields_bounds_are_accepted(value):
     assert lesson_from_json(changed(TUNNEL, ("steps", 0, "playground"), value), "11.json").steps[0].playground
 
@@ -120,3 +130,22 @@ def test_lesson_twelve_shows_the_seeds_impulse_equal_to_the_solvers_without_fric
     without, with_friction = (first_impulse(lesson_editor(12, step).playground, "box", "floor") for step in (1, 2))
     assert without.j == without.event.impulse
     assert with_friction.j == without.j and with_friction.event.impulse > 1.4 * without.j
+
+
+def test_lesson_thirteen_floats_its_bodies_in_the_steps_water():
+    """Placed at their equilibrium drafts in water of density 2 (0.2 m and 0.3 m), the
+    raft and the ball stay there to the last digit and fall asleep within the second;
+    in water of density 4 they rise."""
+    from sweeplab.playground.buoyancy import Water
+    from sweeplab.playground.floating import draft
+
+    up = [0.0, 0.0, 1.0]
+    editor = lesson_editor(13, 0)
+    assert editor.playground.world.water == Water(0.0, 2.0, 2.0, 2.0) and editor.playground.recorder.position == 0
+    editor.show_step(1)
+    world = editor.playground.world
+    assert [(body.name, draft(body, world.water, up), body.asleep) for body in world.bodies] == [
+        ("ball", 0.3, True), ("raft", 0.2, True)]
+    editor.show_step(2)
+    world = editor.playground.world
+    assert world.water.density == 4.0 and all(draft(body, world.water, up) < 0.15 for body in world.bodies)

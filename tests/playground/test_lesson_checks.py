@@ -1,4 +1,4 @@
-"""The exercises of lessons 11 and 12 (``playground.lesson_checks``): each at, just
+"""The exercises of lessons 11, 12 and 13 (``playground.lesson_checks``): each at, just
 inside and just outside its tolerance."""
 
 import math
@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from sweeplab.playground.lesson_checks import judge_tunnelling
+from sweeplab.playground.lesson_checks import judge_draft, judge_tunnelling
 from sweeplab.playground.tunnelling import Outcome
 from sweeplab.playground.world import turned
 from sweeplab.view.exercises import checks, judge
@@ -96,6 +96,7 @@ def test_a_box_that_never_lands_is_told_so():
     (11, lambda scene: scene.objects.remove(scene.object("wall")), "The scene has no polygon target"),
     (11, lambda scene: setattr(scene, "moving", None), "The scene has no moving shape"),
     (12, lambda scene: scene.objects.remove(scene.object("floor")), "The scene has no plane target"),
+    (13, lambda scene: setattr(scene, "moving", "ball"), "The moving shape ball is a sphere"),
 ])
 def test_a_broken_scene_is_a_failed_verdict_saying_what_it_lacks(number, change, missing):
     scene = LESSONS[number].scene.copy()
@@ -106,7 +107,41 @@ def test_a_broken_scene_is_a_failed_verdict_saying_what_it_lacks(number, change,
 
 
 def test_the_lessons_exercises_fail_as_the_lessons_open():
-    """The task is to change the scene: as bundled, 120 m/s tunnels at 118.8 too, and the
-    drop gives 2.18 N·s, under the 3 asked for."""
-    for number in (11, 12):
+    """The task is to change the scene: as bundled, 120 m/s tunnels at 118.8 too, the
+    drop gives 2.18 N·s, under the 3 asked for, and the raft floats at 0.2 m, not 0.3."""
+    for number in (11, 12, 13):
         assert not judge(LESSONS[number], LESSONS[number].scene).passed
+
+
+@pytest.mark.parametrize("measured, passed, ends", [
+    (0.3125, True, "within 0.0625 m."),  # at: |0.3125 - 0.25| = 0.0625 exactly
+    (0.25, True, "within 0.0625 m."),  # inside
+    (math.nextafter(0.3125, 1.0), False, "more than 0.0625 m."),  # just outside
+    (math.nextafter(0.1875, 0.0), False, "more than 0.0625 m."),  # just outside, below
+    (None, False, "It sinks: it is at least as dense as the water."),
+])
+def test_the_draft_is_judged_within_the_tolerance(measured, passed, ends):
+    verdict = judge_draft(measured, 0.25, 0.0625)
+    assert verdict.passed is passed and verdict.message.endswith(ends)
+
+
+def raft_of_height(height: float):
+    scene = LESSONS[13].scene.copy()
+    scene.object("raft").params["vertices"] = [[x, y, z] for x in (-0.5, 0.5) for y in (-0.5, 0.5)
+                                               for z in (-height / 2, height / 2)]
+    return scene
+
+
+@pytest.mark.parametrize("height, passed", [(0.6, True), (0.609, True), (0.591, True), (0.612, False),
+                                            (0.588, False), (0.4, False)])
+def test_lesson_thirteens_raft_floats_at_half_its_height(height, passed):
+    """Half the water's density: the draft is h/2; 0.3 ± 0.005 asked for."""
+    verdict = checks()["floating draft"](raft_of_height(height), {})
+    assert verdict.passed is passed, verdict.message
+
+
+def test_the_drafts_message_and_a_raft_that_sinks():
+    assert checks()["floating draft"](raft_of_height(0.4), {}).message == (
+        "raft: m = 0.4 kg. It floats at a draft of 0.2 m, 0.1 m from 0.3 m: more than 0.005 m.")
+    sinks = checks()["floating draft"](raft_of_height(0.6), {"water_density": 1.0})
+    assert not sinks.passed and sinks.message.endswith("It sinks: it is at least as dense as the water.")
