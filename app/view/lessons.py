@@ -16,7 +16,9 @@ scene so that dragging a shape updates it:
   chosen, as ``sweep`` answers it;
 * ``walk`` — a sphere-tree walk a node test at a time (the mesh panel's colours);
 * ``slide`` — collide and slide: sweep, stop at t, take the normal component out
-  of the rest of the motion, sweep again (``collide_and_slide``), every sweep drawn.
+  of the rest of the motion, sweep again (``collide_and_slide``), every sweep drawn;
+* ``tunnel``, ``impulse``, ``buoyancy`` — lessons whose steps run the playground
+  (``view.lesson_playground``), drawn by ``ui.lesson_play`` from the run.
 """
 
 from __future__ import annotations
