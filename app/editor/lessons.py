@@ -42,8 +42,9 @@ class Lessons(EditorParts):
             self._run_setup(step.playground)
 
     def _run_setup(self, setup: PlaygroundSetup) -> None:
-        """Start the playground as ``setup`` says (its water in the world) and run its steps; with ``show_step``,
-        show the moving body's last step as a sweep (where it began, its chord)."""
+        """Start the playground as ``setup`` says (its water in the world) and run its
+        steps; with ``show_step``, show the moving body's last step as a sweep (where it
+        began, its chord)."""
         self.start_playground(set(setup.dynamic), setup.restitution, setup.friction, setup.ccd)
         if self.playground is not None and setup.water is not None:
             self.playground.world.water = Water(**setup.water)
@@ -60,8 +61,10 @@ class Lessons(EditorParts):
         student broke is a failed verdict saying what it lacks, never an exception."""
         if not isinstance(self.opened, OpenLesson) or self.opened.lesson.exercise is None:
             return None
+        # the student's scene: during a run (a lesson step's, or Play) the one it began from, not its frame
+        scene = self.playground.start if self.playground is not None else self.scene
         try:
-            verdict = judge(self.opened.lesson, self.scene)
+            verdict = judge(self.opened.lesson, scene)
         except ValueError as error:  # the physics refused a shape the student made
             verdict = Verdict(False, f"The check could not measure the scene: {error}. "
                                      f"{self.opened.lesson.exercise.hint}")

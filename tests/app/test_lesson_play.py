@@ -149,3 +149,16 @@ def test_lesson_thirteen_floats_its_bodies_in_the_steps_water():
     editor.show_step(2)
     world = editor.playground.world
     assert world.water.density == 4.0 and all(draft(body, world.water, up) < 0.15 for body in world.bodies)
+
+
+def test_regression_the_check_judges_the_students_scene_not_the_runs_frame():
+    """Found in review: the exercise was judged on the scene shown, which during a
+    lesson step's run is the run's frame (lesson 11 step 2 shows its step as a sweep,
+    direction the chord 0.55 per step): a speed of 33.165 m/s set by the student read
+    0.553 m/s and failed.  The student's scene is the one the run began from."""
+    editor = lesson_editor(11, 0)
+    editor.set_direction([33.0 * 1.005, 0.0, 0.0])
+    editor.show_step(1)
+    assert editor.playground is not None and editor.scene.direction[0] < 1.0  # the step's chord, shown
+    verdict = editor.check_exercise()
+    assert verdict is not None and verdict.passed, verdict.message
