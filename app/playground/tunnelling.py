@@ -82,14 +82,20 @@ def passing_step(run: PlaygroundRun, body: str, wall: str) -> Passing | None:
     for position in range(1, len(sides)):
         if (sides[position - 1] < 0) != (sides[position] < 0):
             frame = recorder.first + position
-            scene = run.step_scene(body, frame)
-            assert scene is not None  # (the frame before it is kept: it is in ``centres``)
-            mover, target = scene.moving_object(), scene.object(wall)
-            found = sweep(build_shape(mover.kind, mover.params), build_shape(target.kind, target.params),
-                          scene.direction)
             return Passing(frame, centres[position - 1], centres[position], sides[position - 1], sides[position],
-                           moving.reach(), found)
+                           moving.reach(), step_sweep(run, body, wall, frame))
     return None
+
+
+def step_sweep(run: PlaygroundRun, body: str, wall: str, frame: int) -> SweepResult:
+    """The sweep of body ``body``'s step into recorded ``frame`` (its chord, from where
+    the step began: ``PlaygroundRun.step_scene``) against the static ``wall``: a hit is
+    the contact the discrete step missed; a miss, a body that went round the wall."""
+    scene = run.step_scene(body, frame)
+    if scene is None:
+        raise ValueError(f"frame: the step into frame {frame} is not recorded")
+    mover, target = scene.moving_object(), scene.object(wall)
+    return sweep(build_shape(mover.kind, mover.params), build_shape(target.kind, target.params), scene.direction)
 
 
 @dataclass(frozen=True)
@@ -104,9 +110,10 @@ class Outcome:
 def tunnels(scene: Scene, wall: str, speed: float, dt: float = 1 / 60, restitution: float = 0.5,
             friction: float = 0.5, max_steps: int = MAX_STEPS) -> Outcome:
     """Whether the scene's moving body, sent at ``speed`` along the scene's direction
-    with CCD off, gets across the plane of the static wall ``wall`` within
-    ``max_steps`` steps of ``dt``.  The run stops as soon as its centre is across (an
-    overlap past the centre is pushed out forward: nothing brings it back), or it is
+    with CCD off, passes through the static wall ``wall`` within ``max_steps`` steps of
+    ``dt``.  The run stops as soon as its centre is across the wall's plane (an overlap
+    past the centre is pushed out forward: nothing brings it back) — through the wall
+    when that step's sweep hits it, else round its edge (no tunnel) — or it is
     no longer approaching the plane on its own side (caught: stopped or bounced; or
     sent away from it; gravity bringing it back later is not waited for).  ``ValueError``
     naming the argument for a scene without a moving shape or a direction, a wall it
@@ -129,8 +136,8 @@ def tunnels(scene: Scene, wall: str, speed: float, dt: float = 1 / 60, restituti
     for step in range(1, max_steps + 1):
         run.step(dt)
         side = float(normal @ body.position) - offset
-        if (side < 0) != (start < 0):
-            return Outcome(True, step)
+        if (side < 0) != (start < 0):  # through the wall, or round its edge (the step's sweep misses it)
+            return Outcome(step_sweep(run, body.name, wall, run.recorder.position).hit, step)
         if float(normal @ body.velocity) * side >= 0:
             return Outcome(False, step)
     return Outcome(False, max_steps)

@@ -56,7 +56,7 @@ def _tunnel_picture(editor: Editor) -> None:
                           else "an end overlaps the wall past its centre: pushed out forward, through it"))
     found = passing.sweep
     imgui.text_wrapped(f"the step's sweep: t = {found.t!r}, point {_vector(found.point)}" if found.hit
-                       else "the step's sweep: miss")
+                       else "the step's sweep misses the wall: the ball went round it, not through")
     remember("lesson tunnel")
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from sweeplab.physics import Plane, Sphere
 from sweeplab.playground.run import PlaygroundRun
-from sweeplab.playground.tunnelling import Outcome, passing_step, tunnels, wall_plane
+from sweeplab.playground.tunnelling import Outcome, passing_step, step_sweep, tunnels, wall_plane
 from sweeplab.scene.model import Scene, SceneObject
 
 WALL = SceneObject("wall", "polygon", {"vertices": [[0.0, -2.0, -2.0], [0.0, 2.0, -2.0], [0.0, 2.0, 4.0],
@@ -95,6 +95,7 @@ def test_tunnels_stops_when_the_ball_moves_away():
     (lambda: passing_step(run_of(1.0, 0, False), "wall", "wall"), "body: 'wall'"),
     (lambda: passing_step(run_of(1.0, 0, False), "ball", "ghost"), "wall: 'ghost'"),
     (lambda: wall_plane(Sphere([0.0, 0.0, 0.0], 1.0)), "shape must be a flat wall"),
+    (lambda: step_sweep(run_of(1.0, 0, False), "ball", "wall", 0), "frame: the step into frame 0 is not recorded"),
 ])
 def test_bad_arguments_are_refused_naming_them(call, message):
     with pytest.raises(ValueError, match=message):
@@ -105,3 +106,11 @@ def test_a_plane_is_a_wall_too():
     normal, offset = wall_plane(Plane([0.0, 0.0, 2.0], 3.0))
     np.testing.assert_array_equal(normal, [0.0, 0.0, 1.0])
     assert offset == 3.0
+
+
+def test_regression_a_ball_that_falls_under_the_wall_did_not_tunnel():
+    """Found through the exercise: at 0.55 m/s the ball takes 4 s to reach x = 0 and
+    falls 123 m meanwhile, under the wall's lower edge (z = -2); its centre crossed the
+    wall's plane, and that was read as tunnelling.  A crossing is a tunnel only when
+    the step's sweep hits the wall."""
+    assert tunnels(ball_scene(1.0), "wall", 0.55) == Outcome(False, 300)
