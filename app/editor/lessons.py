@@ -8,7 +8,9 @@ from sweeplab.editor.opened import OpenLesson, SceneFile
 from sweeplab.physics.kernels import KernelsPending
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.editor.parts import EditorParts
+from sweeplab.playground.buoyancy import Water
 from sweeplab.view.exercises import Verdict, judge
+from sweeplab.view.lesson_playground import PlaygroundSetup
 from sweeplab.view.lessons import show_set, step_changes
 
 
@@ -23,12 +25,15 @@ class Lessons(EditorParts):
 
     def show_step(self, number: int) -> None:
         """Go to step ``number`` (clamped): its shape parameters (an edit), selection,
-        camera, display and advancement iteration drawn."""
+        camera and display, its advancement iteration drawn, and its playground run
+        (``view.lesson_playground``; a run left from the step before is reset first: the
+        step starts from its scene)."""
         if not isinstance(self.opened, OpenLesson):
             return
         lesson = self.opened.lesson
         self.opened.step = max(0, min(number, len(lesson.steps) - 1))
         step = lesson.steps[self.opened.step]
+        self.reset_playground()
         if step_changes(self.scene, step):
             self.edit(lambda scene: show_set(scene, step))
         if step.select is not None and step.select in self.scene.names():
@@ -36,6 +41,22 @@ class Lessons(EditorParts):
         camera = OrbitCamera.parse(step.camera) if step.camera else None
         self.show_as(dataclasses.replace(self.mesh_display, **{**LESSON_DISPLAY, **step.display}), camera)
         self.show_advancement_step(step.iteration)
+        if step.playground is not None:
+            self._run_setup(step.playground)
+
+    def _run_setup(self, setup: PlaygroundSetup) -> None:
+        """Start the playground as ``setup`` says (its water in the world) and run its
+        steps; with ``show_step``, show the moving body's last step as a sweep (where it
+        began, its chord)."""
+        self.start_playground(set(setup.dynamic), setup.restitution, setup.friction, setup.ccd)
+        if self.playground is not None and setup.water is not None:
+            self.playground.world.water = Water(**setup.water)
+        for _ in range(setup.steps):
+            self.playground_step(setup.dt)
+        run, moving = self.playground, self.scene.moving
+        step = run.step_scene(moving) if setup.show_step and run is not None and moving is not None else None
+        if step is not None:
+            self.history.animate(step)
 
     def check_exercise(self) -> Verdict | None:
         """Judge the open lesson's exercise on the scene as the student left it (the
@@ -44,8 +65,10 @@ class Lessons(EditorParts):
         if not isinstance(self.opened, OpenLesson) or self.opened.lesson.exercise is None:
             return None
         hint = self.opened.lesson.exercise.hint
+        # the student's scene: during a run (a lesson step's, or Play) the one it began from, not its frame
+        scene = self.playground.start if self.playground is not None else self.scene
         try:
-            verdict = judge(self.opened.lesson, self.scene)
+            verdict = judge(self.opened.lesson, scene)
         except ValueError as error:  # the physics refused a shape the student made
             verdict = Verdict(False, f"The check could not measure the scene: {error}. {hint}")
         except KernelsPending:  # too large to run as Python while the kernels compile

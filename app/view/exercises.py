@@ -33,7 +33,8 @@ from sweeplab.scene.model import Scene, SceneObject
 if TYPE_CHECKING:
     from sweeplab.view.lessons import Lesson
 
-CHECK_MODULES = ("sweeplab.view.exercise_checks", "sweeplab.view.lesson_capsule", "sweeplab.view.lesson_advancement")
+CHECK_MODULES = ("sweeplab.view.exercise_checks", "sweeplab.view.lesson_capsule", "sweeplab.view.lesson_advancement",
+                 "sweeplab.playground.lesson_checks")
 """The modules whose ``@check`` functions are the registered checks."""
 
 
