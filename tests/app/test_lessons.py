@@ -9,6 +9,7 @@ import pytest
 
 from sweeplab.cli import DEMO_SCENE
 from sweeplab.editor import Editor
+from sweeplab.editor.lessons import LESSON_DISPLAY
 from sweeplab.scene.model import load
 from sweeplab.view import lessons as lesson_files
 from sweeplab.view.lessons import (LessonError, bundled_lessons, collide_and_slide, feature_candidates, inflated,
@@ -215,3 +216,84 @@ def test_lesson_eight_draws_the_slide_a_sweep_at_a_time():
     crate_in_path = lesson.scene.copy()
     show_set(crate_in_path, lesson.steps[2])
     assert [step.target for step in collide_and_slide(crate_in_path)] == ["crate", "wall", None]
+
+
+# --- every step's picture shows that step (#37) ------------------------------------------
+
+STEP_FRAME = (240, 150)
+"""The frames the step-picture test renders: small (the test renders each step of every
+lesson twice), yet a 1% change is 360 pixels."""
+
+VISIBLE_SHARE = 0.01
+"""The share of a frame's pixels a step's change must move to be seen at a glance (1%:
+at 1280x800 a 100-pixel square; lesson 8's slide hidden behind the capsule at the wall
+moved 0.80% of a 240x150 frame)."""
+
+
+def visibly_changed(before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether at least ``VISIBLE_SHARE`` of the frame's pixels differ."""
+    differing = int(np.any(before != after, axis=-1).sum())
+    return differing >= VISIBLE_SHARE * before.shape[0] * before.shape[1]
+
+
+@pytest.mark.parametrize("differing, seen", [(359, False), (360, True), (361, True)])
+def test_a_change_is_seen_from_one_percent_of_the_frame(differing, seen):
+    before = np.zeros(STEP_FRAME[::-1] + (3,), np.uint8)
+    after = before.copy()
+    after.reshape(-1, 3)[:differing, 1] = 1
+    assert visibly_changed(before, after) is seen
+
+
+def _panel_picture(lesson, scene) -> str:
+    """The numbers the Lesson panel's picture shows for ``scene`` (``ui.lessons``): the
+    walk and the slide are drawn in the 3D view itself."""
+    target = scene.targets()[0].name
+    pictures = {"quadratic": lambda: quadratic(scene), "swap": lambda: swapped(scene, target),
+                "features": lambda: feature_candidates(scene, target),
+                "inflate": lambda: [o.params["radius"] for o in scene.objects]}
+    return repr(pictures.get(lesson.picture, lambda: None)())
+
+
+def _says_changes(lesson, number: int, scene) -> tuple[bool, bool]:
+    """(whether step ``number`` changes what is drawn: its ``set`` edits ``scene``, the
+    scene as the previous step left it, or its display differs; whether its camera
+    differs from the previous step's)."""
+    step, previous = lesson.steps[number], lesson.steps[number - 1]
+    content = lesson_files.step_changes(scene, step) or {**LESSON_DISPLAY, **step.display} != {
+        **LESSON_DISPLAY, **previous.display}
+    return content, step.camera != previous.camera
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: f"lesson {lesson.number}")
+def test_every_step_shows_what_it_says_changes(lesson, gl_context):
+    """A step whose ``set`` edits the scene or whose ``display`` differs from the
+    previous step's must show that change from its own camera (the previous step's
+    content seen from this step's camera differs in at least ``VISIBLE_SHARE`` of the
+    frame, or the panel's picture differs); a step whose camera differs shows another
+    frame; a step that changes nothing shows the same frame and picture, bit for bit.
+    (Lesson 8's slide, hidden behind the capsule at the wall, moved 0.80%.)"""
+    from sweeplab.render.headless import OffscreenRenderer
+
+    renderer = OffscreenRenderer(STEP_FRAME, gl_context)
+    reader, behind = (Editor(load(DEMO_SCENE), clock=lambda: 0.0) for _ in range(2))  # never still: no timed
+    for editor in (reader, behind):  # second opinions; ``behind`` stays a step behind the reader
+        editor.open_lesson(lesson)
+    pixels, picture = renderer.render(reader.view(), reader.camera), _panel_picture(lesson, reader.scene)
+    problems = []
+    for number in range(1, len(lesson.steps)):
+        content, camera = _says_changes(lesson, number, reader.scene)
+        reader.show_step(number)
+        previous_pixels, previous_picture = pixels, picture
+        pixels, picture = renderer.render(reader.view(), reader.camera), _panel_picture(lesson, reader.scene)
+        label = f"step {number + 1}"
+        if content:
+            before = renderer.render(behind.view(), reader.camera)  # the previous step from this camera
+            if not (visibly_changed(before, pixels) or picture != previous_picture):
+                share = np.any(before != pixels, axis=-1).mean()
+                problems.append(f"{label}: its change moves {share:.2%} of the frame from its camera")
+        if camera and not visibly_changed(previous_pixels, pixels):
+            problems.append(f"{label}: a new camera, yet the same frame")
+        if not content and not camera and (np.any(pixels != previous_pixels) or picture != previous_picture):
+            problems.append(f"{label}: says nothing changes, yet the frame or the picture does")
+        behind.show_step(number)
+    assert not problems, problems
