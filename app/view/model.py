@@ -58,6 +58,11 @@ SELECTED = (1.0, 1.0, 1.0, 1.0)
 
 OUTLINE = (0.08, 0.08, 0.1, 1.0)
 
+WALKED = (0.3, 0.31, 0.34, 1.0)
+"""A mesh while its node spheres are coloured by the walk (lesson 5): toned down, dark
+and grey, so the walk's blue, grey, red and orange read against it (its hit red drowned
+the leaf-hit red)."""
+
 
 @dataclass
 class Drawable:
@@ -147,7 +152,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
             _add_moving(view, scene, mesh, scale)
             continue
         report = by_name[scene_object.name]
-        fill = {"hit": HIT, "overlap": OVERLAP}.get(report.status, MISS)[:3] + (kind.opacity,)
+        walked = scene_object.kind == "mesh" and display.bvh_depth is not None and display.traversal
+        fill = (WALKED if walked else {"hit": HIT, "overlap": OVERLAP}.get(report.status, MISS))[:3] + (kind.opacity,)
         emphasised = scene_object.name == view.earliest
         if scene_object.kind == "mesh":  # every triangle edge is outline: emphasis would paint it all
             view.drawables.append(Drawable(mesh, fill, OUTLINE, 1.0))

@@ -297,3 +297,22 @@ def test_every_step_shows_what_it_says_changes(lesson, gl_context):
             problems.append(f"{label}: says nothing changes, yet the frame or the picture does")
         behind.show_step(number)
     assert not problems, problems
+
+
+def test_the_walk_tones_the_mesh_down_so_its_colours_read():
+    """#37: lesson 5's leaf colours drowned in the mesh's hit red (leaf hit is red too),
+    under the white outline of every triangle edge (the mesh was selected).  While the
+    walk's node spheres are drawn the mesh is filled ``WALKED``, and no step selects it."""
+    from sweeplab.view.meshes import MeshDisplay
+    from sweeplab.view.model import HIT, WALKED
+
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 5)
+
+    def mesh_fill(display):
+        view = build_view_model(lesson.scene, display=display)
+        return next(d.fill for d in view.drawables if len(d.mesh.triangles) == 2 * 24 * 24)
+
+    assert mesh_fill(MeshDisplay(bvh_depth=11))[:3] == WALKED[:3]
+    assert mesh_fill(MeshDisplay(bvh_depth=11, traversal=False))[:3] == HIT[:3]  # grey nodes: no walk colours
+    assert mesh_fill(MeshDisplay())[:3] == HIT[:3]
+    assert all(step.select != "hills" for step in lesson.steps)
