@@ -316,3 +316,64 @@ def test_the_walk_tones_the_mesh_down_so_its_colours_read():
     assert mesh_fill(MeshDisplay(bvh_depth=11, traversal=False))[:3] == HIT[:3]  # grey nodes: no walk colours
     assert mesh_fill(MeshDisplay())[:3] == HIT[:3]
     assert all(step.select != "hills" for step in lesson.steps)
+
+
+def test_lesson_one_states_its_numbers_as_computed():
+    """#37: step 3 said m·m = 26.000000000000004 (the float after 26, 26 + 2^-48) and
+    "the 2e-16 is gone"; one ulp past the graze m·m is exactly 26 + 2^-51 + 2^-104, and
+    2^-51 = 4.4e-16 is under half the spacing of floats at 26, so it rounds to 26."""
+    from fractions import Fraction
+
+    text = LESSONS[0].steps[2].text
+    y = 1.0000000000000002
+    assert y == 1 + 2.0 ** -52  # one ulp past the graze
+    exact = 25 + Fraction(y) ** 2
+    assert exact == 26 + Fraction(2) ** -51 + Fraction(2) ** -104
+    assert float(np.array([-5.0, -y, 0.0]) @ np.array([-5.0, -y, 0.0])) == 26.0 and math.ulp(26.0) == 2.0 ** -48
+    assert Fraction(-40) ** 2 - 64 * (exact - 1) == -(Fraction(2) ** -45 + Fraction(2) ** -98)  # b² - a·c, exactly
+    assert 1.0 - y * y == -(2.0 ** -51)  # r² - |m_perp|², as the kernels compute it
+    for stated in (f"26 + 2^-51 + 2^-104 = 26 + {2.0 ** -51:.1e}", f"2^-48 = {2.0 ** -48:.1e} apart",
+                   "exactly it is -2^-45 - 2^-98", "1 - (1 + 2^-51) = -2^-51 < 0"):
+        assert stated in text, stated
+    assert "26.000000000000004" not in text
+    scene = LESSONS[0].scene.copy()
+    scene.object("point").params["p"] = [1.0, y, 0.0]
+    found = quadratic(scene)
+    assert (found.a, found.b, found.c, found.roots, found.t) == (64.0, -40.0, 25.0, (0.625,), None)
+
+
+@pytest.mark.parametrize("p, t, overlapping, said", [
+    ([-4.0, 0.5, 0.0], 0.0, True, "c = -0.75 < 0: the ball holds the point at the start: t = 0, initially overlapping"),
+    ([-4.0, 1.0, 0.0], 0.0, False, "c = 0: the ball touches the point at the start, t = 0"),
+    ([1.0, 0.5, 0.0], (5 - math.sqrt(0.75)) / 8, False, "t = c / (-b + sqrt(b² - a·c))"),  # outside: the root
+])
+def test_lesson_one_step_two_says_what_the_sweep_answers_from_inside(p, t, overlapping, said):
+    """#37: step 2 said the sweep answers "the first root in [0, 1]"; from inside the
+    first root is negative, and the sweep answers t = 0, initially overlapping, with
+    the depth r - |m|."""
+    from sweeplab.scene.shape_kinds import build_shape
+    from sweeplab.physics import sweep
+
+    scene = LESSONS[0].scene.copy()
+    scene.object("point").params["p"] = p
+    found = quadratic(scene)
+    answer = sweep(build_shape("sphere", scene.object("ball").params), build_shape("point", {"p": p}),
+                   scene.direction)
+    assert found.t == answer.t == pytest.approx(t, abs=1e-15) and answer.initially_overlapping is overlapping
+    assert said in found.formula()
+    if overlapping:
+        assert found.roots[0] < 0 and answer.penetration_depth == 1.0 - 0.5  # r - |m|
+    assert "initially overlapping" in LESSONS[0].steps[1].text and "r - |m|" in LESSONS[0].steps[1].text
+
+
+def test_lesson_one_gives_each_letter_one_meaning():
+    """#37: c was the ball's centre in the text ("c + t·d") and the constant term on the
+    plot ("a t^2 + 2 b t + c"); the centre is s now, in the text and the plot."""
+    import re
+
+    from sweeplab.ui.lessons import QUADRATIC_PLOT
+
+    for text in [step.text for step in LESSONS[0].steps] + list(QUADRATIC_PLOT):
+        assert not re.search(r"\bc\s*\+\s*t|\bc'|=\s*c\s*-\s*p", text), text
+    assert "s + t·d" in LESSONS[0].steps[0].text and "c = m·m - r²" in LESSONS[0].steps[0].text
+    assert QUADRATIC_PLOT[0].startswith("|s + t d - p|")
