@@ -377,3 +377,28 @@ def test_lesson_one_gives_each_letter_one_meaning():
         assert not re.search(r"\bc\s*\+\s*t|\bc'|=\s*c\s*-\s*p", text), text
     assert "s + t·d" in LESSONS[0].steps[0].text and "c = m·m - r²" in LESSONS[0].steps[0].text
     assert QUADRATIC_PLOT[0].startswith("|s + t d - p|")
+
+
+def test_lesson_six_states_the_sampling_stage_and_its_limit_as_computed():
+    """#37: lesson 6 went from the broadphase interval straight to bisection; the
+    narrowphase first samples the interval at ``NARROWPHASE_SAMPLES`` + 1 even times
+    (``physics.broadphase``), and a contact shorter than a sample's spacing is missed."""
+    from sweeplab.physics.broadphase import NARROWPHASE_SAMPLES, NarrowphaseTrace, first_mesh_contact
+    from sweeplab.scene.shape_kinds import mesh_shape
+
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 6)
+    scene = lesson.scene
+    trace = NarrowphaseTrace()
+    answer = first_mesh_contact(mesh_shape(scene.object("rock").params), scene.direction,
+                                mesh_shape(scene.object("boulder").params), np.zeros(3), trace=trace)
+    (enter, exit_), speed = trace.interval, float(np.linalg.norm(scene.direction))
+    spacing = (exit_ - enter) / NARROWPHASE_SAMPLES
+    samples = [step for step in trace.steps if step.phase == "sample"]
+    halvings = len(trace.steps) - len(samples)
+    assert answer.hit and [step.overlap for step in samples] == [False, True]  # the second sample overlaps
+    text = " ".join(step.text for step in lesson.steps)
+    for stated in (f"[{enter:.3f}, {exit_:.3f}]", f"{NARROWPHASE_SAMPLES} even steps",
+                   f"the {NARROWPHASE_SAMPLES + 1} times", f"/{NARROWPHASE_SAMPLES} = {spacing:.4f}",
+                   f"(here the second, t = {samples[1].t:.4f})", f"(here {halvings} halvings)",
+                   f"{speed:.2f} × {spacing:.4f} = {speed * spacing:.3f} units of travel"):
+        assert stated in text, stated
