@@ -402,3 +402,23 @@ def test_lesson_six_states_the_sampling_stage_and_its_limit_as_computed():
                    f"(here the second, t = {samples[1].t:.4f})", f"(here {halvings} halvings)",
                    f"{speed:.2f} × {spacing:.4f} = {speed * spacing:.3f} units of travel"):
         assert stated in text, stated
+
+
+def test_lessons_two_and_four_show_what_their_second_steps_say():
+    """#37: lesson 2 step 2 ("all the radius on the moving ball") and lesson 4 step 2
+    ("the face candidate disappears and an edge cylinder takes over") showed the first
+    step's scene; they set it now."""
+    inflate, features = (next(lesson for lesson in LESSONS if lesson.number == number) for number in (2, 4))
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(inflate)
+    first_t = build_view_model(editor.scene).reports[0].result.t
+    editor.show_step(1)
+    radii = [editor.scene.object(name).params["radius"] for name in ("ball", "rock")]
+    assert radii == [1.5, 0.0] and build_view_model(editor.scene).reports[0].result.t == pytest.approx(first_t,
+                                                                                                     abs=1e-15)
+    editor.open_lesson(features)
+    editor.show_step(1)
+    candidates, answer = feature_candidates(editor.scene, "triangle")
+    assert candidates[0].feature == "face" and candidates[0].t is None
+    assert min((c for c in candidates if c.t is not None), key=lambda c: c.t).feature == "edge 0 (ab)"
+    assert answer.feature.kind == "edge" and answer.feature.index == 0
