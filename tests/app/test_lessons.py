@@ -422,3 +422,26 @@ def test_lessons_two_and_four_show_what_their_second_steps_say():
     assert candidates[0].feature == "face" and candidates[0].t is None
     assert min((c for c in candidates if c.t is not None), key=lambda c: c.t).feature == "edge 0 (ab)"
     assert answer.feature.kind == "edge" and answer.feature.index == 0
+
+
+def test_lesson_seven_nudges_do_what_its_steps_say():
+    """Lesson 7 step 2: z, then ] raises the ball one ulp (float64: miss), [ twice is one
+    ulp below (a hit again); the float32 lens sees neither change (step 1: a graze)."""
+    from sweeplab.view.reports import sweep_targets
+
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 7)
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(lesson)
+    editor.show_step(1)
+    editor.set_nudge_axis(2)
+    answers = []
+    for sign in (0, +1, -1, -1):
+        if sign:
+            editor.nudge(sign)
+        report = sweep_targets(editor.scene, float32=True)[0]
+        answers.append((editor.scene.object("ball").params["center"][2], report.result.hit, report.single.hit,
+                        report.single.t))
+    assert [answer[:2] for answer in answers] == [(1.0, True), (1 + 2.0 ** -52, False), (1.0, True),
+                                                  (1 - 2.0 ** -53, True)]
+    assert answers[0][1] and answers[0][2] and len({answer[2:] for answer in answers}) == 1  # float32: unchanged
+    assert "press z (" in lesson.steps[1].text
