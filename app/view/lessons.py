@@ -47,6 +47,12 @@ class LessonError(ValueError):
 
 @dataclass(frozen=True)
 class Step:
+    """One step of a lesson: its text and what it shows.  A step whose ``set`` edits
+    the scene as the previous step left it, or whose ``display`` or ``camera`` differ
+    from the previous step's, says its picture changes, and the change must be seen
+    from its camera; a step with none of these shows the previous step's picture
+    (``tests/app/test_lessons.py`` renders every step of every bundled lesson)."""
+
     text: str
     camera: str = ""
     """``yaw,pitch,distance[,x,y,z]`` as ``sweeplab render --camera`` takes it ("": frame all)."""
