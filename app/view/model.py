@@ -393,8 +393,7 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
     for found in view.mesh_overlaps:
         for name, column in ((found.first, 0), (found.second, 1)):
             if len(found.overlap.pairs):
-                corners = meshes.overlapping_triangles(posed[name], found.overlap.pairs[:, column])
-                view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
+                _add_overlapping(view, meshes.overlapping_triangles(posed[name], found.overlap.pairs[:, column]))
     for report in view.reports:
         answer = report.mesh.narrowphase if report.mesh is not None else None
         if answer is None or not answer.hit or answer.t is None or answer.overlap is None:
@@ -403,8 +402,15 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
         moving_at = moving_mesh.moved(
             translation=moving_mesh.translation + answer.t * np.asarray(scene.direction, float))
         for mesh, column in ((moving_at, 0), (posed[report.name], 1)):
-            corners = meshes.overlapping_triangles(mesh, answer.overlap.pairs[:, column])
-            view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
+            _add_overlapping(view, meshes.overlapping_triangles(mesh, answer.overlap.pairs[:, column]))
+
+
+def _add_overlapping(view: ViewModel, corners: np.ndarray) -> None:
+    """Overlapping triangles (k, 3, 3): filled, and their edges drawn on top (each lies
+    partly inside the other mesh, which hides its fill: lesson 6 showed no magenta)."""
+    view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
+    edges = np.stack([corners, np.roll(corners, -1, axis=1)], axis=2).reshape(-1, 2, 3)
+    view.lines.append(LineBatch(edges, meshes.MESH_OVERLAP, 2.0, on_top=True))
 
 MINKOWSKI = (0.2, 0.85, 0.75, 0.5)
 

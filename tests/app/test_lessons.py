@@ -445,3 +445,25 @@ def test_lesson_seven_nudges_do_what_its_steps_say():
                                                   (1 - 2.0 ** -53, True)]
     assert answers[0][1] and answers[0][2] and len({answer[2:] for answer in answers}) == 1  # float32: unchanged
     assert "press z (" in lesson.steps[1].text
+
+
+def test_lesson_six_shows_the_overlapping_triangles_at_the_first_contact(gl_context, monkeypatch):
+    """#37: lesson 6 step 2 says the overlapping triangles at the first contact are
+    painted magenta; they lie inside the other mesh, and no pixel showed them.  Their
+    edges are drawn on top now."""
+    import itertools
+
+    from sweeplab.physics import kernels
+    from sweeplab.render.headless import OffscreenRenderer
+    from sweeplab.view.meshes import MESH_OVERLAP
+
+    monkeypatch.setattr(kernels, "DEFER_BUDGET_SECONDS", 600.0)  # as Python if not compiled: never "pending"
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 6)
+    ticks = itertools.count(0.0, 100.0)
+    editor = Editor(load(DEMO_SCENE), clock=lambda: next(ticks))  # still at every look: the narrowphase runs
+    editor.open_lesson(lesson)
+    editor.show_step(1)
+    editor.view()
+    pixels = OffscreenRenderer(STEP_FRAME, gl_context).render(editor.view(), editor.camera).astype(int)
+    magenta = np.abs(pixels - np.round(np.array(MESH_OVERLAP[:3]) * 255)).max(axis=-1) <= 40
+    assert magenta.sum() >= 100, int(magenta.sum())
