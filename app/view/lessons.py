@@ -18,7 +18,9 @@ scene so that dragging a shape updates it:
   chosen, as ``sweep`` answers it;
 * ``walk`` — a sphere-tree walk a node test at a time (the mesh panel's colours);
 * ``slide`` — collide and slide: sweep, stop at t, take the normal component out
-  of the rest of the motion, sweep again (``collide_and_slide``), every sweep drawn.
+  of the rest of the motion, sweep again (``collide_and_slide``), every sweep drawn;
+* ``tunnel``, ``impulse``, ``buoyancy`` — lessons whose steps run the playground
+  (``view.lesson_playground``), drawn by ``ui.lesson_play`` from the run.
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import Plane, Point, Segment, SweepResult, sweep
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.view.exercises import Exercise, exercise_from_json
+from sweeplab.view.lesson_playground import PlaygroundSetup, playground_setup
 
 FORMAT = "sweeplab-lesson"
-PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "")
+PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "tunnel", "impulse", "buoyancy", "")
 
 
 class LessonError(ValueError):
@@ -49,10 +52,12 @@ class LessonError(ValueError):
 @dataclass(frozen=True)
 class Step:
     """One step of a lesson: its text and what it shows.  A step whose ``set`` edits
-    the scene as the previous step left it, or whose ``display`` or ``camera`` differ
-    from the previous step's, says its picture changes, and the change must be seen
-    from its camera; a step with none of these shows the previous step's picture
-    (``tests/app/test_lessons.py`` renders every step of every bundled lesson)."""
+    the scene as the previous step left it, or whose ``display`` differs from the
+    previous step's, says its picture changes, and the change must be seen from its
+    camera; one whose ``camera`` or ``playground`` run differs shows another picture
+    (a run may teach that nothing moves); a step with none of these shows the previous
+    step's picture (``tests/app/test_lessons.py`` renders every step of every bundled
+    lesson)."""
 
     text: str
     camera: str = ""
@@ -64,6 +69,8 @@ class Step:
     """Shape parameters the step sets when it is shown, ``{shape: {parameter: value}}``:
     what the step's picture is of (lesson 1 step 3: the point at the graze).  A step
     without it shows the scene as the reader left it."""
+    playground: PlaygroundSetup | None = None
+    """A playground run the step starts when shown (``view.lesson_playground``)."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +151,8 @@ def _step(step, scene: Scene, label: str) -> Step:
             raise ValueError(f"{label} display {name!r} must be {DISPLAY_FIELDS[name]}, got {brief(value)}")
     changes = step.get("set", {})
     _check_set(changes, scene, label)
-    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes))
+    run = None if step.get("playground") is None else playground_setup(step["playground"], scene, label)
+    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes), run)
 
 
 def _check_set(changes, scene: Scene, label: str) -> None:

@@ -22,7 +22,7 @@ FIRST = json.loads(sorted(lesson_files.lesson_folder().glob("*.json"))[0].read_t
 
 
 def test_the_bundled_lessons_are_numbered_in_order():
-    assert [lesson.number for lesson in LESSONS] == [1, 2, 3, 4, 5, 6, 7, 8] and PROBLEMS == []
+    assert [lesson.number for lesson in LESSONS] == [1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13] and PROBLEMS == []
     assert all(lesson.title and lesson.steps for lesson in LESSONS)
 
 
@@ -121,7 +121,7 @@ def test_the_earliest_feature_candidate_is_the_sweeps_answer():
 def test_collide_and_slide_stops_at_the_wall_slides_along_it_and_stops_in_the_corner():
     """Lesson 8: (-4, 0) moving by (8, 6) with radius 0.4 reaches x = -0.4 at t = 3.6 / 8,
     slides along the wall (the x part removed) and stops at y = 4 - 0.4."""
-    steps = collide_and_slide(LESSONS[-1].scene)
+    steps = collide_and_slide(LESSONS[7].scene)
     assert [step.target for step in steps] == ["wall", "back wall"]
     assert steps[0].t == pytest.approx(0.45, abs=1e-15)
     np.testing.assert_allclose(steps[0].stop, [-0.4, 2.7, 1.0], atol=1e-14)
@@ -204,7 +204,7 @@ def test_lesson_eight_draws_the_slide_a_sweep_at_a_time():
     from sweeplab.view.meshes import MeshDisplay
     from sweeplab.view.model import SLIDE
 
-    lesson = LESSONS[-1]
+    lesson = LESSONS[7]
 
     def slide_lines(sweeps):
         view = build_view_model(lesson.scene, display=MeshDisplay(slide_sweeps=sweeps), slide=True)
@@ -255,13 +255,14 @@ def _panel_picture(lesson, scene) -> str:
 
 
 def _says_changes(lesson, number: int, scene) -> tuple[bool, bool]:
-    """(whether step ``number`` changes what is drawn: its ``set`` edits ``scene``, the
-    scene as the previous step left it, or its display differs; whether its camera
-    differs from the previous step's)."""
+    """(whether step ``number`` edits what is drawn: its ``set`` edits ``scene``, the
+    scene as the previous step left it, or its display differs; whether it shows
+    another picture: a new camera or another playground run, which may teach that
+    nothing moves: lesson 13 step 2's bodies stay at their drafts)."""
     step, previous = lesson.steps[number], lesson.steps[number - 1]
-    content = lesson_files.step_changes(scene, step) or {**LESSON_DISPLAY, **step.display} != {
+    edits = lesson_files.step_changes(scene, step) or {**LESSON_DISPLAY, **step.display} != {
         **LESSON_DISPLAY, **previous.display}
-    return content, step.camera != previous.camera
+    return edits, step.camera != previous.camera or step.playground != previous.playground
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: f"lesson {lesson.number}")
@@ -269,9 +270,10 @@ def test_every_step_shows_what_it_says_changes(lesson, gl_context):
     """A step whose ``set`` edits the scene or whose ``display`` differs from the
     previous step's must show that change from its own camera (the previous step's
     content seen from this step's camera differs in at least ``VISIBLE_SHARE`` of the
-    frame, or the panel's picture differs); a step whose camera differs shows another
-    frame; a step that changes nothing shows the same frame and picture, bit for bit.
-    (Lesson 8's slide, hidden behind the capsule at the wall, moved 0.80%.)"""
+    frame, or the panel's picture differs); a step with a new camera or another
+    playground run shows another frame; a step that changes nothing shows the same
+    frame and picture, bit for bit.  (Lesson 8's slide, hidden behind the capsule at
+    the wall, moved 0.80%.)"""
     from sweeplab.render.headless import OffscreenRenderer
 
     renderer = OffscreenRenderer(STEP_FRAME, gl_context)
@@ -281,19 +283,19 @@ def test_every_step_shows_what_it_says_changes(lesson, gl_context):
     pixels, picture = renderer.render(reader.view(), reader.camera), _panel_picture(lesson, reader.scene)
     problems = []
     for number in range(1, len(lesson.steps)):
-        content, camera = _says_changes(lesson, number, reader.scene)
+        edits, another = _says_changes(lesson, number, reader.scene)
         reader.show_step(number)
         previous_pixels, previous_picture = pixels, picture
         pixels, picture = renderer.render(reader.view(), reader.camera), _panel_picture(lesson, reader.scene)
         label = f"step {number + 1}"
-        if content:
+        if edits:
             before = renderer.render(behind.view(), reader.camera)  # the previous step from this camera
             if not (visibly_changed(before, pixels) or picture != previous_picture):
                 share = np.any(before != pixels, axis=-1).mean()
                 problems.append(f"{label}: its change moves {share:.2%} of the frame from its camera")
-        if camera and not visibly_changed(previous_pixels, pixels):
-            problems.append(f"{label}: a new camera, yet the same frame")
-        if not content and not camera and (np.any(pixels != previous_pixels) or picture != previous_picture):
+        if another and not visibly_changed(previous_pixels, pixels):
+            problems.append(f"{label}: a new camera or run, yet the same frame")
+        if not edits and not another and (np.any(pixels != previous_pixels) or picture != previous_picture):
             problems.append(f"{label}: says nothing changes, yet the frame or the picture does")
         behind.show_step(number)
     assert not problems, problems
