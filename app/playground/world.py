@@ -95,6 +95,7 @@ from sweeplab.playground.mass import mass_properties, positive
 from sweeplab.playground.materials import Material, combined
 from sweeplab.playground.impulses import Layer, Solve, point_velocity
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
+from sweeplab.playground.particles import Particles
 from sweeplab.playground.patch import contact_patch
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
 from sweeplab.playground.state import WorldState, capture, restore
@@ -344,6 +345,9 @@ class World:
     """Contact callbacks (``callbacks``): a pair's contact begins, persists, ends."""
     on_persist: Callback | None = None
     on_end: Callback | None = None
+    particles: Particles | None = None
+    """A particle fluid (``particles``), stepped at the start of each step: its
+    impulses on bodies are theirs before they move."""
     _contacts: ContactTracker = field(default_factory=ContactTracker, repr=False)
     _resting: dict = field(default_factory=dict, repr=False)
     """The pairs touching at the end of the last step, with their normals: candidates
@@ -505,6 +509,8 @@ class World:
         if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be a positive finite number of seconds, got {dt!r}")
         start, self._dt, cpu, iterations = len(self.events), dt, clock.process_time(), self._iterations
+        if self.particles is not None:
+            self.particles.step(dt, self)
         self._tally = [0, 0]
         self._rest_speed = max(REST_SPEED, 1.5 * self._largest_acceleration() * dt)
         self._wake_changed()
