@@ -50,9 +50,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sweeplab.physics import Plane, Sphere, sweep
 from sweeplab.playground import drive
-from sweeplab.playground.pairs import boxes_meeting, near_plane, static_box, swept_boxes
+from sweeplab.playground.particle_sweeps import earliest_hits, targets_of
 from sweeplab.playground.sph import fluid_accelerations, table_size
 
 if TYPE_CHECKING:  # world imports this module
@@ -60,12 +59,9 @@ if TYPE_CHECKING:  # world imports this module
 
 SUPPORT_RATIO = 2.0
 """The kernels' support h over the rest spacing s: 2 gives ~33 neighbours at rest
-(4/3·π·2³), Müller et al.'s "about 20" and more, so the lattice density is within
-``LATTICE_DENSITY_RTOL`` of ρ₀."""
-
-LATTICE_DENSITY_RTOL = 0.02
-"""How far from ρ₀ the poly6 sum puts a particle inside a cubic lattice of the rest
-spacing (its discretisation of the kernel's integral, 1): 0.9935 at h = 2s."""
+(4/3·π·2³; Müller et al. take about 20), and puts a particle inside a cubic lattice of
+the rest spacing at 1.0098 ρ₀ (the poly6 sum's discretisation of the kernel's
+integral, 1; at 1.5 it is 0.949)."""
 
 MAX_BOUNCES = 4
 """Sweeps of one particle's motion in a substep (the first and after each hit): a
@@ -179,7 +175,7 @@ class Particles:
         acceleration = np.zeros((count, 3))
         taken: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
         for substep in range(self.substeps):
-            fluid_accelerations(count, self.positions, self.velocities, self.support, self.mass, self.rest_density,
+            fluid_accelerations(self.positions, self.velocities, self.support, self.mass, self.rest_density,
                                 self.stiffness, self.viscosity, buckets, self.density, acceleration)
             self.velocities += (acceleration + gravity) * tau
             self._move(tau, substep * tau, world, taken)
@@ -191,37 +187,36 @@ class Particles:
     def _move(self, tau: float, elapsed: float, world: World, taken: dict) -> None:
         """One substep's motion swept and resolved (module docstring, step 2); the
         bodies' impulses gathered into ``taken`` (by body index: impulses, points)."""
-        count = len(self)
-        left = np.ones(count)
+        left = np.ones(len(self))
         """The fraction of the substep each particle has still to move."""
         if not self.ccd:
             self.positions += self.velocities * tau
             left[:] = 0.0
-        targets = [(shape, None) for shape in world.statics.values()] + \
-            [(body.world_shape(), body) for body in world.bodies]
+        targets = targets_of(world)
+        moving = np.arange(len(self))
         for _ in range(MAX_BOUNCES if self.ccd else 1):
-            motion = self.velocities * (tau * left)[:, None]
-            first = _earliest_hits(self.positions, motion, self.velocities, float(self.radius),
-                                   [(shape, body, _body_motion(body, elapsed + tau * (1 - left), tau * left))
-                                    for shape, body in targets])
-            self.positions += first.push
+            motion = self.velocities[moving] * (tau * left[moving])[:, None]
+            first = earliest_hits(self.positions[moving], motion, self.velocities[moving], float(self.radius),
+                                  elapsed + tau * (1 - left[moving]), tau * left[moving], targets)
             hit = first.target >= 0
             moved = np.where(hit, first.t, 1.0)
-            self.positions += motion * moved[:, None]
+            self.positions[moving] += first.push + motion * moved[:, None]
+            left[moving] *= 1 - moved
             if not hit.any():
                 return
-            left = left * (1 - moved)
-            rows = np.flatnonzero(hit)
-            self.positions[rows] += first.normal[rows] * first.depth[rows, None]
-            for index in np.unique(first.target[rows]):
-                at = rows[first.target[rows] == index]
-                body = targets[index][1]
-                surface = np.zeros((len(at), 3)) if body is None else _point_velocities(body, first.point[at])
-                change = self._bounce(self.velocities[at] - surface, first.normal[at])
-                self.velocities[at] += change
-                if body is not None and not body.kinematic:
-                    slot = next(k for k, other in enumerate(world.bodies) if other is body)
+            rows = moving[hit]
+            self.positions[rows] += first.normal[hit] * first.depth[hit, None]
+            for index in np.unique(first.target[hit]):
+                at = first.target == index
+                target = targets[index]
+                surface = np.zeros((int(at.sum()), 3)) if target.body is None else \
+                    _point_velocities(target.body, first.point[at])
+                change = self._bounce(self.velocities[moving[at]] - surface, first.normal[at])
+                self.velocities[moving[at]] += change
+                if target.body is not None and not target.body.kinematic:
+                    slot = index - len(world.statics)
                     taken.setdefault(slot, []).append((-self.mass * change, first.point[at]))
+            moving = rows
 
     def _bounce(self, relative: np.ndarray, normal: np.ndarray) -> np.ndarray:
         """The velocity change of particles moving at ``relative`` to a surface of
@@ -235,66 +230,6 @@ class Particles:
         slowing = np.minimum(self.friction * normal_change, speed)
         direction = np.divide(tangent, speed[:, None], out=np.zeros_like(tangent), where=speed[:, None] > 0)
         return normal_change[:, None] * normal - slowing[:, None] * direction
-
-
-@dataclass
-class _Hits:
-    """Each particle's earliest hit: ``target`` (-1: none), ``t`` (fraction of its
-    motion), ``normal`` and ``point`` (world, at the step's start for a body: its frame),
-    ``depth`` (> 0 where it started inside); ``push``: the way out of shapes it started
-    inside while not approaching them (no hit: moved out, then on)."""
-
-    target: np.ndarray
-    t: np.ndarray
-    normal: np.ndarray
-    point: np.ndarray
-    depth: np.ndarray
-    push: np.ndarray
-
-
-def _body_motion(body: Body | None, since: np.ndarray, window: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """A body's travel since the step's start at each particle's time now (``since``,
-    seconds) and over each particle's time left (``window``), at its velocity: None
-    for a static shape."""
-    if body is None:
-        return None
-    return since[:, None] * body.velocity, window[:, None] * body.velocity
-
-
-def _earliest_hits(starts: np.ndarray, motion: np.ndarray, velocities: np.ndarray, radius: float,
-                   targets: list) -> _Hits:
-    """Each particle's earliest hit among ``targets`` (shape, body or None, the body's
-    motion or None): the sweep of ``Sphere(start, radius)`` along ``motion`` relative to
-    the shape, for the particles whose motion's box meets the shape's.  A particle
-    whose velocity relative to the body (or the static shape) does not approach the
-    surface (v·n >= 0) does not hit it at t = 0: touching, it slides along or leaves;
-    inside, it is pushed out (``push``) and moves on."""
-    count = len(starts)
-    hits = _Hits(np.full(count, -1), np.full(count, np.inf), np.zeros((count, 3)), np.zeros((count, 3)),
-                 np.zeros(count), np.zeros((count, 3)))
-    reach = np.full(count, radius)
-    for index, (shape, body, moved) in enumerate(targets):
-        relative_start, relative_motion, heading = starts, motion, velocities
-        if body is not None:
-            relative_start, relative_motion, heading = starts - moved[0], motion - moved[1], velocities - body.velocity
-        lo, hi = swept_boxes(relative_start, relative_motion, reach)
-        near = np.flatnonzero(near_plane(shape, lo, hi) if isinstance(shape, Plane) else
-                              boxes_meeting(lo, hi, static_box(shape)))
-        if not len(near):
-            continue
-        answer = sweep(Sphere(relative_start[near], reach[near]), shape, relative_motion[near])
-        approaching = np.einsum("ij,ij->i", np.nan_to_num(answer.normal), heading[near]) < 0
-        depth = np.nan_to_num(answer.penetration_depth)
-        leaving = answer.hit & answer.initially_overlapping & ~approaching
-        hits.push[near[leaving]] += answer.normal[leaving] * depth[leaving, None]
-        counts = answer.hit & ((answer.t > 0) | approaching) & (answer.t < hits.t[near])
-        rows = near[counts]
-        hits.target[rows] = index
-        hits.t[rows] = answer.t[counts]
-        hits.normal[rows] = answer.normal[counts]
-        hits.point[rows] = answer.point[counts]
-        hits.depth[rows] = depth[counts]
-    return hits
 
 
 def _point_velocities(body: Body, points: np.ndarray) -> np.ndarray:

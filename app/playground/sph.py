@@ -31,8 +31,8 @@ and oppositely (momentum is kept); so is the viscosity term.
 into a table of ``table_size(n)`` buckets (2n rounded up to a power of two: an
 unbounded grid in O(n) memory, a particle fired far away costs nothing), the particles
 are counting-sorted by bucket, and a particle's neighbours are those in the buckets of
-the 27 cells around its own (a bucket reached twice through two colliding cells is
-read once; particles of a far cell sharing a bucket fail the r < h test).  The sums
+the 27 cells around its own (a bucket two of those cells share is read once; a
+particle of a far cell hashed into it fails the r < h test).  The sums
 run over the particles in bucket order (neighbours sit together in memory).
 """
 
@@ -41,46 +41,51 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import prange
 
-from sweeplab.physics.kernels import kernel
-from sweeplab.physics.lanes import parallel_above
-
-PARALLEL_MIN_PARTICLES = 2048
-"""Particles from which the sums run on numba's threads (below, starting the pool costs
-more than the work)."""
+from sweeplab.physics.kernels import entry, kernel
 
 _HASH_X, _HASH_Y, _HASH_Z = 73856093, 19349663, 83492791
 """Teschner et al. 2003's primes for hashing a cell's integer coordinates."""
 
 
 @kernel
-def poly6(r2, h):
-    """W(r) = 315 / (64 π h⁹) (h² - r²)³ for r² < h², else 0 (takes r²)."""
-    h2 = h * h
+def poly6_scale(h):
+    """315 / (64 π h⁹): poly6's factor for support ``h``."""
+    return 315.0 / (64.0 * math.pi * h ** 9)
+
+
+@kernel
+def spiky_scale(h):
+    """45 / (π h⁶): the spiky gradient's and the viscosity Laplacian's factor."""
+    return 45.0 / (math.pi * h ** 6)
+
+
+@kernel
+def poly6(r2, h2, scale):
+    """W(r) = scale · (h² - r²)³ for r² < h², else 0 (takes r², h², ``poly6_scale(h)``)."""
     if r2 >= h2:
         return 0.0
     d = h2 - r2
-    return 315.0 / (64.0 * math.pi * h ** 9) * d * d * d
+    return scale * d * d * d
 
 
 @kernel
-def spiky_slope(r, h):
-    """dW/dr of the spiky kernel W(r) = 15 / (π h⁶) (h - r)³: -45 / (π h⁶) (h - r)²
-    for r < h, else 0 (∇W(x) = dW/dr · x / r)."""
+def spiky_slope(r, h, scale):
+    """dW/dr = -scale · (h - r)² for r < h, else 0, of the spiky kernel
+    W(r) = 15 / (π h⁶) (h - r)³ (``scale`` = ``spiky_scale(h)``; ∇W(x) = dW/dr · x / r)."""
     if r >= h:
         return 0.0
     d = h - r
-    return -45.0 / (math.pi * h ** 6) * d * d
+    return -scale * d * d
 
 
 @kernel
-def viscosity_laplacian(r, h):
-    """∇²W(r) = 45 / (π h⁶) (h - r) for r < h, else 0, of the viscosity kernel
-    W(r) = 15 / (2π h³) (-r³/(2h³) + r²/h² + h/(2r) - 1)."""
+def viscosity_laplacian(r, h, scale):
+    """∇²W(r) = scale · (h - r) for r < h, else 0 (``scale`` = ``spiky_scale(h)``), of
+    the viscosity kernel W(r) = 15 / (2π h³) (-r³/(2h³) + r²/h² + h/(2r) - 1)."""
     if r >= h:
         return 0.0
-    return 45.0 / (math.pi * h ** 6) * (h - r)
+    return scale * (h - r)
 
 
 def table_size(count: int) -> int:
@@ -104,7 +109,7 @@ def _seen(seen, count, key):
     return False
 
 
-@parallel_above(PARALLEL_MIN_PARTICLES, seconds_per_work=2e-3)
+@entry(work=lambda positions, *rest: positions.shape[0], seconds_per_work=2e-3)
 def fluid_accelerations(positions, velocities, h, mass, rest_density, stiffness, viscosity, buckets,
                         density, acceleration):
     """Each particle's density ``density`` (N,) and its SPH acceleration (pressure and
@@ -112,7 +117,8 @@ def fluid_accelerations(positions, velocities, h, mass, rest_density, stiffness,
     ``buckets`` (``table_size(N)`` + 1,) int64 scratch (module docstring)."""
     count = positions.shape[0]
     mask = buckets.shape[0] - 2
-    inverse_h = 1.0 / h
+    inverse_h, h2 = 1.0 / h, h * h
+    smooth, sharp = poly6_scale(h), spiky_scale(h)
     cells = np.empty((count, 3), dtype=np.int64)
     keys = np.empty(count, dtype=np.int64)
     for i in range(count):  # counting sort by bucket
@@ -137,49 +143,48 @@ def fluid_accelerations(positions, velocities, h, mass, rest_density, stiffness,
         v[s, :] = velocities[order[s], :]
         cell[s, :] = cells[order[s], :]
     rho = np.empty(count)
-    for s in prange(count):  # ρ_i = Σ_j m W(r_ij)
-        seen = np.empty(27, dtype=np.int64)
-        total = 0.0
-        n_seen = 0
+    seen = np.empty(27, dtype=np.int64)
+    for s in range(count):  # ρ_i = Σ_j m W(r_ij)
+        total, read = 0.0, 0
         for dx in range(-1, 2):
             for dy in range(-1, 2):
                 for dz in range(-1, 2):
                     key = _bucket(cell[s, 0] + dx, cell[s, 1] + dy, cell[s, 2] + dz, mask)
-                    if _seen(seen, n_seen, key):
-                        continue
-                    seen[n_seen] = key
-                    n_seen += 1
+                    if _seen(seen, read, key):
+                        continue  # two of the 27 cells share a bucket: read it once
+                    seen[read] = key
+                    read += 1
                     for j in range(buckets[key], buckets[key + 1]):
                         e0, e1, e2 = x[s, 0] - x[j, 0], x[s, 1] - x[j, 1], x[s, 2] - x[j, 2]
-                        total += poly6(e0 * e0 + e1 * e1 + e2 * e2, h)
+                        total += poly6(e0 * e0 + e1 * e1 + e2 * e2, h2, smooth)
         rho[s] = mass * total
-    for s in prange(count):  # a_i: pressure and viscosity
-        seen = np.empty(27, dtype=np.int64)
-        n_seen = 0
+    for s in range(count):  # a_i: pressure and viscosity
         p_i = stiffness * max(rho[s] - rest_density, 0.0)
-        a0, a1, a2 = 0.0, 0.0, 0.0
+        a0, a1, a2, read = 0.0, 0.0, 0.0, 0
         for dx in range(-1, 2):
             for dy in range(-1, 2):
                 for dz in range(-1, 2):
                     key = _bucket(cell[s, 0] + dx, cell[s, 1] + dy, cell[s, 2] + dz, mask)
-                    if _seen(seen, n_seen, key):
+                    if _seen(seen, read, key):
                         continue
-                    seen[n_seen] = key
-                    n_seen += 1
+                    seen[read] = key
+                    read += 1
                     for j in range(buckets[key], buckets[key + 1]):
+                        if j == s:
+                            continue
                         e0, e1, e2 = x[s, 0] - x[j, 0], x[s, 1] - x[j, 1], x[s, 2] - x[j, 2]
                         r2 = e0 * e0 + e1 * e1 + e2 * e2
-                        if j == s or r2 >= h * h:
+                        if r2 >= h2:
                             continue
                         r = math.sqrt(r2)
                         p_j = stiffness * max(rho[j] - rest_density, 0.0)
                         weight = mass / (rho[s] * rho[j])
                         if r > 0.0:
-                            push = -weight * 0.5 * (p_i + p_j) * spiky_slope(r, h) / r
+                            push = -weight * 0.5 * (p_i + p_j) * spiky_slope(r, h, sharp) / r
                             a0 += push * e0
                             a1 += push * e1
                             a2 += push * e2
-                        drag = viscosity * weight * viscosity_laplacian(r, h)
+                        drag = viscosity * weight * viscosity_laplacian(r, h, sharp)
                         a0 += drag * (v[j, 0] - v[s, 0])
                         a1 += drag * (v[j, 1] - v[s, 1])
                         a2 += drag * (v[j, 2] - v[s, 2])
