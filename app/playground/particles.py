@@ -110,7 +110,7 @@ class Particles:
     """ρ₀ (kg/m³)."""
     stiffness: float = 50.0
     """k (m²/s²) of p = k·max(ρ - ρ₀, 0): the speed of sound squared."""
-    viscosity: float = 2.0
+    viscosity: float = 8.0
     """μ (Pa·s) of Müller's viscosity term."""
     restitution: float = 0.0
     friction: float = 0.1
