@@ -84,7 +84,8 @@ def earliest_hits(starts: np.ndarray, motion: np.ndarray, velocities: np.ndarray
                 np.zeros(count), np.zeros((count, 3)))
     if not lanes:
         return hits
-    particle, target, t, normal, point, depth, counts, leaving = (np.concatenate(parts) for parts in zip(*lanes))
+    joined = (np.concatenate(parts) for parts in zip(*lanes, strict=True))
+    particle, target, t, normal, point, depth, counts, leaving = joined
     np.add.at(hits.push, particle[leaving], normal[leaving] * depth[leaving, None])
     particle, target, t, normal, point, depth = (a[counts] for a in (particle, target, t, normal, point, depth))
     order = np.lexsort((t, particle))

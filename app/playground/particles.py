@@ -100,11 +100,11 @@ class Particles:
     friction below 0, a restitution outside [0, 1], substeps not a whole number >= 1."""
 
     positions: np.ndarray
-    velocities: np.ndarray | None = None
+    velocities: np.ndarray = None  # type: ignore[assignment]  # an array once made
     """None: at rest."""
     spacing: float = 0.05
     """The rest spacing s (m)."""
-    radius: float | None = None
+    radius: float = None  # type: ignore[assignment]  # a number once made
     """Collision radius (m); None: s/2."""
     rest_density: float = 1000.0
     """ρ₀ (kg/m³)."""
