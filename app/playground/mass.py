@@ -187,30 +187,38 @@ def _capsule(a: np.ndarray, b: np.ndarray, radius: float, density: float) -> Mas
 
 
 def _polyhedron(vertices: np.ndarray, faces, density: float) -> MassProperties:
-    """The hull's faces fanned into triangles (a, b, c), each the base of a tetrahedron
-    with apex o, the vertices' mean (inside a solid convex hull), in coordinates
-    relative to o.  A tetrahedron (0, a, b, c) has the signed volume V = a·(b×c)/6
-    (positive: faces are counter-clockwise from outside), the first moment V·(a+b+c)/4
-    and the second moment (the canonical tetrahedron's covariance carried to it,
-    Blow & Binstock 2004):
-
-        C = ∫ x xᵀ dV = V/20 · (a aᵀ + b bᵀ + c cᵀ + s sᵀ),   s = a + b + c.
-
-    Summed: the volume V, centre d = Σ V_k s_k/4 / V (relative to o), C about o; about
-    the centre of mass C_c = C - V d dᵀ, and I = ρ (tr(C_c) E - C_c)."""
+    """The hull's integrals (``solid_integrals``) about o, the vertices' mean (inside a
+    solid convex hull): the volume V, centre d = first / V (relative to o), C about o;
+    about the centre of mass C_c = C - V d dᵀ, and I = ρ (tr(C_c) E - C_c)."""
     apex = vertices.mean(axis=0)
     relative = vertices - apex
+    volume, first, second = solid_integrals([relative[list(loop)] for loop in faces])
+    d = first / volume
+    about_centre = second - volume * np.outer(d, d)
+    inertia = density * (np.trace(about_centre) * np.eye(3) - about_centre)
+    return MassProperties(density * volume, apex + d, (inertia + inertia.T) / 2)
+
+
+def solid_integrals(loops) -> tuple[float, np.ndarray, np.ndarray]:
+    """The volume V, first moment ∫x dV and second moment C = ∫x xᵀ dV of the solid
+    bounded by ``loops`` (each a (k, 3) array of a face's corners, counter-clockwise
+    seen from outside; together a closed surface), in the loops' coordinates (put the
+    origin inside or near the solid: the sums then lose nothing to cancellation).
+
+    Each face is fanned into triangles (a, b, c), each the base of a tetrahedron with
+    apex at the origin: the signed volume V = a·(b×c)/6 (positive: faces are
+    counter-clockwise from outside), the first moment V·(a+b+c)/4 and the second
+    moment (the canonical tetrahedron's covariance carried to it, Blow & Binstock 2004):
+
+        C = ∫ x xᵀ dV = V/20 · (a aᵀ + b bᵀ + c cᵀ + s sᵀ),   s = a + b + c."""
     volume, first, second = 0.0, np.zeros(3), np.zeros((3, 3))
-    for loop in faces:
-        a = relative[loop[0]]
-        for j in range(1, len(loop) - 1):
-            b, c = relative[loop[j]], relative[loop[j + 1]]
+    for corners in loops:
+        a = corners[0]
+        for j in range(1, len(corners) - 1):
+            b, c = corners[j], corners[j + 1]
             v = float(a @ np.cross(b, c)) / 6
             s = a + b + c
             volume += v
             first = first + v * s / 4
             second = second + v / 20 * (np.outer(a, a) + np.outer(b, b) + np.outer(c, c) + np.outer(s, s))
-    d = first / volume
-    about_centre = second - volume * np.outer(d, d)
-    inertia = density * (np.trace(about_centre) * np.eye(3) - about_centre)
-    return MassProperties(density * volume, apex + d, (inertia + inertia.T) / 2)
+    return volume, first, second

@@ -87,7 +87,7 @@ from sweeplab.physics.shapes import Shape
 from sweeplab.physics.solve import solve_quadratic
 from sweeplab.playground import drive
 from sweeplab.physics.tolerance import POSED_ROTATION_ATOL
-from sweeplab.playground import energy
+from sweeplab.playground import buoyancy, energy
 from sweeplab.playground.callbacks import Callback, ContactPair, ContactTracker
 from sweeplab.playground.ccd import Mover, first_contact, still, turn_over
 from sweeplab.playground.joints import Joint, Link, Spring, settle
@@ -254,7 +254,7 @@ def capsule_body(name: str, a, b, radius: float, density: float = 1.0) -> Body:
     """A capsule from ``a`` to ``b`` (world), its body z along the axis."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     centre, axis = (a + b) / 2, b - a
-    length = float(np.linalg.norm(axis))
+    length = math.hypot(*axis)  # (no square to underflow: a length of 1e-159 squared is subnormal)
     z = axis / length if length > 0 else np.array([0.0, 0.0, 1.0])
     x = np.cross(np.eye(3)[np.argmin(np.abs(z))], z)
     x /= np.linalg.norm(x)
@@ -348,6 +348,11 @@ class World:
     particles: Particles | None = None
     """A particle fluid (``particles``), stepped at the start of each step: its
     impulses on bodies are theirs before they move."""
+    water: buoyancy.Water | None = None
+    """A still water plane (``buoyancy``): each step, every awake dynamic body under it
+    gets its buoyancy and drag as a force over the step; a change of it wakes every body."""
+    _water_stepped: buoyancy.Water | None = field(default=None, repr=False)
+    """The water of the last step (a different one now wakes the bodies)."""
     _contacts: ContactTracker = field(default_factory=ContactTracker, repr=False)
     _resting: dict = field(default_factory=dict, repr=False)
     """The pairs touching at the end of the last step, with their normals: candidates
@@ -453,6 +458,8 @@ class World:
 
     def __post_init__(self):
         Material(self.restitution, self.friction)  # ValueError naming restitution or friction
+        if self.water is not None and not isinstance(self.water, buoyancy.Water):
+            raise ValueError(f"water must be a buoyancy.Water or None, got {self.water!r}")
         for name, material in self.materials.items():
             if name not in self.statics or not isinstance(material, Material):
                 raise ValueError(f"materials must map static shapes' names to Materials, got {name!r}: {material!r}")
@@ -512,8 +519,9 @@ class World:
         if self.particles is not None:
             self.particles.step(dt, self)
         self._tally = [0, 0]
-        self._rest_speed = max(REST_SPEED, 1.5 * self._largest_acceleration() * dt)
         self._wake_changed()
+        self._float(dt)
+        self._rest_speed = max(REST_SPEED, 1.5 * self._largest_acceleration() * dt)
         for name, push in self._pushes.items():  # a torque's angular impulse at the step's start (``drive``)
             body = self.bodies[self._index(name)]
             body.angular_velocity = body.angular_velocity + body.inverse_inertia() @ push.torque * dt
@@ -543,6 +551,25 @@ class World:
         if len(self.events) > 2 * EVENT_HISTORY:
             del self.events[:-EVENT_HISTORY]
         return new
+
+    def _float(self, dt: float) -> None:
+        """The water's force and torque on every awake dynamic body under it, added to
+        its pushes for this step (``buoyancy.push``); every body woken when the water
+        changed since the last step."""
+        if self.water is not None and not isinstance(self.water, buoyancy.Water):
+            raise ValueError(f"water must be a buoyancy.Water or None, got {self.water!r}")
+        if self.water != self._water_stepped:
+            self._water_stepped = self.water
+            self._wake_islands(set(range(len(self.bodies))))
+        if self.water is None:
+            return
+        for body in self.bodies:
+            if body.asleep or body.kinematic:
+                continue
+            found = buoyancy.push(self.water, body, self.gravity, dt)
+            if found is not None:
+                push = self._pushes.setdefault(body.name, drive.Push(np.zeros(3), np.zeros(3)))
+                push.force, push.torque = push.force + found.force, push.torque + found.torque
 
     def _largest_acceleration(self) -> float:
         """|g|, or a pushed body's acceleration where it is larger."""
