@@ -139,6 +139,31 @@ def test_pressure_is_clamped_at_the_rest_density():
     assert spread <= 1000.0 and np.all(acceleration == 0)
 
 
+@pytest.mark.parametrize("side", [0.15, 1.0])
+def test_the_sums_are_those_over_every_pair(side):
+    """200 particles at random in a cube of ``side`` (0.15 m: ~150 neighbours each, past
+    the neighbour list's first room, so it grows; 1 m: a few each), their densities and
+    accelerations against the O(N²) sums of the module docstring in numpy."""
+    generator = np.random.default_rng(11)
+    fluid = Particles(generator.uniform(0, side, (200, 3)), generator.normal(0, 1, (200, 3)), spacing=0.05)
+    density, acceleration = densities_and_accelerations(fluid)
+    h, m = fluid.support, fluid.mass
+    offset = fluid.positions[:, None] - fluid.positions[None]
+    r = np.linalg.norm(offset, axis=2)
+    inside = r < h
+    expected_density = m * np.sum(np.where(inside, 315 / (64 * np.pi * h ** 9) * (h * h - r * r) ** 3, 0), axis=1)
+    pressure = fluid.stiffness * np.maximum(expected_density - fluid.rest_density, 0)
+    pair = inside & (r > 0)
+    weight = m / (expected_density[:, None] * expected_density[None])
+    slope = -45 / (np.pi * h ** 6) * (h - r) ** 2
+    push = np.where(pair, -weight * 0.5 * (pressure[:, None] + pressure[None]) * slope / np.where(pair, r, 1), 0)
+    drag = np.where(pair, fluid.viscosity * weight * 45 / (np.pi * h ** 6) * (h - r), 0)
+    expected = np.sum(push[..., None] * offset + drag[..., None] * (fluid.velocities[None] - fluid.velocities[:, None]),
+                      axis=1)
+    assert density == pytest.approx(expected_density, rel=1e-12)
+    assert np.abs(acceleration - expected).max() <= 1e-11 * np.abs(expected).max()
+
+
 def test_pressure_and_viscosity_keep_momentum():
     """Forces between particles are equal and opposite: Σ m a = 0 for any state."""
     generator = np.random.default_rng(7)
