@@ -32,9 +32,7 @@ into a table of ``table_size(n)`` buckets (2n rounded up to a power of two: an
 unbounded grid in O(n) memory, a particle fired far away costs nothing), the particles
 are counting-sorted by bucket, and a particle's neighbours are those in the buckets of
 the 27 cells around its own (a bucket two of those cells share is read once; a
-particle of a far cell hashed into it fails the r < h test).  The density pass keeps
-each particle's neighbours in a list, which the force pass reads (about 33 at rest,
-where the 27 buckets hold about 216 candidates).  The sums
+particle of a far cell hashed into it fails the r < h test).  The sums
 run over the particles in bucket order (neighbours sit together in memory).
 """
 
@@ -45,10 +43,6 @@ import math
 import numpy as np
 
 from sweeplab.physics.kernels import entry, kernel
-
-NEIGHBOURS_GUESS = 40
-"""Room for this many neighbours a particle in the neighbour list at first (about 33 at
-rest at h = 2s); a denser fluid grows it."""
 
 _HASH_X, _HASH_Y, _HASH_Z = 73856093, 19349663, 83492791
 """Teschner et al. 2003's primes for hashing a cell's integer coordinates."""
@@ -150,11 +144,6 @@ def fluid_accelerations(positions, velocities, h, mass, rest_density, stiffness,
         cell[s, :] = cells[order[s], :]
     rho = np.empty(count)
     seen = np.empty(27, dtype=np.int64)
-    first = np.zeros(count + 1, dtype=np.int64)
-    near = np.empty(count * NEIGHBOURS_GUESS, dtype=np.int64)
-    """Each particle's neighbours (r < h, itself not), found with its density:
-    near[first[s]:first[s + 1]], in bucket order (grown by doubling when full)."""
-    used = 0
     for s in range(count):  # ρ_i = Σ_j m W(r_ij)
         total, read = 0.0, 0
         for dx in range(-1, 2):
@@ -167,35 +156,38 @@ def fluid_accelerations(positions, velocities, h, mass, rest_density, stiffness,
                     read += 1
                     for j in range(buckets[key], buckets[key + 1]):
                         e0, e1, e2 = x[s, 0] - x[j, 0], x[s, 1] - x[j, 1], x[s, 2] - x[j, 2]
-                        r2 = e0 * e0 + e1 * e1 + e2 * e2
-                        total += poly6(r2, h2, smooth)
-                        if r2 < h2 and j != s:
-                            if used == near.shape[0]:
-                                grown = np.empty(2 * near.shape[0] + 1, dtype=np.int64)
-                                grown[:used] = near[:used]
-                                near = grown
-                            near[used] = j
-                            used += 1
+                        total += poly6(e0 * e0 + e1 * e1 + e2 * e2, h2, smooth)
         rho[s] = mass * total
-        first[s + 1] = used
     for s in range(count):  # a_i: pressure and viscosity
         p_i = stiffness * max(rho[s] - rest_density, 0.0)
-        a0, a1, a2 = 0.0, 0.0, 0.0
-        for k in range(first[s], first[s + 1]):
-            j = near[k]
-            e0, e1, e2 = x[s, 0] - x[j, 0], x[s, 1] - x[j, 1], x[s, 2] - x[j, 2]
-            r = math.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
-            p_j = stiffness * max(rho[j] - rest_density, 0.0)
-            weight = mass / (rho[s] * rho[j])
-            if r > 0.0:
-                push = -weight * 0.5 * (p_i + p_j) * spiky_slope(r, h, sharp) / r
-                a0 += push * e0
-                a1 += push * e1
-                a2 += push * e2
-            drag = viscosity * weight * viscosity_laplacian(r, h, sharp)
-            a0 += drag * (v[j, 0] - v[s, 0])
-            a1 += drag * (v[j, 1] - v[s, 1])
-            a2 += drag * (v[j, 2] - v[s, 2])
+        a0, a1, a2, read = 0.0, 0.0, 0.0, 0
+        for dx in range(-1, 2):
+            for dy in range(-1, 2):
+                for dz in range(-1, 2):
+                    key = _bucket(cell[s, 0] + dx, cell[s, 1] + dy, cell[s, 2] + dz, mask)
+                    if _seen(seen, read, key):
+                        continue
+                    seen[read] = key
+                    read += 1
+                    for j in range(buckets[key], buckets[key + 1]):
+                        if j == s:
+                            continue
+                        e0, e1, e2 = x[s, 0] - x[j, 0], x[s, 1] - x[j, 1], x[s, 2] - x[j, 2]
+                        r2 = e0 * e0 + e1 * e1 + e2 * e2
+                        if r2 >= h2:
+                            continue
+                        r = math.sqrt(r2)
+                        p_j = stiffness * max(rho[j] - rest_density, 0.0)
+                        weight = mass / (rho[s] * rho[j])
+                        if r > 0.0:
+                            push = -weight * 0.5 * (p_i + p_j) * spiky_slope(r, h, sharp) / r
+                            a0 += push * e0
+                            a1 += push * e1
+                            a2 += push * e2
+                        drag = viscosity * weight * viscosity_laplacian(r, h, sharp)
+                        a0 += drag * (v[j, 0] - v[s, 0])
+                        a1 += drag * (v[j, 1] - v[s, 1])
+                        a2 += drag * (v[j, 2] - v[s, 2])
         i = order[s]
         density[i] = rho[s]
         acceleration[i, 0], acceleration[i, 1], acceleration[i, 2] = a0, a1, a2

@@ -141,9 +141,9 @@ def test_pressure_is_clamped_at_the_rest_density():
 
 @pytest.mark.parametrize("side", [0.15, 1.0])
 def test_the_sums_are_those_over_every_pair(side):
-    """200 particles at random in a cube of ``side`` (0.15 m: ~150 neighbours each, past
-    the neighbour list's first room, so it grows; 1 m: a few each), their densities and
-    accelerations against the O(N²) sums of the module docstring in numpy."""
+    """200 particles at random in a cube of ``side`` (0.15 m: ~150 neighbours each, many
+    buckets shared; 1 m: a few each), their densities and accelerations against the
+    O(N²) sums of the module docstring in numpy."""
     generator = np.random.default_rng(11)
     fluid = Particles(generator.uniform(0, side, (200, 3)), generator.normal(0, 1, (200, 3)), spacing=0.05)
     density, acceleration = densities_and_accelerations(fluid)
