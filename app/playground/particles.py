@@ -31,9 +31,10 @@ A world step of ``dt`` is ``substeps`` equal substeps of τ = dt/substeps, each:
    body at the end of the step, before the bodies move): the fluid pushes bodies and
    bodies push the fluid.  Kinematic bodies push and are not pushed.
 
-With ``ccd`` off, every particle moves its whole motion and only the overlaps at the
-end are resolved (the same sweep with a zero direction is an overlap test): a fast
-particle passes a thin wall.
+With ``ccd`` off (the fluid's own switch; the world's ``ccd`` is its bodies'), every
+particle moves its whole motion and only the overlaps at the end are resolved (the
+same sweep with a zero direction is an overlap test): a fast particle passes a thin
+wall.
 
 Why 4 substeps: the explicit step is stable while sound crosses less than about 0.4 h
 in a substep (CFL): (c + |v|)·τ ≤ 0.4·h with c = √k.  At the defaults (s = 5 cm,
