@@ -229,6 +229,29 @@ def test_a_particle_hitting_a_free_body_gives_it_its_momentum():
     assert fluid.velocities[0, 0] == pytest.approx(0.0, abs=1e-12)  # it took the ball's speed at the hit
 
 
+@pytest.mark.parametrize("speed, at", [(5.0, 0.4), (200.0, 1.25)])
+def test_a_moving_body_pushes_a_resting_particle_ahead_of_it(speed, at):
+    """No gravity, restitution 0: a 1 kg ball of radius 0.2 m meets a resting 0.125 kg
+    particle (swept by its motion relative to the ball; at 200 m/s the ball covers
+    0.83 m a substep, more than it and the particle across, and is 0.42 m short of the
+    particle and 0.42 m past it at two substeps' starts: an overlap test at each
+    substep would miss it): the particle leaves at the
+    ball's speed, the ball slows by the particle's momentum, the total is kept, and
+    the particle is never inside the ball at a step's end."""
+    ball = sphere_body("ball", [0.0, 0.0, 0.0], 0.2, density=1 / (4 / 3 * math.pi * 0.2 ** 3))
+    ball.velocity = np.array([speed, 0.0, 0.0])
+    fluid = Particles([[at, 0.0, 0.0]], spacing=0.05)
+    world = World([ball], {}, gravity=NO_GRAVITY, particles=fluid)
+    before = fluid.mass * fluid.velocities[0] + ball.mass * ball.velocity
+    for _ in range(4):  # they meet in the third step (5 m/s) or the first (200 m/s)
+        world.step(DT)
+        assert np.linalg.norm(fluid.positions[0] - ball.position) >= 0.2 + fluid.radius - 1e-12
+    after = fluid.mass * fluid.velocities[0] + ball.mass * ball.velocity
+    assert after == pytest.approx(before, abs=1e-12)
+    assert fluid.velocities[0, 0] == pytest.approx(speed, rel=1e-12)
+    assert ball.velocity[0] == pytest.approx(speed * (1 - fluid.mass), rel=1e-12)
+
+
 # --- the fluid --------------------------------------------------------------------------
 
 
