@@ -33,12 +33,13 @@ from sweeplab.editor.opened import SceneFile
 from sweeplab.playground.materials import Material
 from sweeplab.playground.particles import Particles
 from sweeplab.playground.run import PlaygroundRun
+from sweeplab.playground.waves import Waves
 from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.scene.shape_kinds import RigidMotion
 from sweeplab.view.model import LineBatch, SpriteBatch, ViewModel
 from sweeplab.editor.parts import EditorParts
-from sweeplab.view.frame import with_frame_contacts, with_joint_errors
+from sweeplab.view.frame import with_frame_contacts, with_joint_errors, with_water
 
 SPRING = (1.0, 0.55, 0.1, 1.0)
 """The mouse spring's line: orange, from the picked point to the mouse."""
@@ -232,7 +233,7 @@ class Playground(EditorParts):
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:
         the largest ``view.frame.ARROW`` times the largest body's reach), joints
-        (coloured by error) and particles (sprites)."""
+        (coloured by error), the pool's water and the particles (sprites)."""
         run = self.playground
         if run is None:
             return view
@@ -245,12 +246,26 @@ class Playground(EditorParts):
             framed = with_frame_contacts(view, [e.point for e in events], [e.normal for e in events],
                                          [e.impulse for e in events], reach)
             framed = with_joint_errors(framed, [j.ends for j in frame.joints], [j.error for j in frame.joints])
+            pool = run.world.pool  # (the world is at the frame shown: seeking restores it)
+            if pool is not None:
+                framed = with_water(framed, pool.corner, pool.cell_size, pool.drawn_heights(
+                    run.world.time, max(-float(run.world.gravity[2]), 0.0)))
             fluid = run.world.particles
             if fluid is not None:
                 framed = replace(framed, sprites=[*framed.sprites,
                                                   SpriteBatch(fluid.positions.copy(), fluid.radius, WATER)])
             kept = self._framed_view = view, run, position, framed
         return kept[3]
+
+    def set_water_waves(self, on: bool) -> None:
+        """FFT waves (``playground.waves.Waves()``, drawn only) on the running world's
+        pool, or none; said on the status line when the run has no pool."""
+        pool = self.playground.world.pool if self.playground is not None else None
+        if pool is None:
+            self.say("waves: the running world has no pool")
+            return
+        pool.waves = Waves() if on else None
+        self._framed_view = None  # (the water is drawn again)
 
     def save_step_fixture(self, body: str, directory, name: str, frame: int | None = None) -> Path | None:
         """The step into recorded ``frame`` (default: the one shown) of ``body`` as a
