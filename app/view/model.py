@@ -90,10 +90,21 @@ class PointBatch:
 
 
 @dataclass
+class SpriteBatch:
+    """Spheres of one ``radius`` (world units) at ``positions`` (n, 3), drawn as shaded
+    sprites facing the camera (a particle fluid)."""
+
+    positions: np.ndarray
+    radius: float
+    color: tuple
+
+
+@dataclass
 class ViewModel:
     drawables: list[Drawable] = field(default_factory=list)
     lines: list[LineBatch] = field(default_factory=list)
     points: list[PointBatch] = field(default_factory=list)
+    sprites: list[SpriteBatch] = field(default_factory=list)
     reports: list[TargetReport] = field(default_factory=list)
     mesh_overlaps: list[MeshOverlapReport] = field(default_factory=list)
     earliest: str | None = None
