@@ -39,11 +39,11 @@ def test_each_step_draws_its_iteration():
     for number in range(len(ADVANCEMENT.steps)):
         editor.show_step(number)
         shown.append(editor.advancement_step)
-    assert shown == [None, 0, 2, 6]
+    assert shown == [None, 1, 2, 6]
     editor.show_step(0)
     plain = len(editor.view().lines)
     editor.show_step(1)
-    assert len(editor.view().lines) == plain + 1  # the pose at iteration 0 outlined
+    assert len(editor.view().lines) == plain + 1  # the pose at iteration 1 outlined
     editor.open_lesson(LESSONS[0])
     assert editor.advancement_step is None  # another lesson draws no iteration
 

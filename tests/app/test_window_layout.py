@@ -116,7 +116,7 @@ def test_the_exercise_check_button_shows_the_hint_then_the_pass(tmp_path, gl_con
     pictures = observed["pictures"]  # lessons 9 and 10 draw their pictures at every step
     assert [step["drawn"] for step in pictures["9"]] == [True] * 4, pictures
     assert [step["drawn"] for step in pictures["10"]] == [True] * 4, pictures
-    assert [step["advancement step"] for step in pictures["10"]] == [None, 0, 2, 6]
+    assert [step["advancement step"] for step in pictures["10"]] == [None, 1, 2, 6]
 
 
 def test_labels_are_not_cut(tmp_path, gl_context, xvfb):  # noqa: F811
