@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy.spatial import ConvexHull, Delaunay
 from scipy.spatial.transform import Rotation
 
-from sweeplab.physics import Capsule, Sphere
+from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere
 from sweeplab.playground import buoyancy
 from sweeplab.playground.buoyancy import (CAPSULE_LEVELS, CAPSULE_NODES, Submerged, Water, capsule_submerged,
                                           shape_submerged, submerged)
@@ -241,6 +241,15 @@ def test_a_plane_through_an_edge_holds_nothing_and_just_above_it_a_wedge(level, 
 def test_a_plane_through_a_face_holds_nothing_and_just_above_it_a_slab(level, volume):
     cube = box_body("cube", [0.5, 0.5, 0.5], [0.0, 0.0, 0.5])
     assert submerged(cube, [0.0, 0.0, level], UP).volume == pytest.approx(volume, rel=1e-6, abs=1e-30)
+
+
+def test_a_plane_through_four_corners_of_an_octahedron_leaves_its_lower_pyramid():
+    """The octahedron |x| + |y| + |z| <= 1 cut by z = 0, through four corners exactly:
+    the lower square pyramid, volume 2/3, its centre a quarter of its height (1) down."""
+    octahedron = ConvexPolyhedron(np.concatenate([np.eye(3), -np.eye(3)]))
+    found = shape_submerged(octahedron, ORIGIN, UP, ORIGIN)
+    assert found.volume == pytest.approx(2 / 3, rel=1e-15)
+    np.testing.assert_allclose(found.centre, [0.0, 0.0, -0.25], rtol=0, atol=1e-15)
 
 
 def test_the_waterline_closes_the_clipped_hull():
@@ -533,6 +542,18 @@ def test_a_still_float_sleeps_stays_asleep_and_wakes_when_the_water_changes():
     world.water = Water(level=0.05, linear_drag=20.0, angular_drag=20.0)
     world.step(DT)
     assert not box.asleep and box.position[2] > resting[2]
+
+
+def test_a_sleeping_float_wakes_when_a_body_dropped_in_lands_on_it():
+    float_ = box_body("float", [0.2, 0.2, 0.1], [0.0, 0.0, 0.0], density=500.0)
+    world = World([float_], {}, water=Water(linear_drag=20.0, angular_drag=20.0))
+    for _ in range(40):
+        world.step(DT)
+    assert float_.asleep
+    world.bodies.append(box_body("dropped", [0.05, 0.05, 0.05], [0.0, 0.0, 0.3], density=500.0))
+    for _ in range(12):  # falls 0.15 m in 0.17 s
+        world.step(DT)
+    assert not float_.asleep and float_.position[2] < 0
 
 
 def test_a_sleeping_float_wakes_when_the_water_is_taken_away():
