@@ -7,6 +7,7 @@ import dataclasses
 from sweeplab.editor.opened import OpenLesson, SceneFile
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.editor.parts import EditorParts
+from sweeplab.view.exercises import Verdict, judge
 from sweeplab.view.lessons import show_set, step_changes
 
 
@@ -33,6 +34,30 @@ class Lessons(EditorParts):
             self.select(step.select)
         camera = OrbitCamera.parse(step.camera) if step.camera else None
         self.show_as(dataclasses.replace(self.mesh_display, **{**LESSON_DISPLAY, **step.display}), camera)
+
+    def check_exercise(self) -> Verdict | None:
+        """Judge the open lesson's exercise on the scene as the student left it (the
+        Lesson panel's Check button); None with no lesson or no exercise.  A scene the
+        student broke is a failed verdict saying what it lacks, never an exception."""
+        if not isinstance(self.opened, OpenLesson) or self.opened.lesson.exercise is None:
+            return None
+        try:
+            verdict = judge(self.opened.lesson, self.scene)
+        except ValueError as error:  # the physics refused a shape the student made
+            verdict = Verdict(False, f"The check could not measure the scene: {error}. "
+                                     f"{self.opened.lesson.exercise.hint}")
+        self.opened.verdict = (self.history.revision, verdict)
+        self.say(f"exercise: {'passed' if verdict.passed else 'not yet'}")
+        return verdict
+
+    @property
+    def exercise_verdict(self) -> Verdict | None:
+        """The last Check's verdict while the scene is still the one judged (None once
+        it changes: the verdict was of another scene)."""
+        if not isinstance(self.opened, OpenLesson) or self.opened.verdict is None:
+            return None
+        revision, verdict = self.opened.verdict
+        return verdict if revision == self.history.revision else None
 
     def close_lesson(self) -> None:
         """Keep the lesson's scene as an untitled scene (the Lesson panel closes)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sweeplab.scene.fixture import Fixture
+from sweeplab.view.exercises import Verdict as ExerciseVerdict
 from sweeplab.view.lessons import Lesson
 
 if TYPE_CHECKING:  # engines are imported only when a query log is opened
@@ -51,11 +52,13 @@ class QueryLog:
 
 @dataclass
 class OpenLesson:
-    """A lesson: its scene, untitled, and the step shown (the only part that changes
-    while it stays open)."""
+    """A lesson: its scene, untitled, the step shown, and the last verdict of its
+    exercise with the history revision it was judged at (the parts that change while
+    it stays open)."""
 
     lesson: Lesson
     step: int = 0
+    verdict: tuple[int, ExerciseVerdict] | None = None
 
 
 Opened = SceneFile | FixtureFile | QueryLog | OpenLesson

@@ -55,6 +55,8 @@ def lesson_panel(editor: Editor) -> None:
         imgui.separator()
         imgui.text_wrapped(lesson.steps[editor.lesson_step].text)
         remember("lesson text")
+        if lesson.exercise is not None and editor.lesson_step == steps - 1:
+            _exercise(editor, lesson.exercise.task)
         imgui.separator()
         try:
             PICTURES.get(lesson.picture, lambda editor: None)(editor)
@@ -63,6 +65,30 @@ def lesson_panel(editor: Editor) -> None:
     imgui.end()
     if not opened[1]:
         editor.close_lesson()
+
+
+PASSED = (0.3, 0.85, 0.35, 1.0)
+"""The colour of a passed exercise's verdict (green)."""
+
+
+def _exercise(editor: Editor, task: str) -> None:
+    """Under the last step: the task, a Check button, and the verdict of the scene as
+    it is (green: passed; otherwise what was measured, and the hint)."""
+    imgui.separator()
+    imgui.text_wrapped(f"Exercise: {task}")
+    remember("exercise task")
+    if imgui.button("Check"):
+        editor.check_exercise()
+    remember("exercise check")
+    verdict = editor.exercise_verdict
+    if verdict is not None:
+        if verdict.passed:
+            imgui.push_style_color(imgui.Col_.text, PASSED)
+            imgui.text_wrapped(f"Passed. {verdict.message}")
+            imgui.pop_style_color()
+        else:
+            imgui.text_wrapped(f"Not yet. {verdict.message}")
+        remember("exercise verdict")
 
 
 def _quadratic_picture(editor: Editor) -> None:

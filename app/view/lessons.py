@@ -34,6 +34,7 @@ from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import Plane, Point, Segment, SweepResult, sweep
 from sweeplab.view.camera import OrbitCamera
+from sweeplab.view.exercises import Exercise, exercise_from_json
 
 FORMAT = "sweeplab-lesson"
 PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "")
@@ -64,6 +65,8 @@ class Lesson:
     scene: Scene
     steps: tuple[Step, ...]
     picture: str = ""
+    exercise: Exercise | None = None
+    """The task the lesson ends with (``view.exercises``), if it has one."""
 
 
 def lesson_folder() -> Path:
@@ -102,7 +105,11 @@ def lesson_from_json(data, where: str) -> Lesson:
         parsed = tuple(_step(step, scene, f"step {position}") for position, step in enumerate(steps, 1))
     except ValueError as error:
         fail(str(error))
-    return Lesson(number, title, scene, parsed, picture)
+    try:
+        exercise = None if data.get("exercise") is None else exercise_from_json(data["exercise"])
+    except ValueError as error:
+        fail(str(error))
+    return Lesson(number, title, scene, parsed, picture, exercise)
 
 
 def _step(step, scene: Scene, label: str) -> Step:

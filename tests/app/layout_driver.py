@@ -198,6 +198,28 @@ def lesson_steps(driver: Driver) -> dict:
             "lesson8_view_pixels": int(views[0].shape[0] * views[0].shape[1])}
 
 
+def lesson_exercise(driver: Driver) -> dict:
+    """#37: lesson 1's last step shows its exercise; its Check button clicked on the
+    lesson's scene (the hint), then with the point moved to the graze (the pass)."""
+    editor = driver.editor
+    editor.open_lesson(lesson(1))
+    editor.show_step(len(lesson(1).steps) - 1)
+    settle(driver)
+
+    def check() -> dict:
+        driver.click(*driver.field_centre("exercise check"))
+        settle(driver)
+        verdict = editor.exercise_verdict
+        return {"items": items("exercise "), "passed": None if verdict is None else verdict.passed,
+                "message": "" if verdict is None else verdict.message}
+
+    failed = check()
+    editor.edit(lambda scene: scene.object("point").params.update(p=[1.0, 1.0, 0.0]))
+    settle(driver)
+    changed = items("exercise ")
+    return {"failed": failed, "after the edit": changed, "passed": check()}
+
+
 def labels(driver: Driver) -> dict:
     """Item 11: the Inspector's direction label, the Shortcuts panel (F1) and the
     Playground's Save, on the playground scene with a step taken."""
@@ -242,7 +264,7 @@ def copy_test_dialog(driver: Driver) -> dict:
 
 
 SCENARIOS = {function.__name__: function for function in (scan_panel, results_columns, legend, lesson_five,
-                                                          lesson_steps, labels, playground_ticks,
+                                                          lesson_steps, lesson_exercise, labels, playground_ticks,
                                                           copy_test_dialog)}
 
 FIRST_SCENES = {"results_columns": example_scenes()["graze"]}

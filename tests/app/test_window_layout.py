@@ -101,6 +101,19 @@ def test_lesson_pictures_change_with_the_step(tmp_path, gl_context, xvfb):  # no
     assert all(differing > share for differing in observed["lesson8_differing_pixels"]), observed
 
 
+def test_the_exercise_check_button_shows_the_hint_then_the_pass(tmp_path, gl_context, xvfb):  # noqa: F811
+    """#37: under lesson 1's last step, the task, a Check button and the verdict; the
+    verdict goes once the scene changes (it was of another scene)."""
+    observed = layout("lesson_exercise", tmp_path, xvfb)
+    failed, passed = observed["failed"], observed["passed"]
+    assert failed["passed"] is False and "two distinct roots" in failed["message"]
+    assert passed["passed"] is True and "A graze: t = 0.625" in passed["message"]
+    for shown in (failed, passed):
+        assert {"exercise task", "exercise check", "exercise verdict"} <= set(shown["items"])
+        assert all(seen(item) for item in shown["items"].values()), shown
+    assert not observed["after the edit"]["exercise verdict"]["current"]
+
+
 def test_labels_are_not_cut(tmp_path, gl_context, xvfb):  # noqa: F811
     """Item 11: "direction" read "direct" in the Inspector, the Shortcuts panel (F1)
     cut its descriptions, and the Playground's "Save the last step as a fixture" was cut
