@@ -29,6 +29,7 @@ import numpy as np
 
 from sweeplab.editor.gizmo_motion import rotation_vector
 from sweeplab.playground import drive
+from sweeplab.playground.buoyancy import Water, waterline
 from sweeplab.editor.opened import SceneFile
 from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
@@ -38,6 +39,7 @@ from sweeplab.scene.shape_kinds import RigidMotion
 from sweeplab.view.model import LineBatch, ViewModel
 from sweeplab.editor.parts import EditorParts
 from sweeplab.view.frame import with_frame_contacts, with_joint_errors
+from sweeplab.view.water import with_water
 
 SPRING = (1.0, 0.55, 0.1, 1.0)
 """The mouse spring's line: orange, from the picked point to the mouse."""
@@ -60,24 +62,37 @@ class Playground(EditorParts):
 
     def _init_playground(self) -> None:
         self.playground: PlaygroundRun | None = None
-        self._framed_view: tuple[ViewModel, PlaygroundRun, int, ViewModel] | None = None
-        """(view, run, frame, the view with the frame's contacts): kept while none changes."""
+        self._framed_view: tuple[ViewModel, PlaygroundRun, int, Water | None, ViewModel] | None = None
+        """(view, run, frame, water, the view with the frame's contacts and water): kept
+        while none changes."""
         self.grab: Grab | None = None
         self.picked: Grab | None = None
 
     def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool,
                          materials: dict[str, Material] | None = None,
-                         kinematic: frozenset[str] | set[str] = frozenset()) -> None:
+                         kinematic: frozenset[str] | set[str] = frozenset(), water: Water | None = None) -> None:
         """A run of ``scene`` (``materials``: objects' own, by name; ``kinematic``: the
-        shapes that are kinematic bodies); a body the scene cannot make (a flat
-        polyhedron: no volume) or a bad material is named on the status line and nothing
-        starts."""
+        shapes that are kinematic bodies; ``water``: a still water plane, ``buoyancy``);
+        a body the scene cannot make (a flat polyhedron: no volume) or a bad material or
+        water is named on the status line and nothing starts."""
         if self.playground is not None:
             self.reset_playground()
         try:
-            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials, kinematic)
+            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials, kinematic,
+                                            water)
         except ValueError as error:
             self.say(f"the playground did not start: {error}")
+
+    def set_water(self, water: Water | None) -> None:
+        """The running world's water from the next step on (every body wakes to it:
+        ``World.water``); a value that is not a ``Water`` or None is named on the status
+        line and the water stays as it was."""
+        if self.playground is None:
+            return
+        if water is not None and not isinstance(water, Water):
+            self.say(f"water must be a Water or None, got {water!r}")
+            return
+        self.playground.world.water = water
 
     def open_stress_scene(self, name: str) -> None:
         """Open the stress scene ``name`` (``playground.scenes.SCENES``) as an untitled
@@ -194,22 +209,40 @@ class Playground(EditorParts):
 
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:
-        the largest ``view.frame.ARROW`` times the largest body's reach) and joints
-        (coloured by error)."""
+        the largest ``view.frame.ARROW`` times the largest body's reach), joints
+        (coloured by error) and water (``view.water``: its surface over the scene's
+        bounds, each body's waterline)."""
         run = self.playground
         if run is None:
             return view
-        position = run.recorder.position
+        position, water = run.recorder.position, run.world.water
         kept = self._framed_view
-        if kept is None or kept[0] is not view or kept[1] is not run or kept[2] != position:
+        if kept is None or kept[0] is not view or kept[1] is not run or kept[2] != position or kept[3] != water:
             frame = run.recorder.frame(position)
             events = frame.events
             reach = max((body.reach() for body in run.world.bodies), default=1.0)
             framed = with_frame_contacts(view, [e.point for e in events], [e.normal for e in events],
                                          [e.impulse for e in events], reach)
             framed = with_joint_errors(framed, [j.ends for j in frame.joints], [j.error for j in frame.joints])
-            kept = self._framed_view = view, run, position, framed
-        return kept[3]
+            if water is not None:
+                framed = self._with_water(framed, run, water)
+            kept = self._framed_view = view, run, position, water, framed
+        return kept[4]
+
+    @staticmethod
+    def _with_water(view: ViewModel, run: PlaygroundRun, water: Water) -> ViewModel:
+        """The water's surface about the middle of the view's bounds, as wide as they are
+        (and the bodies' reach), with each body's waterline."""
+        gravity = np.asarray(run.world.gravity, float)
+        pull = float(np.linalg.norm(gravity))
+        up = -gravity / pull if pull > 0 else np.array([0.0, 0.0, 1.0])
+        low, high = view.bounds
+        middle = (np.asarray(low, float) + np.asarray(high, float)) / 2
+        middle = middle - (float(up @ middle) - water.level) * up
+        half = max(float(np.max(np.asarray(high) - np.asarray(low))),
+                   max((body.reach() for body in run.world.bodies), default=1.0))
+        loops = [waterline(body, water.level * up, up) for body in run.world.bodies]
+        return with_water(view, middle, up, half, loops)
 
     def save_step_fixture(self, body: str, directory, name: str, frame: int | None = None) -> Path | None:
         """The step into recorded ``frame`` (default: the one shown) of ``body`` as a

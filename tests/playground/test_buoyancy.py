@@ -395,6 +395,42 @@ def test_a_hull_box_against_monte_carlo():
     assert np.linalg.norm(found.centre - centre) <= 5e-3
 
 
+# --- waterlines ---------------------------------------------------------------------------
+
+
+def test_a_spheres_waterline_is_the_circle_of_radius_root_r2_minus_s2():
+    ball = sphere_body("ball", [1.0, 2.0, 0.3], 0.5)
+    loop = buoyancy.waterline(ball, ORIGIN, UP)
+    assert loop.shape == (buoyancy.WATERLINE_POINTS, 3) and np.all(loop[:, 2] == 0.0)
+    np.testing.assert_allclose(np.linalg.norm(loop[:, :2] - [1.0, 2.0], axis=1), math.sqrt(0.25 - 0.09), rtol=1e-14)
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 2 ** 32 - 1), st.floats(0.01, 0.99))
+def test_a_capsules_waterline_lies_on_the_plane_at_its_radius_from_the_axis(seed, depth):
+    a, b, radius, point, up, size = random_capsule(seed, depth)
+    loop = buoyancy.waterline(capsule_body("capsule", a, b, radius), point, up)
+    assert len(loop) == buoyancy.WATERLINE_POINTS
+    assert np.all(np.abs((loop - point) @ up) <= 1e-12 * size)
+    t = np.clip((loop - a) @ (b - a) / ((b - a) @ (b - a)), 0, 1)
+    np.testing.assert_allclose(np.linalg.norm(loop - (a + t[:, None] * (b - a)), axis=1), radius,
+                               rtol=0, atol=1e-12 * size)
+
+
+@pytest.mark.parametrize("offset, points", [(0.0, 0), (1e-6, buoyancy.WATERLINE_POINTS), (-1e-6, 0)])
+def test_a_plane_tangent_to_a_capsule_draws_no_waterline(offset, points):
+    body = capsule_body("capsule", [-1.0, 0.0, 1.0], [1.0, 0.0, 1.0], 0.5)
+    assert len(buoyancy.waterline(body, [0.0, 0.0, 0.5 + offset], UP)) == points
+
+
+def test_a_boxs_waterline_is_its_cross_section_and_a_touching_plane_draws_none():
+    box = box_body("box", [0.5, 1.0, 2.0], [0.0, 0.0, 0.0])
+    loop = buoyancy.waterline(box, [0.0, 0.0, 0.5], UP)
+    np.testing.assert_array_equal(np.abs(loop), np.broadcast_to([0.5, 1.0, 0.5], (4, 3)))
+    assert len(buoyancy.waterline(box, [0.0, 0.0, 2.0], UP)) == 0  # the top face on the plane
+    assert len(buoyancy.waterline(box, [0.0, 0.0, -2.0], UP)) == 0
+
+
 # --- the world ------------------------------------------------------------------------------
 
 
