@@ -35,7 +35,7 @@ from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
-from sweeplab.scene.shape_kinds import RigidMotion
+from sweeplab.scene.shape_kinds import PLANE_PATCH_HALF_SIZE, RigidMotion
 from sweeplab.view.model import LineBatch, ViewModel
 from sweeplab.editor.parts import EditorParts
 from sweeplab.view.frame import with_frame_contacts, with_joint_errors
@@ -210,8 +210,8 @@ class Playground(EditorParts):
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:
         the largest ``view.frame.ARROW`` times the largest body's reach), joints
-        (coloured by error) and water (``view.water``: its surface over the scene's
-        bounds, each body's waterline)."""
+        (coloured by error) and water (``view.water``: its surface about the bodies,
+        each body's waterline)."""
         run = self.playground
         if run is None:
             return view
@@ -231,16 +231,20 @@ class Playground(EditorParts):
 
     @staticmethod
     def _with_water(view: ViewModel, run: PlaygroundRun, water: Water) -> ViewModel:
-        """The water's surface about the middle of the view's bounds, as wide as they are
-        (and the bodies' reach), with each body's waterline."""
+        """The water's surface about the bodies' median place on it, the floor patch's
+        size (``PLANE_PATCH_HALF_SIZE``) or, for bodies spread wider, twice their median
+        distance from there plus the largest reach (a median: one body flung far, the
+        200 m/s ball of the bundled scene, does not drown the view in a square 150 m
+        wide), with each body's waterline."""
         gravity = np.asarray(run.world.gravity, float)
         pull = float(np.linalg.norm(gravity))
         up = -gravity / pull if pull > 0 else np.array([0.0, 0.0, 1.0])
-        low, high = view.bounds
-        middle = (np.asarray(low, float) + np.asarray(high, float)) / 2
+        places = np.array([body.position for body in run.world.bodies]).reshape(-1, 3)
+        middle = np.median(places, axis=0) if len(places) else np.zeros(3)
         middle = middle - (float(up @ middle) - water.level) * up
-        half = max(float(np.max(np.asarray(high) - np.asarray(low))),
-                   max((body.reach() for body in run.world.bodies), default=1.0))
+        spread = float(np.median(np.linalg.norm(places - middle, axis=1))) if len(places) else 0.0
+        reach = max((body.reach() for body in run.world.bodies), default=0.0)
+        half = max(PLANE_PATCH_HALF_SIZE, 2 * spread + reach)
         loops = [waterline(body, water.level * up, up) for body in run.world.bodies]
         return with_water(view, middle, up, half, loops)
 
