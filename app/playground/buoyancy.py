@@ -168,8 +168,11 @@ def shape_submerged(shape: Sphere | Capsule | ConvexPolyhedron, point: np.ndarra
     return found if found.volume > 0 else Submerged(0.0, np.array(centre, float))
 
 
+@functools.lru_cache(maxsize=4096)
 def volume(shape: Sphere | Capsule | ConvexPolyhedron) -> float:
-    """The shape's whole volume (m³): its mass at unit density (``mass``)."""
+    """The shape's whole volume (m³): its mass at unit density (``mass``); kept for the
+    latest 4096 shapes (a shape is immutable, and hashed by its identity): a body's
+    drag reads it every step."""
     return mass_properties(shape).mass
 
 
@@ -214,13 +217,15 @@ def waterline_clip(shape: ConvexPolyhedron, point: np.ndarray, up: np.ndarray) -
     if not np.any(heights > 0):  # wholly under (a face on the plane is a face already)
         return [corners[list(face)] for face in shape.faces]
     loops = []
+    height = heights.tolist()
     for face in shape.faces:
         loop = []
-        for i, j in zip(face, np.roll(face, -1), strict=True):
-            if heights[i] <= 0:
+        indices = list(face)
+        for i, j in zip(indices, indices[1:] + indices[:1], strict=True):
+            if height[i] <= 0:
                 loop.append(corners[i])
-            if heights[i] * heights[j] < 0:
-                loop.append(_crossing(corners[i], corners[j], heights[i], heights[j]))
+            if height[i] * height[j] < 0:
+                loop.append(_crossing(corners[i], corners[j], height[i], height[j]))
         if len(loop) >= 3:
             loops.append(np.array(loop))
     line = _hull_waterline(shape, corners, heights, up)
@@ -231,8 +236,9 @@ def _hull_waterline(shape: ConvexPolyhedron, corners: np.ndarray, heights: np.nd
     """The waterline polygon of a hull whose ``corners`` are at ``heights`` above the
     plane: every edge's crossing and every corner on the plane, counter-clockwise seen
     from above; (0, 3) when they are fewer than three."""
-    line = [_crossing(corners[i], corners[j], heights[i], heights[j])
-            for i, j in np.asarray(shape.edges) if heights[i] * heights[j] < 0]
+    height = heights.tolist()
+    line = [_crossing(corners[i], corners[j], height[i], height[j])
+            for i, j in np.asarray(shape.edges).tolist() if height[i] * height[j] < 0]
     line += [corners[k] for k in np.flatnonzero(heights == 0)]
     return _round(np.array(line), up) if len(line) >= 3 else np.zeros((0, 3))
 
@@ -300,10 +306,12 @@ def _crossing(start: np.ndarray, end: np.ndarray, start_height: float, end_heigh
 
 
 def _plane_axes(up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Two unit axes x, y of the plane with unit normal ``up``, (x, y, up) right-handed."""
-    x = np.cross(up, np.eye(3)[int(np.argmin(np.abs(up)))])
+    """Two unit axes x, y of the plane with unit normal ``up``, (x, y, up) right-handed:
+    x = the axis most across ``up`` less its part along it (Gram-Schmidt), y = up × x
+    (written out: ``np.cross`` of two 3-vectors costs ~20 array operations)."""
+    x = np.eye(3)[int(np.argmin(np.abs(up)))] - up[int(np.argmin(np.abs(up)))] * up
     x /= np.linalg.norm(x)
-    return x, np.cross(up, x)
+    return x, np.array([up[1] * x[2] - up[2] * x[1], up[2] * x[0] - up[0] * x[2], up[0] * x[1] - up[1] * x[0]])
 
 
 def _round(points: np.ndarray, up: np.ndarray) -> np.ndarray:
