@@ -252,8 +252,17 @@ def tab_then_shortcut(driver: Driver) -> dict:
 def scan_progress(driver: Driver) -> dict:
     """The graze example's perturbation scan (the ball's centre z, 3,000 steps), started
     with a click on Scan: the frames drawn while it runs, and the progress (lanes done)
-    the panel had at each."""
+    the panel had at each.  Each of the scan's 10 chunks is made to take at least
+    0.1 s, as a long scan's do: without it, on a quiet machine the 3,000 lanes (as
+    Python) were done within two frames and the test saw no progress in between."""
     editor, window = driver.editor, driver.window
+    from sweeplab.view import scan as scan_module
+
+    def slow_lanes(*args, sweep_lanes=scan_module._sweep_lanes):
+        time.sleep(0.1)
+        return sweep_lanes(*args)
+
+    scan_module._sweep_lanes = slow_lanes
     editor.open(example_scenes()["graze"], untitled=True)
     tools = window.panels.tools
     tools.scan_parameter, tools.scan_epsilon, tools.scan_steps = 2, 2e-9, 3000
