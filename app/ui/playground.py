@@ -103,7 +103,9 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
             _start(editor, state)
         state.playing = not state.playing
     imgui.same_line()
-    if imgui.button("Step"):
+    stepped = imgui.button("Step")
+    remember("playground step")
+    if stepped:
         if editor.playground is None:
             _start(editor, state)
         state.playing = False

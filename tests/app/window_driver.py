@@ -813,6 +813,27 @@ def playground_water(driver: Driver) -> dict:
             "message": editor.message}
 
 
+def water_tick(driver: Driver) -> dict:
+    """The Playground panel, not running, on the bundled playground scene: the "water"
+    tick clicked, then "Step": the water the panel chose, the running world's, and
+    whether the view draws its surface."""
+    from sweeplab.view.water import SURFACE
+
+    editor, window = driver.editor, driver.window
+    editor.open(example_scenes()["playground"], untitled=True)
+    window.panels.focus = "Playground"
+    driver.frames(4)
+    driver.click(*driver.field_centre("playground water"))
+    chosen = window.panels.playground.chosen_water()
+    driver.frames(2)
+    driver.click(*driver.field_centre("playground step"))
+    run = editor.playground
+    water = None if run is None else run.world.water
+    return {"chosen": repr(chosen), "world": repr(water), "time": None if run is None else run.world.time,
+            "surface": any(drawable.fill == SURFACE for drawable in editor.view().drawables),
+            "message": editor.message}
+
+
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
                                                           layout_kept, screenshots, cold_start,
                                                           open_typed_path, typed_numbers, tab_then_shortcut,
@@ -820,7 +841,7 @@ SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, mo
                                                           spring_drag_x11,
                                                           fixture_while_compiling, ring_drag, ring_drag_x11,
                                                           pivot_drag, advancement_panel, turning_screenshots,
-                                                          playground_timeline, playground_water)}
+                                                          playground_timeline, playground_water, water_tick)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
