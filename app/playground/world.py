@@ -67,6 +67,10 @@ their relative parabola (gravity pulls one of them only), as against a static sh
 states how each is integrated): a force adds its acceleration to the body's gravity
 over the next step, then is cleared.
 
+**Water** (``water``, ``buoyancy``): each step every awake dynamic body under it gets its
+buoyancy and drag as such a force; a still float sleeps as on the ground, and a change
+of the water wakes every body.
+
 With CCD off, bodies move the whole step and the overlaps at its end are pushed out
 and resolved as one group: a fast body passes a thin wall without ever overlapping
 it (tunnels).
@@ -530,10 +534,11 @@ class World:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
+        pushed = set(self._pushes)  # a force's work (the water's, ``apply_force``) explains a rise as a contact does
         self._pushes.clear()
         new = self.events[start:]
         touched = {name for event in new for name in (event.first, event.second)}
-        self.events_energy += energy.check(self, readings, touched | self._touched)
+        self.events_energy += energy.check(self, readings, touched | self._touched | pushed)
         self._touched = touched
         self.contact_count += len(new)
         self._report_contacts(new)

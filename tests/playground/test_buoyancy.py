@@ -16,6 +16,7 @@ from scipy.spatial.transform import Rotation
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere
 from sweeplab.playground import buoyancy
+from sweeplab.playground.joints import BallJoint
 from sweeplab.playground.buoyancy import (CAPSULE_LEVELS, CAPSULE_NODES, Submerged, Water, capsule_submerged,
                                           shape_submerged, submerged)
 from sweeplab.playground.world import World, box_body, capsule_body, hull_body, sphere_body
@@ -603,6 +604,24 @@ def test_a_sleeping_float_wakes_when_the_water_is_taken_away():
     world.water = None
     world.step(DT)
     assert not box.asleep and box.velocity[2] < 0
+
+
+def test_a_jointed_group_lifted_by_the_water_is_no_failing_spring():
+    """Regression: two balls of half water's density on a ball joint, let go 1 m under
+    water, rise; the energy check (``energy``: a group's energy rising with no contact
+    to explain it) read the buoyancy's work as a failing spring at every step (a rise
+    of 0.896 J at the first, 10 events in 10 steps), and ``clamp_energy`` took the rise
+    back.  A force from outside (the water's, ``apply_force``)
+    explains a rise as a contact does."""
+    left = sphere_body("left", [-0.2, 0.0, -1.0], 0.2, density=500.0)
+    right = sphere_body("right", [0.2, 0.0, -1.0], 0.2, density=500.0)
+    world = water_world(left, right)
+    world.clamp_energy = True
+    world.add_joint(BallJoint("left", "right", [0.0, 0.0, -1.0]))
+    for _ in range(10):
+        world.step(DT)
+    assert world.events_energy == []
+    assert left.velocity[2] == pytest.approx(9.81 * 10 * DT, rel=1e-9)  # (ρ_w/ρ - 1)·g = g up
 
 
 def test_a_bad_water_is_a_value_error_naming_it():
