@@ -624,6 +624,34 @@ def test_a_jointed_group_lifted_by_the_water_is_no_failing_spring():
     assert left.velocity[2] == pytest.approx(9.81 * 10 * DT, rel=1e-9)  # (ρ_w/ρ - 1)·g = g up
 
 
+def test_a_kinematic_body_in_the_water_keeps_its_velocity():
+    paddle = box_body("paddle", [0.2, 0.2, 0.2], [0.0, 0.0, 0.0])
+    paddle.kinematic, paddle.velocity = True, np.array([1.0, 0.0, 0.0])
+    world = water_world(paddle, linear_drag=5.0)
+    for _ in range(5):
+        world.step(DT)
+    assert np.array_equal(paddle.velocity, [1.0, 0.0, 0.0]) and paddle.position[2] == 0.0
+
+
+def test_a_floating_world_restored_continues_bit_for_bit_with_its_water():
+    """The water (and the one last stepped with) is in the snapshot: restored after the
+    water changed, the world bobs on as it did."""
+    box = box_body("box", [0.1, 0.1, 0.1], [0.0, 0.0, 0.05], density=500.0)
+    world = water_world(box, linear_drag=1.0)
+    for _ in range(10):
+        world.step(DT)
+    state = world.snapshot()
+    for _ in range(10):
+        world.step(DT)
+    after = (box.position.copy(), box.velocity.copy(), box.rotation.copy())
+    world.water = Water(level=0.3)
+    world.step(DT)
+    world.restore(state)
+    for _ in range(10):
+        world.step(DT)
+    assert all(np.array_equal(a, b) for a, b in zip(after, (box.position, box.velocity, box.rotation), strict=True))
+
+
 def test_a_bad_water_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match="water must be a buoyancy.Water or None"):
         World([], {}, water={"level": 0.0})
