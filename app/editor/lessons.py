@@ -7,7 +7,9 @@ import dataclasses
 from sweeplab.editor.opened import OpenLesson, SceneFile
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.editor.parts import EditorParts
+from sweeplab.playground.buoyancy import Water
 from sweeplab.view.exercises import Verdict, judge
+from sweeplab.view.lesson_playground import PlaygroundSetup
 from sweeplab.view.lessons import show_set, step_changes
 
 
@@ -22,18 +24,36 @@ class Lessons(EditorParts):
 
     def show_step(self, number: int) -> None:
         """Go to step ``number`` (clamped): its shape parameters (an edit), selection,
-        camera and display."""
+        camera and display, and its playground run (``view.lesson_playground``; a run
+        left from the step before is reset first: the step starts from its scene)."""
         if not isinstance(self.opened, OpenLesson):
             return
         lesson = self.opened.lesson
         self.opened.step = max(0, min(number, len(lesson.steps) - 1))
         step = lesson.steps[self.opened.step]
+        self.reset_playground()
         if step_changes(self.scene, step):
             self.edit(lambda scene: show_set(scene, step))
         if step.select is not None and step.select in self.scene.names():
             self.select(step.select)
         camera = OrbitCamera.parse(step.camera) if step.camera else None
         self.show_as(dataclasses.replace(self.mesh_display, **{**LESSON_DISPLAY, **step.display}), camera)
+        if step.playground is not None:
+            self._run_setup(step.playground)
+
+    def _run_setup(self, setup: PlaygroundSetup) -> None:
+        """Start the playground as ``setup`` says (its water in the world) and run its
+        steps; with ``show_step``, show the moving body's last step as a sweep (where it
+        began, its chord)."""
+        self.start_playground(set(setup.dynamic), setup.restitution, setup.friction, setup.ccd)
+        if self.playground is not None and setup.water is not None:
+            self.playground.world.water = Water(**setup.water)
+        for _ in range(setup.steps):
+            self.playground_step(setup.dt)
+        run, moving = self.playground, self.scene.moving
+        step = run.step_scene(moving) if setup.show_step and run is not None and moving is not None else None
+        if step is not None:
+            self.history.animate(step)
 
     def check_exercise(self) -> Verdict | None:
         """Judge the open lesson's exercise on the scene as the student left it (the
@@ -41,8 +61,10 @@ class Lessons(EditorParts):
         student broke is a failed verdict saying what it lacks, never an exception."""
         if not isinstance(self.opened, OpenLesson) or self.opened.lesson.exercise is None:
             return None
+        # the student's scene: during a run (a lesson step's, or Play) the one it began from, not its frame
+        scene = self.playground.start if self.playground is not None else self.scene
         try:
-            verdict = judge(self.opened.lesson, self.scene)
+            verdict = judge(self.opened.lesson, scene)
         except ValueError as error:  # the physics refused a shape the student made
             verdict = Verdict(False, f"The check could not measure the scene: {error}. "
                                      f"{self.opened.lesson.exercise.hint}")

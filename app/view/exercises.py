@@ -33,7 +33,7 @@ from sweeplab.scene.model import Scene, SceneObject
 if TYPE_CHECKING:
     from sweeplab.view.lessons import Lesson
 
-CHECK_MODULES = ("sweeplab.view.exercise_checks",)
+CHECK_MODULES = ("sweeplab.view.exercise_checks", "sweeplab.playground.lesson_checks")
 """The modules whose ``@check`` functions are the registered checks."""
 
 

@@ -16,7 +16,9 @@ scene so that dragging a shape updates it:
   chosen, as ``sweep`` answers it;
 * ``walk`` — a sphere-tree walk a node test at a time (the mesh panel's colours);
 * ``slide`` — collide and slide: sweep, stop at t, take the normal component out
-  of the rest of the motion, sweep again (``collide_and_slide``), every sweep drawn.
+  of the rest of the motion, sweep again (``collide_and_slide``), every sweep drawn;
+* ``tunnel``, ``impulse``, ``buoyancy`` — lessons whose steps run the playground
+  (``view.lesson_playground``), drawn by ``ui.lesson_play`` from the run.
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from sweeplab.scene.shape_kinds import KINDS, RigidMotion, build_shape
 from sweeplab.physics import Plane, Point, Segment, SweepResult, sweep
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.view.exercises import Exercise, exercise_from_json
+from sweeplab.view.lesson_playground import PlaygroundSetup, playground_setup
 
 FORMAT = "sweeplab-lesson"
-PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "")
+PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "tunnel", "impulse", "buoyancy", "")
 
 
 class LessonError(ValueError):
@@ -56,6 +59,8 @@ class Step:
     """Shape parameters the step sets when it is shown, ``{shape: {parameter: value}}``:
     what the step's picture is of (lesson 1 step 3: the point at the graze).  A step
     without it shows the scene as the reader left it."""
+    playground: PlaygroundSetup | None = None
+    """A playground run the step starts when shown (``view.lesson_playground``)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +141,8 @@ def _step(step, scene: Scene, label: str) -> Step:
             raise ValueError(f"{label} display {name!r} must be {DISPLAY_FIELDS[name]}, got {brief(value)}")
     changes = step.get("set", {})
     _check_set(changes, scene, label)
-    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes))
+    run = None if step.get("playground") is None else playground_setup(step["playground"], scene, label)
+    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes), run)
 
 
 def _check_set(changes, scene: Scene, label: str) -> None:

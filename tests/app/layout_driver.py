@@ -263,9 +263,26 @@ def copy_test_dialog(driver: Driver) -> dict:
             "clipboard": imgui.get_clipboard_text() or ""}
 
 
+def lesson_play_pictures(driver: Driver) -> dict:
+    """#37: lessons 11, 12 and 13 stepped with the panel's Next button: each step's
+    picture (drawn whole, or the panel's line saying why not) and the run the step started."""
+    editor, shown = driver.editor, {}
+    for number, item in ((11, "lesson tunnel"), (12, "lesson impulse"), (13, "lesson buoyancy")):
+        editor.open_lesson(lesson(number))
+        settle(driver)
+        steps = []
+        for _ in lesson(number).steps:
+            run = editor.playground
+            steps.append({"picture": items(item).get(item), "frame": None if run is None else run.recorder.position})
+            look_at(driver, f"lesson{number}-step{editor.lesson_step + 1}")
+            click_next(driver)
+        shown[number] = steps
+    return shown
+
+
 SCENARIOS = {function.__name__: function for function in (scan_panel, results_columns, legend, lesson_five,
                                                           lesson_steps, lesson_exercise, labels, playground_ticks,
-                                                          copy_test_dialog)}
+                                                          copy_test_dialog, lesson_play_pictures)}
 
 FIRST_SCENES = {"results_columns": example_scenes()["graze"]}
 """The scene a scenario's window opens with (else the demo)."""

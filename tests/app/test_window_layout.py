@@ -148,3 +148,14 @@ def test_the_copy_test_dialog_offers_float32_on_screen(tmp_path, gl_context, xvf
     assert observed["chosen"] == "float32" and observed["open"] is None
     assert observed["message"].startswith("copied ") and observed["message"].endswith("lines of C++ tests (float32)")
     assert "0x" in observed["clipboard"] and "f};" in observed["clipboard"], observed["clipboard"][:300]
+
+
+def test_the_playground_lessons_pictures_are_drawn_at_every_step(tmp_path, gl_context, xvfb):  # noqa: F811
+    """#37: lessons 11, 12 and 13 run the playground when a step is shown; each step's
+    picture reads that run (or, before one, the scene) and is drawn whole."""
+    observed = layout("lesson_play_pictures", tmp_path, xvfb)
+    assert [step["frame"] for step in observed["11"]] == [None, 2, 2, 2]
+    assert [step["frame"] for step in observed["12"]] == [None, 12, 20, 40]
+    assert [step["frame"] for step in observed["13"]] == [0, 60, 60]
+    for number, steps in observed.items():
+        assert all(step["picture"] is not None and seen(step["picture"]) for step in steps), (number, steps)
