@@ -192,7 +192,7 @@ def test_a_plane_tangent_to_a_sphere_from_above_holds_all_of_it():
     assert 4 / 3 * math.pi - just.volume == pytest.approx(math.pi * 1e-12 * (3 - 1e-6) / 3, rel=1e-3)
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(st.floats(0.01, 10.0), st.floats(-0.98, 0.98), st.floats(-3.0, 3.0),
        st.lists(st.floats(-1.0, 1.0), min_size=3, max_size=3).filter(lambda n: np.linalg.norm(n) > 0.1))
 def test_a_sphere_cap_against_the_ball_integrated_as_a_solid_of_revolution(radius, height, shift, normal):
@@ -283,7 +283,7 @@ def test_a_hull_against_scipys_hull_of_the_clipped_corners(seed, depth):
 # --- capsules -----------------------------------------------------------------------------
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(st.floats(0.0, 5.0), st.floats(0.01, 2.0), st.floats(-0.98, 0.98))
 def test_an_upright_capsule_against_its_solid_of_revolution(length, radius, height):
     """Standing (the axis along the normal, both ways up), the surface at least 1% of
@@ -296,7 +296,7 @@ def test_an_upright_capsule_against_its_solid_of_revolution(length, radius, heig
         assert relative(found, volume, [0.0, 0.0, centre_z], length + 2 * radius) <= CLOSED_FORM_RTOL
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(st.floats(0.0, 5.0), st.floats(0.01, 2.0), st.floats(-0.98, 0.98))
 def test_a_level_capsule_against_its_circular_segment_and_ball(length, radius, height):
     """Lying flat (the axis across the normal), the surface at least 1% of the height
@@ -332,7 +332,7 @@ def random_capsule(seed: int, depth: float):
     return a, b, radius, (low + depth * (high - low)) * up, up, float(np.linalg.norm(b - a)) + 2 * radius
 
 
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(st.integers(0, 2 ** 32 - 1), st.floats(0.0, 1.0))
 def test_a_tilted_capsules_parts_under_and_over_the_plane_make_the_capsule(seed, depth):
     """Under the plane with the normal up and under it with the normal down are the two
@@ -347,7 +347,7 @@ def test_a_tilted_capsules_parts_under_and_over_the_plane_make_the_capsule(seed,
     assert np.linalg.norm(moment / whole - (a + b) / 2) <= CLOSED_FORM_RTOL * size
 
 
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(st.integers(0, 2 ** 32 - 1), st.floats(0.01, 0.99))
 def test_a_tilted_capsules_quadrature_converged(seed, depth):
     """At ``CAPSULE_NODES`` and ``CAPSULE_LEVELS`` the answer is within 1e-12 of the rule
