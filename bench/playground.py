@@ -29,7 +29,13 @@ Worlds (the issue's figures on the 2-core machine: 100 spheres 329 ms against
   from the drop.  pybullet has no buoyancy: its peer is the same world without water
   (the bodies fall to the floor and settle there); sweeplab's time for that dry world
   is printed beside its time with water, and the ratio is dry to dry (the water's own
-  cost reads off the two sweeplab figures).
+  cost reads off the two sweeplab figures);
+- the ``duck pond`` (``scenes.duck_pond``: a 60x60 shallow-water pool, four floaters,
+  two drops).  pybullet has no water: its copy is the same bodies and walls without
+  it (the floaters fall to the floor), so the ratio is water and bodies against
+  bodies alone;
+- ``pool 128x128``: a pool of 128x128 columns (5 cm, 0.3 m deep) alone, a hump of
+  water spreading, no bodies: the water's own cost (no peer).
 
 Prints the CPU milliseconds per step (process time: both run on one thread here,
 and on a shared machine wall time counts the other processes) of each engine, and
@@ -56,6 +62,7 @@ import numpy as np
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere
 from sweeplab.playground import scenes
 from sweeplab.playground.buoyancy import Water
+from sweeplab.playground.pool import Pool
 from sweeplab.playground.world import World, box_body, sphere_body
 
 DT = 1 / 60
@@ -129,7 +136,18 @@ def worlds(quick: bool) -> dict[str, tuple[Callable[[], World], int]]:
             "stack": (lambda: box_stack(4), 0),
             "pyramid": (lambda: scenes.pyramid(3 if quick else 20), 0),
             "card house": (lambda: scenes.card_house(1 if quick else 2), 0),
-            "floating": (lambda: floating(10 if quick else 50), 0)}
+            "floating": (lambda: floating(10 if quick else 50), 0),
+            "duck pond": (lambda: scenes.duck_pond(2, 0.1 if quick else 0.05), 0)}
+
+
+def pool_alone(cells: int = 128) -> Pool:
+    """A pool of ``cells`` x ``cells`` columns 5 cm wide and 0.3 m deep, a 5 cm hump of
+    water in its middle."""
+    pool = Pool((cells, cells), 0.05, 0.3)
+    xs, ys = pool.centres()
+    middle = cells * 0.05 / 2
+    pool.water = pool.water + 0.05 * np.exp(-((xs[:, None] - middle) ** 2 + (ys[None, :] - middle) ** 2) / 0.04)
+    return pool
 
 
 def box_half_extents(shape: ConvexPolyhedron) -> np.ndarray | None:
@@ -288,7 +306,13 @@ def main() -> None:
             peer, _ = bullet_ms(p, make(), settle, steps, args.limit)
             ratio = f"> {args.limit * 1e3 / peer:.0f}" if timed < 0 else f"{ms / peer:9.1f}"
             line += f", pybullet{' without water (no buoyancy)' if wet else ''} {peer:8.3f} ms/step, ratio {ratio}x"
+            if world.pool is not None:
+                line += " (pybullet: the bodies without water)"
         print(line, flush=True)
+    pool = pool_alone(32 if args.quick else 128)
+    ms, timed = step_ms(partial(pool.step, DT), 0, steps, args.limit)
+    print(f"{f'pool {pool.cells[0]}x{pool.cells[1]}':>14} (   0 bodies): sweeplab {ms:10.3f} ms/step ({timed} steps, "
+          f"{pool.substeps(DT, 9.81)} substeps a step), no peer", flush=True)
 
 
 if __name__ == "__main__":

@@ -33,13 +33,14 @@ from sweeplab.playground.buoyancy import Water, waterline
 from sweeplab.editor.opened import SceneFile
 from sweeplab.playground.materials import Material
 from sweeplab.playground.run import PlaygroundRun
+from sweeplab.playground.waves import Waves
 from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.scene.shape_kinds import PLANE_PATCH_HALF_SIZE, RigidMotion
 from sweeplab.view.model import LineBatch, ViewModel
 from sweeplab.editor.parts import EditorParts
-from sweeplab.view.frame import with_frame_contacts, with_joint_errors
-from sweeplab.view.water import with_water
+from sweeplab.view.frame import with_frame_contacts, with_joint_errors, with_water
+from sweeplab.view.water import with_water_plane
 
 SPRING = (1.0, 0.55, 0.1, 1.0)
 """The mouse spring's line: orange, from the picked point to the mouse."""
@@ -210,8 +211,8 @@ class Playground(EditorParts):
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:
         the largest ``view.frame.ARROW`` times the largest body's reach), joints
-        (coloured by error) and water (``view.water``: its surface about the bodies,
-        each body's waterline)."""
+        (coloured by error), the still water (``view.water``: its surface about the bodies,
+        each body's waterline) and the pool's water."""
         run = self.playground
         if run is None:
             return view
@@ -226,6 +227,10 @@ class Playground(EditorParts):
             framed = with_joint_errors(framed, [j.ends for j in frame.joints], [j.error for j in frame.joints])
             if water is not None:
                 framed = self._with_water(framed, run, water)
+            pool = run.world.pool  # (the world is at the frame shown: seeking restores it)
+            if pool is not None:
+                framed = with_water(framed, pool.corner, pool.cell_size, pool.drawn_heights(
+                    run.world.time, max(-float(run.world.gravity[2]), 0.0)))
             kept = self._framed_view = view, run, position, water, framed
         return kept[4]
 
@@ -246,7 +251,17 @@ class Playground(EditorParts):
         reach = max((body.reach() for body in run.world.bodies), default=0.0)
         half = max(PLANE_PATCH_HALF_SIZE, 2 * spread + reach)
         loops = [waterline(body, water.level * up, up) for body in run.world.bodies]
-        return with_water(view, middle, up, half, loops)
+        return with_water_plane(view, middle, up, half, loops)
+
+    def set_water_waves(self, on: bool) -> None:
+        """FFT waves (``playground.waves.Waves()``, drawn only) on the running world's
+        pool, or none; said on the status line when the run has no pool."""
+        pool = self.playground.world.pool if self.playground is not None else None
+        if pool is None:
+            self.say("waves: the running world has no pool")
+            return
+        pool.waves = Waves() if on else None
+        self._framed_view = None  # (the water is drawn again)
 
     def save_step_fixture(self, body: str, directory, name: str, frame: int | None = None) -> Path | None:
         """The step into recorded ``frame`` (default: the one shown) of ``body`` as a

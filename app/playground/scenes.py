@@ -21,6 +21,8 @@ the scene document the editor draws a world as.
 - ``rope_bridge``, ``ragdoll``: bodies joined by ``playground.joints`` (ball, cone
   and hinge joints): a bridge of planks hung between two anchors with a box on it,
   and capsules joined as a person dropped on stairs.
+- ``duck_pond``: a shallow-water pool (``playground.pool``) with bodies floating in it
+  and a couple dropped in: their waves rock the others.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from dataclasses import replace
 import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere
+from sweeplab.playground.pool import Pool
 from sweeplab.playground.world import Body, World, box_body, capsule_body, sphere_body
 from sweeplab.scene.model import Scene, SceneObject
 
@@ -314,6 +317,55 @@ def ragdoll(steps: int = 5, push: float = 1.5) -> World:
     return world
 
 
+POND_HALF = 1.5
+"""The duck pond's inner half size (m): a 3 m square pool, of 5 cm columns by default
+(a body's footprint is sampled at column centres: a duck 8 columns across)."""
+POND_DEPTH = 0.3
+"""Its water's depth (m)."""
+
+
+def duck_pond(drops: int = 2, cell_size: float = 0.05) -> World:
+    """A pool ``2·POND_HALF`` m square and ``POND_DEPTH`` deep on the floor (columns of
+    ``cell_size``; the raft's sides on column faces at the default), walled by four
+    static boxes 0.1 m thick rising 0.5 m above the water, with four bodies of density
+    500 floating in it at rest, their centres at the water's level (half under: a
+    sphere, a box and a capsule lying, symmetric about their middle plane, float so),
+    and the first ``drops`` of a box and a sphere (density 800) held 0.6 m above the
+    water between the floaters: they fall in and their waves rock the floaters.
+    The water starts at rest around the floaters (``Pool.settle``), the floaters
+    lifted with the level their volume raises.  Densities are kg/m³ here (water: 1000)."""
+    _count("drops", drops, 0)
+    if drops > 2:
+        raise ValueError(f"drops must be at most 2, not {drops!r}")
+    _positive("cell_size", cell_size)
+    cells = round(2 * POND_HALF / cell_size)
+    if cells < 4 or abs(cells * cell_size - 2 * POND_HALF) > 1e-9 * POND_HALF:
+        raise ValueError(f"cell_size must divide {2 * POND_HALF} m into at least 4 columns, not {cell_size!r}")
+    pool = Pool((cells, cells), cell_size, POND_DEPTH, corner=(-POND_HALF, -POND_HALF))
+    level = POND_DEPTH
+    bodies = [sphere_body("duck", [-0.6, -0.5, level], 0.2, density=500.0),
+              box_body("raft", [0.3, 0.2, 0.05], [0.5, -0.4, level], density=500.0),
+              capsule_body("log", [-0.9, 0.6, level], [-0.1, 0.6, level], 0.12, density=500.0),
+              sphere_body("ball", [0.6, 0.7, level], 0.15, density=500.0)]
+    falling = [box_body("crate", [0.15, 0.15, 0.15], [0.0, -0.3, level + 0.75], density=800.0),
+               sphere_body("stone", [0.0, 0.6, level + 0.75], 0.15, density=800.0)]
+    statics = _floor()
+    thick, high = 0.05, (POND_DEPTH + 0.5) / 2
+    for axis in range(2):
+        for side in (-1, 1):
+            extents = [POND_HALF + 2 * thick, POND_HALF + 2 * thick, high]
+            extents[axis] = thick
+            at = [0.0, 0.0, high]
+            at[axis] = side * (POND_HALF + thick)
+            statics[f"wall {'xy'[axis]}{'-+'[side > 0]}"] = ConvexPolyhedron.box(extents, at)
+    for _ in range(3):  # the floaters lifted with the level their own volume raises
+        rise = pool.settle(bodies) - level
+        level += rise
+        for body in bodies:
+            body.position = body.position + [0.0, 0.0, rise]
+    return World(bodies + falling[:drops], statics, restitution=0.2, friction=0.5, pool=pool)
+
+
 def scene_of(world: World) -> Scene:
     """The world as a scene document, for the editor to draw and run: each body an
     object of its shape's kind in its pose (a polyhedron's body-space corners with the
@@ -350,7 +402,7 @@ KIND = {Sphere: "sphere", Capsule: "capsule", ConvexPolyhedron: "polyhedron", Pl
 
 SCENES: dict[str, Callable[[], World]] = {
     "pyramid": pyramid, "card house": card_house, "spinning plate": spinning_plate, "tumbler": tumbler,
-    "rope bridge": rope_bridge, "ragdoll": ragdoll,
+    "rope bridge": rope_bridge, "ragdoll": ragdoll, "duck pond": duck_pond,
 }
 """The stress scenes by name, built with their default arguments (the editor's
 Playground panel offers them)."""

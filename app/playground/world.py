@@ -67,9 +67,13 @@ their relative parabola (gravity pulls one of them only), as against a static sh
 states how each is integrated): a force adds its acceleration to the body's gravity
 over the next step, then is cleared.
 
-**Water** (``water``, ``buoyancy``): each step every awake dynamic body under it gets its
+**Still water** (``water``, ``buoyancy``): each step every awake dynamic body under it gets its
 buoyancy and drag as such a force; a still float sleeps as on the ground, and a change
 of the water wakes every body.
+
+**Water** (``pool``, a ``pool.Pool``): stepped at the start of each step with the
+bodies where they are; its push on each body (buoyancy and drag) is added to the
+body's forces for the step, as ``apply_force``'s are.
 
 With CCD off, bodies move the whole step and the overlaps at its end are pushed out
 and resolved as one group: a fast body passes a thin wall without ever overlapping
@@ -100,6 +104,7 @@ from sweeplab.playground.materials import Material, combined
 from sweeplab.playground.impulses import Layer, Solve, point_velocity
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
 from sweeplab.playground.patch import contact_patch
+from sweeplab.playground.pool import Pool
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
 from sweeplab.playground.state import WorldState, capture, restore
 from sweeplab.playground.stats import StepStats
@@ -353,6 +358,10 @@ class World:
     gets its buoyancy and drag as a force over the step; a change of it wakes every body."""
     _water_stepped: buoyancy.Water | None = field(default=None, repr=False)
     """The water of the last step (a different one now wakes the bodies)."""
+    pool: Pool | None = None
+    """Shallow water the bodies swim in (``pool``): stepped at each step's start with
+    the bodies where they are, its push on each body applied over the step as a force
+    and torque (as ``apply_force``'s): a body in the water is kept awake."""
     _contacts: ContactTracker = field(default_factory=ContactTracker, repr=False)
     _resting: dict = field(default_factory=dict, repr=False)
     """The pairs touching at the end of the last step, with their normals: candidates
@@ -460,6 +469,8 @@ class World:
         Material(self.restitution, self.friction)  # ValueError naming restitution or friction
         if self.water is not None and not isinstance(self.water, buoyancy.Water):
             raise ValueError(f"water must be a buoyancy.Water or None, got {self.water!r}")
+        if self.pool is not None and not isinstance(self.pool, Pool):
+            raise ValueError(f"pool must be a Pool or None, got {type(self.pool).__name__}")
         for name, material in self.materials.items():
             if name not in self.statics or not isinstance(material, Material):
                 raise ValueError(f"materials must map static shapes' names to Materials, got {name!r}: {material!r}")
@@ -472,9 +483,13 @@ class World:
         ``ValueError`` for an unknown or kinematic body, or a force or point that is not
         3 finite numbers (the world unchanged)."""
         body, force, point = self._push_target(name, force, point, "force")
+        self._push(name, force, np.cross(drive.arm(body, point), force))
+
+    def _push(self, name: str, force: np.ndarray, torque: np.ndarray) -> None:
+        """``force`` through body ``name``'s centre of mass and ``torque`` about it, over the next step."""
         push = self._pushes.setdefault(name, drive.Push(np.zeros(3), np.zeros(3)))
         push.force = push.force + force
-        push.torque = push.torque + np.cross(drive.arm(body, point), force)
+        push.torque = push.torque + torque
         self.wake(name)
 
     def apply_impulse(self, name: str, impulse, point=None) -> None:
@@ -519,6 +534,9 @@ class World:
         self._tally = [0, 0]
         self._wake_changed()
         self._float(dt)
+        if self.pool is not None:
+            for name, load in self.pool.step(dt, self.bodies, max(-float(self.gravity[2]), 0.0)).items():
+                self._push(name, load.force, load.torque)
         self._rest_speed = max(REST_SPEED, 1.5 * self._largest_acceleration() * dt)
         for name, push in self._pushes.items():  # a torque's angular impulse at the step's start (``drive``)
             body = self.bodies[self._index(name)]
@@ -567,8 +585,7 @@ class World:
                 continue
             found = buoyancy.push(self.water, body, self.gravity, dt)
             if found is not None:
-                push = self._pushes.setdefault(body.name, drive.Push(np.zeros(3), np.zeros(3)))
-                push.force, push.torque = push.force + found.force, push.torque + found.torque
+                self._push(body.name, found.force, found.torque)
 
     def _largest_acceleration(self) -> float:
         """|g|, or a pushed body's acceleration where it is larger."""

@@ -5,7 +5,8 @@ density and drags; changed while running, the running world's), a stress scene t
 the timeline of recorded frames (a slider, step back and forward, the frame's numbers,
 a plot of each step's CPU time and solver iterations), what the mouse does to a running
 world (the gizmo moves bodies live, a press-and-drag pulls one by a spring, the kick),
-the contact events, and the shown frame's step as a fixture."""
+the contact events, a pool's FFT waves on or off, and the shown frame's step as a
+fixture."""
 
 from __future__ import annotations
 
@@ -96,6 +97,11 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
             editor.set_water(state.chosen_water())
         imgui.text_wrapped(LIVE_EDITS)
         _kick(editor, state)
+        if world.pool is not None:
+            changed, on = imgui.checkbox("FFT waves on the water (drawn only)", world.pool.waves is not None)
+            remember("playground waves")
+            if changed:
+                editor.set_water_waves(on)
     labels = [f"1/{round(1 / size)} s" for size in STEP_SIZES]
     state.step_size = imgui.combo("step", state.step_size, labels)[1]
     if imgui.button("Pause" if state.playing else "Play"):

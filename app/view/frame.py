@@ -4,7 +4,8 @@ scaled so that the frame's largest is ``ARROW`` times ``scale`` long (the editor
 gives the largest body's reach: the scene's own extent may be a 200-unit path).
 A contact that took no impulse (a pair leaving) is its point alone.  Each joint is
 the segment between its two anchors, coloured by its error: ``JOINT_HELD`` at none,
-``JOINT_BROKEN`` at ``BROKEN_AT`` or more, mixed linearly between."""
+``JOINT_BROKEN`` at ``BROKEN_AT`` or more, mixed linearly between.  A pool's water
+(``playground.pool``) is a see-through ``WATER`` surface through its columns' heights."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from sweeplab.scene import tessellate
-from sweeplab.view.model import LineBatch, PointBatch, ViewModel
+from sweeplab.view.model import Drawable, LineBatch, PointBatch, ViewModel
 
 FRAME_CONTACT = (1.0, 0.3, 0.55, 1.0)
 FRAME_IMPULSE = (1.0, 0.75, 0.85, 1.0)
@@ -23,6 +24,8 @@ BROKEN_AT = 1e-2
 """A joint error (units or radians) drawn all ``JOINT_BROKEN``: a centimetre, or 0.6°,
 is far past a held joint's (a resting pendulum's: 1e-15, a rope bridge's stretch
 under load: a few per cent of a link)."""
+WATER = (0.2, 0.5, 0.95, 0.45)
+"""The pool's surface: blue, see-through (the bodies in it show)."""
 ARROW = 1.5
 """The largest impulse's arrow, in units of ``scale``."""
 
@@ -60,3 +63,26 @@ def with_joint_errors(view: ViewModel, ends, errors) -> ViewModel:
     lines = [LineBatch(segment[None], joint_colour(error), 3.0, on_top=True) for segment, error in zip(
         ends, np.asarray(errors, float).reshape(-1), strict=True)]
     return replace(view, lines=[*view.lines, *lines])
+
+
+def surface_mesh(corner, cell_size: float, heights) -> tessellate.Mesh:
+    """A water surface over a grid of columns (``heights`` (nx, ny), the first column's
+    corner at ``corner`` = (x0, y0), z up) as triangles: a vertex at each column
+    corner, at the mean height of the (up to four) columns that meet there, so the
+    surface reaches the pool's walls; two triangles a column."""
+    heights = np.asarray(heights, float)
+    nx, ny = heights.shape
+    padded = np.pad(heights, 1, mode="edge")
+    z = (padded[:-1, :-1] + padded[1:, :-1] + padded[:-1, 1:] + padded[1:, 1:]) / 4  # (nx + 1, ny + 1)
+    x = corner[0] + np.arange(nx + 1) * cell_size
+    y = corner[1] + np.arange(ny + 1) * cell_size
+    grid = np.stack([*np.meshgrid(x, y, indexing="ij"), z], axis=-1)
+    a, b, c, d = grid[:-1, :-1], grid[1:, :-1], grid[1:, 1:], grid[:-1, 1:]
+    triangles = np.concatenate([np.stack([a, b, c], axis=-2), np.stack([a, c, d], axis=-2)]).reshape(-1, 3, 3)
+    return tessellate.Mesh(triangles)
+
+
+def with_water(view: ViewModel, corner, cell_size: float, heights) -> ViewModel:
+    """``view`` (a copy) with the water surface (``surface_mesh``) drawn in ``WATER``."""
+    return replace(view, drawables=[*view.drawables, Drawable(surface_mesh(corner, cell_size, heights), WATER,
+                                                              outline_width=0.0, point_size=0.0)])

@@ -21,7 +21,7 @@ SURFACE_EDGE = (0.3, 0.6, 1.0, 0.6)
 WATERLINE = (0.55, 0.95, 1.0, 1.0)
 
 
-def with_water(view: ViewModel, point, up, half_size: float, loops) -> ViewModel:
+def with_water_plane(view: ViewModel, point, up, half_size: float, loops) -> ViewModel:
     """``view`` (a copy) with the water's surface, a square of ``half_size`` about
     ``point`` on the plane through it with unit normal ``up``, and the closed
     ``loops`` (each (k, 3), k >= 3; shorter ones are skipped) drawn on top."""

@@ -9,7 +9,7 @@ from sweeplab.playground.buoyancy import Water
 from sweeplab.scene.model import Scene, SceneObject
 from sweeplab.scene.shape_kinds import KINDS, POLYHEDRA
 from sweeplab.view.model import ViewModel
-from sweeplab.view.water import SURFACE, WATERLINE, with_water
+from sweeplab.view.water import SURFACE, WATERLINE, with_water_plane
 
 DT = 1 / 60
 
@@ -77,9 +77,9 @@ def test_a_frame_recorded_before_the_water_changed_shows_the_water_it_had():
     assert np.allclose(surface.mesh.triangles[..., 2], 0.5)
 
 
-def test_with_water_skips_loops_of_fewer_than_three_points():
+def test_with_water_plane_skips_loops_of_fewer_than_three_points():
     square = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]])
-    view = with_water(ViewModel(), [0.0, 0.0, 0.0], [0.0, 0.0, 1.0], 2.0, [square, np.zeros((0, 3)), square[:2]])
+    view = with_water_plane(ViewModel(), [0.0, 0.0, 0.0], [0.0, 0.0, 1.0], 2.0, [square, np.zeros((0, 3)), square[:2]])
     assert waterlines(view).shape == (4, 2, 3)
     surface, = surfaces(view)
     corners = surface.mesh.triangles.reshape(-1, 3)
