@@ -166,19 +166,26 @@ def _timeline(editor: Editor, run: PlaygroundRun, state: PlaygroundState) -> Non
         implot.plot_line("iterations", index, np.array([f.stats.solver_iterations for f in frames], float))
         implot.tag_x(float(recorder.position), (1.0, 0.55, 0.1, 1.0), "shown")
         implot.end_plot()
+
+
 def _water_fields(state: PlaygroundState) -> bool:
     """The water's tick and, ticked, its level (m, along up), density (the bodies' is
-    ``BODY_DENSITY``) and drags (1/s); whether any changed."""
+    ``BODY_DENSITY``) and drags (1/s), each as wide as the column leaves; whether any
+    changed."""
     changed, state.water = imgui.checkbox("water", state.water)
     remember("playground water")
     if not state.water:
         return changed
     imgui.same_line()
-    imgui.text_disabled(f"(bodies' density {BODY_DENSITY:g}: denser water floats them)")
-    edits = [imgui.drag_float("water level", state.water_level, 0.01),
-             imgui.slider_float("water density", state.water_density, 0.05, 20.0),
-             imgui.slider_float("linear drag 1/s", state.linear_drag, 0.0, 20.0),
-             imgui.slider_float("angular drag 1/s", state.angular_drag, 0.0, 20.0)]
+    imgui.text_disabled(f"(bodies: density {BODY_DENSITY:g})")
+    edits = []
+    for label, value, low, high in (("level m##water", state.water_level, None, None),
+                                    ("density##water", state.water_density, 0.05, 20.0),
+                                    ("drag 1/s##water", state.linear_drag, 0.0, 20.0),
+                                    ("spin drag 1/s##water", state.angular_drag, 0.0, 20.0)):
+        fill_row(label_room(label))
+        edits.append(imgui.drag_float(label, value, 0.01) if low is None or high is None else
+                     imgui.slider_float(label, value, low, high))
     state.water_level, state.water_density, state.linear_drag, state.angular_drag = (value for _, value in edits)
     return changed or any(edited for edited, _ in edits)
 
