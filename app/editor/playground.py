@@ -32,18 +32,23 @@ from sweeplab.playground import drive
 from sweeplab.playground.buoyancy import Water, waterline
 from sweeplab.editor.opened import SceneFile
 from sweeplab.playground.materials import Material
+from sweeplab.playground.particles import Particles
 from sweeplab.playground.run import PlaygroundRun
 from sweeplab.playground.waves import Waves
 from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
 from sweeplab.scene.shape_kinds import PLANE_PATCH_HALF_SIZE, RigidMotion
-from sweeplab.view.model import LineBatch, ViewModel
+from sweeplab.view.model import LineBatch, SpriteBatch, ViewModel
 from sweeplab.editor.parts import EditorParts
 from sweeplab.view.frame import with_frame_contacts, with_joint_errors, with_water
 from sweeplab.view.water import with_water_plane
 
 SPRING = (1.0, 0.55, 0.1, 1.0)
 """The mouse spring's line: orange, from the picked point to the mouse."""
+WATER = (0.25, 0.55, 0.95, 1.0)
+"""The particle fluid's sprites: blue."""
+DROP_HEIGHT = 0.5
+"""How far above the camera's target (m) a block of particles is added."""
 
 
 @dataclass
@@ -208,11 +213,43 @@ class Playground(EditorParts):
         point = body.position + body.rotation @ picked.offset if picked is not None else None
         run.world.apply_impulse(name, body.mass * speed * view / np.linalg.norm(view), point)
 
+    def add_particles(self, count: int, spacing: float) -> None:
+        """Add a block of ``count`` particles at rest, ``spacing`` apart, to the running
+        world's fluid (made if it has none), centred above the camera's target by
+        ``DROP_HEIGHT``: a cube of ⌈∛count⌉ a side, its top layer part-filled.  Not
+        running, a count that is not a whole number >= 1, a bad spacing or one unlike
+        the fluid's: said on the status line, nothing changed."""
+        run = self.playground
+        if run is None:
+            self.say("start the playground to add particles")
+            return
+        fluid = run.world.particles
+        try:
+            if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+                raise ValueError(f"count must be a whole number >= 1, got {count!r}")
+            if fluid is not None and spacing != fluid.spacing:
+                raise ValueError(f"spacing must be the fluid's, {fluid.spacing!r}, got {spacing!r}")
+            side = round(count ** (1 / 3))
+            side += side ** 3 < count
+            block = Particles.block([0.0, 0.0, 0.0], [side, side, side], spacing).positions[:count]
+            width = side * float(spacing)
+            block += np.asarray(self.camera.target, float) + [-width / 2, -width / 2, DROP_HEIGHT]
+        except ValueError as error:
+            self.say(f"particles not added: {error}")
+            return
+        if fluid is None:
+            fluid = run.world.particles = Particles(block, spacing=spacing)
+        else:
+            fluid.positions = np.concatenate([fluid.positions, block])
+            fluid.velocities = np.concatenate([fluid.velocities, np.zeros_like(block)])
+        self._framed_view = None
+        self.say(f"{count} particles added ({len(fluid)} in the run)")
+
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:
         the largest ``view.frame.ARROW`` times the largest body's reach), joints
         (coloured by error), the still water (``view.water``: its surface about the bodies,
-        each body's waterline) and the pool's water."""
+        each body's waterline), the pool's water and the particles (sprites)."""
         run = self.playground
         if run is None:
             return view
@@ -231,6 +268,10 @@ class Playground(EditorParts):
             if pool is not None:
                 framed = with_water(framed, pool.corner, pool.cell_size, pool.drawn_heights(
                     run.world.time, max(-float(run.world.gravity[2]), 0.0)))
+            fluid = run.world.particles
+            if fluid is not None:
+                framed = replace(framed, sprites=[*framed.sprites,
+                                                  SpriteBatch(fluid.positions.copy(), fluid.radius, WATER)])
             kept = self._framed_view = view, run, position, water, framed
         return kept[4]
 

@@ -76,8 +76,15 @@ def arm(body: Body, point: np.ndarray | None) -> np.ndarray:
 
 def apply_impulse(body: Body, impulse: np.ndarray, point: np.ndarray | None) -> None:
     """Δv = J/m, Δω = I⁻¹ (r × J) with r from the centre of mass to ``point``."""
-    body.velocity = body.velocity + impulse / body.mass
-    body.angular_velocity = body.angular_velocity + body.inverse_inertia() @ np.cross(arm(body, point), impulse)
+    apply_impulses(body, impulse[None], (body.position if point is None else point)[None])
+
+
+def apply_impulses(body: Body, impulses: np.ndarray, points: np.ndarray) -> None:
+    """Impulses J_k (K, 3) at the world points p_k (K, 3), all at once (a fluid's
+    particles on a body): Δv = Σ J_k / m, Δω = I⁻¹ Σ (p_k - x) × J_k."""
+    body.velocity = body.velocity + impulses.sum(axis=0) / body.mass
+    body.angular_velocity = body.angular_velocity + \
+        body.inverse_inertia() @ np.cross(points - body.position, impulses).sum(axis=0)
 
 
 def drag_force(body: Body, grab: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -103,6 +103,7 @@ from sweeplab.playground.mass import mass_properties, positive
 from sweeplab.playground.materials import Material, combined
 from sweeplab.playground.impulses import Layer, Solve, point_velocity
 from sweeplab.playground.pairs import boxes_meeting, near_plane, overlapping_pairs, static_box, swept_boxes
+from sweeplab.playground.particles import Particles
 from sweeplab.playground.patch import contact_patch
 from sweeplab.playground.pool import Pool
 from sweeplab.playground.sleep import SLEEP_SPEED, TIME_TO_SLEEP, islands, point_speed_bound
@@ -353,6 +354,9 @@ class World:
     """Contact callbacks (``callbacks``): a pair's contact begins, persists, ends."""
     on_persist: Callback | None = None
     on_end: Callback | None = None
+    particles: Particles | None = None
+    """A particle fluid (``particles``), stepped at the start of each step: its
+    impulses on bodies are theirs before they move."""
     water: buoyancy.Water | None = None
     """A still water plane (``buoyancy``): each step, every awake dynamic body under it
     gets its buoyancy and drag as a force over the step; a change of it wakes every body."""
@@ -531,6 +535,8 @@ class World:
         if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be a positive finite number of seconds, got {dt!r}")
         start, self._dt, cpu, iterations = len(self.events), dt, clock.process_time(), self._iterations
+        if self.particles is not None:
+            self.particles.step(dt, self)
         self._tally = [0, 0]
         self._wake_changed()
         self._float(dt)

@@ -13,6 +13,7 @@ PROGRAMS = {
     "line": {"vertex_shader": "line.vert", "fragment_shader": "flat.frag"},
     "thin_line": {"vertex_shader": "position.vert", "fragment_shader": "flat.frag"},
     "point": {"vertex_shader": "position.vert", "geometry_shader": "point.geom", "fragment_shader": "point.frag"},
+    "sprite": {"vertex_shader": "position.vert", "geometry_shader": "sprite.geom", "fragment_shader": "sprite.frag"},
     "imgui": {"vertex_shader": "imgui.vert", "fragment_shader": "imgui.frag"},
 }
 """Program name -> moderngl stage keyword -> shader file stem (``.glsl`` added)."""

@@ -1,6 +1,7 @@
 """Draws a ``ViewModel`` with moderngl: no physics, no UI, no window.
 
-Order per frame: clear, grid and axes, opaque meshes (with outlines), translucent
+Order per frame: clear, grid and axes, opaque meshes (with outlines) and particle
+sprites (sphere impostors: ``shaders/sprite.*``), translucent
 meshes (depth-tested, not written), depth-tested lines and points, then the
 "on top" lines and points (contacts, normals, highlights) without depth test so a
 contact inside a solid is still seen.  Line and point batches of one style (and
@@ -30,12 +31,12 @@ GRID_HALF_CELLS = 20
 
 @dataclass
 class DrawCall:
-    program: str       # "mesh", "line" or "point"
+    program: str       # "mesh", "line", "point" or "sprite"
     buffer: moderngl.Buffer
     vertex_array: moderngl.VertexArray
     mode: int
     color: tuple
-    size: float = 1.0  # line width or point size in pixels
+    size: float = 1.0  # line width or point size in pixels; a sprite's radius in world units
     stage: str = "opaque"  # opaque, translucent, lines, on_top
     cull: bool = False  # a convex solid: back faces are not drawn
     instances: int = 0  # lines: one instance (a 4-vertex strip) per segment; 0: not instanced
@@ -59,7 +60,8 @@ class Renderer:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.programs = {name: build_program(ctx, name) for name in ("mesh", "line", "thin_line", "point")}
+        self.programs = {name: build_program(ctx, name) for name in ("mesh", "line", "thin_line", "point", "sprite")}
+        self._projection = np.eye(4)
         self._view: ViewModel | None = None
         self._calls: list[DrawCall] = []
         self._grid_step: float | None = None
@@ -74,6 +76,7 @@ class Renderer:
         ctx.viewport = ctx.scissor = (*origin, *size)
         ctx.clear(*BACKGROUND, depth=1.0, viewport=(*origin, *size))
         view_projection = camera.view_projection(size).astype("f4").tobytes()
+        self._projection = camera.projection(size[0] / size[1])
         for program in self.programs.values():
             program["view_projection"].write(view_projection)
         self.programs["mesh"]["eye"].value = tuple(camera.eye())
@@ -113,6 +116,8 @@ class Renderer:
                 program["width"].value = call.size
             elif call.program == "point":
                 program["size"].value = call.size
+            elif call.program == "sprite":  # the radius through the projection: x' = r·P₀₀, y' = r·P₁₁
+                program["clip_radius"].value = (call.size * self._projection[0, 0], call.size * self._projection[1, 1])
             if call.program == "mesh":  # outlines win the depth test against their own faces, and
                 # opaque surfaces against see-through ones that coincide with them (the swept path)
                 self.ctx.polygon_offset = (4.0, 4.0) if call.stage == "translucent" else (1.0, 1.0)
@@ -164,7 +169,7 @@ class Renderer:
             return [DrawCall(program, buffer, vertex_array, self.ctx.TRIANGLE_STRIP, color, size, stage, cull,
                              instances=len(positions) // 2)]
         vertex_array = self.ctx.vertex_array(self.programs[program], [(buffer, "3f", "in_position")])
-        mode = {"mesh": self.ctx.TRIANGLES, "point": self.ctx.POINTS}[program]
+        mode = {"mesh": self.ctx.TRIANGLES, "point": self.ctx.POINTS, "sprite": self.ctx.POINTS}[program]
         return [DrawCall(program, buffer, vertex_array, mode, color, size, stage, cull)]
 
     def _build(self, view: ViewModel) -> list[DrawCall]:
@@ -182,7 +187,9 @@ class Renderer:
                 points += dots
         lines += [((b.color, b.width, "on_top" if b.on_top else "lines"), b.segments) for b in view.lines]
         points += [((b.color, b.size, "on_top" if b.on_top else "lines"), b.positions) for b in view.points]
-        return calls + self._styled_calls("line", lines) + self._styled_calls("point", points)
+        sprites = [call for batch in view.sprites
+                   for call in self._call("sprite", batch.positions, batch.color, batch.radius)]
+        return calls + sprites + self._styled_calls("line", lines) + self._styled_calls("point", points)
 
     def _styled_calls(self, program: str, batches) -> list[DrawCall]:
         """One call per style of ((colour, size, stage), positions) batches."""

@@ -17,6 +17,11 @@ from sweeplab.scene.model import Scene
 from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
 
 PLOT_SAMPLES = 400
+QUADRATIC_PLOT = ("|s + t d - p|^2 - r^2", "a t^2 + 2 b t + c")
+"""Lesson 1's plot: its title and its curve, in the lesson's letters (s: the ball's
+centre at t = 0; c: the constant term, m.m - r^2)."""
+ROOTS_LABEL = {1: "double root (a graze)", 2: "roots"}
+"""Lesson 1's plot: its roots' legend, by how many there are."""
 _shown: dict = {}
 """The lesson the panel showed last frame (a new one gets the focus once)."""
 
@@ -95,16 +100,18 @@ def _exercise(editor: Editor, task: str) -> None:
 def _quadratic_picture(editor: Editor) -> None:
     found = quadratic(editor.scene)
     t = np.linspace(-0.25, 1.25, PLOT_SAMPLES)
-    if implot.begin_plot("|c + t d - p|^2 - r^2", (-1, 260)):
+    title, curve = QUADRATIC_PLOT
+    if implot.begin_plot(title, (-1, 260)):
         implot.setup_axes("t", "")
-        implot.plot_line("a t^2 + 2 b t + c", t, found.value(t))
+        implot.plot_line(curve, t, found.value(t))
         implot.plot_line("0", np.array([-0.25, 1.25]), np.zeros(2))
         if found.roots:
-            implot.plot_scatter("roots", np.array(found.roots), np.zeros(len(found.roots)))
+            implot.plot_scatter(ROOTS_LABEL[len(found.roots)], np.array(found.roots), np.zeros(len(found.roots)))
         implot.end_plot()
     imgui.text_wrapped(f"a = {found.a!r}, b = {found.b!r}, c = {found.c!r}")  # wrapped: whole numbers are long
     imgui.text_wrapped(found.formula())
-    imgui.text_wrapped(f"roots: {', '.join(repr(r) for r in found.roots) or 'none'};  sweep: "
+    imgui.text_wrapped(f"{'double root' if len(found.roots) == 1 else 'roots'}: "
+                       f"{', '.join(repr(r) for r in found.roots) or 'none'};  sweep: "
                        f"{'t = ' + repr(found.t) if found.t is not None else 'miss'}")
     remember("lesson roots")
 

@@ -5,8 +5,8 @@ density and drags; changed while running, the running world's), a stress scene t
 the timeline of recorded frames (a slider, step back and forward, the frame's numbers,
 a plot of each step's CPU time and solver iterations), what the mouse does to a running
 world (the gizmo moves bodies live, a press-and-drag pulls one by a spring, the kick),
-the contact events, a pool's FFT waves on or off, and the shown frame's step as a
-fixture."""
+a block of fluid particles added, the contact events, a pool's FFT waves on or off,
+and the shown frame's step as a fixture."""
 
 from __future__ import annotations
 
@@ -39,6 +39,8 @@ class PlaygroundState:
         self.materials: dict[str, Material] = {}
         """Shapes' own materials, by name (the others take the world's sliders)."""
         self.kick_speed = 2.0
+        self.particle_count, self.particle_spacing = 1000, 0.05
+        """The particle block the panel adds to a run (``Editor.add_particles``)."""
         self.restitution, self.friction, self.ccd = 0.5, 0.5, True
         self.step_size = 2
         self.stress = 0
@@ -97,6 +99,7 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
             editor.set_water(state.chosen_water())
         imgui.text_wrapped(LIVE_EDITS)
         _kick(editor, state)
+        _particles(editor, state)
         if world.pool is not None:
             changed, on = imgui.checkbox("FFT waves on the water (drawn only)", world.pool.waves is not None)
             remember("playground waves")
@@ -234,6 +237,18 @@ def _kick(editor: Editor, state: PlaygroundState) -> None:
     imgui.end_disabled()
     if kicked and name is not None:
         editor.kick(name, state.kick_speed)
+
+
+def _particles(editor: Editor, state: PlaygroundState) -> None:
+    """A block of particles (count, spacing) added to the run's fluid, above the view's centre."""
+    fill_row(label_room("particles"))
+    state.particle_count = imgui.input_int("particles", state.particle_count, 100, 1000)[1]
+    fill_row(label_room("spacing m"))
+    state.particle_spacing = imgui.input_float("spacing m", state.particle_spacing, 0.01, 0.05, "%.3f")[1]
+    added = imgui.button("Add particles")
+    remember("playground add particles")
+    if added:
+        editor.add_particles(state.particle_count, state.particle_spacing)
 
 
 def _start(editor: Editor, state: PlaygroundState) -> None:

@@ -5,8 +5,10 @@ steps, each a short text with what the view should show (camera, selection,
 display toggles).  A lesson may name a *picture*, computed here from the live
 scene so that dragging a shape updates it:
 
-* ``quadratic`` — a sphere against a point: |c + t·d - p|² - r² over t, its roots,
-  and the cancellation-free root t = c / (-b + sqrt(b² - a·c)) with the numbers;
+* ``quadratic`` — a sphere from s along d against a point p: |s + t·d - p|² - r² =
+  a·t² + 2·b·t + c over t (Ericson's letters: c is the constant term, never the
+  centre), its roots, and the cancellation-free root t = c / (-b + sqrt(b² - a·c))
+  with the numbers;
 * ``inflate`` — two spheres: the answer is the same with the radius moved from
   one to the other (``inflate``), down to a point against the summed sphere;
 * ``swap`` — the same question with the subject changed: the target moves by -d
@@ -49,6 +51,14 @@ class LessonError(ValueError):
 
 @dataclass(frozen=True)
 class Step:
+    """One step of a lesson: its text and what it shows.  A step whose ``set`` edits
+    the scene as the previous step left it, or whose ``display`` differs from the
+    previous step's, says its picture changes, and the change must be seen from its
+    camera; one whose ``camera`` or ``playground`` run differs shows another picture
+    (a run may teach that nothing moves); a step with none of these shows the previous
+    step's picture (``tests/app/test_lessons.py`` renders every step of every bundled
+    lesson)."""
+
     text: str
     camera: str = ""
     """``yaw,pitch,distance[,x,y,z]`` as ``sweeplab render --camera`` takes it ("": frame all)."""
@@ -196,7 +206,8 @@ def bundled_lessons() -> tuple[list[Lesson], list[str]]:
 
 @dataclass(frozen=True)
 class Quadratic:
-    """|m + t·d|² - r² = a·t² + 2·b·t + c, with m = c_moving - p and r the radius."""
+    """|m + t·d|² - r² = a·t² + 2·b·t + c, with m = s - p (s: the ball's centre at
+    t = 0, p: the point) and r the radius."""
 
     a: float
     b: float
@@ -211,8 +222,10 @@ class Quadratic:
     def formula(self) -> str:
         """The root with the numbers, as the kernels compute it (no cancellation)."""
         discriminant = self.b * self.b - self.a * self.c
-        if self.c <= 0:
-            return f"c = {self.c!r} <= 0: the sphere already touches the point, t = 0"
+        if self.c < 0:
+            return f"c = {self.c!r} < 0: the ball holds the point at the start: t = 0, initially overlapping"
+        if self.c == 0:
+            return "c = 0: the ball touches the point at the start, t = 0"
         if discriminant < 0:
             return f"b² - a·c = {discriminant!r} < 0: no real root, the sphere passes by"
         if self.b >= 0:

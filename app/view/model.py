@@ -58,6 +58,11 @@ SELECTED = (1.0, 1.0, 1.0, 1.0)
 
 OUTLINE = (0.08, 0.08, 0.1, 1.0)
 
+WALKED = (0.3, 0.31, 0.34, 1.0)
+"""A mesh while its node spheres are coloured by the walk (lesson 5): toned down, dark
+and grey, so the walk's blue, grey, red and orange read against it (its hit red drowned
+the leaf-hit red)."""
+
 
 @dataclass
 class Drawable:
@@ -85,10 +90,21 @@ class PointBatch:
 
 
 @dataclass
+class SpriteBatch:
+    """Spheres of one ``radius`` (world units) at ``positions`` (n, 3), drawn as shaded
+    sprites facing the camera (a particle fluid)."""
+
+    positions: np.ndarray
+    radius: float
+    color: tuple
+
+
+@dataclass
 class ViewModel:
     drawables: list[Drawable] = field(default_factory=list)
     lines: list[LineBatch] = field(default_factory=list)
     points: list[PointBatch] = field(default_factory=list)
+    sprites: list[SpriteBatch] = field(default_factory=list)
     reports: list[TargetReport] = field(default_factory=list)
     mesh_overlaps: list[MeshOverlapReport] = field(default_factory=list)
     earliest: str | None = None
@@ -147,7 +163,8 @@ def build_view_model(scene: Scene, selected: str | None = None, float32: bool = 
             _add_moving(view, scene, mesh, scale)
             continue
         report = by_name[scene_object.name]
-        fill = {"hit": HIT, "overlap": OVERLAP}.get(report.status, MISS)[:3] + (kind.opacity,)
+        walked = scene_object.kind == "mesh" and display.bvh_depth is not None and display.traversal
+        fill = (WALKED if walked else {"hit": HIT, "overlap": OVERLAP}.get(report.status, MISS))[:3] + (kind.opacity,)
         emphasised = scene_object.name == view.earliest
         if scene_object.kind == "mesh":  # every triangle edge is outline: emphasis would paint it all
             view.drawables.append(Drawable(mesh, fill, OUTLINE, 1.0))
@@ -387,8 +404,7 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
     for found in view.mesh_overlaps:
         for name, column in ((found.first, 0), (found.second, 1)):
             if len(found.overlap.pairs):
-                corners = meshes.overlapping_triangles(posed[name], found.overlap.pairs[:, column])
-                view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
+                _add_overlapping(view, meshes.overlapping_triangles(posed[name], found.overlap.pairs[:, column]))
     for report in view.reports:
         answer = report.mesh.narrowphase if report.mesh is not None else None
         if answer is None or not answer.hit or answer.t is None or answer.overlap is None:
@@ -397,8 +413,15 @@ def _add_mesh_overlaps(view: ViewModel, scene: Scene) -> None:
         moving_at = moving_mesh.moved(
             translation=moving_mesh.translation + answer.t * np.asarray(scene.direction, float))
         for mesh, column in ((moving_at, 0), (posed[report.name], 1)):
-            corners = meshes.overlapping_triangles(mesh, answer.overlap.pairs[:, column])
-            view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
+            _add_overlapping(view, meshes.overlapping_triangles(mesh, answer.overlap.pairs[:, column]))
+
+
+def _add_overlapping(view: ViewModel, corners: np.ndarray) -> None:
+    """Overlapping triangles (k, 3, 3): filled, and their edges drawn on top (each lies
+    partly inside the other mesh, which hides its fill: lesson 6 showed no magenta)."""
+    view.drawables.append(Drawable(tessellate.Mesh(corners), meshes.MESH_OVERLAP, OUTLINE, 2.0))
+    edges = np.stack([corners, np.roll(corners, -1, axis=1)], axis=2).reshape(-1, 2, 3)
+    view.lines.append(LineBatch(edges, meshes.MESH_OVERLAP, 2.0, on_top=True))
 
 MINKOWSKI = (0.2, 0.85, 0.75, 0.5)
 

@@ -9,6 +9,7 @@ import pytest
 
 from sweeplab.cli import DEMO_SCENE
 from sweeplab.editor import Editor
+from sweeplab.editor.lessons import LESSON_DISPLAY
 from sweeplab.scene.model import load
 from sweeplab.view import lessons as lesson_files
 from sweeplab.view.lessons import (LessonError, bundled_lessons, collide_and_slide, feature_candidates, inflated,
@@ -215,3 +216,256 @@ def test_lesson_eight_draws_the_slide_a_sweep_at_a_time():
     crate_in_path = lesson.scene.copy()
     show_set(crate_in_path, lesson.steps[2])
     assert [step.target for step in collide_and_slide(crate_in_path)] == ["crate", "wall", None]
+
+
+# --- every step's picture shows that step (#37) ------------------------------------------
+
+STEP_FRAME = (240, 150)
+"""The frames the step-picture test renders: small (the test renders each step of every
+lesson twice), yet a 1% change is 360 pixels."""
+
+VISIBLE_SHARE = 0.01
+"""The share of a frame's pixels a step's change must move to be seen at a glance (1%:
+at 1280x800 a 100-pixel square; lesson 8's slide hidden behind the capsule at the wall
+moved 0.80% of a 240x150 frame)."""
+
+
+def visibly_changed(before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether at least ``VISIBLE_SHARE`` of the frame's pixels differ."""
+    differing = int(np.any(before != after, axis=-1).sum())
+    return differing >= VISIBLE_SHARE * before.shape[0] * before.shape[1]
+
+
+@pytest.mark.parametrize("differing, seen", [(359, False), (360, True), (361, True)])
+def test_a_change_is_seen_from_one_percent_of_the_frame(differing, seen):
+    before = np.zeros(STEP_FRAME[::-1] + (3,), np.uint8)
+    after = before.copy()
+    after.reshape(-1, 3)[:differing, 1] = 1
+    assert visibly_changed(before, after) is seen
+
+
+def _panel_picture(lesson, scene) -> str:
+    """The numbers the Lesson panel's picture shows for ``scene`` (``ui.lessons``): the
+    walk and the slide are drawn in the 3D view itself."""
+    target = scene.targets()[0].name
+    pictures = {"quadratic": lambda: quadratic(scene), "swap": lambda: swapped(scene, target),
+                "features": lambda: feature_candidates(scene, target),
+                "inflate": lambda: [o.params["radius"] for o in scene.objects]}
+    return repr(pictures.get(lesson.picture, lambda: None)())
+
+
+def _says_changes(lesson, number: int, scene) -> tuple[bool, bool]:
+    """(whether step ``number`` edits what is drawn: its ``set`` edits ``scene``, the
+    scene as the previous step left it, or its display differs; whether it shows
+    another picture: a new camera or another playground run, which may teach that
+    nothing moves: lesson 13 step 2's bodies stay at their drafts)."""
+    step, previous = lesson.steps[number], lesson.steps[number - 1]
+    edits = lesson_files.step_changes(scene, step) or {**LESSON_DISPLAY, **step.display} != {
+        **LESSON_DISPLAY, **previous.display}
+    return edits, step.camera != previous.camera or step.playground != previous.playground
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: f"lesson {lesson.number}")
+def test_every_step_shows_what_it_says_changes(lesson, gl_context):
+    """A step whose ``set`` edits the scene or whose ``display`` differs from the
+    previous step's must show that change from its own camera (the previous step's
+    content seen from this step's camera differs in at least ``VISIBLE_SHARE`` of the
+    frame, or the panel's picture differs); a step with a new camera or another
+    playground run shows another frame; a step that changes nothing shows the same
+    frame and picture, bit for bit.  (Lesson 8's slide, hidden behind the capsule at
+    the wall, moved 0.80%.)"""
+    from sweeplab.render.headless import OffscreenRenderer
+
+    renderer = OffscreenRenderer(STEP_FRAME, gl_context)
+    reader, behind = (Editor(load(DEMO_SCENE), clock=lambda: 0.0) for _ in range(2))  # never still: no timed
+    for editor in (reader, behind):  # second opinions; ``behind`` stays a step behind the reader
+        editor.open_lesson(lesson)
+    pixels, picture = renderer.render(reader.view(), reader.camera), _panel_picture(lesson, reader.scene)
+    problems = []
+    for number in range(1, len(lesson.steps)):
+        edits, another = _says_changes(lesson, number, reader.scene)
+        reader.show_step(number)
+        previous_pixels, previous_picture = pixels, picture
+        pixels, picture = renderer.render(reader.view(), reader.camera), _panel_picture(lesson, reader.scene)
+        label = f"step {number + 1}"
+        if edits:
+            before = renderer.render(behind.view(), reader.camera)  # the previous step from this camera
+            if not (visibly_changed(before, pixels) or picture != previous_picture):
+                share = np.any(before != pixels, axis=-1).mean()
+                problems.append(f"{label}: its change moves {share:.2%} of the frame from its camera")
+        if another and not visibly_changed(previous_pixels, pixels):
+            problems.append(f"{label}: a new camera or run, yet the same frame")
+        if not edits and not another and (np.any(pixels != previous_pixels) or picture != previous_picture):
+            problems.append(f"{label}: says nothing changes, yet the frame or the picture does")
+        behind.show_step(number)
+    assert not problems, problems
+
+
+def test_the_walk_tones_the_mesh_down_so_its_colours_read():
+    """#37: lesson 5's leaf colours drowned in the mesh's hit red (leaf hit is red too),
+    under the white outline of every triangle edge (the mesh was selected).  While the
+    walk's node spheres are drawn the mesh is filled ``WALKED``, and no step selects it."""
+    from sweeplab.view.meshes import MeshDisplay
+    from sweeplab.view.model import HIT, WALKED
+
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 5)
+
+    def mesh_fill(display):
+        view = build_view_model(lesson.scene, display=display)
+        return next(d.fill for d in view.drawables if len(d.mesh.triangles) == 2 * 24 * 24)
+
+    assert mesh_fill(MeshDisplay(bvh_depth=11))[:3] == WALKED[:3]
+    assert mesh_fill(MeshDisplay(bvh_depth=11, traversal=False))[:3] == HIT[:3]  # grey nodes: no walk colours
+    assert mesh_fill(MeshDisplay())[:3] == HIT[:3]
+    assert all(step.select != "hills" for step in lesson.steps)
+
+
+def test_lesson_one_states_its_numbers_as_computed():
+    """#37: step 3 said m·m = 26.000000000000004 (the float after 26, 26 + 2^-48) and
+    "the 2e-16 is gone"; one ulp past the graze m·m is exactly 26 + 2^-51 + 2^-104, and
+    2^-51 = 4.4e-16 is under half the spacing of floats at 26, so it rounds to 26."""
+    from fractions import Fraction
+
+    text = LESSONS[0].steps[2].text
+    y = 1.0000000000000002
+    assert y == 1 + 2.0 ** -52  # one ulp past the graze
+    exact = 25 + Fraction(y) ** 2
+    assert exact == 26 + Fraction(2) ** -51 + Fraction(2) ** -104
+    assert float(np.array([-5.0, -y, 0.0]) @ np.array([-5.0, -y, 0.0])) == 26.0 and math.ulp(26.0) == 2.0 ** -48
+    assert Fraction(-40) ** 2 - 64 * (exact - 1) == -(Fraction(2) ** -45 + Fraction(2) ** -98)  # b² - a·c, exactly
+    assert 1.0 - y * y == -(2.0 ** -51)  # r² - |m_perp|², as the kernels compute it
+    for stated in (f"26 + 2^-51 + 2^-104 = 26 + {2.0 ** -51:.1e}", f"2^-48 = {2.0 ** -48:.1e} apart",
+                   "exactly it is -2^-45 - 2^-98", "1 - (1 + 2^-51) = -2^-51 < 0"):
+        assert stated in text, stated
+    assert "26.000000000000004" not in text
+    scene = LESSONS[0].scene.copy()
+    scene.object("point").params["p"] = [1.0, y, 0.0]
+    found = quadratic(scene)
+    assert (found.a, found.b, found.c, found.roots, found.t) == (64.0, -40.0, 25.0, (0.625,), None)
+
+
+@pytest.mark.parametrize("p, t, overlapping, said", [
+    ([-4.0, 0.5, 0.0], 0.0, True, "c = -0.75 < 0: the ball holds the point at the start: t = 0, initially overlapping"),
+    ([-4.0, 1.0, 0.0], 0.0, False, "c = 0: the ball touches the point at the start, t = 0"),
+    ([1.0, 0.5, 0.0], (5 - math.sqrt(0.75)) / 8, False, "t = c / (-b + sqrt(b² - a·c))"),  # outside: the root
+])
+def test_lesson_one_step_two_says_what_the_sweep_answers_from_inside(p, t, overlapping, said):
+    """#37: step 2 said the sweep answers "the first root in [0, 1]"; from inside the
+    first root is negative, and the sweep answers t = 0, initially overlapping, with
+    the depth r - |m|."""
+    from sweeplab.scene.shape_kinds import build_shape
+    from sweeplab.physics import sweep
+
+    scene = LESSONS[0].scene.copy()
+    scene.object("point").params["p"] = p
+    found = quadratic(scene)
+    answer = sweep(build_shape("sphere", scene.object("ball").params), build_shape("point", {"p": p}),
+                   scene.direction)
+    assert found.t == answer.t == pytest.approx(t, abs=1e-15) and answer.initially_overlapping is overlapping
+    assert said in found.formula()
+    if overlapping:
+        assert found.roots[0] < 0 and answer.penetration_depth == 1.0 - 0.5  # r - |m|
+    assert "initially overlapping" in LESSONS[0].steps[1].text and "r - |m|" in LESSONS[0].steps[1].text
+
+
+def test_lesson_one_gives_each_letter_one_meaning():
+    """#37: c was the ball's centre in the text ("c + t·d") and the constant term on the
+    plot ("a t^2 + 2 b t + c"); the centre is s now, in the text and the plot."""
+    import re
+
+    from sweeplab.ui.lessons import QUADRATIC_PLOT
+
+    for text in [step.text for step in LESSONS[0].steps] + list(QUADRATIC_PLOT):
+        assert not re.search(r"\bc\s*\+\s*t|\bc'|=\s*c\s*-\s*p", text), text
+    assert "s + t·d" in LESSONS[0].steps[0].text and "c = m·m - r²" in LESSONS[0].steps[0].text
+    assert QUADRATIC_PLOT[0].startswith("|s + t d - p|")
+
+
+def test_lesson_six_states_the_sampling_stage_and_its_limit_as_computed():
+    """#37: lesson 6 went from the broadphase interval straight to bisection; the
+    narrowphase first samples the interval at ``NARROWPHASE_SAMPLES`` + 1 even times
+    (``physics.broadphase``), and a contact shorter than a sample's spacing is missed."""
+    from sweeplab.physics.broadphase import NARROWPHASE_SAMPLES, NarrowphaseTrace, first_mesh_contact
+    from sweeplab.scene.shape_kinds import mesh_shape
+
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 6)
+    scene = lesson.scene
+    trace = NarrowphaseTrace()
+    answer = first_mesh_contact(mesh_shape(scene.object("rock").params), scene.direction,
+                                mesh_shape(scene.object("boulder").params), np.zeros(3), trace=trace)
+    (enter, exit_), speed = trace.interval, float(np.linalg.norm(scene.direction))
+    spacing = (exit_ - enter) / NARROWPHASE_SAMPLES
+    samples = [step for step in trace.steps if step.phase == "sample"]
+    halvings = len(trace.steps) - len(samples)
+    assert answer.hit and [step.overlap for step in samples] == [False, True]  # the second sample overlaps
+    text = " ".join(step.text for step in lesson.steps)
+    for stated in (f"[{enter:.3f}, {exit_:.3f}]", f"{NARROWPHASE_SAMPLES} even steps",
+                   f"the {NARROWPHASE_SAMPLES + 1} times", f"/{NARROWPHASE_SAMPLES} = {spacing:.4f}",
+                   f"(here the second, t = {samples[1].t:.4f})", f"(here {halvings} halvings)",
+                   f"{speed:.2f} × {spacing:.4f} = {speed * spacing:.3f} units of travel"):
+        assert stated in text, stated
+
+
+def test_lessons_two_and_four_show_what_their_second_steps_say():
+    """#37: lesson 2 step 2 ("all the radius on the moving ball") and lesson 4 step 2
+    ("the face candidate disappears and an edge cylinder takes over") showed the first
+    step's scene; they set it now."""
+    inflate, features = (next(lesson for lesson in LESSONS if lesson.number == number) for number in (2, 4))
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(inflate)
+    first_t = build_view_model(editor.scene).reports[0].result.t
+    editor.show_step(1)
+    radii = [editor.scene.object(name).params["radius"] for name in ("ball", "rock")]
+    assert radii == [1.5, 0.0] and build_view_model(editor.scene).reports[0].result.t == pytest.approx(first_t,
+                                                                                                     abs=1e-15)
+    editor.open_lesson(features)
+    editor.show_step(1)
+    candidates, answer = feature_candidates(editor.scene, "triangle")
+    assert candidates[0].feature == "face" and candidates[0].t is None
+    assert min((c for c in candidates if c.t is not None), key=lambda c: c.t).feature == "edge 0 (ab)"
+    assert answer.feature.kind == "edge" and answer.feature.index == 0
+
+
+def test_lesson_seven_nudges_do_what_its_steps_say():
+    """Lesson 7 step 2: z, then ] raises the ball one ulp (float64: miss), [ twice is one
+    ulp below (a hit again); the float32 lens sees neither change (step 1: a graze)."""
+    from sweeplab.view.reports import sweep_targets
+
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 7)
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(lesson)
+    editor.show_step(1)
+    editor.set_nudge_axis(2)
+    answers = []
+    for sign in (0, +1, -1, -1):
+        if sign:
+            editor.nudge(sign)
+        report = sweep_targets(editor.scene, float32=True)[0]
+        answers.append((editor.scene.object("ball").params["center"][2], report.result.hit, report.single.hit,
+                        report.single.t))
+    assert [answer[:2] for answer in answers] == [(1.0, True), (1 + 2.0 ** -52, False), (1.0, True),
+                                                  (1 - 2.0 ** -53, True)]
+    assert answers[0][1] and answers[0][2] and len({answer[2:] for answer in answers}) == 1  # float32: unchanged
+    assert "press z (" in lesson.steps[1].text
+
+
+def test_lesson_six_shows_the_overlapping_triangles_at_the_first_contact(gl_context, monkeypatch):
+    """#37: lesson 6 step 2 says the overlapping triangles at the first contact are
+    painted magenta; they lie inside the other mesh, and no pixel showed them.  Their
+    edges are drawn on top now."""
+    import itertools
+
+    from sweeplab.physics import kernels
+    from sweeplab.render.headless import OffscreenRenderer
+    from sweeplab.view.meshes import MESH_OVERLAP
+
+    monkeypatch.setattr(kernels, "DEFER_BUDGET_SECONDS", 600.0)  # as Python if not compiled: never "pending"
+    lesson = next(lesson for lesson in LESSONS if lesson.number == 6)
+    ticks = itertools.count(0.0, 100.0)
+    editor = Editor(load(DEMO_SCENE), clock=lambda: next(ticks))  # still at every look: the narrowphase runs
+    editor.open_lesson(lesson)
+    editor.show_step(1)
+    editor.view()
+    pixels = OffscreenRenderer(STEP_FRAME, gl_context).render(editor.view(), editor.camera).astype(int)
+    magenta = np.abs(pixels - np.round(np.array(MESH_OVERLAP[:3]) * 255)).max(axis=-1) <= 40
+    assert magenta.sum() >= 100, int(magenta.sum())

@@ -189,3 +189,38 @@ def test_the_panels_own_materials_reach_the_run_and_a_deleted_shapes_is_left_out
     run = editor.playground
     assert run is not None and run.body("crate").material == Material(1.0, 0.0)
     assert run.world.materials == {"floor": Material(0.2, 0.9)} and run.body("log") is None
+
+
+def test_a_block_of_particles_is_added_to_the_run_above_the_view_and_drawn_as_sprites():
+    editor = pushing()
+    editor.add_particles(30, 0.05)  # a cube of 4 a side, its top layer part-filled
+    fluid = editor.playground.world.particles
+    assert len(fluid) == 30 and fluid.spacing == 0.05
+    assert fluid.positions[:, 2].min() == pytest.approx(editor.camera.target[2] + 0.5 + 0.025)
+    editor.add_particles(8, 0.05)
+    assert len(editor.playground.world.particles) == 38 and "38 in the run" in editor.message
+    editor.playground_step(DT)
+    sprites = editor.view().sprites
+    assert len(sprites) == 1 and np.array_equal(sprites[0].positions, fluid.positions)
+    assert sprites[0].radius == fluid.radius
+
+
+@pytest.mark.parametrize("count, spacing, said", [(0, 0.05, "count"), (2.5, 0.05, "count"), (10, -0.1, "spacing"),
+                                                  (10, float("nan"), "spacing")])
+def test_a_bad_particle_block_is_said_and_changes_nothing(count, spacing, said):
+    editor = pushing()
+    editor.add_particles(count, spacing)
+    assert editor.playground.world.particles is None and said in editor.message
+
+
+def test_particles_of_another_spacing_than_the_fluids_are_refused():
+    editor = pushing()
+    editor.add_particles(8, 0.05)
+    editor.add_particles(8, 0.1)
+    assert len(editor.playground.world.particles) == 8 and "spacing must be the fluid's" in editor.message
+
+
+def test_adding_particles_without_a_run_says_to_start_one():
+    editor = Editor(Scene([]))
+    editor.add_particles(10, 0.05)
+    assert editor.playground is None and "start the playground" in editor.message

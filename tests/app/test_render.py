@@ -212,3 +212,27 @@ def test_a_wide_line_reaching_behind_the_camera_is_cut_at_the_eye(offscreen):
     rows = np.flatnonzero(seen.any(axis=1))
     assert len(rows) > 0 and rows.max() == SIZE[1] - 1  # runs to the bottom edge (towards the eye, below it)
     assert not seen[: SIZE[1] // 2].any()  # nothing above the horizon: the part behind the eye is cut
+
+
+def test_particle_sprites_are_shaded_discs_as_wide_as_their_spheres(offscreen):
+    """A sprite of radius r at the origin covers the sphere's silhouette: twice the
+    radius, twice the width on screen; its pixels are the colour shaded (lit towards
+    the upper left, darker at the lower right), the background around it."""
+    from sweeplab.view.model import SpriteBatch
+
+    blue = (0.2, 0.5, 0.9, 1.0)
+    camera = OrbitCamera()
+    camera.frame(np.full(3, -1.0), np.full(3, 1.0))
+    widths = []
+    for radius in (0.25, 0.5):
+        view = ViewModel(sprites=[SpriteBatch(np.zeros((1, 3)), radius, blue)])
+        pixels = offscreen.render(view, camera, show_grid=False)
+        covered = ~near(pixels, BACKGROUND, tolerance=3)
+        rows, columns = np.nonzero(covered)
+        widths.append(columns.max() - columns.min() + 1)
+        centre = camera.project(np.zeros((1, 3)), SIZE)[0]
+        assert covered[int(centre[1]), int(centre[0])]
+        disc = pixels[covered].astype(float)
+        assert np.all(disc[:, 2] >= disc[:, 0])  # blue, however lit
+        assert disc.sum(axis=1).max() > 1.5 * disc.sum(axis=1).min()  # shaded, not flat
+    assert widths[1] == pytest.approx(2 * widths[0], rel=0.1)

@@ -771,6 +771,32 @@ def playground_timeline(driver: Driver) -> dict:
             "written": written, "message": editor.message}
 
 
+def playground_particles(driver: Driver) -> dict:
+    """The Playground panel's "Add particles" clicked on the running playground scene
+    (its default block, 1,000 particles), then 45 steps: how many particles the run
+    holds, how many sprites the view draws, and the blue sprite pixels on screen.  With
+    ``SWEEPLAB_DRIVER_OUT`` set, a PNG (at ``SWEEPLAB_DRIVER_SIZE``)."""
+    editor, window = driver.editor, driver.window
+    out = screenshot_folder() if os.environ.get("SWEEPLAB_DRIVER_OUT") else None
+    editor.open(example_scenes()["playground"], untitled=True)
+    editor.start_playground({"crate", "log"}, 0.3, 0.5, True)
+    editor.camera.frame(np.array([-2.0, -1.5, 0.0]), np.array([1.5, 1.5, 1.5]))
+    window.panels.focus = "Playground"
+    driver.frames(4)
+    driver.click(*driver.field_centre("playground add particles"))
+    driver.frames(2)
+    for _ in range(45):
+        editor.playground_step(1 / 60)
+    driver.frames(4)
+    pixels = screen_pixels(window).astype(int)
+    blue = int(np.sum((pixels[..., 2] > pixels[..., 0] + 60) & (pixels[..., 2] > 120)))
+    fluid = editor.playground.world.particles
+    written = [str(write_screen(window, out, "playground-particles"))] if out is not None else []
+    return {"particles": 0 if fluid is None else len(fluid),
+            "sprites": sum(len(batch.positions) for batch in editor.view().sprites), "blue_pixels": blue,
+            "written": written, "message": editor.message}
+
+
 def turning_screenshots(driver: Driver) -> dict:
     """The turning scene with the Conservative advancement panel open on the wall (an iteration's
     pose drawn) and the end pose's rings, at the window's size (``SWEEPLAB_DRIVER_SIZE``);
@@ -841,7 +867,8 @@ SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, mo
                                                           spring_drag_x11,
                                                           fixture_while_compiling, ring_drag, ring_drag_x11,
                                                           pivot_drag, advancement_panel, turning_screenshots,
-                                                          playground_timeline, playground_water, water_tick)}
+                                                          playground_timeline, playground_water, water_tick,
+                                                          playground_particles)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])
