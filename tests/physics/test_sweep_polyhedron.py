@@ -707,7 +707,7 @@ short_axis_motions = st.tuples(st.integers(0, 2), st.sampled_from([-1.0, 1.0]), 
     lambda axis_sign_length: axis_sign_length[1] * axis_sign_length[2] * np.eye(3)[axis_sign_length[0]])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.builds(ConvexPolyhedron, degenerate_hulls()),
        st.one_of(st.builds(ConvexPolyhedron, degenerate_hulls()), near_shapes("polyhedron"), near_shapes("point"),
                  near_shapes("segment"), near_shapes("triangle")),
