@@ -24,6 +24,12 @@ Worlds (the issue's figures on the 2-core machine: 100 spheres 329 ms against
   box`` dropped on an edge, and a ``stack`` of four boxes;
 - two stress scenes (``playground.scenes``): Box2D's ``pyramid`` of 20 rows and a
   ``card house`` of two storeys;
+- ``floating``: 25 boxes and 25 spheres (0.4 m across, half water's density) dropped
+  from 0.5 m into water 1 m deep over the floor (``World.water``, drags 1/s), timed
+  from the drop.  pybullet has no buoyancy: its peer is the same world without water
+  (the bodies fall to the floor and settle there); sweeplab's time for that dry world
+  is printed beside its time with water, and the ratio is dry to dry (the water's own
+  cost reads off the two sweeplab figures);
 - the ``duck pond`` (``scenes.duck_pond``: a 60x60 shallow-water pool, four floaters,
   two drops).  pybullet has no water: its copy is the same bodies and walls without
   it (the floaters fall to the floor), so the ratio is water and bodies against
@@ -55,6 +61,7 @@ import numpy as np
 
 from sweeplab.physics import Capsule, ConvexPolyhedron, Plane, Sphere
 from sweeplab.playground import scenes
+from sweeplab.playground.buoyancy import Water
 from sweeplab.playground.pool import Pool
 from sweeplab.playground.world import World, box_body, sphere_body
 
@@ -103,6 +110,23 @@ def tumbling_box_world() -> World:
     return World([box], floor(), restitution=0.5, friction=0.5)
 
 
+def floating(count: int = 50) -> World:
+    """Half boxes, half spheres (module docstring), in rows 0.6 m apart, 0.5 m above water 1 m deep."""
+    side = max(1, round(count ** 0.5))
+    bodies = [(box_body(f"box {i}", [0.2, 0.2, 0.2], place, density=500.0) if i % 2 else
+               sphere_body(f"ball {i}", place, 0.2, density=500.0))
+              for i, place in enumerate([(i % side) * 0.6, (i // side) * 0.6, 1.7] for i in range(count))]
+    return World(bodies, floor(), restitution=0.3, friction=0.5,
+                 water=Water(level=1.0, density=1000.0, linear_drag=1.0, angular_drag=1.0))
+
+
+def dry(make: Callable[[], World]) -> World:
+    """The world ``make`` builds, without its water (pybullet's peer of a floating world)."""
+    world = make()
+    world.water = None
+    return world
+
+
 def worlds(quick: bool) -> dict[str, tuple[Callable[[], World], int]]:
     """Each world's builder and the steps it is run before timing."""
     return {"100 spheres": (lambda: sphere_pile(16 if quick else 100), 0),
@@ -112,6 +136,7 @@ def worlds(quick: bool) -> dict[str, tuple[Callable[[], World], int]]:
             "stack": (lambda: box_stack(4), 0),
             "pyramid": (lambda: scenes.pyramid(3 if quick else 20), 0),
             "card house": (lambda: scenes.card_house(1 if quick else 2), 0),
+            "floating": (lambda: floating(10 if quick else 50), 0),
             "duck pond": (lambda: scenes.duck_pond(2, 0.1 if quick else 0.05), 0)}
 
 
@@ -272,10 +297,15 @@ def main() -> None:
         ms, timed = step_ms(partial(world.step, DT), settle, steps, args.limit)
         mine = f"over {args.limit:g} s a step" if timed < 0 else f"{ms:10.3f} ms/step ({timed} steps)"
         line = f"{name:>14} ({len(world.bodies):4d} bodies): sweeplab {mine}"
+        wet = world.water is not None
+        if wet:  # pybullet has no buoyancy: both timed dry as well, the ratio dry to dry (module docstring)
+            make = partial(dry, make)
+            ms, timed = step_ms(partial(make().step, DT), settle, steps, args.limit)
+            line += f", without water {ms:8.3f} ms/step"
         if p is not None:
             peer, _ = bullet_ms(p, make(), settle, steps, args.limit)
             ratio = f"> {args.limit * 1e3 / peer:.0f}" if timed < 0 else f"{ms / peer:9.1f}"
-            line += f", pybullet {peer:8.3f} ms/step, ratio {ratio}x"
+            line += f", pybullet{' without water (no buoyancy)' if wet else ''} {peer:8.3f} ms/step, ratio {ratio}x"
             if world.pool is not None:
                 line += " (pybullet: the bodies without water)"
         print(line, flush=True)

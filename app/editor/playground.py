@@ -29,6 +29,7 @@ import numpy as np
 
 from sweeplab.editor.gizmo_motion import rotation_vector
 from sweeplab.playground import drive
+from sweeplab.playground.buoyancy import Water, waterline
 from sweeplab.editor.opened import SceneFile
 from sweeplab.playground.materials import Material
 from sweeplab.playground.particles import Particles
@@ -36,10 +37,11 @@ from sweeplab.playground.run import PlaygroundRun
 from sweeplab.playground.waves import Waves
 from sweeplab.playground.scenes import SCENES, scene_of
 from sweeplab.scene.fixture import FixtureError, make_fixture, save_fixture
-from sweeplab.scene.shape_kinds import RigidMotion
+from sweeplab.scene.shape_kinds import PLANE_PATCH_HALF_SIZE, RigidMotion
 from sweeplab.view.model import LineBatch, SpriteBatch, ViewModel
 from sweeplab.editor.parts import EditorParts
 from sweeplab.view.frame import with_frame_contacts, with_joint_errors, with_water
+from sweeplab.view.water import with_water_plane
 
 SPRING = (1.0, 0.55, 0.1, 1.0)
 """The mouse spring's line: orange, from the picked point to the mouse."""
@@ -66,24 +68,37 @@ class Playground(EditorParts):
 
     def _init_playground(self) -> None:
         self.playground: PlaygroundRun | None = None
-        self._framed_view: tuple[ViewModel, PlaygroundRun, int, ViewModel] | None = None
-        """(view, run, frame, the view with the frame's contacts): kept while none changes."""
+        self._framed_view: tuple[ViewModel, PlaygroundRun, int, Water | None, ViewModel] | None = None
+        """(view, run, frame, water, the view with the frame's contacts and water): kept
+        while none changes."""
         self.grab: Grab | None = None
         self.picked: Grab | None = None
 
     def start_playground(self, dynamic: set[str], restitution: float, friction: float, ccd: bool,
                          materials: dict[str, Material] | None = None,
-                         kinematic: frozenset[str] | set[str] = frozenset()) -> None:
+                         kinematic: frozenset[str] | set[str] = frozenset(), water: Water | None = None) -> None:
         """A run of ``scene`` (``materials``: objects' own, by name; ``kinematic``: the
-        shapes that are kinematic bodies); a body the scene cannot make (a flat
-        polyhedron: no volume) or a bad material is named on the status line and nothing
-        starts."""
+        shapes that are kinematic bodies; ``water``: a still water plane, ``buoyancy``);
+        a body the scene cannot make (a flat polyhedron: no volume) or a bad material or
+        water is named on the status line and nothing starts."""
         if self.playground is not None:
             self.reset_playground()
         try:
-            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials, kinematic)
+            self.playground = PlaygroundRun(self.scene, dynamic, restitution, friction, ccd, materials, kinematic,
+                                            water)
         except ValueError as error:
             self.say(f"the playground did not start: {error}")
+
+    def set_water(self, water: Water | None) -> None:
+        """The running world's water from the next step on (every body wakes to it:
+        ``World.water``); a value that is not a ``Water`` or None is named on the status
+        line and the water stays as it was."""
+        if self.playground is None:
+            return
+        if water is not None and not isinstance(water, Water):
+            self.say(f"water must be a Water or None, got {water!r}")
+            return
+        self.playground.world.water = water
 
     def open_stress_scene(self, name: str) -> None:
         """Open the stress scene ``name`` (``playground.scenes.SCENES``) as an untitled
@@ -233,19 +248,22 @@ class Playground(EditorParts):
     def with_playground_frame(self, view: ViewModel) -> ViewModel:
         """``view`` with the shown frame's contacts (points, normals scaled by impulse:
         the largest ``view.frame.ARROW`` times the largest body's reach), joints
-        (coloured by error), the pool's water and the particles (sprites)."""
+        (coloured by error), the still water (``view.water``: its surface about the bodies,
+        each body's waterline), the pool's water and the particles (sprites)."""
         run = self.playground
         if run is None:
             return view
-        position = run.recorder.position
+        position, water = run.recorder.position, run.world.water
         kept = self._framed_view
-        if kept is None or kept[0] is not view or kept[1] is not run or kept[2] != position:
+        if kept is None or kept[0] is not view or kept[1] is not run or kept[2] != position or kept[3] != water:
             frame = run.recorder.frame(position)
             events = frame.events
             reach = max((body.reach() for body in run.world.bodies), default=1.0)
             framed = with_frame_contacts(view, [e.point for e in events], [e.normal for e in events],
                                          [e.impulse for e in events], reach)
             framed = with_joint_errors(framed, [j.ends for j in frame.joints], [j.error for j in frame.joints])
+            if water is not None:
+                framed = self._with_water(framed, run, water)
             pool = run.world.pool  # (the world is at the frame shown: seeking restores it)
             if pool is not None:
                 framed = with_water(framed, pool.corner, pool.cell_size, pool.drawn_heights(
@@ -254,8 +272,27 @@ class Playground(EditorParts):
             if fluid is not None:
                 framed = replace(framed, sprites=[*framed.sprites,
                                                   SpriteBatch(fluid.positions.copy(), fluid.radius, WATER)])
-            kept = self._framed_view = view, run, position, framed
-        return kept[3]
+            kept = self._framed_view = view, run, position, water, framed
+        return kept[4]
+
+    @staticmethod
+    def _with_water(view: ViewModel, run: PlaygroundRun, water: Water) -> ViewModel:
+        """The water's surface about the bodies' median place on it, the floor patch's
+        size (``PLANE_PATCH_HALF_SIZE``) or, for bodies spread wider, twice their median
+        distance from there plus the largest reach (a median: one body flung far, the
+        200 m/s ball of the bundled scene, does not drown the view in a square 150 m
+        wide), with each body's waterline."""
+        gravity = np.asarray(run.world.gravity, float)
+        pull = float(np.linalg.norm(gravity))
+        up = -gravity / pull if pull > 0 else np.array([0.0, 0.0, 1.0])
+        places = np.array([body.position for body in run.world.bodies]).reshape(-1, 3)
+        middle = np.median(places, axis=0) if len(places) else np.zeros(3)
+        middle = middle - (float(up @ middle) - water.level) * up
+        spread = float(np.median(np.linalg.norm(places - middle, axis=1))) if len(places) else 0.0
+        reach = max((body.reach() for body in run.world.bodies), default=0.0)
+        half = max(PLANE_PATCH_HALF_SIZE, 2 * spread + reach)
+        loops = [waterline(body, water.level * up, up) for body in run.world.bodies]
+        return with_water_plane(view, middle, up, half, loops)
 
     def set_water_waves(self, on: bool) -> None:
         """FFT waves (``playground.waves.Waves()``, drawn only) on the running world's

@@ -101,6 +101,10 @@ were 1e-8 off, 8 halvings 8e-14.  ``tests/playground/test_buoyancy.py`` holds it
 1e-12 against the closed forms of an upright and a level capsule and a ball."""
 
 
+WATERLINE_POINTS = 48
+"""Points on a sphere's or capsule's drawn waterline (``waterline``)."""
+
+
 @dataclass(frozen=True)
 class Water:
     """A still water plane across the world: everything below ``level`` (m, the
@@ -164,8 +168,11 @@ def shape_submerged(shape: Sphere | Capsule | ConvexPolyhedron, point: np.ndarra
     return found if found.volume > 0 else Submerged(0.0, np.array(centre, float))
 
 
+@functools.lru_cache(maxsize=4096)
 def volume(shape: Sphere | Capsule | ConvexPolyhedron) -> float:
-    """The shape's whole volume (m³): its mass at unit density (``mass``)."""
+    """The shape's whole volume (m³): its mass at unit density (``mass``); kept for the
+    latest 4096 shapes (a shape is immutable, and hashed by its identity): a body's
+    drag reads it every step."""
     return mass_properties(shape).mass
 
 
@@ -210,21 +217,87 @@ def waterline_clip(shape: ConvexPolyhedron, point: np.ndarray, up: np.ndarray) -
     if not np.any(heights > 0):  # wholly under (a face on the plane is a face already)
         return [corners[list(face)] for face in shape.faces]
     loops = []
+    height = heights.tolist()
     for face in shape.faces:
         loop = []
-        for i, j in zip(face, np.roll(face, -1), strict=True):
-            if heights[i] <= 0:
+        indices = list(face)
+        for i, j in zip(indices, indices[1:] + indices[:1], strict=True):
+            if height[i] <= 0:
                 loop.append(corners[i])
-            if heights[i] * heights[j] < 0:
-                loop.append(_crossing(corners[i], corners[j], heights[i], heights[j]))
+            if height[i] * height[j] < 0:
+                loop.append(_crossing(corners[i], corners[j], height[i], height[j]))
         if len(loop) >= 3:
             loops.append(np.array(loop))
-    line = [_crossing(corners[i], corners[j], heights[i], heights[j])
-            for i, j in np.asarray(shape.edges) if heights[i] * heights[j] < 0]
+    line = _hull_waterline(shape, corners, heights, up)
+    return loops + [line] if len(line) else loops
+
+
+def _hull_waterline(shape: ConvexPolyhedron, corners: np.ndarray, heights: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """The waterline polygon of a hull whose ``corners`` are at ``heights`` above the
+    plane: every edge's crossing and every corner on the plane, counter-clockwise seen
+    from above; (0, 3) when they are fewer than three."""
+    height = heights.tolist()
+    line = [_crossing(corners[i], corners[j], height[i], height[j])
+            for i, j in np.asarray(shape.edges).tolist() if height[i] * height[j] < 0]
     line += [corners[k] for k in np.flatnonzero(heights == 0)]
-    if len(line) >= 3:
-        loops.append(_round(np.array(line), up))
-    return loops
+    return _round(np.array(line), up) if len(line) >= 3 else np.zeros((0, 3))
+
+
+def waterline(body: Body, point, normal, count: int = WATERLINE_POINTS) -> np.ndarray:
+    """Where the plane through ``point`` with the up ``normal`` cuts ``body``'s world
+    shape: the outline of the cross-section, a closed loop (k, 3) counter-clockwise seen
+    from above; (0, 3) when the plane misses the body or only touches it.  A hull's is
+    its clip's waterline polygon (exact); a sphere's or capsule's is ``count`` points
+    of the outline {x on the plane: |x - segment| = r}, each found along a ray in the
+    plane from a point inside it by bisection to the rounding of the reach (60 halvings
+    of L + 2r).  ``ValueError`` as ``submerged``."""
+    point = drive.vector("point", point)
+    up = drive.vector("normal", normal)
+    size = float(np.linalg.norm(up))
+    if size == 0:
+        raise ValueError("normal must not be zero: it is the plane's up direction")
+    up = up / size
+    shape = body.world_shape()
+    if isinstance(shape, ConvexPolyhedron):
+        corners = np.asarray(shape.vertices, float)
+        heights = (corners - point) @ up
+        if not (np.any(heights < 0) and np.any(heights > 0)):
+            return np.zeros((0, 3))
+        return _hull_waterline(shape, corners, heights, up)
+    if isinstance(shape, Sphere):
+        a = b = np.asarray(shape.center, float)
+    else:
+        a, b = np.asarray(shape.a, float), np.asarray(shape.b, float)
+    return _round_waterline(a, b, float(shape.radius), point, up, count)
+
+
+def _round_waterline(a: np.ndarray, b: np.ndarray, radius: float, point: np.ndarray, up: np.ndarray,
+                     count: int) -> np.ndarray:
+    """The outline of the points of the plane within ``radius`` of the segment a→b
+    (``waterline``).  The inside point: where the segment crosses the plane, else its end
+    nearer the plane put down onto it (|h| < r: inside)."""
+    low, high = float(up @ (a - point)), float(up @ (b - point))
+    if min(low, high) >= radius or max(low, high) <= -radius:
+        return np.zeros((0, 3))
+    if low * high < 0:
+        inside = a + (b - a) * (low / (low - high))
+    else:
+        near, height = (a, low) if abs(low) <= abs(high) else (b, high)
+        inside = near - height * up
+    x, y = _plane_axes(up)
+    angles = np.linspace(0.0, 2 * math.pi, count, endpoint=False)
+    rays = np.cos(angles)[:, None] * x + np.sin(angles)[:, None] * y
+    near_end, far_end = np.zeros(count), np.full(count, float(np.linalg.norm(b - a)) + 2 * radius)
+    axis = b - a
+    span = float(axis @ axis)
+    for _ in range(60):  # |x - segment| is convex along a ray, below r at its start: one crossing
+        middle = (near_end + far_end) / 2
+        points = inside + middle[:, None] * rays
+        t = np.clip((points - a) @ axis / span, 0.0, 1.0) if span > 0 else np.zeros(count)
+        outside = np.linalg.norm(points - (a + t[:, None] * axis), axis=1) > radius
+        far_end = np.where(outside, middle, far_end)
+        near_end = np.where(outside, near_end, middle)
+    return inside + near_end[:, None] * rays
 
 
 def _crossing(start: np.ndarray, end: np.ndarray, start_height: float, end_height: float) -> np.ndarray:
@@ -232,13 +305,19 @@ def _crossing(start: np.ndarray, end: np.ndarray, start_height: float, end_heigh
     return start + (end - start) * (start_height / (start_height - end_height))
 
 
+def _plane_axes(up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two unit axes x, y of the plane with unit normal ``up``, (x, y, up) right-handed:
+    x = the axis most across ``up`` less its part along it (Gram-Schmidt), y = up × x
+    (written out: ``np.cross`` of two 3-vectors costs ~20 array operations)."""
+    x = np.eye(3)[int(np.argmin(np.abs(up)))] - up[int(np.argmin(np.abs(up)))] * up
+    x /= np.linalg.norm(x)
+    return x, np.array([up[1] * x[2] - up[2] * x[1], up[2] * x[0] - up[0] * x[2], up[0] * x[1] - up[1] * x[0]])
+
+
 def _round(points: np.ndarray, up: np.ndarray) -> np.ndarray:
     """Coplanar ``points`` of a convex polygon in counter-clockwise order about ``up``."""
     middle = points.mean(axis=0)
-    across = np.eye(3)[int(np.argmin(np.abs(up)))]
-    x = np.cross(up, across)
-    x /= np.linalg.norm(x)
-    y = np.cross(up, x)
+    x, y = _plane_axes(up)
     offsets = points - middle
     return points[np.argsort(np.arctan2(offsets @ y, offsets @ x), kind="stable")]
 

@@ -19,7 +19,8 @@ world's support speed, Σ ½·m·(|g|·dt/2)² (a body held at rest leaves each 
 at up to g·dt/2 into its support: from a standing start that is a rise), plus rounding,
 and no body of the
 group touched anything in that step or the one before (a contact's support speed and a
-bounce's restitution change energy by design).  With ``World.clamp_energy`` the
+bounce's restitution change energy by design) nor was pushed by a force in that step
+(``World.apply_force``, the water's buoyancy and drag: their work is not counted).  With ``World.clamp_energy`` the
 group's velocities are scaled down to take back the excess (to rest, when the kinetic
 energy is less than the excess).
 """

@@ -210,15 +210,18 @@ def solid_integrals(loops) -> tuple[float, np.ndarray, np.ndarray]:
     counter-clockwise from outside), the first moment V·(a+b+c)/4 and the second
     moment (the canonical tetrahedron's covariance carried to it, Blow & Binstock 2004):
 
-        C = ∫ x xᵀ dV = V/20 · (a aᵀ + b bᵀ + c cᵀ + s sᵀ),   s = a + b + c."""
-    volume, first, second = 0.0, np.zeros(3), np.zeros((3, 3))
-    for corners in loops:
-        a = corners[0]
-        for j in range(1, len(corners) - 1):
-            b, c = corners[j], corners[j + 1]
-            v = float(a @ np.cross(b, c)) / 6
-            s = a + b + c
-            volume += v
-            first = first + v * s / 4
-            second = second + v / 20 * (np.outer(a, a) + np.outer(b, b) + np.outer(c, c) + np.outer(s, s))
-    return volume, first, second
+        C = ∫ x xᵀ dV = V/20 · (a aᵀ + b bᵀ + c cᵀ + s sᵀ),   s = a + b + c,
+
+    all triangles at once (array products: a loop of 3-vector products cost ~10 µs an
+    operation, and a box's clip was ~1 ms a step)."""
+    fans = [np.asarray(corners, float) for corners in loops if len(corners) >= 3]
+    if not fans:
+        return 0.0, np.zeros(3), np.zeros((3, 3))
+    a = np.concatenate([np.broadcast_to(fan[0], (len(fan) - 2, 3)) for fan in fans])
+    b = np.concatenate([fan[1:-1] for fan in fans])
+    c = np.concatenate([fan[2:] for fan in fans])
+    s = a + b + c
+    v = np.einsum("ij,ij->i", a, np.cross(b, c)) / 6
+    second = (np.einsum("i,ij,ik->jk", v, a, a) + np.einsum("i,ij,ik->jk", v, b, b)
+              + np.einsum("i,ij,ik->jk", v, c, c) + np.einsum("i,ij,ik->jk", v, s, s)) / 20
+    return float(v.sum()), v @ s / 4, second

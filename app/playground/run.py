@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sweeplab.playground.buoyancy import Water
 from sweeplab.playground.materials import Material
 from sweeplab.playground.recorder import Recorder
 from sweeplab.playground.state import copy_of
@@ -38,6 +39,9 @@ STATIC_KINDS = {"point": "no volume, no mass", "segment": "no volume, no mass", 
 
 DYNAMIC_KINDS = tuple(kind for kind in KINDS if kind not in STATIC_KINDS)
 """Kinds that may move (``body_of``): every other kind."""
+BODY_DENSITY = 1.0
+"""Every scene body's density (mass per unit volume): the Playground panel's water is
+measured against it (twice it: a body floats half under)."""
 
 
 def body_of(scene_object) -> Body:
@@ -49,13 +53,14 @@ def body_of(scene_object) -> Body:
                          f"({STATIC_KINDS.get(kind, 'not in STATIC_KINDS either')})")
     try:
         if kind == "sphere":
-            return sphere_body(scene_object.name, params["center"], float(params["radius"]))
+            return sphere_body(scene_object.name, params["center"], float(params["radius"]), BODY_DENSITY)
         if kind == "capsule":
-            return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]))
+            return capsule_body(scene_object.name, params["a"], params["b"], float(params["radius"]), BODY_DENSITY)
         # world = origin + body @ axes: the rows of ``axes`` are the body axes in the world,
         # so the hull's vertices are placed by the rotation axes^T.
         axes, origin = np.asarray(params["axes"], float), np.asarray(params["origin"], float)
-        return hull_body(scene_object.name, params["vertices"], position=origin, rotation=axes.T)
+        return hull_body(scene_object.name, params["vertices"], position=origin, rotation=axes.T,
+                         density=BODY_DENSITY)
     except ValueError as error:
         raise ValueError(f"scene_object {scene_object.name!r}: {error}") from None
 
@@ -66,10 +71,10 @@ class PlaygroundRun:
 
     def __init__(self, scene: Scene, dynamic: set[str], restitution: float = 0.5, friction: float = 0.5,
                  ccd: bool = True, materials: dict[str, Material] | None = None,
-                 kinematic: frozenset[str] | set[str] = frozenset()):
+                 kinematic: frozenset[str] | set[str] = frozenset(), water: Water | None = None):
         """``materials``: scene objects' own materials by name (bodies' and static
         shapes'; the others take ``restitution`` and ``friction``); ``kinematic``: the
-        shapes that are kinematic bodies."""
+        shapes that are kinematic bodies; ``water``: the world's (``buoyancy``)."""
         materials = dict(materials or {})
         unknown = sorted(set(materials) - {o.name for o in scene.objects})
         if unknown:
@@ -87,7 +92,7 @@ class PlaygroundRun:
                 body.velocity = np.asarray(scene.direction, float)
             body.material = materials.pop(body.name, None)
         statics = {o.name: build_shape(o.kind, o.params) for o in scene.objects if o.name not in names}
-        self._begin(World(bodies, statics, restitution, friction, ccd=ccd, materials=materials))
+        self._begin(World(bodies, statics, restitution, friction, ccd=ccd, materials=materials, water=water))
 
     @classmethod
     def of_world(cls, scene: Scene, world: World) -> PlaygroundRun:

@@ -67,6 +67,10 @@ their relative parabola (gravity pulls one of them only), as against a static sh
 states how each is integrated): a force adds its acceleration to the body's gravity
 over the next step, then is cleared.
 
+**Still water** (``water``, ``buoyancy``): each step every awake dynamic body under it gets its
+buoyancy and drag as such a force; a still float sleeps as on the ground, and a change
+of the water wakes every body.
+
 **Water** (``pool``, a ``pool.Pool``): stepped at the start of each step with the
 bodies where they are; its push on each body (buoyancy and drag) is added to the
 body's forces for the step, as ``apply_force``'s are.
@@ -554,10 +558,11 @@ class World:
             self._continuous_step(dt)
         else:
             self._discrete_step(dt)
+        pushed = set(self._pushes)  # a force's work (the water's, ``apply_force``) explains a rise as a contact does
         self._pushes.clear()
         new = self.events[start:]
         touched = {name for event in new for name in (event.first, event.second)}
-        self.events_energy += energy.check(self, readings, touched | self._touched)
+        self.events_energy += energy.check(self, readings, touched | self._touched | pushed)
         self._touched = touched
         self.contact_count += len(new)
         self._report_contacts(new)

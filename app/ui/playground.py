@@ -1,5 +1,6 @@
 """The Playground panel: which shapes move (dynamic or kinematic), restitution and
-friction (the world's, and any shape's own material), CCD, a stress scene to open
+friction (the world's, and any shape's own material), CCD, water (on or off, its level,
+density and drags; changed while running, the running world's), a stress scene to open
 (``playground.scenes``, opened running), the step size, Play / Pause / Step / Reset,
 the timeline of recorded frames (a slider, step back and forward, the frame's numbers,
 a plot of each step's CPU time and solver iterations), what the mouse does to a running
@@ -15,11 +16,13 @@ from imgui_bundle import imgui, implot
 from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import WHOLE_COLUMNS, fill_row, label_room
+from sweeplab.playground.buoyancy import Water
 from sweeplab.playground.materials import Material
-from sweeplab.playground.run import DYNAMIC_KINDS, PlaygroundRun
+from sweeplab.playground.run import BODY_DENSITY, DYNAMIC_KINDS, PlaygroundRun
 from sweeplab.playground.scenes import SCENES
 
 STEP_SIZES = (1 / 240, 1 / 120, 1 / 60, 1 / 30)
+
 STRESS_SCENES = list(SCENES)
 EVENTS_SHOWN = 40
 PLOTTED_FRAMES = 1000
@@ -44,6 +47,22 @@ class PlaygroundState:
         """Which of ``STRESS_SCENES`` the stress scene choice shows."""
         self.playing = False
         self.fixture_directory = "tests/fixtures"
+        self.water = False
+        self.water_level, self.water_density = 0.5, BODY_DENSITY * 2
+        self.linear_drag, self.angular_drag = 0.5, 0.5
+
+    def chosen_water(self) -> Water | None:
+        """The water the panel's fields say (None: off)."""
+        if not self.water:
+            return None
+        return Water(self.water_level, self.water_density, self.linear_drag, self.angular_drag)
+
+    def show_water(self, water: Water | None) -> None:
+        """The fields set to ``water`` (a running world's: after a seek it may differ)."""
+        self.water = water is not None
+        if water is not None:
+            self.water_level, self.water_density = water.level, water.density
+            self.linear_drag, self.angular_drag = water.linear_drag, water.angular_drag
 
 
 def playground_panel(editor: Editor, state: PlaygroundState) -> None:
@@ -66,6 +85,7 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
                 _material_fields(scene_object.name, state)
             imgui.tree_pop()
         state.ccd = imgui.checkbox("CCD (sweep every step)", state.ccd)[1]
+        _water_fields(state)
         state.stress = imgui.combo("stress scene", state.stress, STRESS_SCENES)[1]
         imgui.same_line()
         if imgui.button("Open##stress"):  # replaces the scene with the stress scene, its run started
@@ -74,6 +94,9 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
         world = run.world
         imgui.text(f"t = {world.time:.4f} s, CCD {'on' if world.ccd else 'OFF'}, {world.contact_count} contacts")
         _timeline(editor, run, state)
+        state.show_water(world.water)
+        if _water_fields(state):
+            editor.set_water(state.chosen_water())
         imgui.text_wrapped(LIVE_EDITS)
         _kick(editor, state)
         _particles(editor, state)
@@ -89,7 +112,9 @@ def playground_panel(editor: Editor, state: PlaygroundState) -> None:
             _start(editor, state)
         state.playing = not state.playing
     imgui.same_line()
-    if imgui.button("Step"):
+    stepped = imgui.button("Step")
+    remember("playground step")
+    if stepped:
         if editor.playground is None:
             _start(editor, state)
         state.playing = False
@@ -144,6 +169,30 @@ def _timeline(editor: Editor, run: PlaygroundRun, state: PlaygroundState) -> Non
         implot.plot_line("iterations", index, np.array([f.stats.solver_iterations for f in frames], float))
         implot.tag_x(float(recorder.position), (1.0, 0.55, 0.1, 1.0), "shown")
         implot.end_plot()
+
+
+def _water_fields(state: PlaygroundState) -> bool:
+    """The water's tick and, ticked, its level (m, along up), density (the bodies' is
+    ``BODY_DENSITY``) and drags (1/s), each as wide as the column leaves; whether any
+    changed."""
+    changed, state.water = imgui.checkbox("water", state.water)
+    remember("playground water")
+    if not state.water:
+        return changed
+    imgui.same_line()
+    imgui.text_disabled(f"(bodies: density {BODY_DENSITY:g})")
+    edits = []
+    for label, value, low, high in (("level m##water", state.water_level, None, None),
+                                    ("density##water", state.water_density, 0.05, 20.0),
+                                    ("drag 1/s##water", state.linear_drag, 0.0, 20.0),
+                                    ("spin drag 1/s##water", state.angular_drag, 0.0, 20.0)):
+        fill_row(label_room(label))
+        edits.append(imgui.drag_float(label, value, 0.01) if low is None or high is None else
+                     imgui.slider_float(label, value, low, high))
+    state.water_level, state.water_density, state.linear_drag, state.angular_drag = (value for _, value in edits)
+    return changed or any(edited for edited, _ in edits)
+
+
 def _body_ticks(name: str, moving: bool, state: PlaygroundState) -> None:
     """A shape's "dynamic" and "kinematic" ticks (at most one of them on)."""
     kinematic = name in state.kinematic
@@ -207,7 +256,7 @@ def _start(editor: Editor, state: PlaygroundState) -> None:
     names = set(editor.scene.names())
     materials = {name: material for name, material in state.materials.items() if name in names}
     editor.start_playground(state.dynamic, state.restitution, state.friction, state.ccd, materials=materials,
-                            kinematic=state.kinematic)
+                            kinematic=state.kinematic, water=state.chosen_water())
 
 
 def _events(run: PlaygroundRun) -> None:

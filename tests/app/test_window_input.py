@@ -189,6 +189,15 @@ def test_the_playground_timeline_shows_any_recorded_frame(tmp_path, gl_context):
     assert observed["shown"][0]["contacts"] > 0, observed  # frame 39: the bodies resting, their contacts drawn
 
 
+def test_the_water_ticked_in_the_playground_panel_is_the_running_worlds(tmp_path, gl_context):
+    """#37: ticking "water" (not running) and pressing "Step" starts a run whose world has
+    the panel's water (level 0.5, density 2: twice the bodies'), drawn as a surface."""
+    observed = run_scenario("water_tick", tmp_path)
+    expected = "Water(level=0.5, density=2.0, linear_drag=0.5, angular_drag=0.5)"
+    assert observed["chosen"] == expected and observed["world"] == expected, observed
+    assert observed["time"] > 0 and observed["surface"], observed
+
+
 def test_the_mouse_spring_holds_a_body_while_the_button_is_down_with_real_x_events(tmp_path, gl_context, xvfb):
     """#36: with the playground playing, a press on the crate holds it by the spring
     (drawn) while the mouse drags up, and the release lets it go; held, the crate is

@@ -816,6 +816,50 @@ def turning_screenshots(driver: Driver) -> dict:
     return {"written": written}
 
 
+def playground_water(driver: Driver) -> dict:
+    """The bundled playground scene run with water (level 0.8, density 2: the bodies,
+    density 1, float half under, drags 2/s) for 1.5 s, the Playground panel open: the
+    surface and the crate's and log's waterlines, at ``SWEEPLAB_DRIVER_SIZE``; a PNG
+    into ``SWEEPLAB_DRIVER_OUT``."""
+    from sweeplab.playground.buoyancy import Water
+
+    out = screenshot_folder()
+    editor, window = driver.editor, driver.window
+    editor.open(example_scenes()["playground"], untitled=True)
+    water = Water(level=0.8, density=2.0, linear_drag=2.0, angular_drag=2.0)
+    editor.start_playground({"ball", "crate", "log"}, 0.5, 0.5, True, water=water)
+    window.panels.playground.show_water(water)
+    for _ in range(90):
+        editor.playground_step(1 / 60)
+    editor.camera.frame(np.array([-3.0, -2.5, -0.5]), np.array([2.0, 2.5, 2.0]))
+    window.panels.focus = "Playground"
+    driver.frames(6)
+    bodies = {body.name: body.position.round(4).tolist() for body in editor.playground.world.bodies}
+    return {"written": [str(write_screen(window, out, "playground-water"))], "bodies": bodies,
+            "message": editor.message}
+
+
+def water_tick(driver: Driver) -> dict:
+    """The Playground panel, not running, on the bundled playground scene: the "water"
+    tick clicked, then "Step": the water the panel chose, the running world's, and
+    whether the view draws its surface."""
+    from sweeplab.view.water import SURFACE
+
+    editor, window = driver.editor, driver.window
+    editor.open(example_scenes()["playground"], untitled=True)
+    window.panels.focus = "Playground"
+    driver.frames(4)
+    driver.click(*driver.field_centre("playground water"))
+    chosen = window.panels.playground.chosen_water()
+    driver.frames(2)
+    driver.click(*driver.field_centre("playground step"))
+    run = editor.playground
+    water = None if run is None else run.world.water
+    return {"chosen": repr(chosen), "world": repr(water), "time": None if run is None else run.world.time,
+            "surface": any(drawable.fill == SURFACE for drawable in editor.view().drawables),
+            "message": editor.message}
+
+
 SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, modal_dialogs, resize, idle,
                                                           layout_kept, screenshots, cold_start,
                                                           open_typed_path, typed_numbers, tab_then_shortcut,
@@ -823,7 +867,8 @@ SCENARIOS = {function.__name__: function for function in (gizmo_drag, typing, mo
                                                           spring_drag_x11,
                                                           fixture_while_compiling, ring_drag, ring_drag_x11,
                                                           pivot_drag, advancement_panel, turning_screenshots,
-                                                          playground_timeline, playground_particles)}
+                                                          playground_timeline, playground_water, water_tick,
+                                                          playground_particles)}
 
 if __name__ == "__main__":
     scenario, output = sys.argv[1], Path(sys.argv[2])

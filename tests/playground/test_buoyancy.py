@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from scipy.spatial import ConvexHull, Delaunay
 from scipy.spatial.transform import Rotation
 
-from sweeplab.physics import Capsule, Sphere
+from sweeplab.physics import Capsule, ConvexPolyhedron, Sphere
 from sweeplab.playground import buoyancy
+from sweeplab.playground.joints import BallJoint
 from sweeplab.playground.buoyancy import (CAPSULE_LEVELS, CAPSULE_NODES, Submerged, Water, capsule_submerged,
                                           shape_submerged, submerged)
 from sweeplab.playground.world import World, box_body, capsule_body, hull_body, sphere_body
@@ -191,7 +192,7 @@ def test_a_plane_tangent_to_a_sphere_from_above_holds_all_of_it():
     assert 4 / 3 * math.pi - just.volume == pytest.approx(math.pi * 1e-12 * (3 - 1e-6) / 3, rel=1e-3)
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(st.floats(0.01, 10.0), st.floats(-0.98, 0.98), st.floats(-3.0, 3.0),
        st.lists(st.floats(-1.0, 1.0), min_size=3, max_size=3).filter(lambda n: np.linalg.norm(n) > 0.1))
 def test_a_sphere_cap_against_the_ball_integrated_as_a_solid_of_revolution(radius, height, shift, normal):
@@ -243,6 +244,15 @@ def test_a_plane_through_a_face_holds_nothing_and_just_above_it_a_slab(level, vo
     assert submerged(cube, [0.0, 0.0, level], UP).volume == pytest.approx(volume, rel=1e-6, abs=1e-30)
 
 
+def test_a_plane_through_four_corners_of_an_octahedron_leaves_its_lower_pyramid():
+    """The octahedron |x| + |y| + |z| <= 1 cut by z = 0, through four corners exactly:
+    the lower square pyramid, volume 2/3, its centre a quarter of its height (1) down."""
+    octahedron = ConvexPolyhedron(np.concatenate([np.eye(3), -np.eye(3)]))
+    found = shape_submerged(octahedron, ORIGIN, UP, ORIGIN)
+    assert found.volume == pytest.approx(2 / 3, rel=1e-15)
+    np.testing.assert_allclose(found.centre, [0.0, 0.0, -0.25], rtol=0, atol=1e-15)
+
+
 def test_the_waterline_closes_the_clipped_hull():
     """The clipped faces and the waterline polygon are a closed surface: their area
     vectors sum to zero, and the waterline's is the cross-section's area straight up."""
@@ -273,7 +283,7 @@ def test_a_hull_against_scipys_hull_of_the_clipped_corners(seed, depth):
 # --- capsules -----------------------------------------------------------------------------
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(st.floats(0.0, 5.0), st.floats(0.01, 2.0), st.floats(-0.98, 0.98))
 def test_an_upright_capsule_against_its_solid_of_revolution(length, radius, height):
     """Standing (the axis along the normal, both ways up), the surface at least 1% of
@@ -286,7 +296,7 @@ def test_an_upright_capsule_against_its_solid_of_revolution(length, radius, heig
         assert relative(found, volume, [0.0, 0.0, centre_z], length + 2 * radius) <= CLOSED_FORM_RTOL
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(st.floats(0.0, 5.0), st.floats(0.01, 2.0), st.floats(-0.98, 0.98))
 def test_a_level_capsule_against_its_circular_segment_and_ball(length, radius, height):
     """Lying flat (the axis across the normal), the surface at least 1% of the height
@@ -322,7 +332,7 @@ def random_capsule(seed: int, depth: float):
     return a, b, radius, (low + depth * (high - low)) * up, up, float(np.linalg.norm(b - a)) + 2 * radius
 
 
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(st.integers(0, 2 ** 32 - 1), st.floats(0.0, 1.0))
 def test_a_tilted_capsules_parts_under_and_over_the_plane_make_the_capsule(seed, depth):
     """Under the plane with the normal up and under it with the normal down are the two
@@ -337,7 +347,7 @@ def test_a_tilted_capsules_parts_under_and_over_the_plane_make_the_capsule(seed,
     assert np.linalg.norm(moment / whole - (a + b) / 2) <= CLOSED_FORM_RTOL * size
 
 
-@settings(max_examples=40)
+@settings(max_examples=25)
 @given(st.integers(0, 2 ** 32 - 1), st.floats(0.01, 0.99))
 def test_a_tilted_capsules_quadrature_converged(seed, depth):
     """At ``CAPSULE_NODES`` and ``CAPSULE_LEVELS`` the answer is within 1e-12 of the rule
@@ -384,6 +394,42 @@ def test_a_hull_box_against_monte_carlo():
     found = submerged(body, ORIGIN, up)
     assert abs(found.volume - volume) <= 5 * error
     assert np.linalg.norm(found.centre - centre) <= 5e-3
+
+
+# --- waterlines ---------------------------------------------------------------------------
+
+
+def test_a_spheres_waterline_is_the_circle_of_radius_root_r2_minus_s2():
+    ball = sphere_body("ball", [1.0, 2.0, 0.3], 0.5)
+    loop = buoyancy.waterline(ball, ORIGIN, UP)
+    assert loop.shape == (buoyancy.WATERLINE_POINTS, 3) and np.all(loop[:, 2] == 0.0)
+    np.testing.assert_allclose(np.linalg.norm(loop[:, :2] - [1.0, 2.0], axis=1), math.sqrt(0.25 - 0.09), rtol=1e-14)
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 2 ** 32 - 1), st.floats(0.01, 0.99))
+def test_a_capsules_waterline_lies_on_the_plane_at_its_radius_from_the_axis(seed, depth):
+    a, b, radius, point, up, size = random_capsule(seed, depth)
+    loop = buoyancy.waterline(capsule_body("capsule", a, b, radius), point, up)
+    assert len(loop) == buoyancy.WATERLINE_POINTS
+    assert np.all(np.abs((loop - point) @ up) <= 1e-12 * size)
+    t = np.clip((loop - a) @ (b - a) / ((b - a) @ (b - a)), 0, 1)
+    np.testing.assert_allclose(np.linalg.norm(loop - (a + t[:, None] * (b - a)), axis=1), radius,
+                               rtol=0, atol=1e-12 * size)
+
+
+@pytest.mark.parametrize("offset, points", [(0.0, 0), (1e-6, buoyancy.WATERLINE_POINTS), (-1e-6, 0)])
+def test_a_plane_tangent_to_a_capsule_draws_no_waterline(offset, points):
+    body = capsule_body("capsule", [-1.0, 0.0, 1.0], [1.0, 0.0, 1.0], 0.5)
+    assert len(buoyancy.waterline(body, [0.0, 0.0, 0.5 + offset], UP)) == points
+
+
+def test_a_boxs_waterline_is_its_cross_section_and_a_touching_plane_draws_none():
+    box = box_body("box", [0.5, 1.0, 2.0], [0.0, 0.0, 0.0])
+    loop = buoyancy.waterline(box, [0.0, 0.0, 0.5], UP)
+    np.testing.assert_array_equal(np.abs(loop), np.broadcast_to([0.5, 1.0, 0.5], (4, 3)))
+    assert len(buoyancy.waterline(box, [0.0, 0.0, 2.0], UP)) == 0  # the top face on the plane
+    assert len(buoyancy.waterline(box, [0.0, 0.0, -2.0], UP)) == 0
 
 
 # --- the world ------------------------------------------------------------------------------
@@ -439,21 +485,23 @@ def test_a_flat_box_returns_upright_and_a_tall_one_tips_onto_its_side():
     water's density floats with draft T = H/2, so V = w²T, I_wp = w⁴/12 (the waterplane
     about its axis of roll), BG = H/2 - T/2 = H/4, and GM = w²/(6H) - H/4.
 
-    - flat, w = 0.4, H = 0.1: GM = 0.2667 - 0.025 = +0.242 m: tilted 0.2 rad, it returns;
+    - flat, w = 0.4, H = 0.1: GM = 0.2667 - 0.025 = +0.242 m: tilted 0.2 rad, it returns
+      (upright to 1e-3 rad within 1 s; 0.003 rad at 0.5 s);
     - tall, w = 0.1, H = 0.3: GM = 0.0056 - 0.075 = -0.069 m: tilted 0.05 rad, it tips
-      until it floats on a side (near π/2: there w' = 0.3, H' = 0.1, GM > 0)."""
+      until it floats on a side (π/2 to 1e-3 rad within 2 s: there w' = 0.3, H' = 0.1,
+      GM = 0.125 m > 0)."""
     turn = Rotation.from_rotvec([0.2, 0.0, 0.0]).as_matrix()
     flat = box_body("flat", [0.2, 0.2, 0.05], [0.0, 0.0, 0.0], rotation=turn, density=500.0)
     world = water_world(flat, linear_drag=5.0, angular_drag=30.0)
-    for _ in range(180):
+    for _ in range(60):
         world.step(DT)
-    assert tilt(flat) <= 0.01
+    assert tilt(flat) <= 1e-3
     turn = Rotation.from_rotvec([0.05, 0.0, 0.0]).as_matrix()
     tall = box_body("tall", [0.05, 0.05, 0.15], [0.0, 0.0, 0.0], rotation=turn, density=500.0)
     world = water_world(tall, linear_drag=5.0, angular_drag=30.0)
-    for _ in range(180):
+    for _ in range(120):
         world.step(DT)
-    assert abs(tilt(tall) - math.pi / 2) <= 0.01
+    assert abs(tilt(tall) - math.pi / 2) <= 1e-3
 
 
 def test_a_body_denser_than_water_sinks_at_g_times_one_less_the_density_ratio():
@@ -535,6 +583,18 @@ def test_a_still_float_sleeps_stays_asleep_and_wakes_when_the_water_changes():
     assert not box.asleep and box.position[2] > resting[2]
 
 
+def test_a_sleeping_float_wakes_when_a_body_dropped_in_lands_on_it():
+    float_ = box_body("float", [0.2, 0.2, 0.1], [0.0, 0.0, 0.0], density=500.0)
+    world = World([float_], {}, water=Water(linear_drag=20.0, angular_drag=20.0))
+    for _ in range(40):
+        world.step(DT)
+    assert float_.asleep
+    world.bodies.append(box_body("dropped", [0.05, 0.05, 0.05], [0.0, 0.0, 0.3], density=500.0))
+    for _ in range(12):  # falls 0.15 m in 0.17 s
+        world.step(DT)
+    assert not float_.asleep and float_.position[2] < 0
+
+
 def test_a_sleeping_float_wakes_when_the_water_is_taken_away():
     box = box_body("box", [0.1, 0.1, 0.1], [0.0, 0.0, 0.0], density=500.0)
     world = World([box], {}, water=Water(linear_drag=20.0))
@@ -544,6 +604,52 @@ def test_a_sleeping_float_wakes_when_the_water_is_taken_away():
     world.water = None
     world.step(DT)
     assert not box.asleep and box.velocity[2] < 0
+
+
+def test_a_jointed_group_lifted_by_the_water_is_no_failing_spring():
+    """Regression: two balls of half water's density on a ball joint, let go 1 m under
+    water, rise; the energy check (``energy``: a group's energy rising with no contact
+    to explain it) read the buoyancy's work as a failing spring at every step (a rise
+    of 0.896 J at the first, 10 events in 10 steps), and ``clamp_energy`` took the rise
+    back.  A force from outside (the water's, ``apply_force``)
+    explains a rise as a contact does."""
+    left = sphere_body("left", [-0.2, 0.0, -1.0], 0.2, density=500.0)
+    right = sphere_body("right", [0.2, 0.0, -1.0], 0.2, density=500.0)
+    world = water_world(left, right)
+    world.clamp_energy = True
+    world.add_joint(BallJoint("left", "right", [0.0, 0.0, -1.0]))
+    for _ in range(10):
+        world.step(DT)
+    assert world.events_energy == []
+    assert left.velocity[2] == pytest.approx(9.81 * 10 * DT, rel=1e-9)  # (ρ_w/ρ - 1)·g = g up
+
+
+def test_a_kinematic_body_in_the_water_keeps_its_velocity():
+    paddle = box_body("paddle", [0.2, 0.2, 0.2], [0.0, 0.0, 0.0])
+    paddle.kinematic, paddle.velocity = True, np.array([1.0, 0.0, 0.0])
+    world = water_world(paddle, linear_drag=5.0)
+    for _ in range(5):
+        world.step(DT)
+    assert np.array_equal(paddle.velocity, [1.0, 0.0, 0.0]) and paddle.position[2] == 0.0
+
+
+def test_a_floating_world_restored_continues_bit_for_bit_with_its_water():
+    """The water (and the one last stepped with) is in the snapshot: restored after the
+    water changed, the world bobs on as it did."""
+    box = box_body("box", [0.1, 0.1, 0.1], [0.0, 0.0, 0.05], density=500.0)
+    world = water_world(box, linear_drag=1.0)
+    for _ in range(10):
+        world.step(DT)
+    state = world.snapshot()
+    for _ in range(10):
+        world.step(DT)
+    after = (box.position.copy(), box.velocity.copy(), box.rotation.copy())
+    world.water = Water(level=0.3)
+    world.step(DT)
+    world.restore(state)
+    for _ in range(10):
+        world.step(DT)
+    assert all(np.array_equal(a, b) for a, b in zip(after, (box.position, box.velocity, box.rotation), strict=True))
 
 
 def test_a_bad_water_is_a_value_error_naming_it():
