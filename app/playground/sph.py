@@ -149,8 +149,10 @@ def _close_pairs(x, cell, buckets, mask, h2, smooth, first, second, sums):
 
 
 PAIRS_PER_PARTICLE = 32
-"""Room first made for the close pairs, per particle: a fluid at rest has 16 (32
-neighbours within h = 2s); a denser one doubles the room and looks again."""
+"""Room first made for the close pairs, per particle: a particle inside a lattice of
+the rest spacing has 26 neighbours within h = 2s (13 pairs each), ~33 on average in
+a fluid at rest (``particles.SUPPORT_RATIO``); a denser fluid doubles the room and
+looks again."""
 
 
 @entry(work=lambda positions, *rest: positions.shape[0], seconds_per_work=2e-3)
