@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from sweeplab.editor.opened import OpenLesson, SceneFile
+from sweeplab.physics.kernels import KernelsPending
 from sweeplab.view.camera import OrbitCamera
 from sweeplab.editor.parts import EditorParts
 from sweeplab.playground.buoyancy import Water
@@ -24,8 +25,9 @@ class Lessons(EditorParts):
 
     def show_step(self, number: int) -> None:
         """Go to step ``number`` (clamped): its shape parameters (an edit), selection,
-        camera and display, and its playground run (``view.lesson_playground``; a run
-        left from the step before is reset first: the step starts from its scene)."""
+        camera and display, its advancement iteration drawn, and its playground run
+        (``view.lesson_playground``; a run left from the step before is reset first: the
+        step starts from its scene)."""
         if not isinstance(self.opened, OpenLesson):
             return
         lesson = self.opened.lesson
@@ -38,6 +40,7 @@ class Lessons(EditorParts):
             self.select(step.select)
         camera = OrbitCamera.parse(step.camera) if step.camera else None
         self.show_as(dataclasses.replace(self.mesh_display, **{**LESSON_DISPLAY, **step.display}), camera)
+        self.show_advancement_step(step.iteration)
         if step.playground is not None:
             self._run_setup(step.playground)
 
@@ -61,13 +64,16 @@ class Lessons(EditorParts):
         student broke is a failed verdict saying what it lacks, never an exception."""
         if not isinstance(self.opened, OpenLesson) or self.opened.lesson.exercise is None:
             return None
+        hint = self.opened.lesson.exercise.hint
         # the student's scene: during a run (a lesson step's, or Play) the one it began from, not its frame
         scene = self.playground.start if self.playground is not None else self.scene
         try:
             verdict = judge(self.opened.lesson, scene)
         except ValueError as error:  # the physics refused a shape the student made
-            verdict = Verdict(False, f"The check could not measure the scene: {error}. "
-                                     f"{self.opened.lesson.exercise.hint}")
+            verdict = Verdict(False, f"The check could not measure the scene: {error}. {hint}")
+        except KernelsPending:  # too large to run as Python while the kernels compile
+            verdict = Verdict(False, f"The check needs kernels that are still compiling: press Check again "
+                                     f"once they are. {hint}")
         self.opened.verdict = (self.history.revision, verdict)
         self.say(f"exercise: {'passed' if verdict.passed else 'not yet'}")
         return verdict

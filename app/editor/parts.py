@@ -70,6 +70,9 @@ class EditorParts:
         # Queries
         def open_query_log(self, path: Path) -> bool: ...
 
+        # Turning
+        def show_advancement_step(self, index: int | None) -> None: ...
+
         # Playground
         playground: PlaygroundRun | None
 

@@ -24,13 +24,19 @@ TABLE_HEIGHT = 150.0
 
 def advancement_panel(editor: Editor) -> None:
     if imgui.begin("Conservative advancement"):
-        report = editor.advancement()
-        if isinstance(report, str):
-            imgui.text_wrapped(report)
-            remember("advancement says")
-        else:
-            _iterations(editor, report)
+        advancement_contents(editor)
     imgui.end()
+
+
+def advancement_contents(editor: Editor) -> None:
+    """The panel's contents (also lesson 10's picture): the iterations, or why there
+    are none."""
+    report = editor.advancement()
+    if isinstance(report, str):
+        imgui.text_wrapped(report)
+        remember("advancement says")
+    else:
+        _iterations(editor, report)
 
 
 def _iterations(editor: Editor, report: AdvancementReport) -> None:

@@ -12,6 +12,8 @@ from sweeplab.physics.traversal import LEAF_HIT, STATUS_NAMES
 from sweeplab.editor import Editor
 from sweeplab.ui.drawn import remember
 from sweeplab.ui.fit import fill_row, label_room
+from sweeplab.ui.advancement import advancement_contents
+from sweeplab.ui.lesson_capsule import capsule_picture
 from sweeplab.ui.lesson_play import PLAY_PICTURES
 from sweeplab.scene.model import Scene
 from sweeplab.view.lessons import bundled_lessons, feature_candidates, inflated, object_named, quadratic, swapped
@@ -188,4 +190,5 @@ def _walk_picture(editor: Editor) -> None:
 
 
 PICTURES = {"quadratic": _quadratic_picture, "inflate": _inflate_picture, "swap": _swap_picture,
-            "features": _features_picture, "walk": _walk_picture, **PLAY_PICTURES}
+            "features": _features_picture, "walk": _walk_picture, "capsule": capsule_picture,
+            "advancement": advancement_contents, **PLAY_PICTURES}

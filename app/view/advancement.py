@@ -44,6 +44,8 @@ class AdvancementReport:
     """bound_i / approach_i for each two consecutive iterations (inf where the shapes
     did not approach between them)."""
     explanation: str
+    answer: SweepResult
+    """The turning sweep's answer, asked with the arguments the iterations were taken with."""
 
 
 def advancement_target(scene: Scene, selected: str | None, earliest: str | None) -> str | None:
@@ -71,7 +73,7 @@ def advancement_report(scene: Scene, target: str) -> AdvancementReport:
     answer = sweep(moving_shape, target_shape, direction, rotation=rotation, pivot=pivot,
                    interpolation=scene.interpolation)
     overestimates = overestimates_of(steps)
-    return AdvancementReport(target, steps, overestimates, explain(steps, overestimates, answer))
+    return AdvancementReport(target, steps, overestimates, explain(steps, overestimates, answer), answer)
 
 
 def overestimates_of(steps: list[AdvanceStep]) -> np.ndarray:

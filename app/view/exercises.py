@@ -27,13 +27,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sweeplab.scene.json_files import brief
+from sweeplab.scene.json_files import brief, is_integer
 from sweeplab.scene.model import Scene, SceneObject
 
 if TYPE_CHECKING:
     from sweeplab.view.lessons import Lesson
 
-CHECK_MODULES = ("sweeplab.view.exercise_checks", "sweeplab.playground.lesson_checks")
+CHECK_MODULES = ("sweeplab.view.exercise_checks", "sweeplab.view.lesson_capsule", "sweeplab.view.lesson_advancement",
+                 "sweeplab.playground.lesson_checks")
 """The modules whose ``@check`` functions are the registered checks."""
 
 
@@ -54,9 +55,10 @@ class Verdict:
     """What was measured in the scene now; on a fail it ends with the hint."""
 
 
-class Missing(Exception):
-    """The scene lacks what a check needs (the student deleted or replaced a shape);
-    the message says what."""
+class Missing(ValueError):
+    """The scene lacks what a check or a lesson's picture needs (the student deleted
+    or replaced a shape); the message says what.  A ``ValueError``: the Lesson panel
+    shows it in place of a picture."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,8 @@ CHECKS: dict[str, Check] = {}
 
 def check(name: str, **defaults) -> Callable[[Callable[[Scene, dict], Verdict]], Callable[[Scene, dict], Verdict]]:
     """Register the decorated ``function(scene, args) -> Verdict`` as the check
-    ``name``, taking the arguments ``defaults`` names (numbers or strings)."""
+    ``name``, taking the arguments ``defaults`` names (strings, whole numbers >= 1 or numbers: a lesson's value must
+    be of the same type)."""
     def register(function: Callable[[Scene, dict], Verdict]) -> Callable[[Scene, dict], Verdict]:
         if name in CHECKS:
             raise ValueError(f"check {name!r} is registered twice")
@@ -120,13 +123,19 @@ def exercise_from_json(data) -> Exercise:
 
 
 def _same_type(value, default) -> bool:
+    """A string for a string; a whole number >= 1 for a whole number (a count); a
+    finite number for a number."""
     if isinstance(default, str):
         return isinstance(value, str)
+    if isinstance(default, int):
+        return is_integer(value) and value >= 1
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _type_name(default) -> str:
-    return "a string" if isinstance(default, str) else "a finite number"
+    if isinstance(default, str):
+        return "a string"
+    return "a whole number >= 1" if isinstance(default, int) else "a finite number"
 
 
 def judge(lesson: Lesson, scene: Scene) -> Verdict:

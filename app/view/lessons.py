@@ -42,7 +42,8 @@ from sweeplab.view.exercises import Exercise, exercise_from_json
 from sweeplab.view.lesson_playground import PlaygroundSetup, playground_setup
 
 FORMAT = "sweeplab-lesson"
-PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "tunnel", "impulse", "buoyancy", "")
+PICTURES = ("quadratic", "inflate", "swap", "features", "slide", "walk", "capsule", "advancement", "tunnel",
+            "impulse", "buoyancy", "")
 
 
 class LessonError(ValueError):
@@ -71,6 +72,9 @@ class Step:
     without it shows the scene as the reader left it."""
     playground: PlaygroundSetup | None = None
     """A playground run the step starts when shown (``view.lesson_playground``)."""
+    iteration: int | None = None
+    """The conservative advancement iteration whose pose the step draws (lesson 10;
+    None: none)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,10 @@ def _step(step, scene: Scene, label: str) -> Step:
     changes = step.get("set", {})
     _check_set(changes, scene, label)
     run = None if step.get("playground") is None else playground_setup(step["playground"], scene, label)
-    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes), run)
+    iteration = step.get("iteration")
+    if iteration is not None and not (is_integer(iteration) and iteration >= 0):
+        raise ValueError(f"{label} iteration must be a whole number >= 0 or null, got {brief(iteration)}")
+    return Step(step["text"], camera, select, dict(display), copy.deepcopy(changes), run, iteration)
 
 
 def _check_set(changes, scene: Scene, label: str) -> None:

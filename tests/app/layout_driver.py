@@ -217,7 +217,23 @@ def lesson_exercise(driver: Driver) -> dict:
     editor.edit(lambda scene: scene.object("point").params.update(p=[1.0, 1.0, 0.0]))
     settle(driver)
     changed = items("exercise ")
-    return {"failed": failed, "after the edit": changed, "passed": check()}
+    return {"failed": failed, "after the edit": changed, "passed": check(), "pictures": new_pictures(driver)}
+
+
+def new_pictures(driver: Driver) -> dict:
+    """Lessons 9 and 10 at each step: whether their pictures' last lines were drawn
+    (the capsule's sweep line; the advancement's explanation) and what they say."""
+    editor, seen = driver.editor, {}
+    for number, item in ((9, "lesson capsule answer"), (10, "advancement says")):
+        editor.open_lesson(lesson(number))
+        steps = []
+        for step in range(len(lesson(number).steps)):
+            editor.show_step(step)
+            driver.frames(4)  # the pictures are drawn in the frame they are computed: no settling
+            steps.append({"drawn": items(item).get(item, {}).get("current", False),
+                          "advancement step": editor.advancement_step})
+        seen[str(number)] = steps
+    return seen
 
 
 def labels(driver: Driver) -> dict:

@@ -2,6 +2,7 @@
 Check — a pass, or what was measured and the hint; never a crash on a scene the
 student broke."""
 
+import dataclasses
 import json
 
 import pytest
@@ -20,6 +21,13 @@ FIRST = json.loads(sorted(lesson_files.lesson_folder().glob("*.json"))[0].read_t
 
 def lesson(number: int):
     return next(found for found in LESSONS if found.number == number)
+
+
+def with_args(found, **args):
+    """``found`` (a lesson) with ``args`` over its exercise's arguments (a tolerance
+    moved to the edge a test measures)."""
+    exercise = dataclasses.replace(found.exercise, args={**found.exercise.args, **args})
+    return dataclasses.replace(found, exercise=exercise)
 
 
 def test_lesson_one_has_its_exercise_with_the_checks_defaults_under_the_lessons_values():
@@ -112,3 +120,40 @@ def test_the_editors_verdict_is_kept_until_the_scene_changes():
     assert editor.exercise_verdict is None
     editor.close_lesson()
     assert editor.check_exercise() is None and editor.exercise_verdict is None
+
+
+@pytest.mark.parametrize("value", [1.5, 0, True, "200"])
+def test_a_count_argument_must_be_a_whole_number_of_at_least_one(value):
+    fifth = json.loads((lesson_files.lesson_folder() / "5-tree.json").read_text())
+    with pytest.raises(LessonError, match="exercise args 'least' must be a whole number >= 1"):
+        lesson_from_json(changed(fifth, ("exercise", "args", "least"), value), "5.json")
+
+
+@pytest.mark.parametrize("raised, says", [
+    ("pending", "The check needs kernels that are still compiling"),
+    ("refused", "The check could not measure the scene: radius must be >= 0."),
+])
+def test_a_check_the_physics_cannot_answer_now_is_a_failed_verdict(raised, says, monkeypatch):
+    """Under the window's ``defer`` policy a large check (lesson 6's 1024 samples) may
+    find its kernels uncompiled; the physics may refuse a shape: neither is a crash."""
+    from sweeplab.physics.kernels import KernelsPending
+
+    def refuse(scene, args):
+        raise KernelsPending("compile first") if raised == "pending" else ValueError("radius must be >= 0")
+
+    monkeypatch.setitem(CHECKS, "graze", dataclasses.replace(CHECKS["graze"], function=refuse))
+    editor = Editor(load(DEMO_SCENE))
+    editor.open_lesson(lesson(1))
+    verdict = editor.check_exercise()
+    assert not verdict.passed and verdict.message.startswith(says)
+    assert verdict.message.endswith(lesson(1).exercise.hint) and editor.exercise_verdict is verdict
+
+
+def test_a_lessons_picture_without_its_shapes_says_what_is_missing_as_a_value_error():
+    """The Lesson panel shows a ValueError in place of the picture (``ui.lessons``)."""
+    from sweeplab.view.lesson_capsule import capsule_sweep
+
+    scene = lesson(9).scene.copy()
+    scene.objects = [o for o in scene.objects if o.name != "post"]
+    with pytest.raises(ValueError, match="The scene has no capsule target"):
+        capsule_sweep(scene)

@@ -103,7 +103,8 @@ def test_lesson_pictures_change_with_the_step(tmp_path, gl_context, xvfb):  # no
 
 def test_the_exercise_check_button_shows_the_hint_then_the_pass(tmp_path, gl_context, xvfb):  # noqa: F811
     """#37: under lesson 1's last step, the task, a Check button and the verdict; the
-    verdict goes once the scene changes (it was of another scene)."""
+    verdict goes once the scene changes (it was of another scene).  Lessons 9 and 10
+    draw their pictures at every step."""
     observed = layout("lesson_exercise", tmp_path, xvfb)
     failed, passed = observed["failed"], observed["passed"]
     assert failed["passed"] is False and "two distinct roots" in failed["message"]
@@ -112,6 +113,10 @@ def test_the_exercise_check_button_shows_the_hint_then_the_pass(tmp_path, gl_con
         assert {"exercise task", "exercise check", "exercise verdict"} <= set(shown["items"])
         assert all(seen(item) for item in shown["items"].values()), shown
     assert not observed["after the edit"]["exercise verdict"]["current"]
+    pictures = observed["pictures"]  # lessons 9 and 10 draw their pictures at every step
+    assert [step["drawn"] for step in pictures["9"]] == [True] * 4, pictures
+    assert [step["drawn"] for step in pictures["10"]] == [True] * 4, pictures
+    assert [step["advancement step"] for step in pictures["10"]] == [None, 1, 2, 6]
 
 
 def test_labels_are_not_cut(tmp_path, gl_context, xvfb):  # noqa: F811

@@ -248,7 +248,9 @@ def test_every_layout_of_the_inputs_reaches_a_kernel_as_one_signature():
         for signature in signatures.get(name, []):
             dtype = "float32" if "float32" in signature else "float64"
             per_dtype.setdefault(dtype, set()).add(signature)
-        assert per_dtype, f"{name} was not compiled"
+        # An entry's callee (``ball_core``) is compiled into the entry; on a warm cache the
+        # entry's machine code is loaded and the callee is never compiled on its own.
+        assert per_dtype or not name.endswith("_lanes"), f"{name} was not compiled"
         assert all(len(found) == 1 for found in per_dtype.values()), f"{name}: {per_dtype}"
 
 
