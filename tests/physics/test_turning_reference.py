@@ -143,6 +143,10 @@ def test_the_distance_is_the_brute_force_bodies_distance(turning, t):
     # a point in a triangle and crossing segments: no volume, depth 0 (radii only)
     (Sphere([0.25, 0.25, 0], 0.5), Triangle([0.0, 0, 0], [1.0, 0, 0], [0.0, 1, 0]), 0.5),
     (Segment([-1.0, 0, 0], [1.0, 0, 0]), Segment([0.0, -1, 0], [0.0, 1, 0]), 0.0),
+    # found by CI's hypothesis (test_thin_shapes_agree_with_the_reference): a point on a
+    # sliver triangle, c the midpoint of a and b but for b's last bit; the cross product
+    # of its edges, 1.4e-17 long, is round-off, and as a separating axis it read 0.044 deep
+    (Point([1.25, 0.75, 0.6875]), Triangle([1.0, 1.5, 1.375], [1.4999999999999998, 0, 0], [1.25, 0.75, 0.6875]), 0.0),
 ])
 def test_intersecting_shapes_are_minus_their_penetration_depth_apart(moving, target, depth):
     reference = TurningSweep(moving, target, (0.0, 0, 0), (0.0, 0, 0))
