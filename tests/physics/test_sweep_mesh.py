@@ -19,12 +19,13 @@ from sweeplab.physics.sweep.mesh import (sweep_capsule_mesh, sweep_capsule_mesh_
                                          sweep_sphere_mesh_all)
 from sweeplab.physics.sweep.rounded import segment_ball_entry_time
 from sweeplab.physics.traversal import STATUS_NAMES, TraversalTrace
+from tests.conftest import examples
 from tests.physics.brute_force import closest_on_triangle
 from tests.physics.expect import assert_close, assert_hit, assert_identical, assert_miss
 from tests.physics.strategies import direction, meshes, radius, vector
 from tests.physics.test_bvh import grid_mesh
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def floor(count: int = 2) -> TriangleMesh:

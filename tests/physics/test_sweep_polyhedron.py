@@ -16,13 +16,14 @@ from sweeplab.physics.gjk import closest_on_simplex, convex_cast
 from sweeplab.physics.hull import MAX_HULL_POINTS, convex_hull
 from sweeplab.physics.sweep.polyhedron import SatTrace, edge_vectors
 from sweeplab.physics.sweep.sat import _overlap_in_time
+from tests.conftest import examples
 from tests.physics.expect import assert_close, assert_hit, assert_miss
 from tests.physics.bodies import body_of, scale
 from tests.physics.bodies import gap as gap_of
 from tests.physics.strategies import degenerate_hulls, meshes, near_shapes, rotations
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-GJK_SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GJK_SETTINGS = settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GJK_TIME_ATOL = 1e-7
 """How closely the GJK cast (which converges to ``tolerance.GJK_RTOL`` of the scale in
 distance) and the exact SAT agree on t in these unit-scale tests (distance error over
@@ -389,7 +390,7 @@ def _assert_lane_is(batch, i, one) -> None:
 lattice = st.integers(-3, 3)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.tuples(lattice, lattice, lattice), st.tuples(lattice, lattice, lattice)), min_size=2,
                 max_size=6), st.sampled_from(["moving", "target"]), st.none() | rotations())
 def test_one_polytope_shared_by_every_lane_answers_as_each_lane_alone(lanes, shared, rotation):
@@ -557,7 +558,7 @@ def test_box_lands_on_a_mesh_vertex():
     assert result.feature.kind == "vertex" and np.allclose(result.point, [0, 0, 1])
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hulls(), hulls(), motions)
 def test_sat_matches_bisection_on_an_exact_distance(moving, target, motion):
     """The brute-force reference: bisection on a distance written from closest
@@ -707,7 +708,8 @@ short_axis_motions = st.tuples(st.integers(0, 2), st.sampled_from([-1.0, 1.0]), 
     lambda axis_sign_length: axis_sign_length[1] * axis_sign_length[2] * np.eye(3)[axis_sign_length[0]])
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(30), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.builds(ConvexPolyhedron, degenerate_hulls()),
        st.one_of(st.builds(ConvexPolyhedron, degenerate_hulls()), near_shapes("polyhedron"), near_shapes("point"),
                  near_shapes("segment"), near_shapes("triangle")),
