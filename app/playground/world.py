@@ -494,7 +494,7 @@ class World:
         push = self._pushes.setdefault(name, drive.Push(np.zeros(3), np.zeros(3)))
         push.force = push.force + force
         push.torque = push.torque + torque
-        self.wake(name)
+        self._wake_islands({self._index(name)})  # (a body of the world: ``wake``'s name check is not needed)
 
     def apply_impulse(self, name: str, impulse, point=None) -> None:
         """A world-space ``impulse`` (N·s) on body ``name`` at the world ``point`` (None:
